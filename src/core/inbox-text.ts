@@ -1,0 +1,50 @@
+/**
+ * The inbox as a model reads it (SPEC §6): every byte lands in a context
+ * window. Empty ≤ 64 bytes; one line per task ≤ 140 bytes for an 80-char title.
+ */
+import type { Task } from './model.js';
+import type { InboxOutput } from './schemas.js';
+
+const cut = (s: string, n: number): string => {
+  const chars = [...s.replace(/\s+/g, ' ')];
+  return chars.length <= n ? chars.join('') : `${chars.slice(0, n - 1).join('')}…`;
+};
+
+/** 3m, 5h, 2d — the coarsest unit that keeps two digits. */
+export function shortDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${s % 60 ? `${s % 60}s` : ''}`;
+  if (s < 86_400)
+    return `${Math.floor(s / 3600)}h${Math.floor((s % 3600) / 60) ? `${Math.floor((s % 3600) / 60)}m` : ''}`;
+  return `${Math.floor(s / 86_400)}d`;
+}
+
+const age = (t: Task, now: number) =>
+  shortDuration(now - Date.parse(t.created_at)).replace(/(\d+[a-z])\d+[a-z]$/, '$1');
+
+export function taskLine(t: Task, agent: string, now: number): string {
+  const who = t.for === agent ? `${cut(t.created_by, 16)}>you` : cut(t.created_by, 16);
+  return `#${t.id} ${cut(t.kind, 10)} p${t.priority} ${age(t, now)} ${who}: ${cut(t.title, 80)}`;
+}
+
+export function claimLine(t: Task, now: number): string {
+  const left = t.lease_until ? shortDuration(Date.parse(t.lease_until) - now) : '?';
+  return `* #${t.id} ${cut(t.kind, 10)} p${t.priority} yours, lease ${left}: ${cut(t.title, 80)}`;
+}
+
+export function inboxText(view: InboxOutput, now: number, since: number | undefined): string {
+  const lines: string[] = [];
+  const n = view.claims.length + view.tasks.length + view.gone.length;
+  if (n === 0)
+    return since === undefined ? `inbox empty · cursor ${view.cursor}` : `no changes · cursor ${view.cursor}`;
+  const parts = [];
+  if (view.claims.length) parts.push(`${view.claims.length} claimed by you`);
+  parts.push(`${view.tasks.length + view.more} to claim`);
+  lines.push(`${parts.join(', ')} · cursor ${view.cursor}`);
+  for (const c of view.claims) lines.push(claimLine(c.task, now));
+  for (const t of view.tasks) lines.push(taskLine(t, view.agent, now));
+  if (view.more > 0) lines.push(`+${view.more} more (coord ls)`);
+  for (const g of view.gone) lines.push(`- #${g.id} ${g.state}${g.claimed_by ? ` by ${g.claimed_by}` : ''}`);
+  return lines.join('\n');
+}

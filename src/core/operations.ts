@@ -1,0 +1,31 @@
+/** Every operation of coord, declared once; the transports derive from this table. */
+import { listAgents } from './ops/agents.js';
+import { getArtifact, putArtifact } from './ops/artifacts.js';
+import { cancelTask } from './ops/cancel-task.js';
+import { claimNext } from './ops/claim-next.js';
+import { claimTask } from './ops/claim-task.js';
+import { createTask } from './ops/create-task.js';
+import { listEvents } from './ops/events.js';
+import { heartbeat, releaseTask, submitResult } from './ops/fenced.js';
+import { inbox } from './ops/inbox.js';
+import { listTasks } from './ops/list-tasks.js';
+import { showTask } from './ops/show-task.js';
+
+export const operations = {
+  createTask,
+  listTasks,
+  showTask,
+  claimTask,
+  claimNext,
+  heartbeat,
+  releaseTask,
+  submitResult,
+  cancelTask,
+  putArtifact,
+  getArtifact,
+  inbox,
+  listEvents,
+  listAgents,
+} as const;
+
+export type Operations = typeof operations;

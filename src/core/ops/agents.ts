@@ -1,0 +1,38 @@
+import type { AgentSeen } from '../model.js';
+import { defineOperation } from '../operation.js';
+import { AgentsInput, AgentsOutput } from '../schemas.js';
+
+/** An agent is active if it holds something or was seen in the last five minutes. */
+export const ACTIVE_WINDOW_MS = 5 * 60_000;
+const HISTORY_MS = 24 * 3600_000;
+
+export const listAgents = defineOperation({
+  name: 'list_agents',
+  summary: 'Agents seen on the board lately, with what each holds.',
+  input: AgentsInput,
+  output: AgentsOutput,
+  async run(ctx, input) {
+    const now = ctx.clock.now();
+    const act = await ctx.store.activity({ board: input.board, since_ms: HISTORY_MS });
+    const byName = new Map<string, AgentSeen>();
+    const get = (name: string) => {
+      let a = byName.get(name);
+      if (!a) {
+        a = { name, active: false, last_seen: new Date(0).toISOString(), claims: [], locks: [] };
+        byName.set(name, a);
+      }
+      return a;
+    };
+    const seen = (name: string, at: string) => {
+      const a = get(name);
+      if (at > a.last_seen) a.last_seen = at;
+    };
+    for (const a of act.agents) seen(a.name, a.last_seen);
+    for (const p of ctx.presence.list(input.board)) seen(p.name, new Date(p.at).toISOString());
+    for (const c of act.claims) get(c.agent).claims.push(c.task_id);
+    for (const a of byName.values()) {
+      a.active = a.claims.length > 0 || a.locks.length > 0 || now - Date.parse(a.last_seen) < ACTIVE_WINDOW_MS;
+    }
+    return { agents: [...byName.values()].sort((a, b) => b.last_seen.localeCompare(a.last_seen)) };
+  },
+});

@@ -1,0 +1,34 @@
+import { canonicalJson, sha256Hex } from '../canonical-json.js';
+import { DEFAULT_BOARD, DEFAULT_TTL_S } from '../model.js';
+import { defineOperation } from '../operation.js';
+import { unwrap } from '../outcomes.js';
+import { CreateTaskInput, CreateTaskOutput } from '../schemas.js';
+
+export const createTask = defineOperation({
+  name: 'create_task',
+  summary: 'Post a task to a board.',
+  input: CreateTaskInput,
+  output: CreateTaskOutput,
+  async run(ctx, input) {
+    const fields = {
+      board: input.board ?? DEFAULT_BOARD,
+      kind: input.kind ?? 'task',
+      title: input.title,
+      body: input.body ?? '',
+      priority: input.priority ?? 0,
+      labels: input.labels ?? [],
+      for: input.for ?? null,
+      ttl_s: input.ttl_s ?? DEFAULT_TTL_S,
+    };
+    ctx.presence.touch(input.agent, fields.board, ctx.clock.now());
+    const outcome = await ctx.store.createTask({
+      ...fields,
+      created_by: input.agent,
+      ttl_ms: fields.ttl_s * 1000,
+      idempotency_key: input.idempotency_key ?? null,
+      // The key names one intent: the payload is every create field but who sent it.
+      payload_hash: sha256Hex(canonicalJson(fields)),
+    });
+    return unwrap(outcome, '');
+  },
+});

@@ -1,0 +1,14 @@
+import { defineOperation } from '../operation.js';
+import { EventsInput, EventsOutput } from '../schemas.js';
+
+export const listEvents = defineOperation({
+  name: 'list_events',
+  summary: 'The audit trail: events after `since`, oldest first.',
+  input: EventsInput,
+  output: EventsOutput,
+  async run(ctx, input) {
+    const since = input.since ?? 0;
+    const events = await ctx.store.events({ board: input.board, since, limit: input.limit ?? 200 });
+    return { events, next_since: events.at(-1)?.seq ?? since };
+  },
+});

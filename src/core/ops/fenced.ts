@@ -1,0 +1,49 @@
+/** heartbeat, release and submit: each presents the claim_id, the fencing token (SPEC rule 5). */
+import { resultHash } from '../canonical-json.js';
+import { defineOperation } from '../operation.js';
+import { unwrap } from '../outcomes.js';
+import { HeartbeatInput, HeartbeatOutput, ReleaseInput, SubmitInput, SubmitOutput, TaskEnvelope } from '../schemas.js';
+
+export const heartbeat = defineOperation({
+  name: 'heartbeat',
+  summary: 'Extend your lease on a claimed task (default: the lease you claimed with).',
+  input: HeartbeatInput,
+  output: HeartbeatOutput,
+  async run(ctx, input) {
+    const outcome = await ctx.store.heartbeat({
+      task_id: input.task_id,
+      claim_id: input.claim_id,
+      lease_ms: input.lease_s === undefined ? null : input.lease_s * 1000,
+    });
+    return unwrap(outcome, input.task_id);
+  },
+});
+
+export const releaseTask = defineOperation({
+  name: 'release_task',
+  summary: 'Give a claimed task back to the queue; with `to`, hand it off to that agent only.',
+  input: ReleaseInput,
+  output: TaskEnvelope,
+  async run(ctx, input) {
+    const outcome = await ctx.store.release({ task_id: input.task_id, claim_id: input.claim_id, to: input.to ?? null });
+    return unwrap(outcome, input.task_id);
+  },
+});
+
+export const submitResult = defineOperation({
+  name: 'submit_result',
+  summary: 'Finish a claimed task as completed or failed; retrying the same result is safe.',
+  input: SubmitInput,
+  output: SubmitOutput,
+  async run(ctx, input) {
+    const result = input.result ?? null;
+    const outcome = await ctx.store.submit({
+      task_id: input.task_id,
+      claim_id: input.claim_id,
+      status: input.status,
+      result,
+      result_hash: resultHash(input.status, result),
+    });
+    return unwrap(outcome, input.task_id);
+  },
+});

@@ -1,0 +1,15 @@
+import { CoordError } from '../errors.js';
+import { defineOperation } from '../operation.js';
+import { ShowTaskInput, TaskEnvelope } from '../schemas.js';
+
+export const showTask = defineOperation({
+  name: 'show_task',
+  summary: 'Show one task.',
+  input: ShowTaskInput,
+  output: TaskEnvelope,
+  async run(ctx, input) {
+    const task = await ctx.store.getTask(input.task_id, input.agent);
+    if (!task) throw new CoordError('not_found', `#${input.task_id} does not exist (or is private to another agent)`);
+    return { task };
+  },
+});

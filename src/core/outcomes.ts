@@ -1,0 +1,85 @@
+/** The one place where a lost race (a value) becomes an error a caller can act on. */
+import { CoordError } from './errors.js';
+import type { Lost, Outcome } from './ports.js';
+
+const clock = (isoTime: string): string => isoTime.slice(11, 19);
+
+export function lostToError(lost: Lost, taskId: string): CoordError {
+  const t = `#${taskId}`;
+  switch (lost.reason) {
+    case 'not_found':
+      return new CoordError(
+        'not_found',
+        `${t} does not exist (or is private to another agent) — check the id with inbox or ls`,
+        { task_id: taskId },
+      );
+    case 'claimed':
+      return new CoordError(
+        'claimed',
+        `${t} is held by ${lost.holder} until ${clock(lost.lease_until)} UTC — pick another task`,
+        { task_id: taskId, holder: lost.holder, lease_until: lost.lease_until },
+      );
+    case 'not_claimable':
+      return new CoordError(
+        'not_claimable',
+        lost.state === 'queued' && lost.for
+          ? `${t} is reserved for ${lost.for} — only that agent can claim it`
+          : `${t} is ${lost.state} and can no longer be claimed`,
+        { task_id: taskId, state: lost.state },
+      );
+    case 'cancelled':
+      return new CoordError('cancelled', `${t} was cancelled — stop working on it`, { task_id: taskId });
+    case 'expired':
+      return new CoordError('expired', `${t} expired (its ttl passed) — stop working on it`, { task_id: taskId });
+    case 'stale_claim':
+      return new CoordError(
+        'stale_claim',
+        `your claim on ${t} is no longer current (the task was requeued or claimed again) — do not submit; claim it again if it is still queued`,
+        { task_id: taskId, state: lost.state },
+      );
+    case 'lease_expired':
+      return new CoordError(
+        'lease_expired',
+        `your lease on ${t} ran out before this call — heartbeat sooner; claim it again if it is still queued`,
+        { task_id: taskId, state: lost.state },
+      );
+    case 'not_claimed':
+      return new CoordError('not_claimed', `${t} is not claimed by this claim_id (state: ${lost.state})`, {
+        task_id: taskId,
+        state: lost.state,
+      });
+    case 'result_mismatch':
+      return new CoordError(
+        'result_mismatch',
+        `${t} was already submitted with a different result — a submitted result is never overwritten`,
+        { task_id: taskId },
+      );
+    case 'idempotency_conflict':
+      return new CoordError(
+        'idempotency_conflict',
+        `that idempotency_key already names task #${lost.task_id} with a different payload — use a new key for a new intent`,
+        { task_id: lost.task_id },
+      );
+    case 'artifact_conflict':
+      return new CoordError(
+        'artifact_conflict',
+        `artifact already exists on ${t} with other bytes (sha256 ${lost.sha256.slice(0, 12)}…) — use a new artifact_id`,
+        { task_id: taskId, sha256: lost.sha256 },
+      );
+    case 'lock_conflict':
+      return new CoordError(
+        'lock_conflict',
+        `${lost.conflicts.map((c) => `${c.resource} is held by ${c.holder} until ${clock(c.lease_until)} UTC`).join('; ')} — work on something else or ask the holder`,
+        { conflicts: lost.conflicts },
+      );
+  }
+}
+
+/** Returns the winning value or throws the CoordError that explains the loss. */
+export function unwrap<T>(outcome: Outcome<T>, taskId: string): T {
+  if (outcome.ok) {
+    const { ok: _ok, ...value } = outcome;
+    return value as unknown as T;
+  }
+  throw lostToError(outcome, taskId);
+}

@@ -1,0 +1,149 @@
+/**
+ * The store port: domain-shaped and atomic inside. Each method is one
+ * transaction in the backend's own SQL; a lost race comes back as a value
+ * (`{ ok: false, reason }`), never as an exception or parsed SQL error text.
+ * Core turns those values into CoordErrors in exactly one place (ops/outcomes.ts).
+ */
+import type { Artifact, ClaimGrant, CoordEvent, ResultStatus, Task, TaskState } from './model.js';
+
+/** Capabilities that differ between backends, named in one place. */
+export interface StoreCapabilities {
+  /** Events written through another process (another daemon) can reach this process's subscribers. */
+  crossProcessEvents: boolean;
+  /** Time comes from the database clock rather than the injected clock. */
+  databaseClock: boolean;
+}
+
+export type Lost =
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'claimed'; holder: string; lease_until: string }
+  | { ok: false; reason: 'not_claimable'; state: TaskState; for?: string | null }
+  | { ok: false; reason: 'cancelled' | 'expired' }
+  | { ok: false; reason: 'stale_claim' | 'lease_expired' | 'not_claimed'; state: TaskState }
+  | { ok: false; reason: 'result_mismatch' }
+  | { ok: false; reason: 'idempotency_conflict'; task_id: string }
+  | { ok: false; reason: 'artifact_conflict'; sha256: string }
+  | { ok: false; reason: 'lock_conflict'; conflicts: LockConflict[] };
+
+export interface LockConflict {
+  resource: string;
+  held: string;
+  holder: string;
+  lock_id: string;
+  lease_until: string;
+}
+
+export type Outcome<T> = ({ ok: true } & T) | Lost;
+
+export interface CreateTaskCommand {
+  board: string;
+  kind: string;
+  title: string;
+  body: string;
+  priority: number;
+  labels: string[];
+  for: string | null;
+  created_by: string;
+  ttl_ms: number;
+  idempotency_key: string | null;
+  /** sha256 of the canonical create payload; same key + other hash → idempotency_conflict. */
+  payload_hash: string;
+}
+
+export interface ClaimCommand {
+  task_id: string;
+  agent: string;
+  lease_ms: number;
+  /** Minted by core; used only when this call wins a new claim. */
+  claim_id: string;
+  session_id: string | null;
+}
+
+export interface ClaimNextCommand extends Omit<ClaimCommand, 'task_id'> {
+  board: string;
+  kinds: string[];
+  labels: string[];
+}
+
+export interface FenceCommand {
+  task_id: string;
+  claim_id: string;
+}
+
+export interface SubmitCommand extends FenceCommand {
+  status: ResultStatus;
+  result: unknown;
+  result_hash: string;
+}
+
+export interface ListTasksQuery {
+  board?: string | undefined;
+  state?: TaskState | undefined;
+  kind?: string | undefined;
+  label?: string | undefined;
+  agent?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+export interface InboxQuery {
+  agent: string;
+  board: string;
+  since?: number | undefined;
+  limit: number;
+}
+
+export interface InboxView {
+  cursor: number;
+  claims: Task[];
+  tasks: Task[];
+  more: number;
+  gone: { id: string; state: TaskState; claimed_by: string | null }[];
+}
+
+export interface PutArtifactCommand extends FenceCommand {
+  artifact_id: string;
+  name: string;
+  content_type: string;
+  bytes: Uint8Array;
+  sha256: string;
+}
+
+export type EventListener = (events: CoordEvent[]) => void;
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly capabilities: StoreCapabilities;
+
+  createTask(cmd: CreateTaskCommand): Promise<Outcome<{ task: Task; created: boolean }>>;
+  /** The task as `agent` may see it (private tasks of others are `not_found`); no agent = operator view. */
+  getTask(id: string, agent?: string): Promise<Task | null>;
+  listTasks(q: ListTasksQuery): Promise<{ tasks: Task[]; next_cursor: string | null }>;
+
+  claimTask(cmd: ClaimCommand): Promise<Outcome<Omit<ClaimGrant, never>>>;
+  /** null when nothing is claimable; never opens a write transaction in that case. */
+  claimNext(cmd: ClaimNextCommand): Promise<ClaimGrant | null>;
+  heartbeat(cmd: FenceCommand & { lease_ms: number | null }): Promise<Outcome<{ lease_until: string }>>;
+  release(cmd: FenceCommand & { to: string | null }): Promise<Outcome<{ task: Task }>>;
+  submit(cmd: SubmitCommand): Promise<Outcome<{ task: Task; replayed: boolean }>>;
+  cancel(cmd: { task_id: string; agent: string; reason: string | null }): Promise<Outcome<{ task: Task }>>;
+
+  putArtifact(cmd: PutArtifactCommand): Promise<Outcome<{ artifact: Artifact; created: boolean }>>;
+  getArtifact(task_id: string, artifact_id: string): Promise<{ artifact: Artifact; bytes: Uint8Array } | null>;
+
+  inbox(q: InboxQuery): Promise<InboxView>;
+  events(q: { board?: string | undefined; since: number; limit: number }): Promise<CoordEvent[]>;
+  /** Called after each commit with the events it appended (and, where capable, other processes' events). */
+  subscribe(listener: EventListener): () => void;
+
+  /** Who did what lately: agents by their last event, and who holds which claims. */
+  activity(q: { board?: string | undefined; since_ms: number }): Promise<Activity>;
+  /** Move due leases and ttls now (the daemon's optional background sweep). Returns how many rows moved. */
+  sweep(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface Activity {
+  agents: { name: string; last_seen: string }[];
+  claims: { agent: string; task_id: string }[];
+}

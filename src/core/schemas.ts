@@ -1,0 +1,210 @@
+/**
+ * One zod schema per shape. HTTP validation, the OpenAPI document, MCP tool
+ * input schemas and CLI parsing all derive from these — never a second copy.
+ */
+import { z } from 'zod';
+import { DEFAULT_BOARD, DEFAULT_LEASE_S, DEFAULT_TTL_S, MAX_LEASE_S, MIN_LEASE_S, TASK_STATES } from './model.js';
+
+const NAME_RE = /^[A-Za-z0-9._:#@/-]{1,64}$/;
+
+export const AgentName = z
+  .string()
+  .regex(NAME_RE, 'must be 1–64 characters of A-Z a-z 0-9 . _ : # @ / -')
+  .describe('Your agent name, e.g. "claude-code#a1f3".');
+export const BoardName = z
+  .string()
+  .regex(NAME_RE, 'must be 1–64 characters of A-Z a-z 0-9 . _ : # @ / -')
+  .describe('Board (namespace of tasks and locks), usually one per repository.');
+export const TaskId = z
+  .string()
+  .regex(/^#?[A-Za-z0-9_-]{1,12}$/, 'must be a task id such as "k3m9x2qa"')
+  .transform((s) => s.replace(/^#/, ''))
+  .describe('The task id, e.g. "k3m9x2qa".');
+export const ClaimId = z.string().min(1).max(100).describe('The claim_id returned by the claim: your fencing token.');
+export const LeaseS = z
+  .int()
+  .min(MIN_LEASE_S)
+  .max(MAX_LEASE_S)
+  .describe(`Lease in seconds (${MIN_LEASE_S}–${MAX_LEASE_S}, default ${DEFAULT_LEASE_S}); heartbeat before it ends.`);
+export const TaskStateSchema = z.enum(TASK_STATES);
+export const ResultStatusSchema = z.enum(['completed', 'failed']);
+const Label = z.string().min(1).max(40);
+const Kind = z.string().regex(/^[A-Za-z0-9._-]{1,32}$/, 'must be 1–32 characters of A-Z a-z 0-9 . _ -');
+
+/** Any JSON value; used for results. */
+export const JsonValue = z.json();
+
+export const CreateTaskInput = z.object({
+  title: z.string().trim().min(1).max(500).describe('One line saying what needs doing.'),
+  body: z.string().max(65_536).optional().describe('Details, context, acceptance criteria.'),
+  kind: Kind.optional().describe('What sort of task: task (default), bug, review, handoff, note...'),
+  priority: z.int().min(-1000).max(1000).optional().describe('Lower runs first; default 0.'),
+  labels: z.array(Label).max(20).optional(),
+  for: AgentName.optional().describe('Make the task private to this agent: only it can see and claim it.'),
+  ttl_s: z
+    .int()
+    .min(1)
+    .max(30 * 86_400)
+    .optional()
+    .describe(`Seconds until the task expires unless finished (default ${DEFAULT_TTL_S}).`),
+  idempotency_key: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Names one intent: posting again with the same key and payload returns the same task.'),
+  board: BoardName.optional(),
+  agent: AgentName,
+});
+export type CreateTaskInput = z.infer<typeof CreateTaskInput>;
+
+export const ListTasksInput = z.object({
+  board: BoardName.optional(),
+  state: TaskStateSchema.optional(),
+  kind: Kind.optional(),
+  label: Label.optional(),
+  agent: AgentName.optional().describe('Only tasks this agent may see; omit for the operator view (every task).'),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  cursor: z.string().max(200).optional(),
+});
+export type ListTasksInput = z.infer<typeof ListTasksInput>;
+
+export const ShowTaskInput = z.object({ task_id: TaskId, agent: AgentName.optional() });
+
+export const ClaimTaskInput = z.object({
+  task_id: TaskId,
+  agent: AgentName,
+  lease_s: LeaseS.optional(),
+});
+export type ClaimTaskInput = z.infer<typeof ClaimTaskInput>;
+
+export const ClaimNextInput = z.object({
+  agent: AgentName,
+  board: BoardName.optional(),
+  kinds: z.array(Kind).max(20).optional(),
+  labels: z.array(Label).max(20).optional(),
+  lease_s: LeaseS.optional(),
+  wait_s: z.number().min(0).max(60).optional().describe('Wait up to this many seconds for a task to appear.'),
+});
+export type ClaimNextInput = z.infer<typeof ClaimNextInput>;
+
+export const HeartbeatInput = z.object({ task_id: TaskId, claim_id: ClaimId, lease_s: LeaseS.optional() });
+export const ReleaseInput = z.object({
+  task_id: TaskId,
+  claim_id: ClaimId,
+  to: AgentName.optional().describe('Hand the task off: only this agent may claim it next.'),
+});
+export const SubmitInput = z.object({
+  task_id: TaskId,
+  claim_id: ClaimId,
+  status: ResultStatusSchema,
+  result: JsonValue.optional().describe('Any JSON value describing the outcome.'),
+});
+export const CancelInput = z.object({
+  task_id: TaskId,
+  agent: AgentName,
+  reason: z.string().max(1000).optional(),
+});
+export const PutArtifactInput = z.object({
+  task_id: TaskId,
+  artifact_id: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1–100 characters of A-Z a-z 0-9 . _ -'),
+  claim_id: ClaimId,
+  name: z.string().min(1).max(255).optional(),
+  content_type: z.string().min(1).max(255).optional(),
+});
+export const GetArtifactInput = PutArtifactInput.pick({ task_id: true, artifact_id: true });
+export const InboxInput = z.object({
+  agent: AgentName,
+  board: BoardName.optional(),
+  since: z.coerce.number().int().min(0).optional().describe('Cursor from a previous inbox: show only what changed.'),
+  format: z.enum(['text', 'json']).optional(),
+});
+export type InboxInput = z.infer<typeof InboxInput>;
+export const EventsInput = z.object({
+  board: BoardName.optional(),
+  since: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+export const AgentsInput = z.object({ board: BoardName.optional() });
+
+// ---- outputs (documented in OpenAPI; not re-validated on the hot path) ----
+
+export const TaskSchema = z.object({
+  id: z.string(),
+  board: z.string(),
+  kind: z.string(),
+  title: z.string(),
+  body: z.string(),
+  priority: z.int(),
+  labels: z.array(z.string()),
+  for: z.string().nullable(),
+  created_by: z.string(),
+  state: TaskStateSchema,
+  claimed_by: z.string().nullable(),
+  lease_until: z.string().nullable(),
+  attempts: z.int(),
+  result_status: ResultStatusSchema.nullable(),
+  result: z.unknown(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  expires_at: z.string(),
+  idempotency_key: z.string().nullable(),
+});
+export const TaskEnvelope = z.object({ task: TaskSchema });
+export const CreateTaskOutput = z.object({ task: TaskSchema, created: z.boolean() });
+export const ListTasksOutput = z.object({ tasks: z.array(TaskSchema), next_cursor: z.string().nullable() });
+export const ClaimOutput = z.object({
+  task: TaskSchema,
+  claim_id: z.string(),
+  fence: z.int(),
+  lease_until: z.string(),
+  reclaimed: z.boolean(),
+});
+export const HeartbeatOutput = z.object({ lease_until: z.string() });
+export const SubmitOutput = z.object({ task: TaskSchema, replayed: z.boolean() });
+export const ArtifactSchema = z.object({
+  id: z.string(),
+  task_id: z.string(),
+  name: z.string(),
+  size: z.int(),
+  sha256: z.string(),
+  content_type: z.string(),
+});
+export const ArtifactOutput = z.object({ artifact: ArtifactSchema, created: z.boolean() });
+export const EventSchema = z.object({
+  seq: z.int(),
+  type: z.string(),
+  board: z.string(),
+  task_id: z.string().nullable(),
+  lock_id: z.string().nullable(),
+  agent: z.string().nullable(),
+  at: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+export const EventsOutput = z.object({ events: z.array(EventSchema), next_since: z.int() });
+export const AgentsOutput = z.object({
+  agents: z.array(
+    z.object({
+      name: z.string(),
+      active: z.boolean(),
+      last_seen: z.string(),
+      claims: z.array(z.string()),
+      locks: z.array(z.string()),
+    }),
+  ),
+});
+export const InboxOutput = z.object({
+  agent: z.string(),
+  board: z.string(),
+  cursor: z.int(),
+  claims: z.array(z.object({ task: TaskSchema, lease_until: z.string() })),
+  tasks: z.array(TaskSchema),
+  more: z.int(),
+  gone: z.array(z.object({ id: z.string(), state: TaskStateSchema, claimed_by: z.string().nullable() })),
+});
+export type InboxOutput = z.infer<typeof InboxOutput>;
+export const ErrorSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string() }).catchall(z.unknown()),
+});
+
+export const DEFAULTS = { board: DEFAULT_BOARD, lease_s: DEFAULT_LEASE_S, ttl_s: DEFAULT_TTL_S } as const;

@@ -1,0 +1,70 @@
+import type { Artifact } from '../../core/model.js';
+import type { Outcome, PutArtifactCommand } from '../../core/ports.js';
+import { explainFenceLoss } from '../../core/rules.js';
+import type { Db } from './database.js';
+import { type TaskRow, toFacts } from './rows.js';
+import { stmt, type Tx } from './tx.js';
+
+interface ArtifactRow {
+  task_id: string;
+  artifact_id: string;
+  name: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  bytes: Buffer;
+}
+
+const toArtifact = (r: ArtifactRow): Artifact => ({
+  id: r.artifact_id,
+  task_id: r.task_id,
+  name: r.name,
+  size: r.size,
+  sha256: r.sha256,
+  content_type: r.content_type,
+});
+
+/** Rule 8: the artifact id is client-chosen; the same bytes again is a retry, other bytes a conflict. */
+export function putArtifact(tx: Tx, cmd: PutArtifactCommand): Outcome<{ artifact: Artifact; created: boolean }> {
+  const existing = stmt(tx.db, 'SELECT * FROM artifacts WHERE task_id = ? AND artifact_id = ?').get(
+    cmd.task_id,
+    cmd.artifact_id,
+  ) as ArtifactRow | undefined;
+  if (existing) {
+    if (existing.sha256 !== cmd.sha256) return { ok: false, reason: 'artifact_conflict', sha256: existing.sha256 };
+    return { ok: true, artifact: toArtifact(existing), created: false };
+  }
+  // Fenced insert: only the current claim with a live lease may add an artifact.
+  const row = stmt(
+    tx.db,
+    `INSERT INTO artifacts (task_id, artifact_id, name, content_type, size, sha256, bytes, claim_id, created_at)
+     SELECT @task_id, @artifact_id, @name, @content_type, @size, @sha256, @bytes, @claim_id, @now
+     WHERE EXISTS (SELECT 1 FROM tasks WHERE id = @task_id AND state = 'claimed' AND claim_id = @claim_id
+                   AND lease_until > @now)
+     RETURNING *`,
+  ).get({
+    task_id: cmd.task_id,
+    artifact_id: cmd.artifact_id,
+    name: cmd.name,
+    content_type: cmd.content_type,
+    size: cmd.bytes.byteLength,
+    sha256: cmd.sha256,
+    bytes: Buffer.from(cmd.bytes.buffer, cmd.bytes.byteOffset, cmd.bytes.byteLength),
+    claim_id: cmd.claim_id,
+    now: tx.now,
+  }) as ArtifactRow | undefined;
+  if (row) return { ok: true, artifact: toArtifact(row), created: true };
+  const task = stmt(tx.db, 'SELECT * FROM tasks WHERE id = ?').get(cmd.task_id) as TaskRow | undefined;
+  return explainFenceLoss(task ? toFacts(task) : null, cmd.claim_id, tx.now);
+}
+
+export function getArtifact(
+  db: Db,
+  taskId: string,
+  artifactId: string,
+): { artifact: Artifact; bytes: Uint8Array } | null {
+  const r = stmt(db, 'SELECT * FROM artifacts WHERE task_id = ? AND artifact_id = ?').get(taskId, artifactId) as
+    | ArtifactRow
+    | undefined;
+  return r ? { artifact: toArtifact(r), bytes: new Uint8Array(r.bytes) } : null;
+}

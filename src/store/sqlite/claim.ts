@@ -1,0 +1,74 @@
+import type { ClaimGrant } from '../../core/model.js';
+import type { ClaimCommand, ClaimNextCommand, Outcome } from '../../core/ports.js';
+import { explainClaimLoss } from '../../core/rules.js';
+import type { Db } from './database.js';
+import { type TaskRow, toFacts, toGrant } from './rows.js';
+import { appendEvent, stmt, type Tx } from './tx.js';
+
+const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id = @claim_id, lease_until = @lease_until,
+      attempts = attempts + 1, updated_at = @now, claim_session = @session_id, claim_lease_ms = @lease_ms,
+      claim_end = NULL`;
+
+// Rule 1: one conditional write. Visibility is part of the predicate, so a private
+// task of someone else can never be won, whatever the interleaving.
+const CLAIM_BY_ID = `UPDATE tasks ${SET_CLAIMED}
+  WHERE id = @task_id AND state = 'queued' AND expires_at > @now AND (for_agent IS NULL OR for_agent = @agent)
+  RETURNING *`;
+
+const NEXT_FILTER = `board = @board AND state = 'queued' AND expires_at > @now
+  AND (for_agent IS NULL OR for_agent = @agent)
+  AND (@kinds IS NULL OR kind IN (SELECT value FROM json_each(@kinds)))
+  AND (@labels IS NULL OR EXISTS (SELECT 1 FROM json_each(tasks.labels) AS l
+                                  WHERE l.value IN (SELECT value FROM json_each(@labels))))`;
+const NEXT_ORDER = 'ORDER BY priority, created_at, id LIMIT 1';
+
+export const PEEK_NEXT = `SELECT id FROM tasks WHERE ${NEXT_FILTER} ${NEXT_ORDER}`;
+const CLAIM_NEXT = `UPDATE tasks ${SET_CLAIMED}
+  WHERE state = 'queued' AND id = (SELECT id FROM tasks WHERE ${NEXT_FILTER} ${NEXT_ORDER})
+  RETURNING *`;
+
+const params = (tx: Tx, cmd: ClaimCommand | ClaimNextCommand) => ({
+  agent: cmd.agent,
+  claim_id: cmd.claim_id,
+  lease_until: tx.now + cmd.lease_ms,
+  lease_ms: cmd.lease_ms,
+  session_id: cmd.session_id,
+  now: tx.now,
+});
+
+const nextParams = (cmd: ClaimNextCommand) => ({
+  board: cmd.board,
+  kinds: cmd.kinds.length ? JSON.stringify(cmd.kinds) : null,
+  labels: cmd.labels.length ? JSON.stringify(cmd.labels) : null,
+});
+
+function won(tx: Tx, row: TaskRow): ClaimGrant {
+  appendEvent(tx, {
+    type: 'task.claimed',
+    board: row.board,
+    task_id: row.id,
+    agent: row.claimed_by,
+    data: { fence: row.attempts, lease_until: new Date(row.lease_until ?? 0).toISOString() },
+  });
+  return toGrant(row, false);
+}
+
+export function claimTask(tx: Tx, cmd: ClaimCommand): Outcome<ClaimGrant> {
+  const row = stmt(tx.db, CLAIM_BY_ID).get({ ...params(tx, cmd), task_id: cmd.task_id }) as TaskRow | undefined;
+  if (row) return { ok: true, ...won(tx, row) };
+  // Lost: learn why from the row as it is now (we still hold the write lock).
+  const current = stmt(tx.db, 'SELECT * FROM tasks WHERE id = ?').get(cmd.task_id) as TaskRow | undefined;
+  const why = explainClaimLoss(current ? toFacts(current) : null, cmd.agent, tx.now);
+  // Rule 2: the holder claiming again gets its existing claim, lease unchanged.
+  if (why.ok && current) return { ok: true, ...toGrant(current, true) };
+  return why.ok ? { ok: false, reason: 'not_found' } : why;
+}
+
+/** Read-only: is there anything this agent could claim next? Lets an empty claim-next skip the write lock. */
+export const peekNext = (db: Db, now: number, cmd: ClaimNextCommand): boolean =>
+  stmt(db, PEEK_NEXT).get({ ...nextParams(cmd), agent: cmd.agent, now }) !== undefined;
+
+export function claimNext(tx: Tx, cmd: ClaimNextCommand): ClaimGrant | null {
+  const row = stmt(tx.db, CLAIM_NEXT).get({ ...params(tx, cmd), ...nextParams(cmd) }) as TaskRow | undefined;
+  return row ? won(tx, row) : null;
+}

@@ -1,0 +1,89 @@
+/**
+ * Rule 5, fencing: heartbeat, release and submit each are one UPDATE whose
+ * predicate names the current claim and a live lease. A stale claim_id can
+ * never change a row; on a miss we only read to explain the loss.
+ */
+import type { Task } from '../../core/model.js';
+import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
+import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
+import { type TaskRow, toFacts, toTask } from './rows.js';
+import { appendEvent, stmt, type Tx } from './tx.js';
+
+const FENCE = `id = @task_id AND state = 'claimed' AND claim_id = @claim_id AND lease_until > @now`;
+
+const current = (tx: Tx, id: string) => stmt(tx.db, 'SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
+
+function lost(tx: Tx, cmd: FenceCommand) {
+  const row = current(tx, cmd.task_id);
+  return explainFenceLoss(row ? toFacts(row) : null, cmd.claim_id, tx.now);
+}
+
+export function heartbeat(tx: Tx, cmd: FenceCommand & { lease_ms: number | null }): Outcome<{ lease_until: string }> {
+  const row = stmt(
+    tx.db,
+    `UPDATE tasks SET lease_until = @now + COALESCE(@lease_ms, claim_lease_ms), updated_at = @now
+     WHERE ${FENCE} RETURNING lease_until`,
+  ).get({ ...cmd, now: tx.now }) as { lease_until: number } | undefined;
+  if (!row) return lost(tx, cmd);
+  return { ok: true, lease_until: new Date(row.lease_until).toISOString() };
+}
+
+/** Ends the claim (it is passed to onClaimEnded before the row changes). */
+export function release(
+  tx: Tx,
+  cmd: FenceCommand & { to: string | null },
+  onClaimEnded: (tx: Tx, row: TaskRow) => void,
+): Outcome<{ task: Task }> {
+  const before = current(tx, cmd.task_id);
+  const row = stmt(
+    tx.db,
+    `UPDATE tasks SET state = 'queued', claimed_by = NULL, lease_until = NULL, claim_session = NULL,
+            claim_end = 'released', updated_at = @now, for_agent = COALESCE(@to, for_agent)
+     WHERE ${FENCE} RETURNING *`,
+  ).get({ ...cmd, now: tx.now }) as TaskRow | undefined;
+  if (!row || !before) return lost(tx, cmd);
+  onClaimEnded(tx, before);
+  appendEvent(tx, {
+    type: 'task.requeued',
+    board: row.board,
+    task_id: row.id,
+    agent: before.claimed_by,
+    data: { reason: cmd.to ? 'handoff' : 'released', to: cmd.to, previous: before.claimed_by, fence: row.attempts },
+  });
+  return { ok: true, task: toTask(row) };
+}
+
+export function submit(
+  tx: Tx,
+  cmd: SubmitCommand,
+  onClaimEnded: (tx: Tx, row: TaskRow) => void,
+): Outcome<{ task: Task; replayed: boolean }> {
+  const row = stmt(
+    tx.db,
+    `UPDATE tasks SET state = @status, result_status = @status, result = @result, result_hash = @result_hash,
+            lease_until = NULL, claim_session = NULL, claim_end = 'submitted', updated_at = @now
+     WHERE ${FENCE} RETURNING *`,
+  ).get({
+    task_id: cmd.task_id,
+    claim_id: cmd.claim_id,
+    status: cmd.status,
+    result: JSON.stringify(cmd.result ?? null),
+    result_hash: cmd.result_hash,
+    now: tx.now,
+  }) as TaskRow | undefined;
+  if (row) {
+    onClaimEnded(tx, row);
+    appendEvent(tx, {
+      type: cmd.status === 'completed' ? 'task.completed' : 'task.failed',
+      board: row.board,
+      task_id: row.id,
+      agent: row.claimed_by,
+      data: { fence: row.attempts },
+    });
+    return { ok: true, task: toTask(row), replayed: false };
+  }
+  const now = current(tx, cmd.task_id);
+  const why = explainSubmitLoss(now ? toFacts(now) : null, cmd.claim_id, cmd.result_hash, tx.now);
+  if (why.ok && now) return { ok: true, task: toTask(now), replayed: true };
+  return why.ok ? { ok: false, reason: 'not_found' } : why;
+}

@@ -1,0 +1,53 @@
+/**
+ * The inbox (SPEC §6) as data: the agent's own claims, then the queued tasks it
+ * may claim — its private ones first, then the board's by priority and age.
+ * With `since`, only tasks that changed after that cursor, plus those that
+ * left the view. Read-only.
+ */
+import type { InboxQuery, InboxView } from '../../core/ports.js';
+import type { Db } from './database.js';
+import { lastSeq } from './read.js';
+import { type TaskRow, toTask } from './rows.js';
+import { stmt } from './tx.js';
+
+const OWN_CLAIMS = `SELECT * FROM tasks WHERE claimed_by = @agent AND board = @board AND state = 'claimed'
+  ORDER BY lease_until`;
+const PRIVATE = `SELECT * FROM tasks WHERE board = @board AND state = 'queued' AND for_agent = @agent
+  AND expires_at > @now ORDER BY priority, created_at, id LIMIT @limit`;
+const PUBLIC = `SELECT * FROM tasks WHERE board = @board AND state = 'queued' AND for_agent IS NULL
+  AND expires_at > @now ORDER BY priority, created_at, id LIMIT @limit`;
+const COUNT = `SELECT count(*) AS n FROM tasks WHERE board = @board AND state = 'queued'
+  AND (for_agent IS NULL OR for_agent = @agent) AND expires_at > @now`;
+const CHANGED = `SELECT * FROM tasks WHERE id IN
+  (SELECT task_id FROM events WHERE board = @board AND seq > @since AND task_id IS NOT NULL LIMIT 2000)`;
+
+export function inbox(db: Db, now: number, q: InboxQuery): InboxView {
+  const cursor = lastSeq(db);
+  const p = { agent: q.agent, board: q.board, now, limit: q.limit };
+  if (q.since === undefined) {
+    const claims = stmt(db, OWN_CLAIMS).all(p) as TaskRow[];
+    const mine = stmt(db, PRIVATE).all(p) as TaskRow[];
+    const open = stmt(db, PUBLIC).all({ ...p, limit: Math.max(0, q.limit - mine.length) }) as TaskRow[];
+    const tasks = [...mine, ...open];
+    const total = (stmt(db, COUNT).get(p) as { n: number }).n;
+    return { cursor, claims: claims.map(toTask), tasks: tasks.map(toTask), more: total - tasks.length, gone: [] };
+  }
+  const changed = stmt(db, CHANGED).all({ ...p, since: q.since }) as TaskRow[];
+  const claims = changed.filter((t) => t.state === 'claimed' && t.claimed_by === q.agent);
+  const open = changed
+    .filter((t) => t.state === 'queued' && t.expires_at > now && (t.for_agent === null || t.for_agent === q.agent))
+    .sort((a, b) => rank(a, q.agent) - rank(b, q.agent) || a.priority - b.priority || a.created_at - b.created_at);
+  const shown = new Set([...claims, ...open].map((t) => t.id));
+  const gone = changed
+    .filter((t) => !shown.has(t.id) && (t.for_agent === null || t.for_agent === q.agent || t.created_by === q.agent))
+    .map((t) => ({ id: t.id, state: t.state, claimed_by: t.claimed_by }));
+  return {
+    cursor,
+    claims: claims.map(toTask),
+    tasks: open.slice(0, q.limit).map(toTask),
+    more: Math.max(0, open.length - q.limit),
+    gone,
+  };
+}
+
+const rank = (t: TaskRow, agent: string): number => (t.for_agent === agent ? 0 : 1);

@@ -1,0 +1,75 @@
+import type { CoordEvent, Task } from '../../core/model.js';
+import type { Activity, ListTasksQuery } from '../../core/ports.js';
+import { visibleTo } from '../../core/rules.js';
+import type { Db } from './database.js';
+import { type EventRow, type TaskRow, toEvent, toTask } from './rows.js';
+import { stmt } from './tx.js';
+
+const VISIBLE = '(@agent IS NULL OR for_agent IS NULL OR for_agent = @agent OR created_by = @agent)';
+
+export function getTask(db: Db, id: string, agent: string | undefined): Task | null {
+  const r = stmt(db, 'SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
+  if (!r || !visibleTo({ for: r.for_agent, created_by: r.created_by }, agent)) return null;
+  return toTask(r);
+}
+
+/** Newest first; the cursor is the (created_at, id) of the last row of the previous page. */
+export function listTasks(db: Db, q: ListTasksQuery): { tasks: Task[]; next_cursor: string | null } {
+  const [at, id] = decodeCursor(q.cursor);
+  const rows = stmt(
+    db,
+    `SELECT * FROM tasks
+     WHERE (@board IS NULL OR board = @board) AND (@state IS NULL OR state = @state)
+       AND (@kind IS NULL OR kind = @kind)
+       AND (@label IS NULL OR EXISTS (SELECT 1 FROM json_each(tasks.labels) AS l WHERE l.value = @label))
+       AND ${VISIBLE}
+       AND (@at IS NULL OR (created_at, id) < (@at, @id))
+     ORDER BY created_at DESC, id DESC LIMIT @limit`,
+  ).all({
+    board: q.board ?? null,
+    state: q.state ?? null,
+    kind: q.kind ?? null,
+    label: q.label ?? null,
+    agent: q.agent ?? null,
+    at,
+    id,
+    limit: q.limit + 1,
+  }) as TaskRow[];
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  return {
+    tasks: page.map(toTask),
+    next_cursor: rows.length > q.limit && last ? `${last.created_at}.${last.id}` : null,
+  };
+}
+
+function decodeCursor(cursor: string | undefined): [number | null, string | null] {
+  const m = cursor ? /^(\d+)\.([A-Za-z0-9_-]+)$/.exec(cursor) : null;
+  return m?.[1] && m[2] ? [Number(m[1]), m[2]] : [null, null];
+}
+
+export function listEvents(db: Db, q: { board?: string | undefined; since: number; limit: number }): CoordEvent[] {
+  const rows = stmt(
+    db,
+    'SELECT * FROM events WHERE seq > @since AND (@board IS NULL OR board = @board) ORDER BY seq LIMIT @limit',
+  ).all({ since: q.since, board: q.board ?? null, limit: q.limit }) as EventRow[];
+  return rows.map(toEvent);
+}
+
+export const lastSeq = (db: Db): number =>
+  (stmt(db, 'SELECT COALESCE(MAX(seq), 0) AS seq FROM events').get() as { seq: number }).seq;
+
+export function activity(db: Db, now: number, q: { board?: string | undefined; since_ms: number }): Activity {
+  const p = { board: q.board ?? null, since: now - q.since_ms };
+  const agents = stmt(
+    db,
+    `SELECT agent AS name, MAX(at) AS at FROM events
+     WHERE agent IS NOT NULL AND at >= @since AND (@board IS NULL OR board = @board) GROUP BY agent`,
+  ).all(p) as { name: string; at: number }[];
+  const claims = stmt(
+    db,
+    `SELECT claimed_by AS agent, id AS task_id FROM tasks
+     WHERE state = 'claimed' AND (@board IS NULL OR board = @board) ORDER BY claimed_by`,
+  ).all(p) as { agent: string; task_id: string }[];
+  return { agents: agents.map((a) => ({ name: a.name, last_seen: new Date(a.at).toISOString() })), claims };
+}

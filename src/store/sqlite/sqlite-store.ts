@@ -1,0 +1,136 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type Clock, systemClock } from '../../core/clock.js';
+import type { CoordEvent } from '../../core/model.js';
+import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
+import { getArtifact, putArtifact } from './artifacts.js';
+import { cancel } from './cancel.js';
+import { claimNext, claimTask, peekNext } from './claim.js';
+import { createTask } from './create-task.js';
+import { type Db, openDatabase } from './database.js';
+import { anyDue, moveDue } from './due.js';
+import { heartbeat, release, submit } from './fenced.js';
+import { inbox } from './inbox.js';
+import { activity, getTask, listEvents, listTasks } from './read.js';
+import type { TaskRow } from './rows.js';
+import type { Tx } from './tx.js';
+
+export const SQLITE_CAPABILITIES: StoreCapabilities = { crossProcessEvents: false, databaseClock: false };
+
+export interface SqliteStoreOptions {
+  path: string;
+  clock?: Clock;
+}
+
+/** The embedded default store: one SQLite file, WAL, every write one BEGIN IMMEDIATE transaction. */
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  readonly capabilities = SQLITE_CAPABILITIES;
+  readonly db: Db;
+  private readonly clock: Clock;
+  private readonly listeners = new Set<EventListener>();
+  /** Hooks run inside the transaction that ends a claim (the locks module frees the claim's files here). */
+  readonly claimEndedHooks: ((tx: Tx, row: TaskRow) => void)[] = [];
+
+  constructor(opts: SqliteStoreOptions) {
+    mkdirSync(dirname(opts.path), { recursive: true });
+    this.db = openDatabase(opts.path);
+    this.clock = opts.clock ?? systemClock;
+  }
+
+  private readonly claimEnded = (tx: Tx, row: TaskRow): void => {
+    for (const hook of this.claimEndedHooks) hook(tx, row);
+  };
+
+  /** One write transaction (BEGIN IMMEDIATE, synchronous inside); due rows move first; listeners hear after commit. */
+  write<T>(fn: (tx: Tx) => T): T {
+    const tx: Tx = { db: this.db, now: this.clock.now(), events: [] };
+    const result = this.db
+      .transaction(() => {
+        if (anyDue(this.db, tx.now)) moveDue(tx, this.claimEnded);
+        return fn(tx);
+      })
+      .immediate();
+    this.publish(tx.events);
+    return result;
+  }
+
+  /** Before a read: the read-only due probe; the write lock is taken only when something is due. */
+  private fresh(): number {
+    const now = this.clock.now();
+    if (anyDue(this.db, now)) this.write(() => undefined);
+    return now;
+  }
+
+  private publish(events: CoordEvent[]): void {
+    if (events.length === 0) return;
+    for (const l of this.listeners) l(events);
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async createTask(cmd: Parameters<Store['createTask']>[0]) {
+    return this.write((tx) => createTask(tx, cmd));
+  }
+  async getTask(id: string, agent?: string) {
+    this.fresh();
+    return getTask(this.db, id, agent);
+  }
+  async listTasks(q: Parameters<Store['listTasks']>[0]) {
+    this.fresh();
+    return listTasks(this.db, q);
+  }
+  async claimTask(cmd: Parameters<Store['claimTask']>[0]) {
+    return this.write((tx) => claimTask(tx, cmd));
+  }
+  async claimNext(cmd: Parameters<Store['claimNext']>[0]) {
+    // Another writer may win the candidate we peeked at; then look again.
+    for (;;) {
+      const now = this.fresh();
+      if (!peekNext(this.db, now, cmd)) return null;
+      const grant = this.write((tx) => claimNext(tx, cmd));
+      if (grant) return grant;
+    }
+  }
+  async heartbeat(cmd: Parameters<Store['heartbeat']>[0]) {
+    return this.write((tx) => heartbeat(tx, cmd));
+  }
+  async release(cmd: Parameters<Store['release']>[0]) {
+    return this.write((tx) => release(tx, cmd, this.claimEnded));
+  }
+  async submit(cmd: Parameters<Store['submit']>[0]) {
+    return this.write((tx) => submit(tx, cmd, this.claimEnded));
+  }
+  async cancel(cmd: Parameters<Store['cancel']>[0]) {
+    return this.write((tx) => cancel(tx, cmd, this.claimEnded));
+  }
+  async putArtifact(cmd: Parameters<Store['putArtifact']>[0]) {
+    return this.write((tx) => putArtifact(tx, cmd));
+  }
+  async getArtifact(taskId: string, artifactId: string) {
+    return getArtifact(this.db, taskId, artifactId);
+  }
+  async inbox(q: Parameters<Store['inbox']>[0]) {
+    return inbox(this.db, this.fresh(), q);
+  }
+  async events(q: Parameters<Store['events']>[0]) {
+    return listEvents(this.db, q);
+  }
+  async activity(q: Parameters<Store['activity']>[0]) {
+    return activity(this.db, this.fresh(), q);
+  }
+  async sweep() {
+    const tx: Tx = { db: this.db, now: this.clock.now(), events: [] };
+    if (!anyDue(this.db, tx.now)) return 0;
+    const moved = this.db.transaction(() => moveDue(tx, this.claimEnded)).immediate();
+    this.publish(tx.events);
+    return moved;
+  }
+  async close() {
+    this.listeners.clear();
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,49 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../src/core/clock.js';
+import { invoke } from '../../src/core/invoke.js';
+import type { Ctx, Operation } from '../../src/core/operation.js';
+import type { Store } from '../../src/core/ports.js';
+import { Presence } from '../../src/core/presence.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+
+export const tempDir = (prefix = 'coord-test-'): string => mkdtempSync(join(tmpdir(), prefix));
+
+export type MakeStore = (clock: ManualClock) => Promise<Store>;
+
+export const makeSqliteStore: MakeStore = async (clock) =>
+  new SqliteStore({ path: join(tempDir(), 'coord.db'), clock });
+
+/** A core bound to one store and a hand-driven clock, calling operations the way every transport does. */
+export interface Harness {
+  store: Store;
+  clock: ManualClock;
+  ctx: Ctx;
+  call<O>(op: Operation<never, O> | Operation<import('zod').ZodType, O>, input: unknown, session?: string): Promise<O>;
+  fail(op: Operation, input: unknown): Promise<{ code: string; message: string; details: Record<string, unknown> }>;
+}
+
+export async function harness(make: MakeStore): Promise<Harness> {
+  const clock = new ManualClock();
+  const store = await make(clock);
+  const ctx: Ctx = { store, clock, presence: new Presence() };
+  const call = <O>(op: Operation<import('zod').ZodType, O>, input: unknown, session?: string) =>
+    invoke(op, session ? { ...ctx, session_id: session } : ctx, input);
+  return {
+    store,
+    clock,
+    ctx,
+    call: call as Harness['call'],
+    async fail(op, input) {
+      try {
+        await invoke(op, ctx, input);
+      } catch (e) {
+        const err = e as { code: string; message: string; details: Record<string, unknown> };
+        if (typeof err.code !== 'string') throw e;
+        return { code: err.code, message: err.message, details: err.details };
+      }
+      throw new Error(`expected ${op.name} to fail`);
+    },
+  };
+}
