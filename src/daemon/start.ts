@@ -1,0 +1,96 @@
+/** The composition root: lock the state directory, open the store, serve HTTP, and shut down cleanly. */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { systemClock } from '../core/clock.js';
+import type { Ctx } from '../core/operation.js';
+import type { Store } from '../core/ports.js';
+import { Presence } from '../core/presence.js';
+import { acquireDaemonLock, writeDaemonInfo } from '../locks/index.js';
+import { buildHttpApp } from '../transports/http/app.js';
+import type { DaemonConfig } from './config.js';
+import { makeLogger } from './logger.js';
+import { openStore } from './open-store.js';
+import { ensureToken } from './token.js';
+import { VERSION } from './version.js';
+
+export interface RunningDaemon {
+  url: string;
+  port: number;
+  token: string;
+  store: Store;
+  app: FastifyInstance;
+  log: Logger;
+  close(): Promise<void>;
+}
+
+export class DaemonAlreadyRunning extends Error {
+  constructor(
+    readonly pid: number | null,
+    readonly url: string | null,
+    stateDir: string,
+  ) {
+    super(
+      `another coord daemon already serves ${stateDir} (pid ${pid ?? 'unknown'}${url ? `, ${url}` : ''}) — use it, or stop it first`,
+    );
+  }
+}
+
+export async function startDaemon(
+  config: DaemonConfig,
+  log: Logger = makeLogger(config.logLevel),
+): Promise<RunningDaemon> {
+  // The lock comes before the database is opened: two daemons never write one state directory.
+  const held = acquireDaemonLock(config.stateDir);
+  if (!held.ok) throw new DaemonAlreadyRunning(held.pid, held.url, config.stateDir);
+  let store: Store | undefined;
+  try {
+    const token = ensureToken(config.stateDir);
+    store = await openStore(config.store, config.stateDir, systemClock);
+    const ctx: Ctx = { store, clock: systemClock, presence: new Presence() };
+    let port = config.port;
+    const app = buildHttpApp({
+      ctx,
+      token,
+      version: VERSION,
+      port: () => port,
+      extraHosts: config.extraHosts,
+      logger: log,
+    });
+    await app.listen({ host: '127.0.0.1', port: config.port });
+    const address = app.server.address();
+    port = typeof address === 'object' && address ? address.port : config.port;
+    const url = `http://127.0.0.1:${port}`;
+    writeDaemonInfo(config.stateDir, { pid: process.pid, url, version: VERSION });
+    const sweep = setInterval(() => {
+      store?.sweep().catch((err) => log.warn({ err }, 'sweep failed'));
+    }, config.sweepMs);
+    sweep.unref();
+    log.info({ url, state: config.stateDir, store: store.kind }, 'coord daemon listening');
+    const openStoreRef = store;
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      port,
+      token,
+      store,
+      app,
+      log,
+      close() {
+        closing ??= (async () => {
+          clearInterval(sweep);
+          await app.close();
+          await openStoreRef.close();
+          rmSync(join(config.stateDir, 'daemon.json'), { force: true });
+          held.lock.release();
+        })();
+        return closing;
+      },
+    };
+  } catch (e) {
+    await store?.close();
+    held.lock.release();
+    throw e;
+  }
+}

@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+
+const pkgUrl = [new URL('../../package.json', import.meta.url), new URL('../package.json', import.meta.url)];
+
+/** The package version, read once (works from src/ under tsx and from dist/). */
+export const VERSION: string = (() => {
+  for (const url of pkgUrl) {
+    try {
+      const pkg = JSON.parse(readFileSync(url, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'coord' && pkg.version) return pkg.version;
+    } catch {}
+  }
+  return '0.0.0';
+})();

@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { resolveDaemonConfig } from '../../../daemon/config.js';
+import { makeLogger } from '../../../daemon/logger.js';
+import { DaemonAlreadyRunning, startDaemon } from '../../../daemon/start.js';
+import { EXIT } from '../exit-codes.js';
+
+interface ServeFlags {
+  port?: string;
+  state?: string;
+  store?: string;
+  host?: string[];
+  json?: boolean;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('Run the coord daemon for a state directory (one per directory)')
+    .option('--port <n>', 'TCP port on 127.0.0.1 (default 7777; 0 picks a free one)')
+    .option('--state <dir>', 'state directory (default: $COORD_STATE or ~/.coord)')
+    .option('--store <store>', 'sqlite (default, <state>/coord.db) or postgres://user:pass@host/db')
+    .option('--host <host...>', 'extra Host header values to accept, e.g. coord.local:7777')
+    .option('--json', 'print the listening address as JSON')
+    .action(async (flags: ServeFlags) => {
+      const config = resolveDaemonConfig(flags, process.env);
+      const log = makeLogger(config.logLevel);
+      try {
+        const daemon = await startDaemon(config, log);
+        const line = flags.json
+          ? JSON.stringify({ url: daemon.url, pid: process.pid, state: config.stateDir, store: daemon.store.kind })
+          : `coord ${daemon.store.kind} daemon on ${daemon.url} · state ${config.stateDir} · stop with Ctrl-C`;
+        process.stdout.write(`${line}\n`);
+        const stop = (signal: string) => {
+          log.info({ signal }, 'shutting down');
+          daemon.close().then(
+            () => process.exit(0),
+            (err) => {
+              log.error({ err }, 'shutdown failed');
+              process.exit(1);
+            },
+          );
+        };
+        process.once('SIGTERM', () => stop('SIGTERM'));
+        process.once('SIGINT', () => stop('SIGINT'));
+      } catch (e) {
+        if (e instanceof DaemonAlreadyRunning) {
+          process.stderr.write(`coord: ${e.message}\n`);
+          process.exit(EXIT.conflict);
+        }
+        process.stderr.write(`coord: could not start: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.exit(EXIT.usage);
+      }
+    });
+}

@@ -1,0 +1,31 @@
+import { Command } from 'commander';
+import { VERSION } from '../../daemon/version.js';
+import { registerCancel } from './commands/cancel.js';
+import { registerClaim } from './commands/claim.js';
+import { registerFenced } from './commands/fenced.js';
+import { registerInbox } from './commands/inbox.js';
+import { registerLs } from './commands/ls.js';
+import { registerPost } from './commands/post.js';
+import { registerServe } from './commands/serve.js';
+import { registerShow } from './commands/show.js';
+import { EXIT } from './exit-codes.js';
+
+export function buildProgram(): Command {
+  const program = new Command('coord')
+    .description('Coordination for AI coding agents: one task board, exactly-one claims, fenced leases, file locks.')
+    .version(VERSION)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride((err) => {
+      // Usage errors exit 1 (SPEC §7); --help and --version exit 0.
+      process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
+    });
+  registerServe(program);
+  registerPost(program);
+  registerLs(program);
+  registerShow(program);
+  registerClaim(program);
+  registerFenced(program);
+  registerCancel(program);
+  registerInbox(program);
+  return program;
+}

@@ -1,0 +1,74 @@
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { Logger } from 'pino';
+import { CoordError } from '../../core/errors.js';
+import { invoke } from '../../core/invoke.js';
+import type { Ctx } from '../../core/operation.js';
+import { registerArtifactRoutes } from './artifacts.js';
+import { errorHandler, sendError } from './errors.js';
+import { makeGuard } from './guard.js';
+import { registerInboxRoute } from './inbox.js';
+import { openApiDocument } from './openapi.js';
+import { rawInput, routes } from './routes.js';
+
+export const JSON_LIMIT = 1024 * 1024;
+
+export interface HttpOptions {
+  ctx: Ctx;
+  token: string;
+  version: string;
+  port: () => number;
+  extraHosts?: string[];
+  logger?: Logger;
+}
+
+/** The daemon's HTTP API (SPEC §4). Plugins for live events, locks, MCP and the dashboard register onto it. */
+export function buildHttpApp(opts: HttpOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: opts.logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: JSON_LIMIT,
+    // Every request carries its own token check; never trust proxies here.
+    trustProxy: false,
+    return503OnClosing: false,
+  }) as unknown as FastifyInstance;
+
+  app.addHook('onRequest', makeGuard({ token: opts.token, port: opts.port, extraHosts: opts.extraHosts ?? [] }));
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((req, reply) =>
+    sendError(reply, new CoordError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`)),
+  );
+
+  // Bodies are JSON whatever Content-Type a client sends (curl -d says form-urlencoded).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new CoordError('invalid_json', 'request body is not valid JSON'), undefined);
+    }
+  });
+
+  app.get('/v1/health', async () => ({ ok: true, version: opts.version, store: opts.ctx.store.kind }));
+  app.get('/v1/openapi.json', async () => openApiDocument(opts.version));
+
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (req, reply) => {
+        const ac = new AbortController();
+        // A long-poll stops waiting when its client goes away.
+        reply.raw.once('close', () => ac.abort());
+        const out = await invoke(route.op, { ...opts.ctx, signal: ac.signal }, rawInput(route, req));
+        const status = route.status?.(out) ?? 200;
+        if (status === 204) return reply.code(204).send();
+        return reply.code(status).send(out);
+      },
+    });
+  }
+  registerArtifactRoutes(app, opts.ctx);
+  registerInboxRoute(app, opts.ctx);
+  return app;
+}

@@ -1,0 +1,98 @@
+/** Real daemons in real processes, for the tests that must cross a socket. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { tempDir } from './ctx.js';
+
+export const ROOT = new URL('../../', import.meta.url).pathname;
+/** The CLI from source: every test runs the code under review, never a stale build. */
+export const COORD = [process.execPath, '--import', 'tsx', join(ROOT, 'src/main.ts')];
+
+export interface SpawnedDaemon {
+  url: string;
+  token: string;
+  stateDir: string;
+  pid: number;
+  child: ChildProcess;
+  stderr: () => string;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<number | null>;
+  kill9(): Promise<void>;
+  fetch(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+}
+
+export async function spawnDaemon(
+  opts: { stateDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<SpawnedDaemon> {
+  const stateDir = opts.stateDir ?? tempDir('coord-daemon-');
+  const [cmd, ...base] = COORD as [string, ...string[]];
+  const child = spawn(cmd, [...base, 'serve', '--port', '0', '--state', stateDir, '--json', ...(opts.args ?? [])], {
+    cwd: ROOT,
+    env: { ...process.env, COORD_LOG_LEVEL: 'warn', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr?.on('data', (d) => {
+    err += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const first = await new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.once('line', resolve);
+    exited.then((code) => reject(new Error(`daemon exited ${code} before listening: ${err}`)));
+  });
+  const { url, pid } = JSON.parse(first) as { url: string; pid: number };
+  const token = readFileSync(join(stateDir, 'token'), 'utf8').trim();
+  return {
+    url,
+    token,
+    stateDir,
+    pid,
+    child,
+    stderr: () => err,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      return exited;
+    },
+    async kill9() {
+      if (child.exitCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
+    fetch(path, init = {}) {
+      const { json, ...rest } = init;
+      return fetch(url + path, {
+        ...rest,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(rest.headers as Record<string, string> | undefined),
+        },
+        body: json === undefined ? rest.body : JSON.stringify(json),
+      });
+    },
+  };
+}
+
+/** Run the coord CLI against a state directory; resolves with exit code and output. */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const [cmd, ...base] = COORD as [string, ...string[]];
+  return new Promise((resolve) => {
+    const child = spawn(cmd, [...base, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
