@@ -9,6 +9,13 @@ export const ROOT = new URL('../../', import.meta.url).pathname;
 /** The CLI from source: every test runs the code under review, never a stale build. */
 export const COORD = [process.execPath, '--import', 'tsx', join(ROOT, 'src/main.ts')];
 
+/** The environment for child processes: node --test's own marker must not leak into them. */
+export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  delete env.NODE_TEST_CONTEXT;
+  return env;
+}
+
 export interface SpawnedDaemon {
   url: string;
   token: string;
@@ -29,7 +36,7 @@ export async function spawnDaemon(
   const [cmd, ...base] = COORD as [string, ...string[]];
   const child = spawn(cmd, [...base, 'serve', '--port', '0', '--state', stateDir, '--json', ...(opts.args ?? [])], {
     cwd: ROOT,
-    env: { ...process.env, COORD_LOG_LEVEL: 'warn', ...opts.env },
+    env: childEnv({ COORD_LOG_LEVEL: 'warn', ...opts.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
@@ -84,7 +91,7 @@ export function runCli(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const [cmd, ...base] = COORD as [string, ...string[]];
   return new Promise((resolve) => {
-    const child = spawn(cmd, [...base, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(cmd, [...base, ...args], { cwd: ROOT, env: childEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
