@@ -2,12 +2,15 @@ import { Command } from 'commander';
 import { VERSION } from '../../daemon/version.js';
 import { registerCancel } from './commands/cancel.js';
 import { registerClaim } from './commands/claim.js';
+import { registerEvents } from './commands/events.js';
 import { registerFenced } from './commands/fenced.js';
 import { registerInbox } from './commands/inbox.js';
 import { registerLs } from './commands/ls.js';
+import { registerOpen } from './commands/open.js';
 import { registerPost } from './commands/post.js';
 import { registerServe } from './commands/serve.js';
 import { registerShow } from './commands/show.js';
+import { registerWho } from './commands/who.js';
 import { EXIT } from './exit-codes.js';
 
 export function buildProgram(): Command {
@@ -27,5 +30,8 @@ export function buildProgram(): Command {
   registerFenced(program);
   registerCancel(program);
   registerInbox(program);
+  registerEvents(program);
+  registerWho(program);
+  registerOpen(program);
   return program;
 }

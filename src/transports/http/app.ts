@@ -3,12 +3,14 @@ import type { Logger } from 'pino';
 import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
+import { registerDashboard } from '../web/dashboard-route.js';
 import { registerArtifactRoutes } from './artifacts.js';
 import { errorHandler, sendError } from './errors.js';
 import { makeGuard } from './guard.js';
 import { registerInboxRoute } from './inbox.js';
 import { openApiDocument } from './openapi.js';
 import { rawInput, routes } from './routes.js';
+import { registerEventsRoute } from './sse.js';
 
 export const JSON_LIMIT = 1024 * 1024;
 
@@ -53,6 +55,9 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   app.get('/v1/health', async () => ({ ok: true, version: opts.version, store: opts.ctx.store.kind }));
   app.get('/v1/openapi.json', async () => openApiDocument(opts.version));
 
+  // A long-poll must not hold the daemon open for up to 60 s when it shuts down.
+  const closing = new AbortController();
+  app.addHook('preClose', async () => closing.abort());
   for (const route of routes) {
     app.route({
       method: route.method,
@@ -61,6 +66,9 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
         const ac = new AbortController();
         // A long-poll stops waiting when its client goes away.
         reply.raw.once('close', () => ac.abort());
+        const stop = () => ac.abort();
+        closing.signal.addEventListener('abort', stop, { once: true });
+        reply.raw.once('close', () => closing.signal.removeEventListener('abort', stop));
         const out = await invoke(route.op, { ...opts.ctx, signal: ac.signal }, rawInput(route, req));
         const status = route.status?.(out) ?? 200;
         if (status === 204) return reply.code(204).send();
@@ -70,5 +78,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   }
   registerArtifactRoutes(app, opts.ctx);
   registerInboxRoute(app, opts.ctx);
+  registerEventsRoute(app, opts.ctx);
+  registerDashboard(app);
   return app;
 }

@@ -1,0 +1,37 @@
+/** Reads a Server-Sent Events body (text/event-stream) into messages; comments and `retry:` lines are skipped. */
+
+export interface SseMessage {
+  id: string | undefined;
+  event: string;
+  data: string;
+}
+
+export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
+  const decoder = new TextDecoder();
+  let buffered = '';
+  let id: string | undefined;
+  let event = '';
+  let data: string[] = [];
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffered += decoder.decode(chunk, { stream: true });
+    let nl = buffered.indexOf('\n');
+    while (nl >= 0) {
+      const line = buffered.slice(0, nl).replace(/\r$/, '');
+      buffered = buffered.slice(nl + 1);
+      nl = buffered.indexOf('\n');
+      if (line === '') {
+        if (data.length > 0) yield { id, event: event || 'message', data: data.join('\n') };
+        event = '';
+        data = [];
+        continue;
+      }
+      if (line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (field === 'id') id = value;
+      else if (field === 'event') event = value;
+      else if (field === 'data') data.push(value);
+    }
+  }
+}
