@@ -55,6 +55,8 @@ export interface ClaimGrant {
   fence: number;
   lease_until: string;
   reclaimed: boolean;
+  /** Present when the claim locked files (rule 10); the lock ends with the claim. */
+  lock?: { lock_id: string; resources: string[] };
 }
 
 export interface Artifact {
@@ -66,14 +68,19 @@ export interface Artifact {
   content_type: string;
 }
 
+/**
+ * A lock as anyone may see it. A lock taken with a claim names its task (never
+ * the claim_id: that is the claimer's fencing token) and lives as long as the
+ * claim; its lease_until is the claim's.
+ */
 export interface Lock {
   lock_id: string;
   board: string;
   agent: string;
+  /** Canonical keys, sorted; `dir/` covers everything inside it. */
   resources: string[];
   lease_until: string;
-  claim_id: string | null;
-  session_id: string | null;
+  task_id: string | null;
   created_at: string;
 }
 

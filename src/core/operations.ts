@@ -9,6 +9,7 @@ import { listEvents } from './ops/events.js';
 import { heartbeat, releaseTask, submitResult } from './ops/fenced.js';
 import { inbox } from './ops/inbox.js';
 import { listTasks } from './ops/list-tasks.js';
+import { listLocks, lockFiles, renewLock, unlockFiles } from './ops/locks.js';
 import { showTask } from './ops/show-task.js';
 
 export const operations = {
@@ -26,6 +27,10 @@ export const operations = {
   inbox,
   listEvents,
   listAgents,
+  lockFiles,
+  renewLock,
+  unlockFiles,
+  listLocks,
 } as const;
 
 export type Operations = typeof operations;

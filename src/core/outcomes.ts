@@ -69,10 +69,22 @@ export function lostToError(lost: Lost, taskId: string): CoordError {
     case 'lock_conflict':
       return new CoordError(
         'lock_conflict',
-        `${lost.conflicts.map((c) => `${c.resource} is held by ${c.holder} until ${clock(c.lease_until)} UTC`).join('; ')} — work on something else or ask the holder`,
+        `${lost.conflicts.map((c) => `${c.resource} is held by ${c.holder}${c.held === c.resource ? '' : ` (as ${c.held})`} until ${clock(c.lease_until)} UTC`).join('; ')} — work on something else or ask the holder`,
         { conflicts: lost.conflicts },
       );
   }
+}
+
+/** Lock operations lose for two reasons: the lock is gone (released or lapsed), or the resources are held. */
+export function unwrapLock<T>(outcome: Outcome<T>, lockId: string): T {
+  if (!outcome.ok && outcome.reason === 'not_found') {
+    throw new CoordError(
+      'not_found',
+      `lock ${lockId} is not held (it was released, its lease ran out, or its claim ended) — lock the files again`,
+      { lock_id: lockId },
+    );
+  }
+  return unwrap(outcome, '');
 }
 
 /** Returns the winning value or throws the CoordError that explains the loss. */

@@ -4,7 +4,7 @@
  * (`{ ok: false, reason }`), never as an exception or parsed SQL error text.
  * Core turns those values into CoordErrors in exactly one place (ops/outcomes.ts).
  */
-import type { Artifact, ClaimGrant, CoordEvent, ResultStatus, Task, TaskState } from './model.js';
+import type { Artifact, ClaimGrant, CoordEvent, Lock, ResultStatus, Task, TaskState } from './model.js';
 
 /** Capabilities that differ between backends, named in one place. */
 export interface StoreCapabilities {
@@ -25,8 +25,11 @@ export type Lost =
   | { ok: false; reason: 'artifact_conflict'; sha256: string }
   | { ok: false; reason: 'lock_conflict'; conflicts: LockConflict[] };
 
+/** One requested resource that overlaps a live lock of someone else (or another lock of the caller). */
 export interface LockConflict {
+  /** The key that was asked for. */
   resource: string;
+  /** The held key it overlaps: the same key, a directory containing it, or a key inside it. */
   held: string;
   holder: string;
   lock_id: string;
@@ -57,9 +60,11 @@ export interface ClaimCommand {
   /** Minted by core; used only when this call wins a new claim. */
   claim_id: string;
   session_id: string | null;
+  /** Canonical keys to lock with the claim (rule 10): claim and lock in one transaction, or neither. */
+  files: string[];
 }
 
-export interface ClaimNextCommand extends Omit<ClaimCommand, 'task_id'> {
+export interface ClaimNextCommand extends Omit<ClaimCommand, 'task_id' | 'files'> {
   board: string;
   kinds: string[];
   labels: string[];
@@ -109,6 +114,24 @@ export interface PutArtifactCommand extends FenceCommand {
   sha256: string;
 }
 
+export interface AcquireLocksCommand {
+  /** Minted by core. */
+  lock_id: string;
+  board: string;
+  agent: string;
+  /** Canonical keys (core/paths.ts), deduplicated and sorted: the acquisition order (rule 11). */
+  resources: string[];
+  lease_ms: number;
+  /** The MCP session (or other owner) whose end frees this lock at once (rule 13). */
+  session_id: string | null;
+}
+
+/** What ending a session freed: claims requeued, locks released. */
+export interface SessionEnded {
+  requeued: string[];
+  released: string[];
+}
+
 export type EventListener = (events: CoordEvent[]) => void;
 
 export interface Store {
@@ -135,6 +158,21 @@ export interface Store {
   events(q: { board?: string | undefined; since: number; limit: number }): Promise<CoordEvent[]>;
   /** Called after each commit with the events it appended (and, where capable, other processes' events). */
   subscribe(listener: EventListener): () => void;
+
+  /**
+   * Rule 11, a try-lock: every resource is now held by a new lock, or none is and the
+   * answer is lock_conflict listing each overlap with a live lock. Nobody waits.
+   * A lock whose lease has passed no longer conflicts (it is cleaned up lazily).
+   */
+  acquireLocks(cmd: AcquireLocksCommand): Promise<Outcome<{ lock: Lock }>>;
+  /** Extends a live lock by lease_ms (null: the lease it was taken with). Gone or lapsed: not_found. */
+  renewLock(lock_id: string, lease_ms: number | null): Promise<Outcome<{ lease_until: string }>>;
+  /** Idempotent; `released` says whether this call freed a lock. */
+  releaseLock(lock_id: string): Promise<{ released: boolean }>;
+  /** Live locks, oldest first. Never writes. */
+  listLocks(board?: string): Promise<Lock[]>;
+  /** Rule 13: the session's owner is gone — requeue its claims and free its locks now, in one transaction. */
+  endSession(session_id: string): Promise<SessionEnded>;
 
   /** Who did what lately: agents by their last event, and who holds which claims. */
   activity(q: { board?: string | undefined; since_ms: number }): Promise<Activity>;

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_BOARD, DEFAULT_LEASE_S, DEFAULT_TTL_S, MAX_LEASE_S, MIN_LEASE_S, TASK_STATES } from './model.js';
+import { canonicalSet, normaliseResource } from './paths.js';
 
 const NAME_RE = /^[A-Za-z0-9._:#@/-]{1,64}$/;
 
@@ -71,10 +72,35 @@ export type ListTasksInput = z.infer<typeof ListTasksInput>;
 
 export const ShowTaskInput = z.object({ task_id: TaskId, agent: AgentName.optional() });
 
+export const MAX_RESOURCES = 256;
+/**
+ * Resources to lock (normally repo-relative file paths; `dir/` is a whole
+ * directory), normalised to canonical keys: deduplicated, covered keys
+ * dropped, sorted (rule 11). A path that cannot be normalised is an issue
+ * naming its index.
+ */
+export const ResourceList = z
+  .array(z.string().max(4096))
+  .max(MAX_RESOURCES)
+  .transform((paths, ctx) => {
+    const keys: string[] = [];
+    paths.forEach((p, i) => {
+      const n = normaliseResource(p);
+      if (n.ok) keys.push(n.key);
+      else ctx.addIssue({ code: 'custom', path: [i], message: n.message });
+    });
+    return canonicalSet(keys);
+  })
+  .describe('Repository-relative paths, e.g. ["src/app.ts", "docs/"]; a trailing / locks a whole directory.');
+export const LockId = z.string().min(1).max(100).describe('The lock_id returned when the lock was taken.');
+
 export const ClaimTaskInput = z.object({
   task_id: TaskId,
   agent: AgentName,
   lease_s: LeaseS.optional(),
+  files: ResourceList.optional().describe(
+    'Lock these repository-relative paths together with the claim: both happen or neither (lock_conflict). The lock ends with the claim.',
+  ),
 });
 export type ClaimTaskInput = z.infer<typeof ClaimTaskInput>;
 
@@ -126,6 +152,15 @@ export const EventsInput = z.object({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 export const AgentsInput = z.object({ board: BoardName.optional() });
+export const LockFilesInput = z.object({
+  agent: AgentName,
+  resources: ResourceList.refine((r) => r.length > 0, 'name at least one path'),
+  lease_s: LeaseS.optional(),
+  board: BoardName.optional(),
+});
+export const RenewLockInput = z.object({ lock_id: LockId, lease_s: LeaseS.optional() });
+export const UnlockInput = z.object({ lock_id: LockId });
+export const ListLocksInput = z.object({ board: BoardName.optional() });
 
 // ---- outputs (documented in OpenAPI; not re-validated on the hot path) ----
 
@@ -159,6 +194,10 @@ export const ClaimOutput = z.object({
   fence: z.int(),
   lease_until: z.string(),
   reclaimed: z.boolean(),
+  lock: z
+    .object({ lock_id: z.string(), resources: z.array(z.string()) })
+    .optional()
+    .describe('The files locked with this claim (claim with files); released when the claim ends.'),
 });
 export const HeartbeatOutput = z.object({ lease_until: z.string() });
 export const SubmitOutput = z.object({ task: TaskSchema, replayed: z.boolean() });
@@ -193,6 +232,22 @@ export const AgentsOutput = z.object({
     }),
   ),
 });
+export const LockSchema = z.object({
+  lock_id: z.string(),
+  board: z.string(),
+  agent: z.string(),
+  resources: z.array(z.string()),
+  lease_until: z.string(),
+  task_id: z.string().nullable().describe('Set when the lock was taken with a claim: it ends with that claim.'),
+  created_at: z.string(),
+});
+export const LockFilesOutput = z.object({
+  lock_id: z.string(),
+  resources: z.array(z.string()),
+  lease_until: z.string(),
+});
+export const UnlockOutput = z.object({ released: z.literal(true) });
+export const ListLocksOutput = z.object({ locks: z.array(LockSchema) });
 export const InboxOutput = z.object({
   agent: z.string(),
   board: z.string(),

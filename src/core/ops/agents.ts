@@ -30,6 +30,7 @@ export const listAgents = defineOperation({
     for (const a of act.agents) seen(a.name, a.last_seen);
     for (const p of ctx.presence.list(input.board)) seen(p.name, new Date(p.at).toISOString());
     for (const c of act.claims) get(c.agent).claims.push(c.task_id);
+    for (const l of await ctx.store.listLocks(input.board)) get(l.agent).locks.push(...l.resources);
     for (const a of byName.values()) {
       a.active = a.claims.length > 0 || a.locks.length > 0 || now - Date.parse(a.last_seen) < ACTIVE_WINDOW_MS;
     }

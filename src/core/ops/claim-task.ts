@@ -16,6 +16,7 @@ export const claimTask = defineOperation({
       lease_ms: (input.lease_s ?? DEFAULT_LEASE_S) * 1000,
       claim_id: newClaimId(),
       session_id: ctx.session_id ?? null,
+      files: input.files ?? [],
     });
     const grant = unwrap(outcome, input.task_id);
     ctx.presence.touch(input.agent, grant.task.board, ctx.clock.now());

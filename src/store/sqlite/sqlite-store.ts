@@ -5,12 +5,23 @@ import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import { getArtifact, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
-import { claimNext, claimTask, peekNext } from './claim.js';
+import { claimNext, peekNext } from './claim.js';
+import { claimWithFiles } from './claim-with-files.js';
 import { createTask } from './create-task.js';
 import { type Db, openDatabase } from './database.js';
 import { anyDue, moveDue } from './due.js';
+import { endSession } from './end-session.js';
 import { heartbeat, release, submit } from './fenced.js';
 import { inbox } from './inbox.js';
+import {
+  acquireLocks,
+  anyLockLapsed,
+  freeClaimLocks,
+  freeLapsedLocks,
+  liveLocks,
+  releaseLock,
+  renewLock,
+} from './locks.js';
 import { activity, getTask, listEvents, listTasks } from './read.js';
 import type { TaskRow } from './rows.js';
 import type { Tx } from './tx.js';
@@ -36,6 +47,8 @@ export class SqliteStore implements Store {
     mkdirSync(dirname(opts.path), { recursive: true });
     this.db = openDatabase(opts.path);
     this.clock = opts.clock ?? systemClock;
+    // Rule 10: a claim's files are freed in the transaction that ends the claim.
+    this.claimEndedHooks.push((tx, row) => freeClaimLocks(tx, row.claim_id));
   }
 
   private readonly claimEnded = (tx: Tx, row: TaskRow): void => {
@@ -84,7 +97,7 @@ export class SqliteStore implements Store {
     return listTasks(this.db, q);
   }
   async claimTask(cmd: Parameters<Store['claimTask']>[0]) {
-    return this.write((tx) => claimTask(tx, cmd));
+    return this.write((tx) => claimWithFiles(tx, cmd));
   }
   async claimNext(cmd: Parameters<Store['claimNext']>[0]) {
     // Another writer may win the candidate we peeked at; then look again.
@@ -122,10 +135,25 @@ export class SqliteStore implements Store {
   async activity(q: Parameters<Store['activity']>[0]) {
     return activity(this.db, this.fresh(), q);
   }
+  async acquireLocks(cmd: Parameters<Store['acquireLocks']>[0]) {
+    return this.write((tx) => acquireLocks(tx, cmd));
+  }
+  async renewLock(lockId: string, leaseMs: number | null) {
+    return this.write((tx) => renewLock(tx, lockId, leaseMs));
+  }
+  async releaseLock(lockId: string) {
+    return { released: this.write((tx) => releaseLock(tx, lockId)) };
+  }
+  async listLocks(board?: string) {
+    return liveLocks(this.db, this.clock.now(), { board });
+  }
+  async endSession(sessionId: string) {
+    return this.write((tx) => endSession(tx, sessionId, this.claimEnded));
+  }
   async sweep() {
     const tx: Tx = { db: this.db, now: this.clock.now(), events: [] };
-    if (!anyDue(this.db, tx.now)) return 0;
-    const moved = this.db.transaction(() => moveDue(tx, this.claimEnded)).immediate();
+    if (!anyDue(this.db, tx.now) && !anyLockLapsed(this.db, tx.now)) return 0;
+    const moved = this.db.transaction(() => moveDue(tx, this.claimEnded) + freeLapsedLocks(tx)).immediate();
     this.publish(tx.events);
     return moved;
   }

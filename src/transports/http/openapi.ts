@@ -41,7 +41,7 @@ function operation(route: Route) {
     parameters,
     ...body,
     responses: {
-      [route.method === 'POST' && route.url === '/v1/tasks' ? '201' : '200']: {
+      [route.method === 'POST' && (route.url === '/v1/tasks' || route.url === '/v1/locks') ? '201' : '200']: {
         description: 'OK',
         content: { 'application/json': { schema: schema(route.op.output, 'output') } },
       },

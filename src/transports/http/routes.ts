@@ -23,6 +23,7 @@ export interface Route {
 }
 
 const ID = { id: 'task_id' };
+const LOCK = { lock_id: 'lock_id' };
 
 export const routes: Route[] = [
   {
@@ -41,6 +42,10 @@ export const routes: Route[] = [
   { method: 'POST', url: '/v1/tasks/:id/submit', op: op.submitResult, from: 'body', params: ID },
   { method: 'POST', url: '/v1/tasks/:id/cancel', op: op.cancelTask, from: 'body', params: ID },
   { method: 'GET', url: '/v1/agents', op: op.listAgents, from: 'query' },
+  { method: 'POST', url: '/v1/locks', op: op.lockFiles, from: 'body', status: () => 201 },
+  { method: 'GET', url: '/v1/locks', op: op.listLocks, from: 'query' },
+  { method: 'POST', url: '/v1/locks/:lock_id/renew', op: op.renewLock, from: 'body', params: LOCK },
+  { method: 'DELETE', url: '/v1/locks/:lock_id', op: op.unlockFiles, from: 'query', params: LOCK },
 ];
 
 /** Builds the raw input of a route's operation from a request. */

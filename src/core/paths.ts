@@ -1,0 +1,90 @@
+/**
+ * Resource keys for locks (SPEC rule 11). Two agents must reach the same key
+ * for the same file, or they would both "hold" it: so every path is
+ * normalised before it is compared. A key ending in `/` names a directory and
+ * covers everything inside it.
+ */
+
+export const MAX_RESOURCE_CHARS = 1024;
+
+export type Normalised = { ok: true; key: string } | { ok: false; message: string };
+
+const isAbsolute = (p: string): boolean => p.startsWith('/') || /^[A-Za-z]:\//.test(p);
+
+/** `./a//b/../c` → `a/c`; `src/` stays a directory; climbing above the root or naming it is refused. */
+export function normaliseResource(raw: string): Normalised {
+  if (raw.length === 0) return { ok: false, message: 'an empty path names nothing' };
+  if (raw.includes('\0')) return { ok: false, message: 'contains a NUL character' };
+  // Windows agents send backslashes; a real backslash in a file name is far rarer than a missed conflict.
+  const path = raw.replaceAll('\\', '/');
+  if (isAbsolute(path)) {
+    return {
+      ok: false,
+      message: `"${raw}" is absolute — give a path relative to the repository root (coord mcp and the CLI do this for you)`,
+    };
+  }
+  const parts: string[] = [];
+  const segments = path.split('/');
+  for (const s of segments) {
+    if (s === '' || s === '.') continue;
+    if (s === '..') {
+      if (parts.length === 0) return { ok: false, message: `"${raw}" climbs out of the repository root` };
+      parts.pop();
+    } else {
+      parts.push(s);
+    }
+  }
+  if (parts.length === 0) {
+    return { ok: false, message: `"${raw}" names the repository root — lock a directory or file inside it` };
+  }
+  const last = segments.at(-1);
+  const isDir = last === '' || last === '.' || last === '..';
+  const key = parts.join('/') + (isDir ? '/' : '');
+  if (key.length > MAX_RESOURCE_CHARS) return { ok: false, message: `is longer than ${MAX_RESOURCE_CHARS} characters` };
+  return { ok: true, key };
+}
+
+export const isDirectory = (key: string): boolean => key.endsWith('/');
+
+/** The key without its directory slash: `src/` and `src` name the same place. */
+const base = (key: string): string => (isDirectory(key) ? key.slice(0, -1) : key);
+
+/**
+ * Two keys overlap when they name the same place or one lies inside the
+ * other. `src` and `src/` are the same place: a file cannot have children, so
+ * treating a slash-less key as covering `key/...` only ever catches the agent
+ * who typed a directory without its slash.
+ */
+export function overlaps(a: string, b: string): boolean {
+  const x = base(a);
+  const y = base(b);
+  return x === y || x.startsWith(`${y}/`) || y.startsWith(`${x}/`);
+}
+
+/**
+ * The held keys that would overlap `key`, as a store can probe them: `exact`
+ * keys by equality (every enclosing place, with and without its slash) and
+ * the half-open range [`lo`, `hi`) of everything inside it ('/' + 1 = '0').
+ */
+export function overlapProbe(key: string): { exact: string[]; lo: string; hi: string } {
+  const b = base(key);
+  const exact: string[] = [];
+  for (let i = b.indexOf('/'); i !== -1; i = b.indexOf('/', i + 1)) exact.push(b.slice(0, i), b.slice(0, i + 1));
+  exact.push(b, `${b}/`);
+  return { exact, lo: `${b}/`, hi: `${b}0` };
+}
+
+/**
+ * A set of keys as the store takes it: duplicates and keys inside another key
+ * of the same set dropped, sorted — the acquisition order that keeps two
+ * callers from deadlocking (rule 11).
+ */
+export function canonicalSet(keys: string[]): string[] {
+  const unique = [...new Set(keys)].sort();
+  const covered = (k: string) => unique.some((other) => other !== k && overlaps(other, k) && wins(other, k));
+  return unique.filter((k) => !covered(k));
+}
+
+/** Of two overlapping keys, the outer one stays; of `src` and `src/`, the directory form. */
+const wins = (a: string, b: string): boolean =>
+  base(a).length < base(b).length || (base(a) === base(b) && isDirectory(a));

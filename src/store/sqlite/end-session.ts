@@ -1,0 +1,38 @@
+/**
+ * Rule 13: a session's owner is gone (its `coord mcp` process died or its HTTP
+ * session closed). In one transaction its claims go back to the queue and its
+ * locks are freed — at once, not when their leases would have run out.
+ */
+import type { SessionEnded } from '../../core/ports.js';
+import { freeSessionLocks } from './locks.js';
+import type { TaskRow } from './rows.js';
+import { appendEvent, stmt, type Tx } from './tx.js';
+
+export function endSession(tx: Tx, sessionId: string, onClaimEnded: (tx: Tx, row: TaskRow) => void): SessionEnded {
+  // We hold the write lock: reading the session's claims and locks, then freeing them, cannot race.
+  const locks = stmt(tx.db, 'SELECT lock_id FROM locks WHERE session_id = ? ORDER BY lock_id').all(sessionId) as {
+    lock_id: string;
+  }[];
+  const claimed = stmt(tx.db, `SELECT * FROM tasks WHERE state = 'claimed' AND claim_session = ? ORDER BY id`).all(
+    sessionId,
+  ) as TaskRow[];
+  stmt(
+    tx.db,
+    `UPDATE tasks SET state = 'queued', claimed_by = NULL, claim_session = NULL, lease_until = NULL,
+            updated_at = @now, claim_end = 'session_ended'
+     WHERE state = 'claimed' AND claim_session = @session`,
+  ).run({ session: sessionId, now: tx.now });
+  for (const r of claimed) {
+    onClaimEnded(tx, r);
+    appendEvent(tx, {
+      type: 'task.requeued',
+      board: r.board,
+      task_id: r.id,
+      agent: r.claimed_by,
+      data: { reason: 'session_ended', previous: r.claimed_by, fence: r.attempts },
+    });
+  }
+  // The claims' own locks went with them (onClaimEnded); the session's plain locks go now.
+  freeSessionLocks(tx, sessionId);
+  return { requeued: claimed.map((r) => r.id), released: locks.map((l) => l.lock_id) };
+}

@@ -1,0 +1,202 @@
+/**
+ * File locks (SPEC rule 11): try-locks, all-or-nothing, inside one BEGIN
+ * IMMEDIATE transaction — so the conflict check and the insert see the same
+ * table and two callers can never both win an overlapping key. Liveness is a
+ * predicate (lease, or the claim a lock is bound to), never a background job.
+ */
+import type { Lock } from '../../core/model.js';
+import { overlapProbe } from '../../core/paths.js';
+import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
+import type { Db } from './database.js';
+import { appendEvent, stmt, type Tx } from './tx.js';
+
+interface LockRow {
+  lock_id: string;
+  board: string;
+  agent: string;
+  lease_until: number;
+  task_id: string | null;
+  created_at: number;
+}
+
+/** A plain lock lives by its lease; a claim's lock lives exactly as long as the claim. */
+const LIVE = `((l.claim_id IS NULL AND l.lease_until > @now)
+  OR (l.claim_id IS NOT NULL AND t.state = 'claimed' AND t.claim_id = l.claim_id AND t.lease_until > @now))`;
+const LEASE = 'CASE WHEN l.claim_id IS NULL THEN l.lease_until ELSE t.lease_until END';
+
+// Equality probes for every place enclosing the key, a range for everything inside it
+// (core/paths.ts overlapProbe). Both are primary-key lookups, never a scan of the table.
+export const CONFLICTS = `WITH hits AS (
+    SELECT resource, lock_id FROM lock_resources
+    WHERE board = @board AND resource IN (SELECT value FROM json_each(@exact))
+    UNION
+    SELECT resource, lock_id FROM lock_resources
+    WHERE board = @board AND resource >= @lo AND resource < @hi)
+  SELECT hits.resource AS held, l.lock_id, l.agent AS holder, ${LEASE} AS lease_until
+  FROM hits JOIN locks l ON l.lock_id = hits.lock_id LEFT JOIN tasks t ON t.id = l.task_id
+  WHERE ${LIVE} ORDER BY hits.resource, l.lock_id`;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** Every live lock overlapping any of `keys`: each requested key with each held key it meets. */
+export function findConflicts(db: Db, now: number, board: string, keys: string[]): LockConflict[] {
+  const out: LockConflict[] = [];
+  for (const resource of keys) {
+    const probe = overlapProbe(resource);
+    const hits = stmt(db, CONFLICTS).all({
+      board,
+      now,
+      exact: JSON.stringify(probe.exact),
+      lo: probe.lo,
+      hi: probe.hi,
+    }) as { held: string; lock_id: string; holder: string; lease_until: number }[];
+    for (const h of hits) out.push({ resource, ...h, lease_until: iso(h.lease_until) });
+  }
+  return out;
+}
+
+const resourcesOf = (db: Db, lockId: string): string[] =>
+  (
+    stmt(db, 'SELECT resource FROM lock_resources WHERE lock_id = ? ORDER BY resource').all(lockId) as {
+      resource: string;
+    }[]
+  ).map((r) => r.resource);
+
+/** Deletes one lock (its keys cascade) and records why, in the caller's transaction. */
+function free(tx: Tx, lockId: string, reason: string): boolean {
+  const resources = resourcesOf(tx.db, lockId);
+  const row = stmt(tx.db, 'DELETE FROM locks WHERE lock_id = ? RETURNING *').get(lockId) as
+    | (LockRow & { task_id: string | null })
+    | undefined;
+  if (!row) return false;
+  appendEvent(tx, {
+    type: 'lock.released',
+    board: row.board,
+    lock_id: row.lock_id,
+    agent: row.agent,
+    task_id: row.task_id,
+    data: { resources, reason },
+  });
+  return true;
+}
+
+const LAPSED = 'SELECT lock_id FROM locks WHERE claim_id IS NULL AND lease_until <= @now';
+
+/** Read-only probe: is any plain lock's lease over (so a sweep has something to delete)? */
+export const anyLockLapsed = (db: Db, now: number): boolean =>
+  (stmt(db, `SELECT EXISTS (${LAPSED}) AS due`).get({ now }) as { due: number }).due === 1;
+
+/** Lazy cleanup: lapsed plain locks already stopped conflicting; here they leave the table. */
+export function freeLapsedLocks(tx: Tx): number {
+  const due = stmt(tx.db, LAPSED).all({ now: tx.now }) as { lock_id: string }[];
+  for (const d of due) free(tx, d.lock_id, 'lease_lapsed');
+  return due.length;
+}
+
+/** Inserts a lock after a conflict check in the same transaction: every key or none. */
+export function insertLock(
+  tx: Tx,
+  cmd: AcquireLocksCommand,
+  bound: { task_id: string; claim_id: string; lease_until: number } | null,
+): Outcome<{ lock: Lock }> {
+  const conflicts = findConflicts(tx.db, tx.now, cmd.board, cmd.resources);
+  if (conflicts.length > 0) return { ok: false, reason: 'lock_conflict', conflicts };
+  const lease_until = bound?.lease_until ?? tx.now + cmd.lease_ms;
+  stmt(
+    tx.db,
+    `INSERT INTO locks (lock_id, board, agent, lease_until, lease_ms, task_id, claim_id, session_id, created_at)
+     VALUES (@lock_id, @board, @agent, @lease_until, @lease_ms, @task_id, @claim_id, @session_id, @now)`,
+  ).run({
+    ...cmd,
+    lease_until,
+    task_id: bound?.task_id ?? null,
+    claim_id: bound?.claim_id ?? null,
+    now: tx.now,
+  });
+  // Sorted order (rule 11): harmless here under SQLite's single writer, essential for row locks elsewhere.
+  const add = stmt(tx.db, 'INSERT INTO lock_resources (board, resource, lock_id) VALUES (?, ?, ?)');
+  for (const r of cmd.resources) add.run(cmd.board, r, cmd.lock_id);
+  const lock: Lock = {
+    lock_id: cmd.lock_id,
+    board: cmd.board,
+    agent: cmd.agent,
+    resources: cmd.resources,
+    lease_until: iso(lease_until),
+    task_id: bound?.task_id ?? null,
+    created_at: iso(tx.now),
+  };
+  appendEvent(tx, {
+    type: 'lock.acquired',
+    board: cmd.board,
+    lock_id: cmd.lock_id,
+    agent: cmd.agent,
+    task_id: lock.task_id,
+    data: { resources: cmd.resources, lease_until: lock.lease_until },
+  });
+  return { ok: true, lock };
+}
+
+export function acquireLocks(tx: Tx, cmd: AcquireLocksCommand): Outcome<{ lock: Lock }> {
+  freeLapsedLocks(tx);
+  return insertLock(tx, cmd, null);
+}
+
+export function renewLock(tx: Tx, lockId: string, leaseMs: number | null): Outcome<{ lease_until: string }> {
+  const row = stmt(
+    tx.db,
+    `UPDATE locks SET lease_until = @now + COALESCE(@lease_ms, lease_ms)
+     WHERE lock_id = @lock_id AND claim_id IS NULL AND lease_until > @now RETURNING lease_until`,
+  ).get({ lock_id: lockId, lease_ms: leaseMs, now: tx.now }) as { lease_until: number } | undefined;
+  if (row) return { ok: true, lease_until: iso(row.lease_until) };
+  // A claim's lock follows its claim: renewing it reports the claim's lease (heartbeat extends both).
+  const bound = liveLocks(tx.db, tx.now, { lock_id: lockId })[0];
+  return bound ? { ok: true, lease_until: bound.lease_until } : { ok: false, reason: 'not_found' };
+}
+
+export const releaseLock = (tx: Tx, lockId: string): boolean => free(tx, lockId, 'released');
+
+/** Runs inside the transaction that ends a claim (SqliteStore.claimEndedHooks): its files go with it. */
+export function freeClaimLocks(tx: Tx, claimId: string | null): void {
+  if (claimId === null) return;
+  const rows = stmt(tx.db, 'SELECT lock_id FROM locks WHERE claim_id = ?').all(claimId) as { lock_id: string }[];
+  for (const r of rows) free(tx, r.lock_id, 'claim_ended');
+}
+
+export function freeSessionLocks(tx: Tx, sessionId: string): string[] {
+  const rows = stmt(tx.db, 'SELECT lock_id FROM locks WHERE session_id = ? ORDER BY lock_id').all(sessionId) as {
+    lock_id: string;
+  }[];
+  return rows.filter((r) => free(tx, r.lock_id, 'session_ended')).map((r) => r.lock_id);
+}
+
+/** Live locks, oldest first; a read that never writes. */
+export function liveLocks(db: Db, now: number, q: { board?: string | undefined; lock_id?: string }): Lock[] {
+  // One statement per filter, so each is an index lookup rather than an `@x IS NULL OR` scan.
+  const [where, key] =
+    q.lock_id !== undefined
+      ? ['l.lock_id = @key', q.lock_id]
+      : q.board !== undefined
+        ? ['l.board = @key', q.board]
+        : ['@key IS NULL', null];
+  const rows = stmt(
+    db,
+    `SELECT l.lock_id, l.board, l.agent, l.task_id, l.created_at, ${LEASE} AS lease_until
+     FROM locks l LEFT JOIN tasks t ON t.id = l.task_id
+     WHERE ${where} AND ${LIVE} ORDER BY l.created_at, l.lock_id`,
+  ).all({ key, now }) as LockRow[];
+  return rows.map((r) => ({
+    lock_id: r.lock_id,
+    board: r.board,
+    agent: r.agent,
+    resources: resourcesOf(db, r.lock_id),
+    lease_until: iso(r.lease_until),
+    task_id: r.task_id,
+    created_at: iso(r.created_at),
+  }));
+}
+
+/** The live lock held by a claim, if it took one (a re-claim answers with it). */
+export const claimLock = (db: Db, now: number, claimId: string): Lock | undefined => {
+  const row = stmt(db, 'SELECT lock_id FROM locks WHERE claim_id = ?').get(claimId) as { lock_id: string } | undefined;
+  return row ? liveLocks(db, now, { lock_id: row.lock_id })[0] : undefined;
+};
