@@ -1,0 +1,36 @@
+/**
+ * The one suite every store must pass (STYLE 4). Each test gets a fresh store
+ * from `makeStore` and drives it through the operations, the way every
+ * transport does; time moves only through the ManualClock.
+ */
+import { describe } from 'node:test';
+import type { MakeStore } from '../support/ctx.js';
+import { artifactContract } from './contract/artifacts.js';
+import { claimContract } from './contract/claim.js';
+import { claimNextContract } from './contract/claim-next.js';
+import { createContract } from './contract/create.js';
+import { eventContract } from './contract/events.js';
+import { finishContract } from './contract/finish.js';
+import { inboxContract } from './contract/inbox.js';
+import { lazyExpiryContract } from './contract/lazy-expiry.js';
+import { leaseContract } from './contract/leases.js';
+import { listTasksContract } from './contract/list-tasks.js';
+import { privateContract } from './contract/private.js';
+
+export type { MakeStore };
+
+export function runStoreContract(name: string, makeStore: MakeStore): void {
+  describe(`store contract: ${name}`, () => {
+    createContract(makeStore);
+    claimContract(makeStore);
+    privateContract(makeStore);
+    claimNextContract(makeStore);
+    leaseContract(makeStore);
+    finishContract(makeStore);
+    artifactContract(makeStore);
+    eventContract(makeStore);
+    inboxContract(makeStore);
+    listTasksContract(makeStore);
+    lazyExpiryContract(makeStore);
+  });
+}
