@@ -6,6 +6,7 @@ import { registerEvents } from './commands/events.js';
 import { registerFenced } from './commands/fenced.js';
 import { registerInbox } from './commands/inbox.js';
 import { registerLs } from './commands/ls.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerOpen } from './commands/open.js';
 import { registerPost } from './commands/post.js';
 import { registerServe } from './commands/serve.js';
@@ -33,5 +34,6 @@ export function buildProgram(): Command {
   registerEvents(program);
   registerWho(program);
   registerOpen(program);
+  registerMcp(program);
   return program;
 }

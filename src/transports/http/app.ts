@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
+import { McpHttp } from '../mcp/http.js';
 import { registerDashboard } from '../web/dashboard-route.js';
 import { registerArtifactRoutes } from './artifacts.js';
 import { errorHandler, sendError } from './errors.js';
@@ -21,6 +22,8 @@ export interface HttpOptions {
   port: () => number;
   extraHosts?: string[];
   logger?: Logger;
+  /** MCP over Streamable HTTP at /mcp; the daemon passes its own to end sessions whose `coord mcp` died. */
+  mcp?: McpHttp;
 }
 
 /** The daemon's HTTP API (SPEC §4). Plugins for live events, locks, MCP and the dashboard register onto it. */
@@ -80,5 +83,6 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   registerInboxRoute(app, opts.ctx);
   registerEventsRoute(app, opts.ctx);
   registerDashboard(app);
+  (opts.mcp ?? new McpHttp({ ctx: opts.ctx, version: opts.version, log: opts.logger })).register(app);
   return app;
 }

@@ -1,0 +1,179 @@
+/**
+ * `coord mcp` is a pipe: JSON-RPC from the agent on stdio goes to the
+ * daemon's /mcp, and everything the daemon says comes back on stdout. The
+ * tools live once, in the daemon. The bridge adds only what a pipe needs to
+ * survive a daemon restart: it remembers the client's `initialize` and
+ * subscriptions, and replays them on a new session, so the agent never notices.
+ */
+import {
+  isInitializedNotification,
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type RequestId,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { type DaemonEndpoint, DaemonGone, DaemonLink } from './daemon-link.js';
+
+export interface BridgeOptions {
+  /** The agent's side: stdio in production. */
+  agent: Transport;
+  /** Finds (or starts) the daemon; called at start and after the daemon went away. */
+  connect: () => Promise<DaemonEndpoint>;
+  /** Coord-Agent, Coord-Board, Coord-Session, Coord-Root. */
+  headers: Record<string, string>;
+  log: (message: string) => void;
+}
+
+const INTERNAL = 'coord-bridge:';
+
+export class Bridge {
+  private link: DaemonLink | undefined;
+  private init: JSONRPCRequest | undefined;
+  private initialized = false;
+  private readonly subscriptions = new Set<string>();
+  /** The agent's requests still waiting for an answer. */
+  private readonly pending = new Set<RequestId>();
+  private readonly internal = new Map<RequestId, (m: JSONRPCMessage) => void>();
+  private nextInternal = 0;
+  /** Messages go to the daemon one at a time, in the order the agent sent them. */
+  private queue: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly opts: BridgeOptions) {}
+
+  /** Relay until the agent closes stdin; then end the daemon session. */
+  run(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.opts.agent.onmessage = (m) => {
+        this.queue = this.queue.then(() => this.forward(m));
+      };
+      this.opts.agent.onclose = () => {
+        this.queue = this.queue.then(() => this.close()).then(resolve);
+      };
+      this.opts.agent.onerror = (err) => this.opts.log(`stdio: ${err.message}`);
+      void this.opts.agent.start();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.link?.close();
+  }
+
+  private async forward(m: JSONRPCMessage): Promise<void> {
+    if (this.closed) return;
+    const request = isJSONRPCRequest(m) ? m : undefined;
+    if (request) this.pending.add(request.id);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const link = await this.connected(!isInitializeRequest(m));
+        const { answered } = await link.post(m);
+        this.remember(m, link);
+        if (request) void answered.then(() => this.unanswered(request.id));
+        return;
+      } catch (err) {
+        this.link = undefined;
+        if (err instanceof DaemonGone && attempt === 1 && !this.closed) {
+          this.opts.log(`${err.message} — reconnecting`);
+          continue;
+        }
+        this.opts.log(`could not relay ${'method' in m ? m.method : 'a response'}: ${(err as Error).message}`);
+        if (request) this.fail(request.id, `coord mcp could not reach the coord daemon: ${(err as Error).message}`);
+        return;
+      }
+    }
+  }
+
+  /** What a new session must be told again after a reconnect. */
+  private remember(m: JSONRPCMessage, link: DaemonLink): void {
+    if (isInitializeRequest(m)) this.init = m as JSONRPCRequest;
+    if (isInitializedNotification(m)) {
+      this.initialized = true;
+      this.listen(link);
+    }
+    if (isJSONRPCRequest(m) && m.method === 'resources/subscribe') this.subscriptions.add(String(m.params?.uri));
+    if (isJSONRPCRequest(m) && m.method === 'resources/unsubscribe') this.subscriptions.delete(String(m.params?.uri));
+  }
+
+  private async connected(replay: boolean): Promise<DaemonLink> {
+    if (this.link) return this.link;
+    const endpoint = await this.opts.connect();
+    const link = new DaemonLink(
+      endpoint,
+      this.opts.headers,
+      (m) => this.fromDaemon(m, link),
+      (err) => this.opts.log(`daemon stream: ${(err as Error).message}`),
+    );
+    if (replay && this.init) {
+      const answer = await this.ask(link, this.init);
+      link.protocolVersion = protocolOf(answer);
+      if (this.initialized) {
+        await link.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+        this.listen(link);
+      }
+      for (const uri of this.subscriptions) await this.ask(link, { ...rpc('resources/subscribe'), params: { uri } });
+      this.opts.log('reconnected to the coord daemon');
+    }
+    this.link = link;
+    return link;
+  }
+
+  private fromDaemon(m: JSONRPCMessage, link: DaemonLink): void {
+    if (isJSONRPCResultResponse(m) || isJSONRPCErrorResponse(m)) {
+      const own = m.id !== undefined ? this.internal.get(m.id) : undefined;
+      if (own) {
+        own(m);
+        return;
+      }
+      if (m.id !== undefined) this.pending.delete(m.id);
+      if (isJSONRPCResultResponse(m) && m.id === this.init?.id) link.protocolVersion = protocolOf(m);
+    }
+    void this.opts.agent.send(m).catch((err) => this.opts.log(`stdout: ${(err as Error).message}`));
+  }
+
+  /** A request of the bridge's own (a replay), answered to the bridge and never shown to the agent. */
+  private async ask(link: DaemonLink, request: JSONRPCRequest): Promise<JSONRPCMessage> {
+    const id = `${INTERNAL}${this.nextInternal++}`;
+    const answer = new Promise<JSONRPCMessage>((resolve) => this.internal.set(id, resolve));
+    try {
+      const { answered } = await link.post({ ...request, id });
+      // The answer is read off the stream before the stream ends, so it wins the race if it came at all.
+      const reply = await Promise.race([answer, answered.then(() => undefined)]);
+      if (!reply) throw new DaemonGone(`the daemon did not answer ${request.method}`);
+      if (isJSONRPCErrorResponse(reply)) throw new Error(`${request.method} failed: ${reply.error.message}`);
+      return reply;
+    } finally {
+      this.internal.delete(id);
+    }
+  }
+
+  private listen(link: DaemonLink): void {
+    link.listen().catch((err) => {
+      if (link === this.link) this.opts.log(`notification stream ended: ${(err as Error).message}`);
+    });
+  }
+
+  /** The response stream ended without an answer (the daemon died mid-call): say so rather than hang. */
+  private unanswered(id: RequestId): void {
+    if (this.pending.has(id)) this.fail(id, 'the coord daemon went away before answering — call again');
+  }
+
+  private fail(id: RequestId, message: string): void {
+    this.pending.delete(id);
+    void this.opts.agent
+      .send({ jsonrpc: '2.0', id, error: { code: -32603, message } })
+      .catch((err) => this.opts.log(`stdout: ${(err as Error).message}`));
+  }
+}
+
+const rpc = (method: string): JSONRPCRequest => ({ jsonrpc: '2.0', id: 0, method });
+
+function protocolOf(m: JSONRPCMessage): string | undefined {
+  const v = isJSONRPCResultResponse(m) ? (m.result as { protocolVersion?: unknown }).protocolVersion : undefined;
+  return typeof v === 'string' ? v : undefined;
+}

@@ -1,0 +1,20 @@
+/**
+ * The one map from a failure to what a model reads (STYLE rule 8): a failing
+ * tool is `isError: true` with text that starts with the error code and says
+ * what to do next. Protocol faults stay JSON-RPC errors; that is the SDK's job.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { CoordError, isCoordError } from '../../core/errors.js';
+
+/** Anything that is not a CoordError is a bug: the model sees `internal`, never a stack trace. */
+export function toCoordError(err: unknown): CoordError {
+  return isCoordError(err) ? err : new CoordError('internal', 'internal error in the coord daemon — see its log');
+}
+
+export function toolError(err: CoordError): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
+    structuredContent: { error: err.toJSON() },
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * MCP over Streamable HTTP at `/mcp` on the daemon's own app, so it passes
+ * the same guard (token, Host, Origin) as the rest of the API. Each HTTP
+ * session gets its own MCP server. A coord session (SPEC rule 13) can outlive
+ * one HTTP session: `coord mcp` sends its session-lock uuid as
+ * `Coord-Session`, and reconnects under it after a daemon restart.
+ */
+import { randomUUID } from 'node:crypto';
+import { isAbsolute } from 'node:path';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { DEFAULT_BOARD } from '../../core/model.js';
+import type { Ctx } from '../../core/operation.js';
+import { AgentName, BoardName } from '../../core/schemas.js';
+import { parseWith } from './parse-with.js';
+import { buildMcpServer } from './server.js';
+import { McpSession } from './session.js';
+
+/** A 16 MiB artifact as base64 inside a JSON-RPC message. */
+export const MCP_BODY_LIMIT = 24 * 1024 * 1024;
+
+/** Where a client says who it is: `Coord-*` headers, or `agent`/`board` query parameters. */
+export const HttpIdentity = z.object({
+  agent: AgentName.optional(),
+  board: BoardName.optional(),
+  /** URI-encoded: a header cannot carry every character a path may have. */
+  root: z
+    .string()
+    .transform((s, ctx) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be URI-encoded' });
+        return z.NEVER;
+      }
+    })
+    .refine(isAbsolute, 'must be an absolute path')
+    .optional(),
+  session: z.uuid().optional(),
+});
+
+interface HttpSession {
+  transport: NodeStreamableHTTPServerTransport;
+  coordId: string;
+}
+
+export interface McpHttpOptions {
+  ctx: Ctx;
+  version: string;
+  log?: Logger | undefined;
+}
+
+export class McpHttp {
+  private readonly sessions = new Map<string, McpSession>();
+  private readonly live = new Map<string, HttpSession>();
+
+  constructor(private readonly opts: McpHttpOptions) {}
+
+  register(app: FastifyInstance): void {
+    app.route({
+      method: ['GET', 'POST', 'DELETE'],
+      url: '/mcp',
+      bodyLimit: MCP_BODY_LIMIT,
+      handler: (req, reply) => this.handle(req, reply),
+    });
+    // Open SSE streams would keep the server from closing; a daemon restart is not the end of a session.
+    app.addHook('preClose', () => this.close());
+  }
+
+  /**
+   * The process behind a coord session died (the daemon's session watcher saw its lock
+   * drop and freed its claims and locks): drop what this side still keeps for it.
+   */
+  async forget(coordId: string): Promise<void> {
+    this.sessions.delete(coordId);
+    for (const s of this.live.values()) if (s.coordId === coordId) await s.transport.close().catch(() => {});
+  }
+
+  /** DELETE /mcp: the client is done with the session, so what it held is freed now (rule 13). */
+  private async free(coordId: string): Promise<void> {
+    this.sessions.delete(coordId);
+    try {
+      await this.opts.ctx.store.endSession(coordId);
+    } catch (err) {
+      this.opts.log?.warn({ err, session: coordId }, 'could not end MCP session');
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.live.values()].map((s) => s.transport.close().catch(() => {})));
+  }
+
+  private async handle(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const sid = req.headers['mcp-session-id'];
+    let live = typeof sid === 'string' ? this.live.get(sid) : undefined;
+    if (sid !== undefined && !live) {
+      // 404 tells a client its session is gone (daemon restarted): initialize again.
+      return void reply.code(404).send(rpcError(-32001, 'Session not found: initialize again'));
+    }
+    if (!live) {
+      if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
+        return void reply.code(400).send(rpcError(-32000, 'Bad Request: no Mcp-Session-Id; send initialize first'));
+      }
+      live = await this.open(req);
+    }
+    reply.hijack();
+    try {
+      await live.transport.handleRequest(req.raw, reply.raw, req.body);
+    } catch (err) {
+      this.opts.log?.error({ err }, 'MCP request failed');
+      if (!reply.raw.headersSent) reply.raw.writeHead(500).end();
+    }
+  }
+
+  private async open(req: FastifyRequest): Promise<HttpSession> {
+    const h = req.headers;
+    const q = req.query as Record<string, unknown>;
+    const who = parseWith(HttpIdentity, {
+      agent: h['coord-agent'] ?? q.agent,
+      board: h['coord-board'] ?? q.board,
+      root: h['coord-root'],
+      session: h['coord-session'],
+    });
+    const httpId = randomUUID();
+    const coordId = who.session ?? httpId;
+    let session = this.sessions.get(coordId);
+    if (!session) {
+      session = new McpSession({
+        agent: who.agent ?? null,
+        board: who.board ?? DEFAULT_BOARD,
+        root: who.root ?? null,
+        id: coordId,
+      });
+      this.sessions.set(coordId, session);
+    }
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => httpId,
+      // DELETE /mcp: the client is done with this session (the transport closes itself after).
+      onsessionclosed: () => this.free(coordId),
+    });
+    const server = buildMcpServer({
+      ctx: this.opts.ctx,
+      session,
+      version: this.opts.version,
+      log: this.opts.log,
+      onClose: () => this.live.delete(httpId),
+    });
+    await server.connect(transport);
+    const live = { transport, coordId };
+    this.live.set(httpId, live);
+    return live;
+  }
+}
+
+const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });

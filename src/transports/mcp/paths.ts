@@ -1,0 +1,28 @@
+/**
+ * SPEC §5: file paths given over MCP are made relative to the session's
+ * repository root. An absolute path inside the root is accepted; one outside
+ * it is refused, so one agent cannot lock another repository's files.
+ * Relative paths are already repo-relative: core normalises them (core/paths.ts).
+ */
+import { isAbsolute, relative, sep } from 'node:path';
+import { CoordError } from '../../core/errors.js';
+
+export function toRepoPath(root: string | null, path: string): string {
+  if (!isAbsolute(path)) return path;
+  if (root === null) throw refused(path, 'this session has no repository root — give paths relative to the repository');
+  const rel = relative(root, path);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+    throw refused(path, `it is outside the repository ${root}`);
+  }
+  // relative() drops a trailing separator, but `dir/` means the whole directory.
+  const dir = /[\\/]$/.test(path) && rel !== '' ? '/' : '';
+  return (rel.split(sep).join('/') || '.') + dir;
+}
+
+/** Each string of `files` made repo-relative; anything else is left for the schema to reject. */
+export function toRepoPaths(root: string | null, files: unknown): unknown {
+  return Array.isArray(files) ? files.map((f) => (typeof f === 'string' ? toRepoPath(root, f) : f)) : files;
+}
+
+const refused = (path: string, why: string) =>
+  new CoordError('invalid_request', `cannot use "${path}": ${why}`, { issues: [{ path: 'files', message: why }] });

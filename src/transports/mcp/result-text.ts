@@ -1,0 +1,85 @@
+/**
+ * What a model reads back from each tool: short, ids first, then what to do
+ * next. Programs read `structuredContent` instead. Times are UTC wall-clock
+ * plus how long is left, because a model has no clock of its own.
+ */
+
+import type { z } from 'zod';
+import { shortDuration } from '../../core/inbox-text.js';
+import type { AgentSeen, Artifact, Task } from '../../core/model.js';
+import type { ClaimOutput } from '../../core/schemas.js';
+
+export const at = (iso: string | null, now: number): string =>
+  iso ? `${iso.slice(11, 19)} UTC (in ${shortDuration(Date.parse(iso) - now)})` : '-';
+
+const oneLine = (s: string, n = 80): string => {
+  const t = s.replace(/\s+/g, ' ');
+  return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
+};
+
+export function postedText(task: Task, created: boolean): string {
+  if (!created) return `#${task.id} was already posted with that idempotency_key (state ${task.state}) — nothing new`;
+  const to = task.for ? `, only for ${task.for}` : '';
+  return `posted #${task.id} (${task.kind}, p${task.priority}${to}) on board ${task.board} — another agent can claim it now`;
+}
+
+export function claimText(g: z.infer<typeof ClaimOutput>, now: number): string {
+  const files = g.lock ? `\nlocked with it: ${g.lock.resources.join(', ')}` : '';
+  return [
+    `${g.reclaimed ? 'already yours' : 'claimed'}: #${g.task.id} ${oneLine(g.task.title)}`,
+    `claim_id ${g.claim_id} · fence ${g.fence} · lease until ${at(g.lease_until, now)}${files}`,
+    'next: do the work, heartbeat before the lease ends, then submit_result (this session remembers the claim_id)',
+  ].join('\n');
+}
+
+export const nothingToClaim = (board: string, waited: number): string =>
+  `nothing to claim on board ${board}${waited > 0 ? ` after waiting ${waited}s` : ''} — call claim_task with wait_s to wait for work`;
+
+export const heartbeatText = (taskId: string, leaseUntil: string, now: number): string =>
+  `lease on #${taskId} extended until ${at(leaseUntil, now)}`;
+
+export function submittedText(task: Task, replayed: boolean): string {
+  return replayed
+    ? `#${task.id} was already ${task.state} with this same result — nothing changed (a safe retry)`
+    : `#${task.id} is ${task.state} — result recorded; its claim and any files locked with it are released`;
+}
+
+export const releasedText = (task: Task, to: string | undefined): string =>
+  to ? `handed #${task.id} to ${to}: only that agent may claim it now` : `released #${task.id}: it is queued again`;
+
+export const cancelledText = (task: Task): string => `#${task.id} is cancelled; any holder is fenced off`;
+
+export function artifactText(a: Artifact, created: boolean): string {
+  const what = `${a.id} on #${a.task_id} (${a.size} bytes, sha256 ${a.sha256.slice(0, 12)}…)`;
+  return created ? `stored artifact ${what}` : `artifact ${what} was already stored with these bytes — nothing changed`;
+}
+
+export const lockedText = (l: { lock_id: string; resources: string[]; lease_until: string }, now: number): string =>
+  `locked ${l.resources.join(', ')} until ${at(l.lease_until, now)} · lock_id ${l.lock_id} — unlock_files when done`;
+
+export function taskText(t: Task, now: number): string {
+  const lines = [
+    `#${t.id} [${t.state}] ${t.kind} p${t.priority} · by ${t.created_by}${t.for ? ` · only for ${t.for}` : ''} · attempts ${t.attempts}`,
+    `title: ${t.title}`,
+  ];
+  if (t.claimed_by) lines.push(`held by ${t.claimed_by} until ${at(t.lease_until, now)}`);
+  if (t.labels.length) lines.push(`labels: ${t.labels.join(', ')}`);
+  if (t.body) lines.push(`body:\n${t.body}`);
+  if (t.result_status) lines.push(`result (${t.result_status}): ${JSON.stringify(t.result)}`);
+  return lines.join('\n');
+}
+
+export function whoText(agents: AgentSeen[], me: string, board: string, now: number): string {
+  const active = agents.filter((a) => a.active);
+  if (active.length === 0) return `no agents active on board ${board}`;
+  return active
+    .map((a) => {
+      const holds = [
+        a.claims.length ? `claims ${a.claims.map((c) => `#${c}`).join(',')}` : '',
+        a.locks.length ? `locks ${a.locks.join(',')}` : '',
+      ].filter(Boolean);
+      const seen = shortDuration(now - Date.parse(a.last_seen));
+      return `${a.name}${a.name === me ? ' (you)' : ''} · ${holds.join(' · ') || 'holds nothing'} · seen ${seen} ago`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,119 @@
+/**
+ * One MCP server per session, built from the tool table: the same server
+ * backs `coord mcp` (through the daemon's /mcp) and any Streamable HTTP
+ * client. It holds no state of its own beyond the session.
+ */
+import { type CallToolResult, McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
+import { inboxText } from '../../core/inbox-text.js';
+import { invoke } from '../../core/invoke.js';
+import type { Ctx } from '../../core/operation.js';
+import { operations } from '../../core/operations.js';
+import { toCoordError, toolError } from './errors.js';
+import { CHANNEL_METHOD, INBOX_URI, InboxWatch } from './inbox-push.js';
+import { listedSchema, type ToolArgs } from './listed-schema.js';
+import type { McpSession } from './session.js';
+import { type Tool, tools } from './tools.js';
+
+export const INSTRUCTIONS = [
+  'coord is the task board the agents working in this repository share.',
+  'Read `inbox` for work; `claim_task` before you start a task (exactly one agent wins; if you lose, pick another);',
+  '`heartbeat` while you work; `submit_result` when done, or `release_task` to give it back.',
+  '`lock_files` before editing files another agent might touch; `who` shows who else is here.',
+].join(' ');
+
+export interface McpServerDeps {
+  ctx: Ctx;
+  session: McpSession;
+  version: string;
+  log?: Logger | undefined;
+  /** Called once when this server's transport closes. */
+  onClose?: () => void;
+}
+
+export function buildMcpServer(deps: McpServerDeps): McpServer {
+  const { ctx, session, log } = deps;
+  const server: McpServer = new McpServer(
+    { name: 'coord', version: deps.version },
+    {
+      capabilities: { tools: {}, resources: { subscribe: true }, experimental: { 'claude/channel': {} } },
+      instructions: INSTRUCTIONS,
+    },
+  );
+  session.nameClient(() => server.server.getClientVersion()?.name);
+  for (const tool of tools) {
+    server.registerTool(
+      tool.name,
+      { description: tool.description, inputSchema: listedSchema(tool.input), annotations: tool.annotations ?? {} },
+      (args, extra) => callTool(tool, args, { ...ctx, session_id: session.id, signal: extra.mcpReq.signal }),
+    );
+  }
+
+  async function callTool(tool: Tool, args: ToolArgs, callCtx: Ctx): Promise<CallToolResult> {
+    try {
+      const out = await tool.run(args, { ctx: callCtx, session });
+      return { content: [{ type: 'text', text: out.text }], structuredContent: { ...out.data } };
+    } catch (err) {
+      const e = toCoordError(err);
+      if (e.code === 'internal') log?.error({ err, tool: tool.name }, 'MCP tool failed');
+      return toolError(e);
+    }
+  }
+
+  server.registerResource(
+    'inbox',
+    INBOX_URI,
+    { title: 'Your coord inbox', description: 'Your claims, then the tasks you may claim.', mimeType: 'text/plain' },
+    async (uri) => {
+      const view = await invoke(operations.inbox, ctx, { agent: session.agent, board: session.board });
+      return {
+        contents: [{ uri: uri.href, mimeType: 'text/plain', text: inboxText(view, ctx.clock.now(), undefined) }],
+      };
+    },
+  );
+  watchInbox(server, deps);
+  return server;
+}
+
+function watchInbox(server: McpServer, { ctx, session, log, onClose }: McpServerDeps): void {
+  const low = server.server;
+  const warn = (err: unknown) => log?.warn({ err }, 'inbox push failed');
+  const watch = new InboxWatch(
+    ctx.store,
+    session,
+    {
+      changed: () => void low.sendResourceUpdated({ uri: INBOX_URI }).catch(warn),
+      news: (content, meta) => void low.notification({ method: CHANNEL_METHOD, params: { content, meta } }).catch(warn),
+    },
+    warn,
+  );
+  const subscription = (subscribed: boolean) => async (req: { params: { uri: string } }) => {
+    if (req.params.uri !== INBOX_URI) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `no resource ${req.params.uri}; subscribe to ${INBOX_URI}`,
+      );
+    }
+    watch.subscribed = subscribed;
+    watch.update();
+    return {};
+  };
+  low.setRequestHandler('resources/subscribe', subscription(true));
+  low.setRequestHandler('resources/unsubscribe', subscription(false));
+  low.oninitialized = () => {
+    watch.channel = wantsChannel(low.getClientCapabilities()?.experimental, low.getClientVersion()?.name);
+    watch.update();
+  };
+  low.onclose = () => {
+    watch.close();
+    onClose?.();
+  };
+}
+
+/**
+ * Claude Code drops resource notifications but shows `claude/channel` events
+ * to the model. It is recognised by declaring that experimental capability
+ * itself, or by its client name.
+ */
+export const wantsChannel = (experimental: Record<string, unknown> | undefined, clientName: string | undefined) =>
+  experimental?.['claude/channel'] !== undefined || clientName === 'claude-code';
