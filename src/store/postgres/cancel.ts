@@ -1,0 +1,42 @@
+import type { Task } from '../../core/model.js';
+import type { Outcome } from '../../core/ports.js';
+import { visibleTo } from '../../core/rules.js';
+import type { ClaimEndedHook } from './due.js';
+import { type TaskRow, toTask } from './rows.js';
+import { row } from './sql.js';
+import { appendEvent, type Tx } from './tx.js';
+
+/** Cancel ends any live claim at once: the holder's next heartbeat or submit answers `cancelled`. */
+export async function cancel(
+  tx: Tx,
+  cmd: { task_id: string; agent: string; reason: string | null },
+  onClaimEnded: ClaimEndedHook,
+): Promise<Outcome<{ task: Task }>> {
+  // Locked, so the holder named in the event is the one whose claim this cancel ends.
+  const before = await row<TaskRow>(tx.db, 'SELECT * FROM tasks WHERE id = @id FOR NO KEY UPDATE', { id: cmd.task_id });
+  if (!before || !visibleTo({ for: before.for_agent, created_by: before.created_by }, cmd.agent)) {
+    return { ok: false, reason: 'not_found' };
+  }
+  const r = await row<TaskRow>(
+    tx.db,
+    `UPDATE tasks SET state = 'cancelled', lease_until = NULL, claim_session = NULL, updated_at = @now::bigint,
+            claim_end = CASE WHEN state = 'claimed' THEN 'cancelled' ELSE claim_end END
+     WHERE id = @task_id AND state IN ('queued', 'claimed') RETURNING *`,
+    { task_id: cmd.task_id, now: tx.now },
+  );
+  if (!r) {
+    // Cancelling twice is a safe retry; the other terminal states cannot be cancelled.
+    if (before.state === 'cancelled') return { ok: true, task: toTask(before) };
+    if (before.state === 'expired') return { ok: false, reason: 'expired' };
+    return { ok: false, reason: 'not_claimable', state: before.state };
+  }
+  if (before.state === 'claimed') await onClaimEnded(tx, before);
+  appendEvent(tx, {
+    type: 'task.cancelled',
+    board: r.board,
+    task_id: r.id,
+    agent: cmd.agent,
+    data: { reason: cmd.reason, holder: before.state === 'claimed' ? before.claimed_by : null },
+  });
+  return { ok: true, task: toTask(r) };
+}

@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import pg from 'pg';
+
+export type Pool = pg.Pool;
+/** Anything that runs a query: the pool (autocommit reads) or one connection (inside a transaction). */
+export interface Queryable {
+  query(config: pg.QueryConfig): Promise<pg.QueryResult>;
+}
+
+const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+const INT8_OID = 20;
+
+/** bigint columns hold ms times and seqs, far below 2^53: read them as numbers, not strings. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+export interface ConnectionOptions {
+  url: string;
+  /** Keep coord's tables in this schema (created if missing) instead of the URL's search_path. */
+  schema?: string | undefined;
+  /** Pool size per daemon. */
+  max?: number | undefined;
+}
+
+export const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+/** What every connection of one store uses: the URL, number parsing, and the schema. */
+export function clientConfig(opts: ConnectionOptions): pg.ClientConfig {
+  return {
+    connectionString: opts.url,
+    types,
+    application_name: 'coord',
+    // A dead server must fail a request within seconds, not hang it.
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
+    ...(opts.schema ? { options: `-c search_path=${quoteIdent(opts.schema)}` } : {}),
+  };
+}
+
+export function makePool(opts: ConnectionOptions): Pool {
+  const pool = new pg.Pool({ ...clientConfig(opts), max: opts.max ?? 10, idleTimeoutMillis: 30_000 });
+  // An idle connection broke (server restarted): the pool drops it and opens a new one on demand.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Numbered, append-only migrations: `NNNN-name.sql`, applied in order, tracked in coord_migrations. */
+export function migrations(): { version: number; name: string; sql: string }[] {
+  return readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{4}-[a-z0-9-]+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({ version: Number(f.slice(0, 4)), name: f, sql: readFileSync(new URL(f, MIGRATIONS_DIR), 'utf8') }));
+}
+
+/**
+ * One transaction under an advisory lock: two daemons starting at once on one
+ * database apply each migration exactly once (the second waits, then finds
+ * them applied). DDL is transactional in PostgreSQL, so a failed migration
+ * leaves nothing half-done.
+ */
+export async function migrate(pool: Pool, schema: string | undefined): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('coord.migrate'), hashtext($1))", [schema ?? '']);
+    if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS coord_migrations (
+      version    integer PRIMARY KEY,
+      name       text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now())`);
+    const done = await client.query<{ version: number }>('SELECT version FROM coord_migrations');
+    const applied = new Set(done.rows.map((r) => r.version));
+    for (const m of migrations()) {
+      if (applied.has(m.version)) continue;
+      await client.query(m.sql);
+      await client.query('INSERT INTO coord_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+    }
+    await client.query('COMMIT');
+    client.release();
+  } catch (e) {
+    client.release(e instanceof Error ? e : true);
+    throw e;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Rule 5, fencing: heartbeat, release and submit each are one UPDATE whose
+ * predicate names the current claim and a live lease. A stale claim_id can
+ * never change a row; on a miss we only read to explain the loss.
+ */
+import type { Task } from '../../core/model.js';
+import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
+import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
+import type { ClaimEndedHook } from './due.js';
+import { type TaskRow, toFacts, toTask } from './rows.js';
+import { row } from './sql.js';
+import { appendEvent, type Tx } from './tx.js';
+
+const FENCE = `id = @task_id AND state = 'claimed' AND claim_id = @claim_id AND lease_until > @now::bigint`;
+const FENCE_T = `t.id = @task_id AND t.state = 'claimed' AND t.claim_id = @claim_id AND t.lease_until > @now::bigint`;
+
+export const currentRow = (tx: Tx, id: string) => row<TaskRow>(tx.db, 'SELECT * FROM tasks WHERE id = @id', { id });
+
+async function lost(tx: Tx, cmd: FenceCommand) {
+  const r = await currentRow(tx, cmd.task_id);
+  return explainFenceLoss(r ? toFacts(r) : null, cmd.claim_id, tx.now);
+}
+
+export async function heartbeat(
+  tx: Tx,
+  cmd: FenceCommand & { lease_ms: number | null },
+): Promise<Outcome<{ lease_until: string }>> {
+  const r = await row<{ lease_until: number }>(
+    tx.db,
+    `UPDATE tasks SET lease_until = @now::bigint + COALESCE(@lease_ms::bigint, claim_lease_ms), updated_at = @now::bigint
+     WHERE ${FENCE} RETURNING lease_until`,
+    { task_id: cmd.task_id, claim_id: cmd.claim_id, lease_ms: cmd.lease_ms, now: tx.now },
+  );
+  if (!r) return lost(tx, cmd);
+  return { ok: true, lease_until: new Date(r.lease_until).toISOString() };
+}
+
+// The holder is cleared by the update; the locked old version tells who it was.
+const RELEASE = `UPDATE tasks AS t SET state = 'queued', claimed_by = NULL, lease_until = NULL, claim_session = NULL,
+         claim_end = 'released', updated_at = @now::bigint, for_agent = COALESCE(@to::text, t.for_agent)
+  FROM (SELECT id, claimed_by, claim_session, lease_until FROM tasks WHERE id = @task_id FOR NO KEY UPDATE) AS old
+  WHERE t.id = old.id AND ${FENCE_T}
+  RETURNING t.*, old.claimed_by AS old_claimed_by, old.claim_session AS old_claim_session,
+            old.lease_until AS old_lease_until`;
+
+type ReleasedRow = TaskRow & { old_claimed_by: string; old_claim_session: string | null; old_lease_until: number };
+
+/** Ends the claim (it is passed to onClaimEnded as it was before the change). */
+export async function release(
+  tx: Tx,
+  cmd: FenceCommand & { to: string | null },
+  onClaimEnded: ClaimEndedHook,
+): Promise<Outcome<{ task: Task }>> {
+  const r = await row<ReleasedRow>(tx.db, RELEASE, { ...cmd, now: tx.now });
+  if (!r) return lost(tx, cmd);
+  const { old_claimed_by, old_claim_session, old_lease_until, ...after } = r;
+  const before: TaskRow = {
+    ...after,
+    state: 'claimed',
+    claimed_by: old_claimed_by,
+    claim_session: old_claim_session,
+    lease_until: old_lease_until,
+    claim_end: null,
+  };
+  await onClaimEnded(tx, before);
+  appendEvent(tx, {
+    type: 'task.requeued',
+    board: after.board,
+    task_id: after.id,
+    agent: old_claimed_by,
+    data: { reason: cmd.to ? 'handoff' : 'released', to: cmd.to, previous: old_claimed_by, fence: after.attempts },
+  });
+  return { ok: true, task: toTask(after) };
+}
+
+export async function submit(
+  tx: Tx,
+  cmd: SubmitCommand,
+  onClaimEnded: ClaimEndedHook,
+): Promise<Outcome<{ task: Task; replayed: boolean }>> {
+  const r = await row<TaskRow>(
+    tx.db,
+    `UPDATE tasks SET state = @status, result_status = @status, result = @result, result_hash = @result_hash,
+            lease_until = NULL, claim_session = NULL, claim_end = 'submitted', updated_at = @now::bigint
+     WHERE ${FENCE} RETURNING *`,
+    {
+      task_id: cmd.task_id,
+      claim_id: cmd.claim_id,
+      status: cmd.status,
+      result: JSON.stringify(cmd.result ?? null),
+      result_hash: cmd.result_hash,
+      now: tx.now,
+    },
+  );
+  if (r) {
+    await onClaimEnded(tx, r);
+    appendEvent(tx, {
+      type: cmd.status === 'completed' ? 'task.completed' : 'task.failed',
+      board: r.board,
+      task_id: r.id,
+      agent: r.claimed_by,
+      data: { fence: r.attempts },
+    });
+    return { ok: true, task: toTask(r), replayed: false };
+  }
+  const now = await currentRow(tx, cmd.task_id);
+  const why = explainSubmitLoss(now ? toFacts(now) : null, cmd.claim_id, cmd.result_hash, tx.now);
+  if (why.ok && now) return { ok: true, task: toTask(now), replayed: true };
+  return why.ok ? { ok: false, reason: 'not_found' } : why;
+}

@@ -1,0 +1,54 @@
+/**
+ * The inbox (SPEC §6) as data: the agent's own claims, then the queued tasks it
+ * may claim — its private ones first, then the board's by priority and age.
+ * With `since`, only tasks that changed after that cursor, plus those that
+ * left the view. Read-only.
+ */
+import type { InboxQuery, InboxView } from '../../core/ports.js';
+import type { Queryable } from './database.js';
+import { lastSeq } from './read.js';
+import { type TaskRow, toTask } from './rows.js';
+import { row, rows } from './sql.js';
+
+const OWN_CLAIMS = `SELECT * FROM tasks WHERE claimed_by = @agent AND board = @board AND state = 'claimed'
+  ORDER BY lease_until`;
+const PRIVATE = `SELECT * FROM tasks WHERE board = @board AND state = 'queued' AND for_agent = @agent
+  AND expires_at > @now::bigint ORDER BY priority, created_at, id LIMIT @limit`;
+const PUBLIC = `SELECT * FROM tasks WHERE board = @board AND state = 'queued' AND for_agent IS NULL
+  AND expires_at > @now::bigint ORDER BY priority, created_at, id LIMIT @limit`;
+const COUNT = `SELECT count(*) AS n FROM tasks WHERE board = @board AND state = 'queued'
+  AND (for_agent IS NULL OR for_agent = @agent) AND expires_at > @now::bigint`;
+const CHANGED = `SELECT * FROM tasks WHERE id IN
+  (SELECT task_id FROM events WHERE board = @board AND seq > @since::bigint AND task_id IS NOT NULL LIMIT 2000)`;
+
+export async function inbox(db: Queryable, now: number, q: InboxQuery): Promise<InboxView> {
+  // The cursor is read first: a change committed while we read is shown again next time, never lost.
+  const cursor = await lastSeq(db);
+  const p = { agent: q.agent, board: q.board, now };
+  if (q.since === undefined) {
+    const claims = await rows<TaskRow>(db, OWN_CLAIMS, p);
+    const mine = await rows<TaskRow>(db, PRIVATE, { ...p, limit: q.limit });
+    const open = await rows<TaskRow>(db, PUBLIC, { ...p, limit: Math.max(0, q.limit - mine.length) });
+    const tasks = [...mine, ...open];
+    const total = (await row<{ n: number }>(db, COUNT, p))?.n ?? 0;
+    return { cursor, claims: claims.map(toTask), tasks: tasks.map(toTask), more: total - tasks.length, gone: [] };
+  }
+  const changed = await rows<TaskRow>(db, CHANGED, { board: q.board, since: q.since });
+  const claims = changed.filter((t) => t.state === 'claimed' && t.claimed_by === q.agent);
+  const open = changed
+    .filter((t) => t.state === 'queued' && t.expires_at > now && (t.for_agent === null || t.for_agent === q.agent))
+    .sort((a, b) => rank(a, q.agent) - rank(b, q.agent) || a.priority - b.priority || a.created_at - b.created_at);
+  const shown = new Set([...claims, ...open].map((t) => t.id));
+  const gone = changed
+    .filter((t) => !shown.has(t.id) && (t.for_agent === null || t.for_agent === q.agent || t.created_by === q.agent))
+    .map((t) => ({ id: t.id, state: t.state, claimed_by: t.claimed_by }));
+  return {
+    cursor,
+    claims: claims.map(toTask),
+    tasks: open.slice(0, q.limit).map(toTask),
+    more: Math.max(0, open.length - q.limit),
+    gone,
+  };
+}
+
+const rank = (t: TaskRow, agent: string): number => (t.for_agent === agent ? 0 : 1);

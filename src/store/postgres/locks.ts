@@ -1,0 +1,209 @@
+/**
+ * File locks (SPEC rule 11): try-locks, all-or-nothing, in one transaction.
+ * Under READ COMMITTED two daemons could each check "no overlap" and both
+ * insert (`src/` and `src/a.ts` share no unique key), so the check and the
+ * insert run under a per-board advisory lock held until COMMIT: acquisitions
+ * on one board are serialised, everything else runs freely. Liveness is a
+ * predicate (lease, or the claim a lock is bound to), never a background job.
+ */
+import type { Lock } from '../../core/model.js';
+import { overlapProbe } from '../../core/paths.js';
+import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
+import type { Queryable } from './database.js';
+import { row, rows } from './sql.js';
+import { appendEvent, type Tx } from './tx.js';
+
+interface LockRow {
+  lock_id: string;
+  board: string;
+  agent: string;
+  lease_until: number;
+  task_id: string | null;
+  created_at: number;
+  resources: string[];
+}
+
+/** A plain lock lives by its lease; a claim's lock lives exactly as long as the claim. */
+const LIVE = `((l.claim_id IS NULL AND l.lease_until > @now::bigint)
+  OR (l.claim_id IS NOT NULL AND t.state = 'claimed' AND t.claim_id = l.claim_id AND t.lease_until > @now::bigint))`;
+const LEASE = 'CASE WHEN l.claim_id IS NULL THEN l.lease_until ELSE t.lease_until END';
+const RESOURCES = 'ARRAY(SELECT r.resource FROM lock_resources r WHERE r.lock_id = l.lock_id ORDER BY r.resource)';
+
+// Equality probes for every place enclosing the key, a range for everything inside it
+// (core/paths.ts overlapProbe). Both are primary-key lookups, never a scan of the table.
+const CONFLICTS = `WITH hits AS (
+    SELECT resource, lock_id FROM lock_resources
+    WHERE board = @board AND resource = ANY (@exact::text[])
+    UNION
+    SELECT resource, lock_id FROM lock_resources
+    WHERE board = @board AND resource >= @lo::text COLLATE "C" AND resource < @hi::text COLLATE "C")
+  SELECT hits.resource AS held, l.lock_id, l.agent AS holder, ${LEASE} AS lease_until
+  FROM hits JOIN locks l ON l.lock_id = hits.lock_id LEFT JOIN tasks t ON t.id = l.task_id
+  WHERE ${LIVE} ORDER BY hits.resource, l.lock_id`;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** Every live lock overlapping any of `keys`: each requested key with each held key it meets. */
+async function findConflicts(db: Queryable, now: number, board: string, keys: string[]): Promise<LockConflict[]> {
+  const out: LockConflict[] = [];
+  for (const resource of keys) {
+    const probe = overlapProbe(resource);
+    const hits = await rows<{ held: string; lock_id: string; holder: string; lease_until: number }>(db, CONFLICTS, {
+      board,
+      now,
+      ...probe,
+    });
+    for (const h of hits) out.push({ resource, ...h, lease_until: iso(h.lease_until) });
+  }
+  return out;
+}
+
+// The cascade removes the keys; the CTE's statement still sees them to name them in the event.
+const FREE = (where: string) => `WITH gone AS (DELETE FROM locks WHERE ${where} RETURNING *)
+  SELECT l.*, ${RESOURCES} AS resources FROM gone AS l ORDER BY l.lock_id`;
+
+/** Deletes the locks `where` matches (a predicate, re-checked by the DELETE) and records why. */
+async function free(tx: Tx, where: string, params: object, reason: string): Promise<string[]> {
+  const gone = await rows<LockRow & { claim_id: string | null }>(tx.db, FREE(where), params);
+  for (const l of gone) {
+    appendEvent(tx, {
+      type: 'lock.released',
+      board: l.board,
+      lock_id: l.lock_id,
+      agent: l.agent,
+      task_id: l.task_id,
+      data: { resources: l.resources, reason },
+    });
+  }
+  return gone.map((l) => l.lock_id);
+}
+
+const LAPSED = 'claim_id IS NULL AND lease_until <= @now::bigint';
+
+/** Read-only probe: is any plain lock's lease over (so a sweep has something to delete)? */
+export const anyLockLapsed = async (db: Queryable, now: number): Promise<boolean> =>
+  (await row<{ due: boolean }>(db, `SELECT EXISTS (SELECT 1 FROM locks WHERE ${LAPSED}) AS due`, { now }))?.due ===
+  true;
+
+/** Lazy cleanup: lapsed plain locks already stopped conflicting; here they leave the table. */
+export const freeLapsedLocks = async (tx: Tx): Promise<number> =>
+  (await free(tx, LAPSED, { now: tx.now }, 'lease_lapsed')).length;
+
+/** Inserts a lock after a conflict check under the board's advisory lock: every key or none. */
+export async function insertLock(
+  tx: Tx,
+  cmd: AcquireLocksCommand,
+  bound: { task_id: string; claim_id: string; lease_until: number } | null,
+): Promise<Outcome<{ lock: Lock }>> {
+  await rows(tx.db, "SELECT pg_advisory_xact_lock(hashtext('coord.locks'), hashtext(@board))", { board: cmd.board });
+  const conflicts = await findConflicts(tx.db, tx.now, cmd.board, cmd.resources);
+  if (conflicts.length > 0) return { ok: false, reason: 'lock_conflict', conflicts };
+  const lease_until = bound?.lease_until ?? tx.now + cmd.lease_ms;
+  await rows(
+    tx.db,
+    `WITH lock AS (
+       INSERT INTO locks (lock_id, board, agent, lease_until, lease_ms, task_id, claim_id, session_id, created_at)
+       VALUES (@lock_id, @board, @agent, @lease_until::bigint, @lease_ms, @task_id, @claim_id, @session_id, @now::bigint)
+       RETURNING lock_id, board)
+     INSERT INTO lock_resources (board, resource, lock_id)
+     SELECT lock.board, r.resource, lock.lock_id FROM lock, unnest(@resources::text[]) WITH ORDINALITY AS r(resource, n)
+     ORDER BY r.n`,
+    {
+      ...cmd,
+      lease_until,
+      task_id: bound?.task_id ?? null,
+      claim_id: bound?.claim_id ?? null,
+      now: tx.now,
+    },
+  );
+  const lock: Lock = {
+    lock_id: cmd.lock_id,
+    board: cmd.board,
+    agent: cmd.agent,
+    resources: cmd.resources,
+    lease_until: iso(lease_until),
+    task_id: bound?.task_id ?? null,
+    created_at: iso(tx.now),
+  };
+  appendEvent(tx, {
+    type: 'lock.acquired',
+    board: cmd.board,
+    lock_id: cmd.lock_id,
+    agent: cmd.agent,
+    task_id: lock.task_id,
+    data: { resources: cmd.resources, lease_until: lock.lease_until },
+  });
+  return { ok: true, lock };
+}
+
+export async function acquireLocks(tx: Tx, cmd: AcquireLocksCommand): Promise<Outcome<{ lock: Lock }>> {
+  await freeLapsedLocks(tx);
+  return insertLock(tx, cmd, null);
+}
+
+export async function renewLock(
+  tx: Tx,
+  lockId: string,
+  leaseMs: number | null,
+): Promise<Outcome<{ lease_until: string }>> {
+  const r = await row<{ lease_until: number }>(
+    tx.db,
+    `UPDATE locks SET lease_until = @now::bigint + COALESCE(@lease_ms::bigint, lease_ms)
+     WHERE lock_id = @lock_id AND claim_id IS NULL AND lease_until > @now::bigint RETURNING lease_until`,
+    { lock_id: lockId, lease_ms: leaseMs, now: tx.now },
+  );
+  if (r) return { ok: true, lease_until: iso(r.lease_until) };
+  // A claim's lock follows its claim: renewing it reports the claim's lease (heartbeat extends both).
+  const bound = (await liveLocks(tx.db, tx.now, { lock_id: lockId }))[0];
+  return bound ? { ok: true, lease_until: bound.lease_until } : { ok: false, reason: 'not_found' };
+}
+
+export const releaseLock = async (tx: Tx, lockId: string): Promise<boolean> =>
+  (await free(tx, 'lock_id = @lock_id', { lock_id: lockId }, 'released')).length > 0;
+
+/** Runs inside the transaction that ends a claim (PostgresStore.claimEndedHooks): its files go with it. */
+export async function freeClaimLocks(tx: Tx, claimId: string | null): Promise<void> {
+  if (claimId !== null) await free(tx, 'claim_id = @claim_id', { claim_id: claimId }, 'claim_ended');
+}
+
+export const freeSessionLocks = (tx: Tx, sessionId: string): Promise<string[]> =>
+  free(tx, 'session_id = @session_id', { session_id: sessionId }, 'session_ended');
+
+/** Live locks, oldest first; a read that never writes. */
+export async function liveLocks(
+  db: Queryable,
+  now: number,
+  q: { board?: string | undefined; lock_id?: string },
+): Promise<Lock[]> {
+  // One statement per filter, so each is an index lookup rather than an `@x IS NULL OR` scan.
+  const [where, key] =
+    q.lock_id !== undefined
+      ? ['l.lock_id = @key', q.lock_id]
+      : q.board !== undefined
+        ? ['l.board = @key', q.board]
+        : ['@key::text IS NULL', null];
+  const found = await rows<LockRow>(
+    db,
+    `SELECT l.lock_id, l.board, l.agent, l.task_id, l.created_at, ${LEASE} AS lease_until, ${RESOURCES} AS resources
+     FROM locks l LEFT JOIN tasks t ON t.id = l.task_id
+     WHERE ${where} AND ${LIVE} ORDER BY l.created_at, l.lock_id`,
+    { key, now },
+  );
+  return found.map((r) => ({
+    lock_id: r.lock_id,
+    board: r.board,
+    agent: r.agent,
+    resources: r.resources,
+    lease_until: iso(r.lease_until),
+    task_id: r.task_id,
+    created_at: iso(r.created_at),
+  }));
+}
+
+/** The live lock held by a claim, if it took one (a re-claim answers with it). */
+export async function claimLock(db: Queryable, now: number, claimId: string): Promise<Lock | undefined> {
+  const r = await row<{ lock_id: string }>(db, 'SELECT lock_id FROM locks WHERE claim_id = @claim_id', {
+    claim_id: claimId,
+  });
+  return r ? (await liveLocks(db, now, { lock_id: r.lock_id }))[0] : undefined;
+}

@@ -1,0 +1,270 @@
+import type pg from 'pg';
+import type { Clock } from '../../core/clock.js';
+import type { CoordEvent } from '../../core/model.js';
+import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
+import { getArtifact, putArtifact } from './artifacts.js';
+import { cancel } from './cancel.js';
+import { claimNext, peekNext } from './claim.js';
+import { claimWithFiles } from './claim-with-files.js';
+import { createTask } from './create-task.js';
+import { type ConnectionOptions, clientConfig, makePool, migrate, type Pool, type Queryable } from './database.js';
+import { type ClaimEndedHook, DB_NOW, moveDue, type Probe, probeSql } from './due.js';
+import { endSession } from './end-session.js';
+import { EventFeed } from './event-feed.js';
+import { heartbeat, release, submit } from './fenced.js';
+import { inbox } from './inbox.js';
+import {
+  acquireLocks,
+  anyLockLapsed,
+  freeClaimLocks,
+  freeLapsedLocks,
+  liveLocks,
+  releaseLock,
+  renewLock,
+} from './locks.js';
+import { activity, getTask, lastSeq, listEvents, listTasks } from './read.js';
+import type { TaskRow } from './rows.js';
+import { flushEvents, type Tx } from './tx.js';
+import { guarded, isConnectionError, isRetryable } from './unavailable.js';
+
+export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: true, databaseClock: true };
+
+export interface PostgresStoreOptions extends ConnectionOptions {
+  /** Tests only: drive time by hand instead of the database clock. */
+  clock?: Clock | undefined;
+}
+
+const RETRIES = 5;
+
+/**
+ * The store for teams: several daemons on several machines share one
+ * PostgreSQL database. Every operation is one transaction (READ COMMITTED);
+ * every winning write is one conditional statement; time is the database's.
+ */
+export class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+  readonly capabilities: StoreCapabilities;
+  /** Hooks run inside the transaction that ends a claim (the locks module frees the claim's files here). */
+  readonly claimEndedHooks: ClaimEndedHook[] = [];
+  private readonly listeners = new Set<EventListener>();
+  private feed: EventFeed | undefined;
+
+  private constructor(
+    readonly pool: Pool,
+    private readonly clock: Clock | undefined,
+  ) {
+    this.capabilities = { ...POSTGRES_CAPABILITIES, databaseClock: clock === undefined };
+    // Rule 10: a claim's files are freed in the transaction that ends the claim.
+    this.claimEndedHooks.push((tx, r) => freeClaimLocks(tx, r.claim_id));
+  }
+
+  /** Connects, migrates (safe when several daemons start at once) and starts listening for events. */
+  static async open(opts: PostgresStoreOptions): Promise<PostgresStore> {
+    const pool = makePool(opts);
+    try {
+      await guarded(() => migrate(pool, opts.schema));
+      const store = new PostgresStore(pool, opts.clock);
+      const since = await guarded(() => lastSeq(pool));
+      store.feed = await guarded(() => EventFeed.start(clientConfig(opts), pool, store.publish, since));
+      return store;
+    } catch (e) {
+      await pool.end().catch(() => {});
+      throw e;
+    }
+  }
+
+  private readonly publish = (events: CoordEvent[]): void => {
+    for (const l of this.listeners) l(events);
+  };
+
+  private readonly claimEnded = async (tx: Tx, r: TaskRow): Promise<void> => {
+    for (const hook of this.claimEndedHooks) await hook(tx, r);
+  };
+
+  /** The injected clock's time, or null: take it from the database. */
+  private clockNow(): number | null {
+    return this.clock ? this.clock.now() : null;
+  }
+
+  /**
+   * One write transaction: BEGIN and the due probe share a round trip, due rows
+   * move first, then `fn`, then the events, COMMIT, and delivery to subscribers.
+   * A deadlock or serialization failure did nothing and runs again.
+   */
+  async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return guarded(async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { result, events } = await this.attempt(fn);
+          await this.feed?.committed(events);
+          return result;
+        } catch (e) {
+          if (!isRetryable(e) || attempt >= RETRIES) throw e;
+        }
+      }
+    });
+  }
+
+  private async attempt<T>(fn: (tx: Tx) => Promise<T>): Promise<{ result: T; events: CoordEvent[] }> {
+    const client = await this.pool.connect();
+    let broken: Error | boolean | undefined;
+    try {
+      const probe = await begin(client, 'BEGIN', this.clockNow());
+      const tx: Tx = { db: client, now: probe.now, pending: [], moved: 0 };
+      if (probe.due) tx.moved = await moveDue(tx, this.claimEnded);
+      const result = await fn(tx);
+      const events = await flushEvents(tx);
+      await client.query('COMMIT');
+      return { result, events };
+    } catch (e) {
+      broken = isConnectionError(e) ? (e as Error) : await rollback(client);
+      throw e;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Now, without looking for due rows (a read that never writes). */
+  private async now(): Promise<number> {
+    const injected = this.clockNow();
+    if (injected !== null) return injected;
+    return (await this.pool.query<{ now: number }>(`SELECT ${DB_NOW} AS now`)).rows[0]!.now;
+  }
+
+  /** Before a single-statement read: the read-only due probe; a write happens only when something is due. */
+  private async fresh(): Promise<number> {
+    const probe = (await this.pool.query<Probe>(probeSql(this.clockNow()))).rows[0]!;
+    if (probe.due) await this.write(async () => undefined);
+    return probe.now;
+  }
+
+  /** Several reads from one snapshot (REPEATABLE READ, READ ONLY), after moving anything due. */
+  private async snapshot<T>(fn: (db: Queryable, now: number) => Promise<T>): Promise<T> {
+    for (;;) {
+      const client = await this.pool.connect();
+      let broken: Error | boolean | undefined;
+      let due = false;
+      try {
+        const probe = await begin(client, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', this.clockNow());
+        due = probe.due;
+        if (!due) {
+          const out = await fn(client, probe.now);
+          await client.query('COMMIT');
+          return out;
+        }
+        await client.query('ROLLBACK');
+      } catch (e) {
+        broken = isConnectionError(e) ? (e as Error) : await rollback(client);
+        throw e;
+      } finally {
+        client.release(broken);
+      }
+      await this.write(async () => undefined);
+    }
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async createTask(cmd: Parameters<Store['createTask']>[0]) {
+    return this.write((tx) => createTask(tx, cmd));
+  }
+  async getTask(id: string, agent?: string) {
+    return guarded(async () => {
+      await this.fresh();
+      return getTask(this.pool, id, agent);
+    });
+  }
+  async listTasks(q: Parameters<Store['listTasks']>[0]) {
+    return guarded(async () => {
+      await this.fresh();
+      return listTasks(this.pool, q);
+    });
+  }
+  async claimTask(cmd: Parameters<Store['claimTask']>[0]) {
+    return this.write((tx) => claimWithFiles(tx, cmd));
+  }
+  async claimNext(cmd: Parameters<Store['claimNext']>[0]) {
+    return guarded(async () => {
+      // The peek is read-only, so an empty claim-next writes nothing. A candidate that
+      // another worker locks (SKIP LOCKED) or wins first sends us back to look again.
+      for (;;) {
+        const now = await this.fresh();
+        if (!(await peekNext(this.pool, now, cmd))) return null;
+        const grant = await this.write((tx) => claimNext(tx, cmd));
+        if (grant) return grant;
+      }
+    });
+  }
+  async heartbeat(cmd: Parameters<Store['heartbeat']>[0]) {
+    return this.write((tx) => heartbeat(tx, cmd));
+  }
+  async release(cmd: Parameters<Store['release']>[0]) {
+    return this.write((tx) => release(tx, cmd, this.claimEnded));
+  }
+  async submit(cmd: Parameters<Store['submit']>[0]) {
+    return this.write((tx) => submit(tx, cmd, this.claimEnded));
+  }
+  async cancel(cmd: Parameters<Store['cancel']>[0]) {
+    return this.write((tx) => cancel(tx, cmd, this.claimEnded));
+  }
+  async putArtifact(cmd: Parameters<Store['putArtifact']>[0]) {
+    return this.write((tx) => putArtifact(tx, cmd));
+  }
+  async getArtifact(taskId: string, artifactId: string) {
+    return guarded(() => getArtifact(this.pool, taskId, artifactId));
+  }
+  async inbox(q: Parameters<Store['inbox']>[0]) {
+    return guarded(() => this.snapshot((db, now) => inbox(db, now, q)));
+  }
+  async events(q: Parameters<Store['events']>[0]) {
+    return guarded(() => listEvents(this.pool, q));
+  }
+  async activity(q: Parameters<Store['activity']>[0]) {
+    return guarded(() => this.snapshot((db, now) => activity(db, now, q)));
+  }
+  async acquireLocks(cmd: Parameters<Store['acquireLocks']>[0]) {
+    return this.write((tx) => acquireLocks(tx, cmd));
+  }
+  async renewLock(lockId: string, leaseMs: number | null) {
+    return this.write((tx) => renewLock(tx, lockId, leaseMs));
+  }
+  async releaseLock(lockId: string) {
+    return { released: await this.write((tx) => releaseLock(tx, lockId)) };
+  }
+  async listLocks(board?: string) {
+    return guarded(async () => liveLocks(this.pool, await this.now(), { board }));
+  }
+  async endSession(sessionId: string) {
+    return this.write((tx) => endSession(tx, sessionId, this.claimEnded));
+  }
+  async sweep() {
+    return guarded(async () => {
+      const probe = (await this.pool.query<Probe>(probeSql(this.clockNow()))).rows[0]!;
+      if (!probe.due && !(await anyLockLapsed(this.pool, probe.now))) return 0;
+      return this.write(async (tx) => tx.moved + (await freeLapsedLocks(tx)));
+    });
+  }
+  async close() {
+    this.listeners.clear();
+    await this.feed?.close();
+    await this.pool.end().catch(() => {});
+  }
+}
+
+/** BEGIN and the now/due probe in one round trip (simple protocol: two statements, one message). */
+async function begin(client: pg.PoolClient, begin: string, now: number | null): Promise<Probe> {
+  const results = (await client.query(`${begin}; ${probeSql(now)}`)) as unknown as pg.QueryResult<Probe>[];
+  const probe = results[1]?.rows[0];
+  if (!probe) throw new Error('due probe returned no row');
+  return probe;
+}
+
+/** Ends a failed transaction; a connection that cannot even roll back is discarded. */
+const rollback = (client: pg.PoolClient): Promise<boolean | undefined> =>
+  client.query('ROLLBACK').then(
+    () => undefined,
+    () => true,
+  );

@@ -1,0 +1,81 @@
+import type { CoordEvent, Task } from '../../core/model.js';
+import type { Activity, ListTasksQuery } from '../../core/ports.js';
+import { visibleTo } from '../../core/rules.js';
+import type { Queryable } from './database.js';
+import { type EventRow, type TaskRow, toEvent, toTask } from './rows.js';
+import { row, rows } from './sql.js';
+
+const VISIBLE = '(@agent::text IS NULL OR for_agent IS NULL OR for_agent = @agent OR created_by = @agent)';
+
+export async function getTask(db: Queryable, id: string, agent: string | undefined): Promise<Task | null> {
+  const r = await row<TaskRow>(db, 'SELECT * FROM tasks WHERE id = @id', { id });
+  if (!r || !visibleTo({ for: r.for_agent, created_by: r.created_by }, agent)) return null;
+  return toTask(r);
+}
+
+const LIST = `SELECT * FROM tasks
+  WHERE (@board::text IS NULL OR board = @board) AND (@state::text IS NULL OR state = @state)
+    AND (@kind::text IS NULL OR kind = @kind)
+    AND (@label::text IS NULL OR @label = ANY (labels))
+    AND ${VISIBLE}
+    AND (@at::bigint IS NULL OR (created_at, id) < (@at, @id::text))
+  ORDER BY created_at DESC, id DESC LIMIT @limit`;
+
+/** Newest first; the cursor is the (created_at, id) of the last row of the previous page. */
+export async function listTasks(
+  db: Queryable,
+  q: ListTasksQuery,
+): Promise<{ tasks: Task[]; next_cursor: string | null }> {
+  const [at, id] = decodeCursor(q.cursor);
+  const found = await rows<TaskRow>(db, LIST, {
+    board: q.board ?? null,
+    state: q.state ?? null,
+    kind: q.kind ?? null,
+    label: q.label ?? null,
+    agent: q.agent ?? null,
+    at,
+    id,
+    limit: q.limit + 1,
+  });
+  const page = found.slice(0, q.limit);
+  const last = page.at(-1);
+  return {
+    tasks: page.map(toTask),
+    next_cursor: found.length > q.limit && last ? `${last.created_at}.${last.id}` : null,
+  };
+}
+
+function decodeCursor(cursor: string | undefined): [number | null, string | null] {
+  const m = cursor ? /^(\d+)\.([A-Za-z0-9_-]+)$/.exec(cursor) : null;
+  return m?.[1] && m[2] ? [Number(m[1]), m[2]] : [null, null];
+}
+
+const EVENTS = `SELECT * FROM events WHERE seq > @since::bigint AND (@board::text IS NULL OR board = @board)
+  ORDER BY seq LIMIT @limit`;
+
+export async function listEvents(
+  db: Queryable,
+  q: { board?: string | undefined; since: number; limit: number },
+): Promise<CoordEvent[]> {
+  const found = await rows<EventRow>(db, EVENTS, { since: q.since, board: q.board ?? null, limit: q.limit });
+  return found.map(toEvent);
+}
+
+export const lastSeq = async (db: Queryable): Promise<number> =>
+  (await row<{ seq: number }>(db, 'SELECT COALESCE(MAX(seq), 0)::bigint AS seq FROM events'))?.seq ?? 0;
+
+const AGENTS = `SELECT agent AS name, MAX(at) AS at FROM events
+  WHERE agent IS NOT NULL AND at >= @since::bigint AND (@board::text IS NULL OR board = @board) GROUP BY agent`;
+const CLAIMS = `SELECT claimed_by AS agent, id AS task_id FROM tasks
+  WHERE state = 'claimed' AND (@board::text IS NULL OR board = @board) ORDER BY claimed_by`;
+
+export async function activity(
+  db: Queryable,
+  now: number,
+  q: { board?: string | undefined; since_ms: number },
+): Promise<Activity> {
+  const board = q.board ?? null;
+  const agents = await rows<{ name: string; at: number }>(db, AGENTS, { board, since: now - q.since_ms });
+  const claims = await rows<{ agent: string; task_id: string }>(db, CLAIMS, { board });
+  return { agents: agents.map((a) => ({ name: a.name, last_seen: new Date(a.at).toISOString() })), claims };
+}

@@ -1,0 +1,43 @@
+/**
+ * Losing the database is an answer, not a crash: connection failures become
+ * CoordError('store_unavailable') (HTTP 503, CLI exit 3) while the pool and the
+ * LISTEN connection reconnect by themselves. Every operation is one
+ * transaction, so a failure mid-way leaves nothing half-written.
+ */
+import { CoordError } from '../../core/errors.js';
+
+const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NAMES = new Set(['ENOTFOUND', 'EAI_AGAIN']);
+// admin_shutdown, crash_shutdown, cannot_connect_now (starting up / recovering), too_many_connections.
+const SERVER = new Set(['57P01', '57P02', '57P03', '53300']);
+const MESSAGES =
+  /Connection terminated|Connection ended|not queryable|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery)/i;
+
+export function isConnectionError(e: unknown): boolean {
+  if (typeof e !== 'object' || e === null) return false;
+  const code = String((e as { code?: unknown }).code ?? '');
+  if (NETWORK.has(code) || NAMES.has(code) || SERVER.has(code) || code.startsWith('08')) return true;
+  if (e instanceof AggregateError) return e.errors.some(isConnectionError);
+  return MESSAGES.test(String((e as { message?: unknown }).message ?? ''));
+}
+
+/** A serialization failure or deadlock: the transaction did nothing and may simply run again. */
+export const isRetryable = (e: unknown): boolean =>
+  ['40001', '40P01'].includes(String((e as { code?: unknown } | null)?.code ?? ''));
+
+export function storeUnavailable(e: unknown): CoordError {
+  const reason = e instanceof Error && e.message ? e.message : 'connection failed';
+  return new CoordError(
+    'store_unavailable',
+    `PostgreSQL is unreachable (${reason}) — coord is retrying by itself; try again in a moment`,
+  );
+}
+
+/** Runs one store operation, turning a lost database connection into store_unavailable. */
+export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw isConnectionError(e) ? storeUnavailable(e) : e;
+  }
+}
