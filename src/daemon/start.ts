@@ -7,7 +7,7 @@ import { systemClock } from '../core/clock.js';
 import type { Ctx } from '../core/operation.js';
 import type { Store } from '../core/ports.js';
 import { Presence } from '../core/presence.js';
-import { acquireDaemonLock, writeDaemonInfo } from '../locks/index.js';
+import { acquireDaemonLock, watchSessions, writeDaemonInfo } from '../locks/index.js';
 import { buildHttpApp } from '../transports/http/app.js';
 import type { DaemonConfig } from './config.js';
 import { makeLogger } from './logger.js';
@@ -67,6 +67,18 @@ export async function startDaemon(
       store?.sweep().catch((err) => log.warn({ err }, 'sweep failed'));
     }, config.sweepMs);
     sweep.unref();
+    // Rule 13: a session whose process died (its flock dropped) frees its claims and locks now.
+    const sessionStore = store;
+    const stopSessions = watchSessions(
+      config.stateDir,
+      (session) => {
+        sessionStore.endSession(session).then(
+          (ended) => log.info({ session, ...ended }, 'session ended'),
+          (err) => log.warn({ err, session }, 'ending a session failed; its leases will free what it held'),
+        );
+      },
+      { onError: (err) => log.warn({ err }, 'session watch failed') },
+    );
     log.info({ url, state: config.stateDir, store: store.kind }, 'coord daemon listening');
     const openStoreRef = store;
     let closing: Promise<void> | undefined;
@@ -80,6 +92,7 @@ export async function startDaemon(
       close() {
         closing ??= (async () => {
           clearInterval(sweep);
+          stopSessions();
           await app.close();
           await openStoreRef.close();
           rmSync(join(config.stateDir, 'daemon.json'), { force: true });

@@ -5,6 +5,7 @@ import { registerClaim } from './commands/claim.js';
 import { registerEvents } from './commands/events.js';
 import { registerFenced } from './commands/fenced.js';
 import { registerInbox } from './commands/inbox.js';
+import { registerLock } from './commands/lock.js';
 import { registerLs } from './commands/ls.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerOpen } from './commands/open.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerFenced(program);
   registerCancel(program);
   registerInbox(program);
+  registerLock(program);
   registerEvents(program);
   registerWho(program);
   registerOpen(program);

@@ -2,8 +2,10 @@ import type { Command } from 'commander';
 import { parseInput } from '../../../core/invoke.js';
 import type { ClaimGrant } from '../../../core/model.js';
 import { operations } from '../../../core/operations.js';
+import { CliError } from '../client.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { clockTime, emit } from '../output.js';
+import { repoRelative } from './lock-paths.js';
 
 interface ClaimFlags extends CommonFlags {
   lease?: string;
@@ -30,11 +32,14 @@ export function registerClaim(program: Command): void {
     action(async (id: string | undefined, flags: ClaimFlags) => {
       const inv = resolveInvocation(flags);
       const lease_s = num(flags.lease);
+      // Claim-next takes no files (SPEC §4): refuse rather than claim without the lock that was asked for.
+      if (!id && flags.files)
+        throw new CliError('invalid_request', '--files needs a task id: coord claim ID --files ...');
       const res = id
         ? await inv.client.request<ClaimGrant>(
             'POST',
             `/v1/tasks/${parseInput(operations.claimTask, { task_id: id, agent: inv.agent }).task_id}/claim`,
-            { agent: inv.agent, lease_s, ...(flags.files ? { files: flags.files } : {}) },
+            { agent: inv.agent, lease_s, ...(flags.files ? { files: repoRelative(flags.files, process.cwd()) } : {}) },
           )
         : await inv.client.request<ClaimGrant | null>(
             'POST',
@@ -57,6 +62,7 @@ export function registerClaim(program: Command): void {
         [
           `${g.reclaimed ? 'already yours' : 'claimed'} #${g.task.id}: ${g.task.title}`,
           `claim_id ${g.claim_id} · fence ${g.fence} · lease until ${clockTime(g.lease_until)} UTC`,
+          ...(g.lock ? [`locked ${g.lock.resources.join(' ')} until the claim ends (lock ${g.lock.lock_id})`] : []),
           `next: coord heartbeat ${g.task.id} --claim ${g.claim_id}   |   coord submit ${g.task.id} --claim ${g.claim_id} --ok`,
         ].join('\n'),
       );

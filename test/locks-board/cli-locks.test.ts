@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { tempDir } from '../support/ctx.js';
+import { COORD, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+
+// From another working directory `--import tsx` must name the loader by path.
+const [cmd, , , main] = COORD as [string, string, string, string];
+const base = ['--import', import.meta.resolve('tsx'), main];
+
+/** Runs the CLI from `cwd` (paths are resolved against it) and collects what it said. */
+function coord(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(cmd, [...base, ...args], { cwd, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('coord lock, unlock, locks and claim --files against a real daemon', () => {
+  let d: SpawnedDaemon;
+  let repo: string;
+  let env: NodeJS.ProcessEnv;
+  before(async () => {
+    d = await spawnDaemon();
+    repo = tempDir('coord-repo-');
+    mkdirSync(join(repo, '.git'));
+    mkdirSync(join(repo, 'src', 'deep'), { recursive: true });
+    env = { COORD_STATE: d.stateDir, COORD_BOARD: 'cli' };
+  });
+  after(async () => {
+    await d.stop();
+  });
+
+  test('paths are locked relative to the repository root, directories gain their slash, and a conflict exits 2 naming the holder', async () => {
+    const src = join(repo, 'src');
+    const mine = await coord(src, env, 'lock', 'a.ts', 'deep', '--agent', 'alice', '--json');
+    assert.equal(mine.code, 0, mine.stderr);
+    const lock = JSON.parse(mine.stdout) as { lock_id: string; resources: string[] };
+    assert.deepEqual(lock.resources, ['src/a.ts', 'src/deep/']);
+
+    const theirs = await coord(repo, env, 'lock', 'src/deep/x.ts', 'free.ts', '--agent', 'bob');
+    assert.equal(theirs.code, 2);
+    assert.match(theirs.stderr, /lock_conflict: src\/deep\/x\.ts is held by alice \(as src\/deep\/\)/);
+
+    const json = await coord(repo, env, 'lock', 'src/a.ts', '--agent', 'bob', '--json');
+    assert.equal(json.code, 2);
+    const err = JSON.parse(json.stdout).error;
+    assert.equal(err.code, 'lock_conflict');
+    assert.deepEqual(err.conflicts[0].lock_id, lock.lock_id);
+
+    const outside = await coord(repo, env, 'lock', '../elsewhere.ts', '--agent', 'bob');
+    assert.equal(outside.code, 1);
+    assert.match(outside.stderr, /outside .* inside the repository/);
+
+    const list = await coord(repo, env, 'locks', '--json');
+    assert.deepEqual(
+      JSON.parse(list.stdout).locks.map((l: { agent: string; resources: string[] }) => [l.agent, l.resources]),
+      [['alice', ['src/a.ts', 'src/deep/']]],
+      'bob holds nothing after his refused attempts',
+    );
+    const table = await coord(repo, env, 'locks');
+    assert.match(table.stdout, new RegExp(`${lock.lock_id}\\s+alice\\s+.*src/a\\.ts src/deep/`));
+
+    for (let i = 0; i < 2; i++) {
+      const un = await coord(repo, env, 'unlock', lock.lock_id, '--json');
+      assert.equal(un.code, 0, un.stderr);
+      assert.deepEqual(JSON.parse(un.stdout), { released: true });
+    }
+  });
+
+  test('coord claim ID --files exits 2 while a file is held and leaves the task queued; it succeeds once the holder submits', async () => {
+    const post = async (title: string) =>
+      (
+        (await (
+          await d.fetch('/v1/tasks', { method: 'POST', json: { title, agent: 'alice', board: 'cli' } })
+        ).json()) as {
+          task: { id: string };
+        }
+      ).task.id;
+    const first = await post('holder');
+    const second = await post('waiter');
+    const holder = await coord(repo, env, 'claim', first, '--files', 'src/shared.ts', '--agent', 'alice', '--json');
+    assert.equal(holder.code, 0, holder.stderr);
+    const grant = JSON.parse(holder.stdout) as { claim_id: string; lock: { resources: string[] } };
+    assert.deepEqual(grant.lock.resources, ['src/shared.ts']);
+
+    const refused = await coord(join(repo, 'src'), env, 'claim', second, '--files', 'shared.ts', '--agent', 'bob');
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /lock_conflict: src\/shared\.ts is held by alice/);
+    const shown = (await (await d.fetch(`/v1/tasks/${second}`)).json()) as { task: { state: string } };
+    assert.equal(shown.task.state, 'queued');
+
+    await d.fetch(`/v1/tasks/${first}/submit`, {
+      method: 'POST',
+      json: { claim_id: grant.claim_id, status: 'completed' },
+    });
+    const ok = await coord(repo, env, 'claim', second, '--files', 'src/shared.ts', '--agent', 'bob');
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /locked src\/shared\.ts until the claim ends/);
+  });
+});
