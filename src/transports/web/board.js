@@ -1,0 +1,328 @@
+// The board: one column per state, rendered incrementally. Each column keeps every
+// task id in order but puts only the first `limit` cards in the DOM, so a board of
+// thousands stays as light as a board of fifty; an event moves one card.
+import { query } from './api.js';
+
+export const STATES = ['queued', 'claimed', 'completed', 'failed', 'cancelled', 'expired'];
+const ACTIVE = new Set(['queued', 'claimed']);
+/** Cards shown per column, and added by each "show more". */
+const PAGE = 50;
+/** Queued and claimed tasks are loaded whole (up to this many) so their order is exact. */
+const ACTIVE_MAX = 5000;
+
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const byClaimOrder = (a, b) => a.priority - b.priority || cmp(a.created_at, b.created_at) || cmp(a.id, b.id);
+const byRecent = (a, b) => cmp(b.updated_at, a.updated_at) || cmp(b.id, a.id);
+
+export function countdown(leaseUntil, now) {
+  const ms = Date.parse(leaseUntil) - now;
+  if (!(ms > 0)) return 'lapsed';
+  const s = Math.ceil(ms / 1000);
+  const pad = (n) => String(n).padStart(2, '0');
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}
+
+export const clock = (iso) => (iso ? new Date(iso).toLocaleTimeString([], { hour12: false }) : '');
+
+export function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function fillCard(card, t, now) {
+  card.className = `card state-${t.state}`;
+  card.dataset.id = t.id;
+  const top = el('div', 'top');
+  top.append(el('span', 'id', `#${t.id}`), el('span', 'kind', t.kind), el('span', 'prio', `p${t.priority}`));
+  if (t.for) top.append(el('span', 'private', `for ${t.for}`));
+  if (ACTIVE.has(t.state)) {
+    const cancel = el('button', 'cancel', '✕');
+    cancel.type = 'button';
+    cancel.title = 'Cancel this task (click twice)';
+    cancel.setAttribute('aria-label', `cancel #${t.id}`);
+    top.append(cancel);
+  }
+  const title = el('div', 'title', t.title);
+  title.title = `${t.title}\n(board ${t.board})`;
+  const meta = el('div', 'meta');
+  meta.append(el('span', 'author', t.created_by));
+  if (t.claimed_by) meta.append(' → ', el('span', 'holder', t.claimed_by));
+  if (t.state === 'claimed' && t.lease_until) {
+    const lease = el('span', 'lease', countdown(t.lease_until, now));
+    lease.dataset.until = t.lease_until;
+    lease.title = `lease until ${clock(t.lease_until)}`;
+    meta.append(lease);
+  } else if (t.state !== 'queued') {
+    meta.append(el('time', 'when', clock(t.updated_at)));
+  }
+  card.replaceChildren(top, title, meta);
+}
+
+class Column {
+  constructor(board, state) {
+    this.board = board;
+    this.state = state;
+    this.order = state === 'queued' ? byClaimOrder : byRecent;
+    this.ids = [];
+    this.limit = PAGE;
+    /** The server has more of this state than we loaded. */
+    this.cursor = null;
+    this.root = el('section', `col col-${state}${ACTIVE.has(state) ? '' : ' terminal'}`);
+    this.root.dataset.state = state;
+    const head = el('h2');
+    this.countEl = el('span', 'count', '0');
+    head.append(el('span', 'name', state), this.countEl);
+    this.cards = el('div', 'cards');
+    this.more = el('button', 'more', 'show more');
+    this.more.type = 'button';
+    this.more.hidden = true;
+    this.more.addEventListener('click', () => board.showMore(this));
+    this.root.append(head, this.cards, this.more);
+  }
+
+  indexFor(task) {
+    let lo = 0;
+    let hi = this.ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.order(this.board.tasks.get(this.ids[mid]), task) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  add(task) {
+    const i = this.indexFor(task);
+    this.ids.splice(i, 0, task.id);
+    if (i < this.limit) {
+      this.cards.insertBefore(this.board.cardFor(task), this.cards.children[i] ?? null);
+      if (this.cards.children.length > this.limit) this.cards.lastElementChild.remove();
+    }
+    this.footer();
+  }
+
+  remove(id) {
+    const i = this.ids.indexOf(id);
+    if (i < 0) return;
+    this.ids.splice(i, 1);
+    if (i < this.limit) {
+      this.board.cards.get(id)?.remove();
+      const next = this.ids[this.limit - 1];
+      if (next !== undefined) this.cards.append(this.board.cardFor(this.board.tasks.get(next)));
+    }
+    this.footer();
+  }
+
+  reset(tasks, cursor) {
+    this.ids = tasks.sort(this.order).map((t) => t.id);
+    this.cursor = cursor;
+    this.render();
+  }
+
+  render() {
+    const frag = document.createDocumentFragment();
+    for (const id of this.ids.slice(0, this.limit)) frag.append(this.board.cardFor(this.board.tasks.get(id)));
+    this.cards.replaceChildren(frag);
+    this.footer();
+  }
+
+  footer() {
+    this.countEl.textContent = `${this.ids.length.toLocaleString()}${this.cursor ? '+' : ''}`;
+    const hidden = Math.max(0, this.ids.length - this.limit);
+    this.more.hidden = hidden === 0 && !this.cursor;
+    this.more.textContent = hidden > 0 ? `show ${Math.min(hidden, PAGE)} more (${hidden} hidden)` : 'load older';
+  }
+}
+
+export class Board {
+  constructor(root, api, { onCancel, onError, onBoard }) {
+    this.api = api;
+    this.onError = onError;
+    this.onBoard = onBoard;
+    this.tasks = new Map();
+    this.cards = new Map();
+    this.filter = '';
+    this.refetching = new Set();
+    this.columns = new Map(STATES.map((s) => [s, new Column(this, s)]));
+    root.replaceChildren(...[...this.columns.values()].map((c) => c.root));
+    // One listener for every cancel button: the first click arms it, the second cancels.
+    root.addEventListener('click', (ev) => {
+      const button = ev.target.closest?.('button.cancel');
+      if (!button) return;
+      const id = button.closest('.card')?.dataset.id;
+      if (!id) return;
+      if (button.dataset.armed) return onCancel(id);
+      button.dataset.armed = 'true';
+      button.textContent = 'confirm?';
+      setTimeout(() => {
+        delete button.dataset.armed;
+        button.textContent = '✕';
+      }, 4000);
+    });
+  }
+
+  cardFor(task) {
+    let card = this.cards.get(task.id);
+    if (!card) {
+      card = el('article');
+      fillCard(card, task, Date.now());
+      this.cards.set(task.id, card);
+    }
+    return card;
+  }
+
+  /** A full snapshot of the selected board (all boards when `filter` is empty). */
+  async load(filter) {
+    const pages = await Promise.all(STATES.map((s) => this.fetchState(s, filter)));
+    this.filter = filter;
+    this.tasks = new Map();
+    this.cards = new Map();
+    for (const page of pages) {
+      for (const t of page.tasks) {
+        const seen = this.tasks.get(t.id);
+        // A task that moved between two of these requests shows up twice: keep the newer.
+        if (!seen || seen.updated_at <= t.updated_at) this.tasks.set(t.id, t);
+        this.onBoard(t.board);
+      }
+    }
+    const all = [...this.tasks.values()];
+    STATES.forEach((s, i) => {
+      this.columns.get(s).reset(
+        all.filter((t) => t.state === s),
+        pages[i].cursor,
+      );
+    });
+  }
+
+  async fetchState(state, filter, cursor) {
+    const active = ACTIVE.has(state);
+    const tasks = [];
+    let next = cursor;
+    do {
+      const page = await this.api.get(
+        `/v1/tasks${query({ state, board: filter, limit: active ? 500 : PAGE, cursor: next })}`,
+      );
+      tasks.push(...page.tasks);
+      next = page.next_cursor;
+    } while (next && active && tasks.length < ACTIVE_MAX);
+    return { tasks, cursor: next };
+  }
+
+  async showMore(column) {
+    column.limit += PAGE;
+    if (column.ids.length < column.limit && column.cursor) {
+      try {
+        const page = await this.fetchState(column.state, this.filter, column.cursor);
+        const older = page.tasks.filter((t) => !this.tasks.has(t.id) && t.state === column.state);
+        for (const t of older) this.tasks.set(t.id, t);
+        column.reset([...column.ids.map((id) => this.tasks.get(id)), ...older], page.cursor);
+        return;
+      } catch (e) {
+        this.onError(e);
+      }
+    }
+    column.render();
+  }
+
+  /** Puts a task where its state says, moving its card if it changed column. */
+  put(next) {
+    const prev = this.tasks.get(next.id);
+    if (prev) this.columns.get(prev.state).remove(prev.id);
+    this.tasks.set(next.id, next);
+    const card = this.cards.get(next.id);
+    if (card) fillCard(card, next, Date.now());
+    this.columns.get(next.state).add(next);
+  }
+
+  /** A task fetched from the server: newer than what we show, or ignored. */
+  upsert(task) {
+    if (this.filter && task.board !== this.filter) return;
+    const prev = this.tasks.get(task.id);
+    if (prev && prev.updated_at > task.updated_at) return;
+    this.put(task);
+  }
+
+  applyEvents(events) {
+    for (const e of events) this.applyEvent(e);
+  }
+
+  applyEvent(e) {
+    if (!e.task_id || (this.filter && e.board !== this.filter)) return;
+    const t = this.tasks.get(e.task_id);
+    const d = e.data ?? {};
+    if (!t) {
+      if (e.type === 'task.created') {
+        this.put({
+          id: e.task_id,
+          board: e.board,
+          kind: d.kind ?? 'task',
+          title: d.title ?? '',
+          priority: d.priority ?? 0,
+          labels: [],
+          for: d.for ?? null,
+          created_by: e.agent ?? '',
+          state: 'queued',
+          claimed_by: null,
+          lease_until: null,
+          attempts: 0,
+          created_at: e.at,
+          updated_at: e.at,
+        });
+      } else {
+        this.refetch(e.task_id); // an older task we did not load
+      }
+      return;
+    }
+    if (e.at < t.updated_at) return; // what we show is already newer
+    const next = { ...t, updated_at: e.at };
+    switch (e.type) {
+      case 'task.claimed':
+        Object.assign(next, { state: 'claimed', claimed_by: e.agent, lease_until: d.lease_until, attempts: d.fence });
+        break;
+      case 'task.requeued':
+        Object.assign(next, { state: 'queued', claimed_by: null, lease_until: null });
+        if (d.to) next.for = d.to;
+        break;
+      case 'task.completed':
+      case 'task.failed':
+      case 'task.cancelled':
+      case 'task.expired':
+        Object.assign(next, { state: e.type.slice(5), lease_until: null });
+        break;
+      default:
+        return;
+    }
+    this.put(next);
+  }
+
+  async refetch(id) {
+    if (this.refetching.has(id)) return;
+    this.refetching.add(id);
+    try {
+      const { task } = await this.api.get(`/v1/tasks/${encodeURIComponent(id)}`);
+      this.upsert(task);
+    } catch {
+      // Gone or unreachable: the next snapshot settles it.
+    } finally {
+      this.refetching.delete(id);
+    }
+  }
+
+  /** Once a second: the visible lease countdowns. A lapsed one is re-read (a heartbeat may have extended it). */
+  tick(now) {
+    for (const lease of this.columns.get('claimed').cards.querySelectorAll('.lease')) {
+      const text = countdown(lease.dataset.until, now);
+      if (lease.textContent !== text) lease.textContent = text;
+      lease.classList.toggle('soon', Date.parse(lease.dataset.until) - now < 30_000);
+      if (text === 'lapsed' && !lease.dataset.rechecked) {
+        lease.dataset.rechecked = 'true';
+        const id = lease.closest('.card')?.dataset.id;
+        if (id) setTimeout(() => this.refetch(id), 1500);
+      }
+    }
+  }
+}

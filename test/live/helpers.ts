@@ -1,0 +1,66 @@
+/** Helpers for the live tests: condition polling (never sleep-then-assert) and an SSE subscriber. */
+import type { CoordEvent } from '../../src/core/model.js';
+import { readSse } from '../../src/transports/cli/sse-reader.js';
+
+/** Polls `fn` until it returns something truthy; the deadline only guards against a hang. */
+export async function waitFor<T>(fn: () => T | Promise<T>, what = 'condition', deadlineMs = 30_000): Promise<T> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export interface Target {
+  url: string;
+  token: string;
+}
+
+export interface Subscription {
+  events: CoordEvent[];
+  /** Resolves once the server has answered with the stream's headers: it is subscribed from then on. */
+  opened: Promise<Response>;
+  ended: Promise<void>;
+  close(): void;
+}
+
+export function subscribe(
+  target: Target,
+  opts: { board?: string; since?: number; lastEventId?: number | string } = {},
+): Subscription {
+  const ac = new AbortController();
+  const events: CoordEvent[] = [];
+  const params = new URLSearchParams();
+  if (opts.board) params.set('board', opts.board);
+  if (opts.since !== undefined) params.set('since', String(opts.since));
+  const opened = fetch(`${target.url}/v1/events?${params}`, {
+    signal: ac.signal,
+    headers: {
+      authorization: `Bearer ${target.token}`,
+      accept: 'text/event-stream',
+      ...(opts.lastEventId === undefined ? {} : { 'last-event-id': String(opts.lastEventId) }),
+    },
+  });
+  const ended = opened.then(async (res) => {
+    if (!res.body) return;
+    try {
+      for await (const m of readSse(res.body)) {
+        const e = JSON.parse(m.data) as CoordEvent;
+        if (m.id !== String(e.seq) || m.event !== e.type) throw new Error(`frame fields disagree with data: ${m.id}`);
+        events.push(e);
+      }
+    } catch (e) {
+      if ((e as Error).name !== 'AbortError') throw e;
+    }
+  });
+  ended.catch(() => {});
+  return { events, opened, ended, close: () => ac.abort() };
+}
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+};
