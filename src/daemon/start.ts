@@ -9,6 +9,7 @@ import type { Store } from '../core/ports.js';
 import { Presence } from '../core/presence.js';
 import { acquireDaemonLock, watchSessions, writeDaemonInfo } from '../locks/index.js';
 import { buildHttpApp } from '../transports/http/app.js';
+import { McpHttp } from '../transports/mcp/http.js';
 import type { DaemonConfig } from './config.js';
 import { makeLogger } from './logger.js';
 import { openStore } from './open-store.js';
@@ -50,6 +51,7 @@ export async function startDaemon(
     store = await openStore(config.store, config.stateDir, systemClock);
     const ctx: Ctx = { store, clock: systemClock, presence: new Presence() };
     let port = config.port;
+    const mcp = new McpHttp({ ctx, version: VERSION, log });
     const app = buildHttpApp({
       ctx,
       token,
@@ -57,6 +59,7 @@ export async function startDaemon(
       port: () => port,
       extraHosts: config.extraHosts,
       logger: log,
+      mcp,
     });
     await app.listen({ host: '127.0.0.1', port: config.port });
     const address = app.server.address();
@@ -72,6 +75,7 @@ export async function startDaemon(
     const stopSessions = watchSessions(
       config.stateDir,
       (session) => {
+        void mcp.forget(session);
         sessionStore.endSession(session).then(
           (ended) => log.info({ session, ...ended }, 'session ended'),
           (err) => log.warn({ err, session }, 'ending a session failed; its leases will free what it held'),
