@@ -10,6 +10,15 @@ const cut = (s: string, n: number): string => {
   return chars.length <= n ? chars.join('') : `${chars.slice(0, n - 1).join('')}…`;
 };
 
+export const LINE_BUDGET = 140;
+
+/** Appends the title, cut at 80 characters and then, for non-ASCII titles, until the line fits the byte budget. */
+function withTitle(head: string, title: string): string {
+  let line = `${head}${cut(title, 80)}`;
+  for (let n = 79; Buffer.byteLength(line) > LINE_BUDGET && n > 0; n--) line = `${head}${cut(title, n)}`;
+  return line;
+}
+
 /** 3m, 5h, 2d — the coarsest unit that keeps two digits. */
 export function shortDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -25,12 +34,12 @@ const age = (t: Task, now: number) =>
 
 export function taskLine(t: Task, agent: string, now: number): string {
   const who = t.for === agent ? `${cut(t.created_by, 16)}>you` : cut(t.created_by, 16);
-  return `#${t.id} ${cut(t.kind, 10)} p${t.priority} ${age(t, now)} ${who}: ${cut(t.title, 80)}`;
+  return withTitle(`#${t.id} ${cut(t.kind, 10)} p${t.priority} ${age(t, now)} ${who}: `, t.title);
 }
 
 export function claimLine(t: Task, now: number): string {
   const left = t.lease_until ? shortDuration(Date.parse(t.lease_until) - now) : '?';
-  return `* #${t.id} ${cut(t.kind, 10)} p${t.priority} yours, lease ${left}: ${cut(t.title, 80)}`;
+  return withTitle(`* #${t.id} ${cut(t.kind, 10)} p${t.priority} yours, lease ${left}: `, t.title);
 }
 
 export function inboxText(view: InboxOutput, now: number, since: number | undefined): string {

@@ -67,6 +67,14 @@ describe('inbox text budget (SPEC §6)', () => {
     }
   });
 
+  test('a non-ASCII title is cut until the line fits 140 bytes', () => {
+    for (const title of ['é'.repeat(80), '修复登录重定向循环'.repeat(10), '🚀'.repeat(80)]) {
+      const line = taskLine(task({ ...WIDE, title }), WIDE.for, NOW);
+      assert.ok(bytes(line) <= 140, `${bytes(line)} bytes: ${line}`);
+      assert.match(line, /…$/);
+    }
+  });
+
   test('a line of my own claim with an 80-char title is at most 140 bytes', () => {
     const lease = new Date(NOW + 23 * 3600_000 + 59 * 60_000).toISOString();
     const line = claimLine(task({ ...WIDE, title: 'c'.repeat(80), lease_until: lease }), NOW);
