@@ -1,0 +1,62 @@
+/**
+ * claim-next over HTTP, 50 keep-alive connections.
+ * floor: bare node:http server (own process) doing one claim UPDATE per POST (floors/bare-http-claim-server.ts),
+ *        loaded by autocannon in another process (lib/autocannon-client.ts).
+ * target: coord ≥ 70 % of the floor's requests/s.
+ */
+import { FILE as CLAIM_SERVER } from '../floors/bare-http-claim-server.js';
+import { seededTemplate } from '../floors/sqlite-claim-loop.js';
+import { runAutocannon } from '../lib/autocannon-client.js';
+import { startServer } from '../lib/child.js';
+import { pick } from '../lib/config.js';
+import { freshCopy } from '../lib/template-db.js';
+import { defineScenario, type Measurement } from '../lib/types.js';
+
+export const ROWS = 100_000;
+export const CONNECTIONS = 50;
+export const DURATION_S = pick(2, 5);
+export const WARMUP_S = pick(0.5, 1);
+
+let template = '';
+
+/** Loads `url` with autocannon (other process); the caller's server must answer POST with a claim. */
+export async function loadClaims(url: string, body = '{"agent":"bench-agent"}'): Promise<Measurement> {
+  const r = await runAutocannon({
+    url,
+    connections: CONNECTIONS,
+    durationS: DURATION_S,
+    warmupS: WARMUP_S,
+    method: 'POST',
+    body,
+  });
+  if (r.errors > 0 || r.non2xx > 0) throw new Error(`${r.errors} errors, ${r.non2xx} non-2xx answers`);
+  return { value: r.rps, extra: { p50_ms: r.p50_ms, p99_ms: r.p99_ms } };
+}
+
+export default defineScenario({
+  name: `claim-next over HTTP, ${CONNECTIONS} keep-alive connections`,
+  metric: 'requests/s',
+  unit: 'req/s',
+  better: 'higher',
+  target: { kind: 'ratio_to_floor_min', value: 0.7 },
+  note: `autocannon in another process, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s measured, ${ROWS / 1000}k queued; load generator and server share the 2 cores`,
+  async setup() {
+    template = await seededTemplate([{ rows: ROWS }]);
+  },
+  contenders: {
+    // coord contender: plugged in by scenarios/claim-next-http.ts (see bench/README.md, "Plugging in coord")
+    floor: async () => {
+      const db = freshCopy(template);
+      const server = await startServer(CLAIM_SERVER, { path: db.path });
+      try {
+        const m = await loadClaims(`${server.url}/claim`);
+        const stats = (await (await fetch(`${server.url}/stats`)).json()) as { empty: number };
+        if (stats.empty > 0) throw new Error(`queue ran dry (${stats.empty} empty claims): raise ROWS`);
+        return m;
+      } finally {
+        await server.stop();
+        db.cleanup();
+      }
+    },
+  },
+});

@@ -1,0 +1,64 @@
+/**
+ * Empty inbox poll over HTTP with lazy expiry: 10,000 historical tasks over 500 agents,
+ * 2,000 reads per round.
+ * floor: a plain indexed SELECT behind bare node:http (floors/bare-http-select-server.ts), read-only.
+ * target: coord p50 ≤ 1.1× the floor's, and 0 write transactions during the reads (extra.write_tx).
+ */
+import { FILE as SELECT_SERVER } from '../floors/bare-http-select-server.js';
+import { seededTemplate } from '../floors/sqlite-claim-loop.js';
+import { startServer } from '../lib/child.js';
+import { measureLatency } from '../lib/latency-client.js';
+import { defineScenario, type Measurement } from '../lib/types.js';
+
+export const HISTORY = 10_000;
+export const AGENTS = 500;
+export const READS = 2_000;
+export const AGENT_NAMES = Array.from({ length: AGENTS }, (_, i) => `agent-${i}`);
+
+let template = '';
+
+/**
+ * `READS` sequential GETs of `pathFor(agent)` cycling over the 500 agents; p50 as value.
+ * `writeTx()` is asked before and after: the difference is reported as extra.write_tx.
+ */
+export async function inboxReads(
+  baseUrl: string,
+  pathFor: (agent: string) => string,
+  writeTx: () => Promise<number>,
+): Promise<Measurement> {
+  const before = await writeTx();
+  const r = await measureLatency({
+    url: baseUrl,
+    paths: AGENT_NAMES.map(pathFor),
+    requests: READS,
+    warmup: 100,
+    ok: [200],
+  });
+  if (r.errors > 0) throw new Error(`${r.errors} failed reads`);
+  return { value: r.p50_ms, extra: { p99_ms: r.p99_ms, write_tx: (await writeTx()) - before } };
+}
+
+export default defineScenario({
+  name: `empty inbox poll over HTTP, ${HISTORY / 1000}k history over ${AGENTS} agents`,
+  metric: 'p50 read latency',
+  unit: 'ms',
+  better: 'lower',
+  target: { kind: 'ratio_to_floor_max', value: 1.1, extra_max: { write_tx: 0 } },
+  note: `${READS} reads per round on one keep-alive connection, cycling over ${AGENTS} agents; write transactions counted during the reads`,
+  async setup() {
+    template = await seededTemplate([{ rows: HISTORY, state: 'completed', agents: AGENTS }]);
+  },
+  contenders: {
+    // coord contender: plugged in by scenarios/empty-inbox-http.ts (see bench/README.md, "Plugging in coord")
+    floor: async () => {
+      const server = await startServer(SELECT_SERVER, { path: template });
+      try {
+        const writeTx = async () =>
+          ((await (await fetch(`${server.url}/stats`)).json()) as { write_tx: number }).write_tx;
+        return await inboxReads(server.url, (agent) => `/inbox?agent=${agent}`, writeTx);
+      } finally {
+        await server.stop();
+      }
+    },
+  },
+});

@@ -1,0 +1,27 @@
+/** The scenario registry, in report order. Add a scenario: write scenarios/<name>.ts, add one line here. */
+import type { Scenario } from '../lib/types.js';
+import claimLatencyHttp from './claim-latency-http.js';
+import claimNextHttp from './claim-next-http.js';
+import claimNextInprocess from './claim-next-inprocess.js';
+import daemonRss from './daemon-rss.js';
+import emptyInboxHttp from './empty-inbox-http.js';
+import inboxHistory from './inbox-history.js';
+import jobCycleInprocess from './job-cycle-inprocess.js';
+import mcpSpawn from './mcp-spawn.js';
+import pgClaimComplete1 from './pg-claim-complete-1-daemon.js';
+import pgClaimComplete2 from './pg-claim-complete-2-daemons.js';
+import postToClaim from './post-to-claim.js';
+
+export const SCENARIOS: { file: string; scenario: Scenario }[] = [
+  { file: 'claim-next-inprocess', scenario: claimNextInprocess },
+  { file: 'job-cycle-inprocess', scenario: jobCycleInprocess },
+  { file: 'claim-next-http', scenario: claimNextHttp },
+  { file: 'claim-latency-http', scenario: claimLatencyHttp },
+  { file: 'empty-inbox-http', scenario: emptyInboxHttp },
+  { file: 'inbox-history', scenario: inboxHistory },
+  { file: 'post-to-claim', scenario: postToClaim },
+  { file: 'mcp-spawn', scenario: mcpSpawn },
+  { file: 'daemon-rss', scenario: daemonRss },
+  { file: 'pg-claim-complete-1-daemon', scenario: pgClaimComplete1 },
+  { file: 'pg-claim-complete-2-daemons', scenario: pgClaimComplete2 },
+];
