@@ -11,6 +11,7 @@ import { registerMcp } from './commands/mcp.js';
 import { registerOpen } from './commands/open.js';
 import { registerPost } from './commands/post.js';
 import { registerServe } from './commands/serve.js';
+import { registerSetup } from './commands/setup.js';
 import { registerShow } from './commands/show.js';
 import { registerWho } from './commands/who.js';
 import { EXIT } from './exit-codes.js';
@@ -37,5 +38,6 @@ export function buildProgram(): Command {
   registerWho(program);
   registerOpen(program);
   registerMcp(program);
+  registerSetup(program);
   return program;
 }
