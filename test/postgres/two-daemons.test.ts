@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { SpawnedDaemon } from '../support/daemon.js';
 import { waitFor } from '../live/helpers.js';
+import type { SpawnedDaemon } from '../support/daemon.js';
 import { type Cluster, startCluster } from './cluster.js';
 import { raceWorkers } from './workers.js';
 
@@ -59,8 +59,14 @@ describe('two daemons on one PostgreSQL database', () => {
     assert.equal(claimed.length, 100);
     assert.equal(new Set(claimed).size, 100);
     const onEach = workers.map((w, i) => ({ daemon: i % 2 ? 2 : 1, n: w.lines.filter((l) => 'claimed' in l).length }));
-    assert.ok(onEach.filter((w) => w.daemon === 1).some((w) => w.n > 0), 'daemon 1 served claims');
-    assert.ok(onEach.filter((w) => w.daemon === 2).some((w) => w.n > 0), 'daemon 2 served claims');
+    assert.ok(
+      onEach.filter((w) => w.daemon === 1).some((w) => w.n > 0),
+      'daemon 1 served claims',
+    );
+    assert.ok(
+      onEach.filter((w) => w.daemon === 2).some((w) => w.n > 0),
+      'daemon 2 served claims',
+    );
     const { body } = await c.call(d1, 'GET', '/v1/tasks?board=drain&limit=500');
     assert.equal(body.tasks.length, 100);
     for (const t of body.tasks) {

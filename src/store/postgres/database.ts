@@ -43,6 +43,9 @@ export function makePool(opts: ConnectionOptions): Pool {
   const pool = new pg.Pool({ ...clientConfig(opts), max: opts.max ?? 10, idleTimeoutMillis: 30_000 });
   // An idle connection broke (server restarted): the pool drops it and opens a new one on demand.
   pool.on('error', () => {});
+  // A connection that breaks while checked out between two queries must not crash the daemon
+  // (an unhandled 'error' event): its next query fails, and the transaction discards it.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
