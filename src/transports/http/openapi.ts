@@ -1,6 +1,6 @@
 /** OpenAPI 3.1, generated from the same zod schemas the handlers validate with. */
 import { z } from 'zod';
-import { ArtifactOutput, ErrorSchema, InboxInput, InboxOutput } from '../../core/schemas.js';
+import { ArtifactOutput, ErrorSchema, EventsOutput, InboxInput, InboxOutput } from '../../core/schemas.js';
 import { type Route, routes } from './routes.js';
 
 const schema = (s: z.ZodType, io: 'input' | 'output' = 'input') =>
@@ -73,6 +73,30 @@ export function openApiDocument(version: string): Record<string, unknown> {
           content: {
             'application/json': { schema: schema(InboxOutput, 'output') },
             'text/plain': { schema: { type: 'string' } },
+          },
+        },
+        default: errorResponse,
+      },
+    },
+  };
+  paths['/v1/events'] = {
+    get: {
+      operationId: 'events',
+      summary:
+        'The event log as Server-Sent Events (id = seq, event = type); Last-Event-ID or ?since resumes right after that event. ?format=json answers one page of list_events instead.',
+      parameters: [
+        { name: 'board', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'since', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
+        { name: 'format', in: 'query', required: false, schema: { enum: ['json'] } },
+        { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+        { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'integer', minimum: 0 } },
+      ],
+      responses: {
+        '200': {
+          description: 'OK',
+          content: {
+            'text/event-stream': { schema: { type: 'string' } },
+            'application/json': { schema: schema(EventsOutput, 'output') },
           },
         },
         default: errorResponse,

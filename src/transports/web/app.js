@@ -165,7 +165,7 @@ function start(token) {
   picker.addEventListener('change', () => {
     filter = picker.value;
     sessionStorage.setItem(BOARD_KEY, filter);
-    panels.clearTimeline();
+    panels.showBoard(filter);
     reload();
   });
 

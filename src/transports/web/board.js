@@ -34,7 +34,7 @@ export function el(tag, className, text) {
 }
 
 function fillCard(card, t, now) {
-  card.className = `card state-${t.state}`;
+  card.className = `card state-${t.state}${t.claimed_by ? ' held' : ''}`;
   card.dataset.id = t.id;
   const top = el('div', 'top');
   top.append(el('span', 'id', `#${t.id}`), el('span', 'kind', t.kind), el('span', 'prio', `p${t.priority}`));
@@ -50,7 +50,7 @@ function fillCard(card, t, now) {
   title.title = `${t.title}\n(board ${t.board})`;
   const meta = el('div', 'meta');
   meta.append(el('span', 'author', t.created_by));
-  if (t.claimed_by) meta.append(' → ', el('span', 'holder', t.claimed_by));
+  if (t.claimed_by) meta.append(el('span', 'arrow', '→'), el('span', 'holder', t.claimed_by));
   if (t.state === 'claimed' && t.lease_until) {
     const lease = el('span', 'lease', countdown(t.lease_until, now));
     lease.dataset.until = t.lease_until;

@@ -24,12 +24,16 @@ function describe(e) {
       return `${d.reason ?? ''}${d.to ? ` → ${d.to}` : ''}`;
     case 'task.cancelled':
       return d.reason ?? '';
-    case 'lock.acquired':
-    case 'lock.released':
-      return Array.isArray(d.resources) ? d.resources.join(' ') : '';
     default:
       return '';
   }
+}
+
+/** A task by its id; a lock by what it covers (its id means nothing to a reader). */
+function subjectOf(e) {
+  if (e.task_id) return `#${e.task_id}`;
+  const resources = e.data?.resources;
+  return Array.isArray(resources) && resources.length ? resources.join(' ') : (e.lock_id ?? '');
 }
 
 const empty = (text) => el('li', 'empty', text);
@@ -42,6 +46,7 @@ export class Panels {
     this.timelineEl = timeline;
     this.board = '';
     this.pending = null;
+    this.recent = [];
   }
 
   async refresh(board) {
@@ -56,7 +61,7 @@ export class Panels {
       const li = el('li', a.active ? 'agent active' : 'agent');
       li.append(el('span', 'dot'), el('b', '', a.name), el('span', 'muted', ` ${ago(a.last_seen, now)}`));
       if (a.claims.length) li.append(el('span', 'holds', ` holds ${a.claims.map((id) => `#${id}`).join(' ')}`));
-      if (a.locks.length) li.append(el('span', 'holds', ` · ${a.locks.length} lock${a.locks.length > 1 ? 's' : ''}`));
+      if (a.locks.length) li.append(el('span', 'holds', ` · locks ${a.locks.join(' ')}`));
       return li;
     });
     this.agentsEl.replaceChildren(...(items.length ? items : [empty('no agents seen')]));
@@ -81,30 +86,43 @@ export class Panels {
   }
 
   onEvents(events) {
+    // Every board's events are kept (the last few hundred), so switching boards re-filters at once.
+    this.recent.push(...events);
+    if (this.recent.length > 2 * MAX_TIMELINE) this.recent.splice(0, this.recent.length - MAX_TIMELINE);
     const shown = events.filter((e) => !this.board || e.board === this.board);
     if (shown.length === 0) return;
     this.timelineEl.querySelector('.empty')?.remove();
-    const frag = document.createDocumentFragment();
-    for (const e of shown.slice(-MAX_TIMELINE).reverse()) {
-      const li = el('li', `ev ${e.type.replace('.', '-')}`);
-      li.dataset.seq = e.seq;
-      li.append(
-        el('time', '', clock(e.at)),
-        el('span', 'type', e.type.split('.')[1]),
-        el('span', 'subject', e.task_id ? `#${e.task_id}` : (e.lock_id ?? '')),
-        el('span', 'who', e.agent ?? ''),
-        el('span', 'what', describe(e)),
-      );
-      frag.append(li);
-    }
-    this.timelineEl.prepend(frag);
+    this.timelineEl.prepend(this.rows(shown));
     while (this.timelineEl.children.length > MAX_TIMELINE) this.timelineEl.lastElementChild.remove();
     // Who holds what changed: re-read agents and locks once the burst is over.
     clearTimeout(this.pending);
     this.pending = setTimeout(() => this.refresh(this.board).catch(() => {}), REFRESH_AFTER_EVENT_MS);
   }
 
-  clearTimeline() {
-    this.timelineEl.replaceChildren(empty('waiting for events…'));
+  /** After the board changes: the timeline again, from the events kept. */
+  showBoard(board) {
+    this.board = board;
+    const shown = this.recent.filter((e) => !board || e.board === board);
+    this.timelineEl.replaceChildren(shown.length ? this.rows(shown) : empty('waiting for events…'));
+  }
+
+  rows(events) {
+    const frag = document.createDocumentFragment();
+    for (const e of events.slice(-MAX_TIMELINE).reverse()) {
+      const li = el('li', `ev ${e.type.replace('.', '-')}`);
+      li.dataset.seq = e.seq;
+      const line = el('div', 'line');
+      line.append(
+        el('time', '', clock(e.at)),
+        el('span', 'type', e.type.split('.')[1]),
+        el('span', 'subject', subjectOf(e)),
+        el('span', 'who', e.agent ?? ''),
+      );
+      li.append(line);
+      const what = describe(e);
+      if (what) li.append(el('div', 'what', what));
+      frag.append(li);
+    }
+    return frag;
   }
 }
