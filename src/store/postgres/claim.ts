@@ -24,7 +24,7 @@ const NEXT_FILTER = `board = @board AND state = 'queued' AND expires_at > @now::
   AND (cardinality(@labels::text[]) = 0 OR labels && @labels::text[])`;
 const NEXT_ORDER = 'ORDER BY priority, created_at, id LIMIT 1';
 
-const PEEK_NEXT = `SELECT id FROM tasks WHERE ${NEXT_FILTER} ${NEXT_ORDER}`;
+export const PEEK_NEXT = `SELECT id FROM tasks WHERE ${NEXT_FILTER} ${NEXT_ORDER}`;
 
 // Workers on every daemon skip rows another transaction is claiming instead of
 // queueing behind it; the UPDATE re-checks the state it was chosen for.
