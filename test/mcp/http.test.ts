@@ -81,6 +81,18 @@ describe('MCP over Streamable HTTP', () => {
     assert.equal(rebinding, 403);
   });
 
+  test('a client that probes for the 2026-07-28 revision falls back to the initialize handshake', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${daemon.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${daemon.token}` } },
+    });
+    const client = new Client({ name: 'prober', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(transport);
+    assert.match(transport.protocolVersion ?? '', /^2025-/);
+    assert.equal((await client.listTools()).tools.length, 12);
+    await transport.terminateSession();
+    await client.close();
+  });
+
   test('an unknown Mcp-Session-Id answers 404, so the client knows to initialize again', async () => {
     const res = await fetch(`${daemon.url}/mcp`, {
       method: 'POST',
