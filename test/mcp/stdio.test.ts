@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { z } from 'zod';
 import { tempDir } from '../support/ctx.js';
-import { ROOT } from '../support/daemon.js';
+import { ROOT, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { waitFor } from './harness.js';
 import { alive, daemonOf, startMcp, stopDaemon } from './stdio-support.js';
 
@@ -137,6 +137,33 @@ describe('coord mcp over stdio', () => {
     }
   });
 
+  test('an idle coord mcp reconnects by itself once a daemon runs again, so push resumes without a call', async () => {
+    const state = tempDir('coord-mcp-revive-');
+    const agent = await startMcp(state, { args: ['--agent', 'idle'] });
+    const updates: string[] = [];
+    agent.client.setNotificationHandler('notifications/resources/updated', (n) => {
+      updates.push(n.params.uri);
+    });
+    let second: SpawnedDaemon | undefined;
+    try {
+      await agent.client.subscribeResource({ uri: 'coord://inbox' });
+      await stopDaemon(state, 'SIGKILL');
+      await waitFor(() => agent.stderr().includes('notification stream ended'), 'the bridge to notice');
+      assert.equal(agent.stderr().match(/starting a coord daemon/g)?.length, 1, 'an idle bridge starts no daemon');
+      second = await spawnDaemon({ stateDir: state });
+      await waitFor(() => agent.stderr().includes('reconnected to the coord daemon'), 'the bridge to reconnect');
+      const res = await second.fetch('/v1/tasks', {
+        method: 'POST',
+        json: { title: 'for the idle one', agent: 'cli', board: 'stdio-test' },
+      });
+      assert.equal(res.status, 201);
+      await waitFor(() => updates.length > 0, 'resources/updated after the reconnect');
+    } finally {
+      await agent.close();
+      await second?.stop();
+    }
+  });
+
   test('coord mcp survives its daemon dying: the next call starts a new daemon, and subscriptions carry over', async () => {
     const state = tempDir('coord-mcp-restart-');
     const agent = await startMcp(state, { args: ['--agent', 'survivor'] });
@@ -150,7 +177,7 @@ describe('coord mcp over stdio', () => {
       const first = daemonOf(state).pid;
       await stopDaemon(state, 'SIGKILL');
       const after = await agent.call('inbox');
-      assert.equal(after.isError, false, after.text);
+      assert.equal(after.isError, false, `${after.text}\n${agent.stderr()}`);
       assert.match(after.text, /before/);
       const second = daemonOf(state);
       assert.notEqual(second.pid, first);

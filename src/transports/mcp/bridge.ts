@@ -5,6 +5,7 @@
  * survive a daemon restart: it remembers the client's `initialize` and
  * subscriptions, and replays them on a new session, so the agent never notices.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   isInitializedNotification,
   isInitializeRequest,
@@ -23,12 +24,15 @@ export interface BridgeOptions {
   agent: Transport;
   /** Finds (or starts) the daemon; called at start and after the daemon went away. */
   connect: () => Promise<DaemonEndpoint>;
+  /** The running daemon, if any, without starting one. */
+  find: () => DaemonEndpoint | null;
   /** Coord-Agent, Coord-Board, Coord-Session, Coord-Root. */
   headers: Record<string, string>;
   log: (message: string) => void;
 }
 
 const INTERNAL = 'coord-bridge:';
+const REVIVE_POLL_MS = 500;
 
 export class Bridge {
   private link: DaemonLink | undefined;
@@ -77,7 +81,7 @@ export class Bridge {
         if (request) void answered.then(() => this.unanswered(request.id));
         return;
       } catch (err) {
-        this.link = undefined;
+        if (err instanceof DaemonGone) this.drop();
         if (err instanceof DaemonGone && attempt === 1 && !this.closed) {
           this.opts.log(`${err.message} — reconnecting`);
           continue;
@@ -110,17 +114,27 @@ export class Bridge {
       (err) => this.opts.log(`daemon stream: ${(err as Error).message}`),
     );
     if (replay && this.init) {
-      const answer = await this.ask(link, this.init);
-      link.protocolVersion = protocolOf(answer);
-      if (this.initialized) {
-        await link.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-        this.listen(link);
+      try {
+        const answer = await this.ask(link, this.init);
+        link.protocolVersion = protocolOf(answer);
+        if (this.initialized) {
+          await link.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          this.listen(link);
+        }
+        for (const uri of this.subscriptions) await this.ask(link, { ...rpc('resources/subscribe'), params: { uri } });
+      } catch (err) {
+        link.abandon();
+        throw err;
       }
-      for (const uri of this.subscriptions) await this.ask(link, { ...rpc('resources/subscribe'), params: { uri } });
       this.opts.log('reconnected to the coord daemon');
     }
     this.link = link;
     return link;
+  }
+
+  private drop(): void {
+    this.link?.abandon();
+    this.link = undefined;
   }
 
   private fromDaemon(m: JSONRPCMessage, link: DaemonLink): void {
@@ -152,10 +166,39 @@ export class Bridge {
     }
   }
 
+  /** The standalone stream carries every push; when it ends, the daemon has gone away. */
   private listen(link: DaemonLink): void {
-    link.listen().catch((err) => {
-      if (link === this.link) this.opts.log(`notification stream ended: ${(err as Error).message}`);
-    });
+    link.listen().then(
+      () => this.lost(link, 'the daemon closed it'),
+      (err) => this.lost(link, (err as Error).message),
+    );
+  }
+
+  private lost(link: DaemonLink, why: string): void {
+    if (this.closed || link !== this.link) return;
+    this.opts.log(`notification stream ended (${why}); reconnecting once a daemon runs`);
+    this.drop();
+    void this.revive();
+  }
+
+  /**
+   * Resume push as soon as a daemon runs again, so an idle agent keeps hearing about work. Starting
+   * a daemon is left to the agent's next call: one stopped on purpose stays stopped until needed.
+   */
+  private async revive(): Promise<void> {
+    while (!this.closed && !this.link) {
+      if (this.opts.find()) {
+        this.queue = this.queue.then(() =>
+          this.connected(true).then(
+            () => undefined,
+            (err) => this.opts.log(`could not reconnect: ${(err as Error).message}`),
+          ),
+        );
+        return;
+      }
+      // Waiting for another process to write daemon.json: there is no event to wait on.
+      await sleep(REVIVE_POLL_MS);
+    }
   }
 
   /** The response stream ended without an answer (the daemon died mid-call): say so rather than hang. */

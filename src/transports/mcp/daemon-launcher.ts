@@ -26,6 +26,12 @@ export interface LaunchOptions {
 /** Exit code of `coord serve` when another daemon already holds the lock (EXIT.conflict). */
 const LOST_LOCK = 2;
 
+/** The daemon serving `stateDir` right now, or null. */
+export function findDaemon(stateDir: string): DaemonEndpoint | null {
+  const running = findRunningDaemon(stateDir);
+  return running?.url ? { url: running.url, token: readToken(stateDir) } : null;
+}
+
 export async function ensureDaemon(opts: LaunchOptions): Promise<DaemonEndpoint> {
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   ensurePrivateDir(opts.stateDir);

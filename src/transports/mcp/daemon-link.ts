@@ -73,6 +73,11 @@ export class DaemonLink {
     this.abort.abort();
   }
 
+  /** Stop reading without a word to the daemon: it is gone, or this session is. */
+  abandon(): void {
+    this.abort.abort();
+  }
+
   private async read(body: ReadableStream<Uint8Array>): Promise<void> {
     try {
       for await (const data of sseData(body)) {

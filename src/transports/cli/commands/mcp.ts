@@ -11,7 +11,7 @@ import { findRepoRoot, resolveBoard } from '../../../daemon/board-name.js';
 import { resolveStateDir } from '../../../daemon/config.js';
 import { holdSessionLock } from '../../../locks/index.js';
 import { Bridge } from '../../mcp/bridge.js';
-import { ensureDaemon } from '../../mcp/daemon-launcher.js';
+import { ensureDaemon, findDaemon } from '../../mcp/daemon-launcher.js';
 import { EXIT } from '../exit-codes.js';
 
 interface McpFlags {
@@ -43,6 +43,7 @@ export function registerMcp(program: Command): void {
         agent: new StdioServerTransport(),
         connect: () =>
           ensureDaemon({ stateDir, env, log, command: [process.execPath, ...process.execArgv, process.argv[1] ?? ''] }),
+        find: () => findDaemon(stateDir),
         headers: {
           'coord-board': board,
           'coord-session': session.sessionId,
