@@ -6,7 +6,7 @@ import pg from 'pg';
 import { migratedPgSchema, PG_SCHEMA_FILE } from '../../scripts/dump-pg-schema.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { operations as op } from '../../src/core/operations.js';
-import { PEEK_NEXT } from '../../src/store/postgres/claim.js';
+import { LOOK_NEXT } from '../../src/store/postgres/claim-next.js';
 import { clientConfig, migrations } from '../../src/store/postgres/database.js';
 import { probeSql } from '../../src/store/postgres/due.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
@@ -75,8 +75,8 @@ describe('postgres: the hot read-only queries can use an index', () => {
     assert.match(text, /tasks_ttl_due/, text);
   });
 
-  test("claim-next's read-only peek walks the queue index", async () => {
-    const text = await plan(PEEK_NEXT, { board: 'b', agent: 'a', now: 0, kinds: ['bug'], labels: ['x'] });
+  test("claim-next's read-only look walks the queue index", async () => {
+    const text = await plan(LOOK_NEXT, { board: 'b', agent: 'a', now: 0, kinds: ['bug'], labels: ['x'] });
     assert.doesNotMatch(text, /Seq Scan/, text);
     assert.match(text, /tasks_queue/, text);
   });

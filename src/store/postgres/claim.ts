@@ -1,12 +1,11 @@
 import type { ClaimGrant } from '../../core/model.js';
-import type { ClaimCommand, ClaimNextCommand, Outcome } from '../../core/ports.js';
+import type { ClaimCommand, Outcome } from '../../core/ports.js';
 import { claimableBy, explainClaimLoss } from '../../core/rules.js';
-import type { Queryable } from './database.js';
 import { type TaskRow, toFacts, toGrant } from './rows.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
-const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id = @claim_id, lease_until = @lease_until::bigint,
+export const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id = @claim_id, lease_until = @lease_until::bigint,
       attempts = attempts + 1, updated_at = @now::bigint, claim_session = @session_id, claim_lease_ms = @lease_ms,
       claim_end = NULL`;
 
@@ -18,22 +17,7 @@ const CLAIM_BY_ID = `UPDATE tasks ${SET_CLAIMED}
     AND (for_agent IS NULL OR for_agent = @agent)
   RETURNING *`;
 
-const NEXT_FILTER = `board = @board AND state = 'queued' AND expires_at > @now::bigint
-  AND (for_agent IS NULL OR for_agent = @agent)
-  AND (cardinality(@kinds::text[]) = 0 OR kind = ANY (@kinds::text[]))
-  AND (cardinality(@labels::text[]) = 0 OR labels && @labels::text[])`;
-const NEXT_ORDER = 'ORDER BY priority, created_at, id LIMIT 1';
-
-export const PEEK_NEXT = `SELECT id FROM tasks WHERE ${NEXT_FILTER} ${NEXT_ORDER}`;
-
-// Workers on every daemon skip rows another transaction is claiming instead of
-// queueing behind it; the UPDATE re-checks the state it was chosen for.
-const CLAIM_NEXT = `WITH next AS (SELECT id FROM tasks WHERE ${NEXT_FILTER} ${NEXT_ORDER} FOR UPDATE SKIP LOCKED)
-  UPDATE tasks AS t ${SET_CLAIMED}
-  FROM next WHERE t.id = next.id AND t.state = 'queued'
-  RETURNING t.*`;
-
-const params = (tx: Tx, cmd: ClaimCommand | ClaimNextCommand) => ({
+const params = (tx: Tx, cmd: ClaimCommand) => ({
   agent: cmd.agent,
   claim_id: cmd.claim_id,
   lease_until: tx.now + cmd.lease_ms,
@@ -41,8 +25,6 @@ const params = (tx: Tx, cmd: ClaimCommand | ClaimNextCommand) => ({
   session_id: cmd.session_id,
   now: tx.now,
 });
-
-const nextParams = (cmd: ClaimNextCommand) => ({ board: cmd.board, kinds: cmd.kinds, labels: cmd.labels });
 
 function won(tx: Tx, r: TaskRow): ClaimGrant {
   appendEvent(tx, {
@@ -70,13 +52,4 @@ export async function claimTask(tx: Tx, cmd: ClaimCommand): Promise<Outcome<Clai
     if (why.ok && current) return { ok: true, ...toGrant(current, true) };
     return why.ok ? { ok: false, reason: 'not_found' } : why;
   }
-}
-
-/** Read-only: is there anything this agent could claim next? Lets an empty claim-next skip the write. */
-export const peekNext = async (db: Queryable, now: number, cmd: ClaimNextCommand): Promise<boolean> =>
-  (await row(db, PEEK_NEXT, { ...nextParams(cmd), agent: cmd.agent, now })) !== undefined;
-
-export async function claimNext(tx: Tx, cmd: ClaimNextCommand): Promise<ClaimGrant | null> {
-  const r = await row<TaskRow>(tx.db, CLAIM_NEXT, { ...params(tx, cmd), ...nextParams(cmd) });
-  return r ? won(tx, r) : null;
 }

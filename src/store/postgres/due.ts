@@ -19,11 +19,13 @@ export const DB_NOW = 'floor(extract(epoch FROM clock_timestamp()) * 1000)::bigi
  */
 export function probeSql(now: number | null): string {
   if (now !== null && !Number.isSafeInteger(now)) throw new Error(`bad clock value ${now}`);
-  return `SELECT n.now,
-       EXISTS (SELECT 1 FROM tasks WHERE state = 'claimed' AND lease_until <= n.now)
-       OR EXISTS (SELECT 1 FROM tasks WHERE state IN ('queued', 'claimed') AND expires_at <= n.now) AS due
-     FROM (SELECT ${now === null ? DB_NOW : `${now}::bigint`} AS now) AS n`;
+  return `SELECT n.now, ${dueAt('n.now')} AS due FROM (SELECT ${now === null ? DB_NOW : `${now}::bigint`} AS now) AS n`;
 }
+
+/** True when some lease or ttl is due at `now` (an SQL expression): two index probes. */
+export const dueAt = (now: string): string =>
+  `(EXISTS (SELECT 1 FROM tasks WHERE state = 'claimed' AND lease_until <= ${now})
+    OR EXISTS (SELECT 1 FROM tasks WHERE state IN ('queued', 'claimed') AND expires_at <= ${now}))`;
 
 export interface Probe {
   now: number;

@@ -4,7 +4,7 @@ import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import { getArtifact, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
-import { claimNext, peekNext } from './claim.js';
+import { claimNext, lookNext } from './claim-next.js';
 import { claimWithFiles } from './claim-with-files.js';
 import { createTask } from './create-task.js';
 import { type ConnectionOptions, clientConfig, makePool, migrate, type Pool, type Queryable } from './database.js';
@@ -188,13 +188,20 @@ export class PostgresStore implements Store {
   }
   async claimNext(cmd: Parameters<Store['claimNext']>[0]) {
     return guarded(async () => {
-      // The peek is read-only, so an empty claim-next writes nothing. A candidate that
-      // another worker locks (SKIP LOCKED) or wins first sends us back to look again.
+      // The look is read-only, so an empty claim-next writes nothing. A candidate that
+      // other workers take first (SKIP LOCKED, or they committed) sends us to look again.
       for (;;) {
-        const now = await this.fresh();
-        if (!(await peekNext(this.pool, now, cmd))) return null;
-        const grant = await this.write((tx) => claimNext(tx, cmd));
-        if (grant) return grant;
+        const look = await lookNext(this.pool, this.clockNow(), cmd);
+        if (look.due) {
+          await this.write(async () => undefined);
+          continue;
+        }
+        if (!look.claimable) return null;
+        const won = await claimNext(this.pool, look.now, cmd);
+        if (won) {
+          await this.feed?.committed([won.event]);
+          return won.grant;
+        }
       }
     });
   }

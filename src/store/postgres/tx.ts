@@ -36,7 +36,12 @@ export function appendEvent(tx: Tx, e: NewEvent): void {
 
 export const NOTIFY_CHANNEL = 'coord_events';
 
-const APPEND = `WITH serial AS (SELECT pg_advisory_xact_lock(hashtext('coord.events'), hashtext(current_schema()))),
+/** Held from the first event insert to COMMIT: seq order is commit order (see the top of this file). */
+export const SERIALISE_EVENTS = "pg_advisory_xact_lock(hashtext('coord.events'), hashtext(current_schema()))";
+/** Tells every listening daemon that events up to `seq` (an SQL expression) are committed. */
+export const notifyUpTo = (seq: string): string => `pg_notify('${NOTIFY_CHANNEL}', current_schema() || ':' || ${seq})`;
+
+const APPEND = `WITH serial AS (SELECT ${SERIALISE_EVENTS}),
   appended AS (
     INSERT INTO events (board, type, task_id, lock_id, agent, at, data)
     SELECT e.board, e.type, e.task_id, e.lock_id, e.agent, @at, e.data
@@ -44,7 +49,7 @@ const APPEND = `WITH serial AS (SELECT pg_advisory_xact_lock(hashtext('coord.eve
                         @datas::text[]) WITH ORDINALITY AS e(board, type, task_id, lock_id, agent, data, n)
     ORDER BY e.n
     RETURNING *),
-  notified AS (SELECT pg_notify('${NOTIFY_CHANNEL}', current_schema() || ':' || max(seq)) FROM appended)
+  notified AS (SELECT ${notifyUpTo('max(seq)')} FROM appended)
 SELECT appended.* FROM appended, notified ORDER BY seq`;
 
 /** Writes the buffered events and notifies every daemon listening on this database (delivered at COMMIT). */
