@@ -24,7 +24,7 @@ import {
 } from './locks.js';
 import { activity, getTask, lastSeq, listEvents, listTasks } from './read.js';
 import type { TaskRow } from './rows.js';
-import { flushEvents, type Tx } from './tx.js';
+import { commit, type Tx } from './tx.js';
 import { guarded, isConnectionError, isRetryable } from './unavailable.js';
 
 export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: true, databaseClock: true };
@@ -113,9 +113,7 @@ export class PostgresStore implements Store {
       const tx: Tx = { db: client, now: probe.now, pending: [], moved: 0 };
       if (probe.due) tx.moved = await moveDue(tx, this.claimEnded);
       const result = await fn(tx);
-      const events = await flushEvents(tx);
-      await client.query('COMMIT');
-      return { result, events };
+      return { result, events: await commit(tx) };
     } catch (e) {
       broken = isConnectionError(e) ? (e as Error) : await rollback(client);
       throw e;

@@ -7,10 +7,10 @@
  * Writing them last (after every row lock the transaction takes) means the
  * advisory lock is never held while waiting for a row: no deadlock cycle.
  */
+import pg from 'pg';
 import type { CoordEvent, EventType } from '../../core/model.js';
 import type { Queryable } from './database.js';
 import { type EventRow, toEvent } from './rows.js';
-import { rows } from './sql.js';
 
 export interface Tx {
   db: Queryable;
@@ -29,7 +29,7 @@ export interface NewEvent {
   data?: Record<string, unknown>;
 }
 
-/** Records an event of this transaction; it is written just before COMMIT (flushEvents). */
+/** Records an event of this transaction; it is written with the COMMIT (commit()). */
 export function appendEvent(tx: Tx, e: NewEvent): void {
   tx.pending.push(e);
 }
@@ -41,30 +41,40 @@ export const SERIALISE_EVENTS = "pg_advisory_xact_lock(hashtext('coord.events'),
 /** Tells every listening daemon that events up to `seq` (an SQL expression) are committed. */
 export const notifyUpTo = (seq: string): string => `pg_notify('${NOTIFY_CHANNEL}', current_schema() || ':' || ${seq})`;
 
-const APPEND = `WITH serial AS (SELECT ${SERIALISE_EVENTS}),
+const literal = (v: string | null | undefined): string => (v == null ? 'NULL' : pg.escapeLiteral(v));
+
+/**
+ * The buffered events, the NOTIFY and COMMIT in one message (simple protocol,
+ * values as escaped literals): the events lock is held for one round trip only.
+ */
+function appendAndCommitSql(tx: Tx, es: NewEvent[]): string {
+  const values = es.map(
+    (e, n) =>
+      `(${[e.board, e.type, e.task_id, e.lock_id, e.agent, JSON.stringify(e.data ?? {})].map(literal).join(', ')}, ${n})`,
+  );
+  return `WITH serial AS (SELECT ${SERIALISE_EVENTS}),
   appended AS (
     INSERT INTO events (board, type, task_id, lock_id, agent, at, data)
-    SELECT e.board, e.type, e.task_id, e.lock_id, e.agent, @at, e.data
-    FROM serial, unnest(@boards::text[], @types::text[], @task_ids::text[], @lock_ids::text[], @agents::text[],
-                        @datas::text[]) WITH ORDINALITY AS e(board, type, task_id, lock_id, agent, data, n)
+    SELECT e.board, e.type, e.task_id, e.lock_id, e.agent, ${tx.now}::bigint, e.data
+    FROM serial, (VALUES ${values.join(', ')}) AS e(board, type, task_id, lock_id, agent, data, n)
     ORDER BY e.n
     RETURNING *),
   notified AS (SELECT ${notifyUpTo('max(seq)')} FROM appended)
-SELECT appended.* FROM appended, notified ORDER BY seq`;
+SELECT appended.* FROM appended, notified ORDER BY seq; COMMIT`;
+}
 
-/** Writes the buffered events and notifies every daemon listening on this database (delivered at COMMIT). */
-export async function flushEvents(tx: Tx): Promise<CoordEvent[]> {
-  if (tx.pending.length === 0) return [];
+/**
+ * Writes the buffered events, notifies every daemon listening on this database
+ * (PostgreSQL delivers it at COMMIT) and commits. Returns the events written.
+ */
+export async function commit(tx: Tx): Promise<CoordEvent[]> {
   const es = tx.pending;
   tx.pending = [];
-  const written = await rows<EventRow>(tx.db, APPEND, {
-    at: tx.now,
-    boards: es.map((e) => e.board),
-    types: es.map((e) => e.type),
-    task_ids: es.map((e) => e.task_id ?? null),
-    lock_ids: es.map((e) => e.lock_id ?? null),
-    agents: es.map((e) => e.agent ?? null),
-    datas: es.map((e) => JSON.stringify(e.data ?? {})),
-  });
-  return written.map(toEvent);
+  if (es.length === 0) {
+    await tx.db.query({ text: 'COMMIT' });
+    return [];
+  }
+  if (!Number.isSafeInteger(tx.now)) throw new Error(`bad clock value ${tx.now}`);
+  const results = (await tx.db.query({ text: appendAndCommitSql(tx, es) })) as unknown as pg.QueryResult<EventRow>[];
+  return (results[0]?.rows ?? []).map(toEvent);
 }
