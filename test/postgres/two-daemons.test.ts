@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { overlaps } from '../../src/core/paths.js';
 import { waitFor } from '../live/helpers.js';
 import type { SpawnedDaemon } from '../support/daemon.js';
 import { type Cluster, startCluster } from './cluster.js';
@@ -122,5 +123,33 @@ describe('two daemons on one PostgreSQL database', () => {
     assert.equal((await c.call(d1, 'DELETE', `/v1/locks/${held.body.lock_id}`)).status, 200);
     const granted = await c.call(d2, 'POST', '/v1/locks', { agent: 'bob', board: 'files', resources: ['src/a.ts'] });
     assert.equal(granted.status, 201);
+  });
+
+  test('overlapping lock requests fired at both daemons at once never leave a file held twice, and every loser holds nothing', async () => {
+    const pool = ['a.ts', 'b.ts', 'src/', 'src/x.ts', 'src/y.ts', 'src/deep/', 'src/deep/z.ts', 'docs/'];
+    const pick = (i: number, r: number) => [pool[(i * 7 + r) % pool.length]!, pool[(i * 3 + r * 5 + 1) % pool.length]!];
+    for (let round = 0; round < 6; round++) {
+      const asks = Array.from({ length: 16 }, (_, i) => ({
+        d: i % 2 ? d2 : d1,
+        agent: `l${i}`,
+        resources: pick(i, round),
+      }));
+      const answers = await Promise.all(
+        asks.map((a) => c.call(a.d, 'POST', '/v1/locks', { agent: a.agent, board: 'storm', resources: a.resources })),
+      );
+      const { body } = await c.call(d2, 'GET', '/v1/locks?board=storm');
+      const live = body.locks as { lock_id: string; agent: string; resources: string[] }[];
+      const granted = answers.filter((a) => a.status === 201).map((a) => a.body.lock_id as string);
+      assert.ok(granted.length >= 1, 'someone always wins');
+      assert.deepEqual(live.map((l) => l.lock_id).sort(), [...granted].sort(), 'exactly the granted locks are live');
+      for (const a of answers) if (a.status !== 201) assert.equal(a.body.error.code, 'lock_conflict');
+      const held = live.flatMap((l) => l.resources.map((r) => ({ r, lock: l.lock_id })));
+      for (const x of held) {
+        for (const y of held) {
+          if (x.lock !== y.lock) assert.ok(!overlaps(x.r, y.r), `${x.r} and ${y.r} are both held (round ${round})`);
+        }
+      }
+      await Promise.all(granted.map((id, i) => c.call(i % 2 ? d1 : d2, 'DELETE', `/v1/locks/${id}`)));
+    }
   });
 });

@@ -34,7 +34,9 @@ export function clientConfig(opts: ConnectionOptions): pg.ClientConfig {
     application_name: 'coord',
     // A dead server must fail a request within seconds, not hang it.
     connectionTimeoutMillis: 5_000,
+    // A peer that vanished without a reset (network partition) is noticed within a minute or so.
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     ...(opts.schema ? { options: `-c search_path=${quoteIdent(opts.schema)}` } : {}),
   };
 }

@@ -13,7 +13,9 @@
  * order (tx.ts), "everything after lastSeen" never misses a late commit.
  *
  * The LISTEN connection re-establishes itself with backoff and then catches up
- * from lastSeen, so nothing written while it was away is lost.
+ * from lastSeen, so nothing written while it was away is lost. A read-only
+ * catch-up every few seconds bounds the delay even if the LISTEN connection
+ * dies silently (a partition that no TCP reset reports).
  */
 import pg from 'pg';
 import type { CoordEvent } from '../../core/model.js';
@@ -24,6 +26,7 @@ import { NOTIFY_CHANNEL } from './tx.js';
 const PAGE = 500;
 const MIN_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 5_000;
+const SAFETY_POLL_MS = 5_000;
 
 export class EventFeed {
   private lastSeen: number;
@@ -32,6 +35,7 @@ export class EventFeed {
   private closed = false;
   private backoff = MIN_BACKOFF_MS;
   private timer: NodeJS.Timeout | undefined;
+  private readonly poll: NodeJS.Timeout;
   // One catch-up read at a time; callers arriving meanwhile share the next one.
   private next: Promise<void> | null = null;
   private tail: Promise<void> = Promise.resolve();
@@ -43,6 +47,8 @@ export class EventFeed {
     lastSeq: number,
   ) {
     this.lastSeen = lastSeq;
+    this.poll = setInterval(() => this.catchUp().catch(() => {}), SAFETY_POLL_MS);
+    this.poll.unref();
   }
 
   /** Starts listening; history before `lastSeq` is not replayed to subscribers. */
@@ -53,7 +59,12 @@ export class EventFeed {
     lastSeq: number,
   ): Promise<EventFeed> {
     const feed = new EventFeed(config, pool, deliver, lastSeq);
-    await feed.connect();
+    try {
+      await feed.connect();
+    } catch (e) {
+      await feed.close();
+      throw e;
+    }
     return feed;
   }
 
@@ -153,6 +164,7 @@ export class EventFeed {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    clearInterval(this.poll);
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => {});
