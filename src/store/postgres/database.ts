@@ -71,6 +71,10 @@ export async function migrate(pool: Pool, schema: string | undefined): Promise<v
     await client.query('BEGIN');
     await client.query("SELECT pg_advisory_xact_lock(hashtext('coord.migrate'), hashtext($1))", [schema ?? '']);
     if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    const current = await client.query<{ s: string | null }>('SELECT current_schema() AS s');
+    if (!current.rows[0]?.s) {
+      throw new Error('the search_path names no existing schema: create it first (CREATE SCHEMA coord)');
+    }
     await client.query(`CREATE TABLE IF NOT EXISTS coord_migrations (
       version    integer PRIMARY KEY,
       name       text NOT NULL,

@@ -62,11 +62,12 @@ export class PostgresStore implements Store {
   static async open(opts: PostgresStoreOptions): Promise<PostgresStore> {
     const pool = makePool(opts);
     try {
-      await guarded(() => migrate(pool, opts.schema));
-      const store = new PostgresStore(pool, opts.clock);
-      const since = await guarded(() => lastSeq(pool));
-      store.feed = await guarded(() => EventFeed.start(clientConfig(opts), pool, store.publish, since));
-      return store;
+      return await guarded(async () => {
+        await migrate(pool, opts.schema);
+        const store = new PostgresStore(pool, opts.clock);
+        store.feed = await EventFeed.start(clientConfig(opts), pool, store.publish, await lastSeq(pool));
+        return store;
+      }, 'start it, or check the --store URL');
     } catch (e) {
       await pool.end().catch(() => {});
       throw e;

@@ -25,19 +25,18 @@ export function isConnectionError(e: unknown): boolean {
 export const isRetryable = (e: unknown): boolean =>
   ['40001', '40P01'].includes(String((e as { code?: unknown } | null)?.code ?? ''));
 
-export function storeUnavailable(e: unknown): CoordError {
+const RETRYING = 'coord is retrying by itself; try again in a moment';
+
+export function storeUnavailable(e: unknown, next = RETRYING): CoordError {
   const reason = e instanceof Error && e.message ? e.message : 'connection failed';
-  return new CoordError(
-    'store_unavailable',
-    `PostgreSQL is unreachable (${reason}) — coord is retrying by itself; try again in a moment`,
-  );
+  return new CoordError('store_unavailable', `PostgreSQL is unreachable (${reason}) — ${next}`);
 }
 
 /** Runs one store operation, turning a lost database connection into store_unavailable. */
-export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+export async function guarded<T>(fn: () => Promise<T>, next = RETRYING): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    throw isConnectionError(e) ? storeUnavailable(e) : e;
+    throw isConnectionError(e) ? storeUnavailable(e, next) : e;
   }
 }
