@@ -54,6 +54,13 @@ export async function startMcp(
   };
 }
 
+/** Wait for a line in a `coord mcp`'s stderr; on timeout, show what it did say. */
+export async function waitForLog(agent: StdioAgent, text: string): Promise<void> {
+  await waitFor(() => agent.stderr().includes(text), `"${text}" from coord mcp`).catch((e: Error) => {
+    throw new Error(`${e.message}; its stderr:\n${agent.stderr()}`);
+  });
+}
+
 export interface DaemonHandle {
   pid: number;
   url: string;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { tempDir } from '../support/ctx.js';
 import { ROOT, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { waitFor } from './harness.js';
-import { alive, daemonOf, startMcp, stopDaemon } from './stdio-support.js';
+import { alive, daemonOf, startMcp, stopDaemon, waitForLog } from './stdio-support.js';
 
 describe('coord mcp over stdio', () => {
   test('a full round of tools through two coord mcp processes and the daemon the first one started', async () => {
@@ -148,10 +148,10 @@ describe('coord mcp over stdio', () => {
     try {
       await agent.client.subscribeResource({ uri: 'coord://inbox' });
       await stopDaemon(state, 'SIGKILL');
-      await waitFor(() => agent.stderr().includes('notification stream ended'), 'the bridge to notice');
+      await waitForLog(agent, 'notification stream ended');
       assert.equal(agent.stderr().match(/starting a coord daemon/g)?.length, 1, 'an idle bridge starts no daemon');
       second = await spawnDaemon({ stateDir: state });
-      await waitFor(() => agent.stderr().includes('reconnected to the coord daemon'), 'the bridge to reconnect');
+      await waitForLog(agent, 'reconnected to the coord daemon');
       const res = await second.fetch('/v1/tasks', {
         method: 'POST',
         json: { title: 'for the idle one', agent: 'cli', board: 'stdio-test' },

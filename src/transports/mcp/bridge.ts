@@ -104,9 +104,10 @@ export class Bridge {
     if (isJSONRPCRequest(m) && m.method === 'resources/unsubscribe') this.subscriptions.delete(String(m.params?.uri));
   }
 
-  private async connected(replay: boolean): Promise<DaemonLink> {
+  /** The current link, or a new one (to `endpoint`, else to a daemon found or started), replaying the session. */
+  private async connected(replay: boolean, endpoint?: DaemonEndpoint): Promise<DaemonLink> {
     if (this.link) return this.link;
-    const endpoint = await this.opts.connect();
+    endpoint ??= await this.opts.connect();
     const link = new DaemonLink(
       endpoint,
       this.opts.headers,
@@ -187,17 +188,17 @@ export class Bridge {
    */
   private async revive(): Promise<void> {
     while (!this.closed && !this.link) {
-      if (this.opts.find()) {
-        this.queue = this.queue.then(() =>
-          this.connected(true).then(
-            () => undefined,
-            (err) => this.opts.log(`could not reconnect: ${(err as Error).message}`),
-          ),
-        );
-        return;
-      }
-      // Waiting for another process to write daemon.json: there is no event to wait on.
+      // Waiting for another process to write daemon.json: there is no event to wait on. Looking only
+      // after a pause also lets a dying daemon finish dying (its lock can outlive its sockets briefly).
       await sleep(REVIVE_POLL_MS);
+      const found = this.opts.find();
+      if (!found) continue;
+      const attempt = this.queue.then(() => this.connected(true, found));
+      this.queue = attempt.then(
+        () => undefined,
+        () => undefined,
+      );
+      await attempt.catch((err) => this.opts.log(`could not reconnect yet: ${(err as Error).message}`));
     }
   }
 
