@@ -166,19 +166,24 @@ describe('coord mcp over stdio', () => {
 
   test('coord mcp survives its daemon dying: the next call starts a new daemon, and subscriptions carry over', async () => {
     const state = tempDir('coord-mcp-restart-');
-    const agent = await startMcp(state, { args: ['--agent', 'survivor'] });
+    const agent = await startMcp(state, { name: 'claude-code' });
     const updates: string[] = [];
     agent.client.setNotificationHandler('notifications/resources/updated', (n) => {
       updates.push(n.params.uri);
     });
     try {
       await agent.client.subscribeResource({ uri: 'coord://inbox' });
-      await agent.call('post_task', { title: 'before' });
+      const id = (await agent.call('post_task', { title: 'before' })).data.task.id;
+      const claim = await agent.call('claim_task', { task_id: id });
+      assert.match(claim.data.task.claimed_by, /^claude-code#[0-9a-f]{4}$/);
       const first = daemonOf(state).pid;
       await stopDaemon(state, 'SIGKILL');
       const after = await agent.call('inbox');
       assert.equal(after.isError, false, `${after.text}\n${agent.stderr()}`);
       assert.match(after.text, /before/);
+      assert.equal(after.data.agent, claim.data.task.claimed_by, 'the same agent name after the restart');
+      const again = await agent.call('claim_task', { task_id: id });
+      assert.equal(again.data.claim_id, claim.data.claim_id, 'so re-claiming recovers the same claim');
       const second = daemonOf(state);
       assert.notEqual(second.pid, first);
       updates.length = 0;

@@ -18,6 +18,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { type DaemonEndpoint, DaemonGone, DaemonLink } from './daemon-link.js';
+import { derivedAgentName } from './session.js';
 
 export interface BridgeOptions {
   /** The agent's side: stdio in production. */
@@ -73,6 +74,7 @@ export class Bridge {
     if (this.closed) return;
     const request = isJSONRPCRequest(m) ? m : undefined;
     if (request) this.pending.add(request.id);
+    if (isInitializeRequest(m)) this.nameAgent(m.params.clientInfo.name);
     for (let attempt = 1; ; attempt++) {
       try {
         const link = await this.connected(!isInitializeRequest(m));
@@ -91,6 +93,14 @@ export class Bridge {
         return;
       }
     }
+  }
+
+  /**
+   * Without --agent, the name is the client's plus a random suffix, chosen here rather than in the
+   * daemon so it stays the same across daemon restarts: the claims it holds keep their holder.
+   */
+  private nameAgent(clientName: string): void {
+    this.opts.headers['coord-agent'] ??= derivedAgentName(clientName);
   }
 
   /** What a new session must be told again after a reconnect. */
