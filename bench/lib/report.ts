@@ -89,7 +89,7 @@ export function describeTarget(t: Target, unit: string): string {
   let s: string;
   switch (t.kind) {
     case 'abs_max':
-      s = `≤ ${t.value} ${unit}`;
+      s = unit === '×' ? `≤ ${t.value}×` : `≤ ${t.value} ${unit}`;
       break;
     case 'ratio_to_floor_min':
       s = `≥ ${t.value}× floor`;
@@ -127,7 +127,7 @@ const HEAD = ['scenario', 'metric', 'coord', 'floor', 'peers', 'coord/floor', 't
 function rowCells(r: ScenarioResult): string[] {
   return [
     r.name,
-    `${r.metric} (${r.unit})`,
+    r.metric === r.unit ? r.metric : `${r.metric} (${r.unit})`,
     fmt(r.coord),
     fmt(r.floor),
     peersCell(r),
