@@ -140,6 +140,16 @@ describe('postgres: an empty poll never opens a write transaction', () => {
   });
 });
 
+describe('postgres: text PostgreSQL cannot hold', () => {
+  test('a title with a NUL character is refused with invalid_request, and nothing is written', async () => {
+    const h = await harness(makePostgresStore(() => url));
+    const err = await h.fail(op.createTask, { title: 'a\u0000b', agent: 'alice' });
+    assert.equal(err.code, 'invalid_request');
+    assert.deepEqual((await h.call(op.listEvents, {})).events, []);
+    await h.store.close();
+  });
+});
+
 describe('postgres: time', () => {
   test('with an injected clock (tests only) the store says so in its capabilities', async () => {
     const store = await makePostgresStore(() => url)(new ManualClock());

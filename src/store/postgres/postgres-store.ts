@@ -22,10 +22,10 @@ import {
   releaseLock,
   renewLock,
 } from './locks.js';
+import { guarded, isConnectionError, isRetryable } from './pg-errors.js';
 import { activity, getTask, lastSeq, listEvents, listTasks } from './read.js';
 import type { TaskRow } from './rows.js';
 import { commit, type Tx } from './tx.js';
-import { guarded, isConnectionError, isRetryable } from './unavailable.js';
 
 export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: true, databaseClock: true };
 

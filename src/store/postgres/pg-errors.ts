@@ -1,5 +1,5 @@
 /**
- * Losing the database is an answer, not a crash: connection failures become
+ * PostgreSQL failures as coord answers. Losing the database is an answer, not a crash: connection failures become
  * CoordError('store_unavailable') (HTTP 503, CLI exit 3) while the pool and the
  * LISTEN connection reconnect by themselves. Every operation is one
  * transaction, so a failure mid-way leaves nothing half-written.
@@ -32,11 +32,19 @@ export function storeUnavailable(e: unknown, next = RETRYING): CoordError {
   return new CoordError('store_unavailable', `PostgreSQL is unreachable (${reason}) — ${next}`);
 }
 
+// SQLite stores a NUL character in text; PostgreSQL refuses it (invalid byte sequence, 22021).
+const nulRefused = () =>
+  new CoordError('invalid_request', 'invalid input: text may not contain NUL (\\u0000) characters', {
+    issues: [{ path: '(body)', message: 'text may not contain NUL (\\u0000) characters' }],
+  });
+
 /** Runs one store operation, turning a lost database connection into store_unavailable. */
 export async function guarded<T>(fn: () => Promise<T>, next = RETRYING): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    throw isConnectionError(e) ? storeUnavailable(e, next) : e;
+    if (isConnectionError(e)) throw storeUnavailable(e, next);
+    if ((e as { code?: unknown } | null)?.code === '22021') throw nulRefused();
+    throw e;
   }
 }
