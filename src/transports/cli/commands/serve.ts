@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { resolveDaemonConfig } from '../../../daemon/config.js';
-import { makeLogger } from '../../../daemon/logger.js';
-import { DaemonAlreadyRunning, startDaemon } from '../../../daemon/start.js';
 import { EXIT } from '../exit-codes.js';
 
 interface ServeFlags {
@@ -23,6 +21,10 @@ export function registerServe(program: Command): void {
     .option('--json', 'print the listening address as JSON')
     .action(async (flags: ServeFlags) => {
       const config = resolveDaemonConfig(flags, process.env);
+      // Loaded here, not at the top: every other command (and `coord mcp`'s start-up) stays free of
+      // fastify, the stores and the MCP server SDK.
+      const { makeLogger } = await import('../../../daemon/logger.js');
+      const { DaemonAlreadyRunning, startDaemon } = await import('../../../daemon/start.js');
       const log = makeLogger(config.logLevel);
       try {
         const daemon = await startDaemon(config, log);
