@@ -7,7 +7,9 @@
  * Rounds alternate 1 and 2 daemons; medians are printed. Every task must be
  * claimed exactly once, or the run fails.
  *
- *   node --import tsx bench/pg-daemons.ts [--tasks 2000] [--workers 8] [--rounds 3] [--submit]
+ *   node --import tsx bench/pg-daemons.ts [--tasks 2000] [--workers 8] [--rounds 3] [--submit] [--sqlite]
+ *
+ * --sqlite adds, for reference, one SQLite daemon drained the same way (its own store, no PostgreSQL).
  *
  * Note: on a small machine the daemons, PostgreSQL and the workers share the
  * same cores, so a second daemon adds CPU contention as well as capacity.
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '8' },
     rounds: { type: 'string', default: '3' },
     submit: { type: 'boolean', default: false },
+    sqlite: { type: 'boolean', default: false },
   },
 });
 const TASKS = Number(values.tasks);
@@ -74,12 +77,29 @@ async function drain(d: SpawnedDaemon, agent: string, claimed: string[]): Promis
   }
 }
 
+async function seedOver(d: SpawnedDaemon): Promise<void> {
+  for (let i = 0; i < TASKS; i += 50) {
+    await Promise.all(
+      Array.from({ length: Math.min(50, TASKS - i) }, (_, j) =>
+        d.fetch('/v1/tasks', { method: 'POST', json: { agent: 'seeder', board: 'bench', title: `task ${i + j}` } }),
+      ),
+    );
+  }
+}
+
+/** daemons = 0: one SQLite daemon, for reference. */
 async function round(server: Awaited<ReturnType<typeof startPostgres>>, daemons: number): Promise<number> {
-  const url = await server.createDatabase();
-  await seed(url);
   const ds: SpawnedDaemon[] = [];
   try {
-    for (let i = 0; i < daemons; i++) ds.push(await spawnDaemon({ args: ['--store', url] }));
+    if (daemons === 0) {
+      ds.push(await spawnDaemon());
+      await seedOver(ds[0]!);
+      daemons = 1;
+    } else {
+      const url = await server.createDatabase();
+      await seed(url);
+      for (let i = 0; i < daemons; i++) ds.push(await spawnDaemon({ args: ['--store', url] }));
+    }
     // Warm each daemon's connections before timing.
     await Promise.all(ds.map((d) => d.fetch('/v1/inbox?agent=warm&board=bench').then((r) => r.arrayBuffer())));
     const claimed: string[] = [];
@@ -99,14 +119,13 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?
 
 const server = await startPostgres();
 try {
-  const results: Record<number, number[]> = { 1: [], 2: [] };
+  const results: Record<number, number[]> = { 0: [], 1: [], 2: [] };
+  const label = (n: number) => (n === 0 ? 'sqlite daemon' : `${n} daemon${n > 1 ? 's' : ''}`);
   for (let r = 0; r < ROUNDS; r++) {
-    for (const n of [1, 2]) {
+    for (const n of values.sqlite ? [0, 1, 2] : [1, 2]) {
       const rate = await round(server, n);
       results[n]!.push(rate);
-      console.log(
-        `round ${r + 1}: ${n} daemon${n > 1 ? 's' : ''} ${rate.toFixed(0)} ${values.submit ? 'cycles' : 'claims'}/s`,
-      );
+      console.log(`round ${r + 1}: ${label(n)} ${rate.toFixed(0)} ${values.submit ? 'cycles' : 'claims'}/s`);
     }
   }
   const one = median(results[1]!);
@@ -115,6 +134,7 @@ try {
   console.log(`\n${TASKS} tasks, ${WORKERS} workers, median of ${ROUNDS} rounds`);
   console.log(`1 daemon:  ${one.toFixed(0)} ${what}`);
   console.log(`2 daemons: ${two.toFixed(0)} ${what}  (${(two / one).toFixed(2)}× one daemon)`);
+  if (values.sqlite) console.log(`reference, 1 SQLite daemon: ${median(results[0]!).toFixed(0)} ${what}`);
 } finally {
   await server.stop();
 }

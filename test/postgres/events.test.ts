@@ -66,4 +66,30 @@ describe('events across two daemons on one PostgreSQL database', () => {
     }
     assert.deepEqual(new Set(log.map((e) => e.task_id)), new Set(ids));
   });
+
+  test('a commit with more events than one notification can carry (a sweep expiring a hundred ttls) reaches subscribers on both daemons', async () => {
+    const N = 200;
+    const subs = [subscribe(d1, { board: 'bulk' }), subscribe(d2, { board: 'bulk' })];
+    await Promise.all(subs.map((s) => s.opened));
+    // All posted well within their ttl, so no post's own lazy expiry moves any: the background sweeps do, in bulk.
+    await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        c.call(i % 2 ? d2 : d1, 'POST', '/v1/tasks', { agent: 'poster', board: 'bulk', title: `t${i}`, ttl_s: 5 }),
+      ),
+    );
+    const expired = (s: { events: CoordEvent[] }) => s.events.filter((e) => e.type === 'task.expired').length;
+    for (const s of subs) await waitFor(() => expired(s) === N, `${N} task.expired events`);
+    const log = (await c.call(d2, 'GET', '/v1/events?format=json&board=bulk&limit=1000')).body.events as CoordEvent[];
+    const perCommit = new Map<string, number>();
+    for (const e of log.filter((x) => x.type === 'task.expired')) perCommit.set(e.at, (perCommit.get(e.at) ?? 0) + 1);
+    // ~130 bytes per event: 70 of them are past NOTIFY's 8000-byte payload.
+    assert.ok(Math.max(...perCommit.values()) >= 70, `one sweep moved many: ${[...perCommit.values()]}`);
+    for (const s of subs) {
+      s.close();
+      assert.deepEqual(
+        s.events.map((e) => e.seq),
+        log.map((e) => e.seq),
+      );
+    }
+  });
 });

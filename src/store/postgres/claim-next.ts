@@ -17,7 +17,7 @@ import type { Queryable } from './database.js';
 import { DB_NOW, dueAt } from './due.js';
 import { type TaskRow, toGrant } from './rows.js';
 import { row } from './sql.js';
-import { notifyUpTo, SERIALISE_EVENTS } from './tx.js';
+import { NOTIFY_APPENDED, SERIALISE_EVENTS } from './tx.js';
 
 const nextFilter = (now: string) => `board = @board AND state = 'queued' AND expires_at > ${now}
   AND (for_agent IS NULL OR for_agent = @agent)
@@ -39,8 +39,8 @@ export const CLAIM_NEXT = `WITH next AS (
     SELECT c.board, 'task.claimed', c.id, c.claimed_by, @now::bigint,
            json_build_object('fence', c.attempts, 'lease_until', @lease_iso::text)::text
     FROM claimed AS c, serial
-    RETURNING seq, data),
-  notified AS (SELECT ${notifyUpTo('seq')} FROM appended)
+    RETURNING *),
+  ${NOTIFY_APPENDED}
 SELECT claimed.*, appended.seq AS event_seq, appended.data AS event_data FROM claimed, appended, notified`;
 
 export interface Look {

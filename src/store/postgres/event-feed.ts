@@ -1,16 +1,19 @@
 /**
  * Events across daemons. Every write transaction appends its events and
- * NOTIFYs `coord_events` with "<schema>:<last seq>" (tx.ts); PostgreSQL
- * delivers that only after COMMIT. Each store keeps one dedicated LISTEN
- * connection; on a notification it reads `seq > last delivered` and hands
- * those events to its subscribers — so SSE, long-poll claims and dashboards
- * on every daemon see writes made through any daemon.
+ * NOTIFYs `coord_events` with its schema, last seq and (when they fit) the
+ * events themselves (tx.ts); PostgreSQL delivers that only after COMMIT, in
+ * commit order. Each store keeps one dedicated LISTEN connection; on a
+ * notification it hands the carried events to its subscribers, or reads
+ * `seq > last delivered` when they did not fit or something came before them
+ * — so SSE, long-poll claims and dashboards on every daemon see writes made
+ * through any daemon.
  *
  * Exactly once, in seq order: events are delivered only when their seq is
- * past `lastSeen`. A daemon's own commit is delivered at once when it directly
- * follows what was delivered, else by the same catch-up read (which includes
- * it); its own NOTIFY then finds nothing new. Because seq order is commit
- * order (tx.ts), "everything after lastSeen" never misses a late commit.
+ * past `lastSeen`, and directly only when they follow it. A daemon's own
+ * commit is delivered at once when it directly follows what was delivered,
+ * else by the same catch-up read (which includes it); its own NOTIFY then
+ * finds nothing new. Because seq order is commit order (tx.ts), "everything
+ * after lastSeen" never misses a late commit.
  *
  * The LISTEN connection re-establishes itself with backoff and then catches up
  * from lastSeen, so nothing written while it was away is lost. A read-only
@@ -21,6 +24,7 @@ import pg from 'pg';
 import type { CoordEvent } from '../../core/model.js';
 import type { Pool } from './database.js';
 import { listEvents } from './read.js';
+import { type EventRow, toEvent } from './rows.js';
 import { NOTIFY_CHANNEL } from './tx.js';
 
 const PAGE = 500;
@@ -103,6 +107,16 @@ export class EventFeed {
     return run;
   }
 
+  /** A commit's notification (tx.ts NOTIFY_APPENDED): its events when they fit, else only its last seq. */
+  private notified(payload: string): void {
+    const n = JSON.parse(payload) as { schema: string; seq: number; events?: EventRow[] };
+    // Several coord schemas may share one database; each listens to its own.
+    if (n.schema !== this.schema || n.seq <= this.lastSeen) return;
+    // Commits notify in commit order, which is seq order: the next batch can go straight out.
+    if (n.events?.[0]?.seq === this.lastSeen + 1) this.push(n.events.map(toEvent));
+    else this.catchUp().catch(() => {});
+  }
+
   private push(events: CoordEvent[]): void {
     const fresh = events.filter((e) => e.seq > this.lastSeen);
     const last = fresh.at(-1);
@@ -124,11 +138,7 @@ export class EventFeed {
     client.on('error', lost);
     client.on('end', lost);
     client.on('notification', (n) => {
-      if (n.channel !== NOTIFY_CHANNEL || !n.payload) return;
-      const at = n.payload.lastIndexOf(':');
-      // Several coord schemas may share one database; each listens to its own.
-      if (n.payload.slice(0, at) !== this.schema || Number(n.payload.slice(at + 1)) <= this.lastSeen) return;
-      this.catchUp().catch(() => {});
+      if (n.channel === NOTIFY_CHANNEL && n.payload) this.notified(n.payload);
     });
     try {
       await client.connect();

@@ -74,8 +74,17 @@ export class PostgresStore implements Store {
     }
   }
 
+  /** Every listener hears every batch, even when one of them throws (the first error is rethrown after). */
   private readonly publish = (events: CoordEvent[]): void => {
-    for (const l of this.listeners) l(events);
+    let failure: unknown;
+    for (const l of this.listeners) {
+      try {
+        l(events);
+      } catch (e) {
+        failure ??= e;
+      }
+    }
+    if (failure !== undefined) throw failure;
   };
 
   private readonly claimEnded = async (tx: Tx, r: TaskRow): Promise<void> => {

@@ -38,8 +38,17 @@ export const NOTIFY_CHANNEL = 'coord_events';
 
 /** Held from the first event insert to COMMIT: seq order is commit order (see the top of this file). */
 export const SERIALISE_EVENTS = "pg_advisory_xact_lock(hashtext('coord.events'), hashtext(current_schema()))";
-/** Tells every listening daemon that events up to `seq` (an SQL expression) are committed. */
-export const notifyUpTo = (seq: string): string => `pg_notify('${NOTIFY_CHANNEL}', current_schema() || ':' || ${seq})`;
+/**
+ * A `notified` CTE telling every listening daemon about the rows of the `appended`
+ * CTE (delivered at COMMIT): `{"schema", "seq": last seq, "events": [...]}`. The
+ * events ride along so a listener usually needs no read; past NOTIFY's 8000-byte
+ * limit they are left out and listeners read them (event-feed.ts).
+ */
+export const NOTIFY_APPENDED = `notified AS (
+    SELECT pg_notify('${NOTIFY_CHANNEL}', CASE WHEN octet_length(p.full) < 7900 THEN p.full ELSE p.short END)
+    FROM (SELECT json_build_object('schema', current_schema(), 'seq', max(a.seq), 'events', json_agg(a ORDER BY a.seq))::text AS full,
+                 json_build_object('schema', current_schema(), 'seq', max(a.seq))::text AS short
+          FROM appended AS a) AS p)`;
 
 const literal = (v: string | null | undefined): string => (v == null ? 'NULL' : pg.escapeLiteral(v));
 
@@ -59,7 +68,7 @@ function appendAndCommitSql(tx: Tx, es: NewEvent[]): string {
     FROM serial, (VALUES ${values.join(', ')}) AS e(board, type, task_id, lock_id, agent, data, n)
     ORDER BY e.n
     RETURNING *),
-  notified AS (SELECT ${notifyUpTo('max(seq)')} FROM appended)
+  ${NOTIFY_APPENDED}
 SELECT appended.* FROM appended, notified ORDER BY seq; COMMIT`;
 }
 
