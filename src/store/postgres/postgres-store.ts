@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Clock } from '../../core/clock.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
+import { publishTo } from '../publish.js';
 import { getArtifact, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
 import { claimNext, lookNext } from './claim-next.js';
@@ -74,18 +75,7 @@ export class PostgresStore implements Store {
     }
   }
 
-  /** Every listener hears every batch, even when one of them throws (the first error is rethrown after). */
-  private readonly publish = (events: CoordEvent[]): void => {
-    let failure: unknown;
-    for (const l of this.listeners) {
-      try {
-        l(events);
-      } catch (e) {
-        failure ??= e;
-      }
-    }
-    if (failure !== undefined) throw failure;
-  };
+  private readonly publish = (events: CoordEvent[]): void => publishTo(this.listeners, events);
 
   private readonly claimEnded = async (tx: Tx, r: TaskRow): Promise<void> => {
     for (const hook of this.claimEndedHooks) await hook(tx, r);

@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
 import { type Clock, systemClock } from '../../core/clock.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
+import { publishTo } from '../publish.js';
 import { getArtifact, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
 import { claimNext, peekNext } from './claim.js';
@@ -43,10 +45,17 @@ export class SqliteStore implements Store {
   /** Hooks run inside the transaction that ends a claim (the locks module frees the claim's files here). */
   readonly claimEndedHooks: ((tx: Tx, row: TaskRow) => void)[] = [];
 
+  /** The transaction body of `write`, wrapped once (better-sqlite3 builds a wrapper per `transaction()` call). */
+  private readonly inTx: Database.Transaction<(tx: Tx, fn: (tx: Tx) => unknown) => unknown>;
+
   constructor(opts: SqliteStoreOptions) {
     mkdirSync(dirname(opts.path), { recursive: true });
     this.db = openDatabase(opts.path);
     this.clock = opts.clock ?? systemClock;
+    this.inTx = this.db.transaction((tx: Tx, fn: (tx: Tx) => unknown) => {
+      if (anyDue(this.db, tx.now)) moveDue(tx, this.claimEnded);
+      return fn(tx);
+    });
     // Rule 10: a claim's files are freed in the transaction that ends the claim.
     this.claimEndedHooks.push((tx, row) => freeClaimLocks(tx, row.claim_id));
   }
@@ -58,12 +67,7 @@ export class SqliteStore implements Store {
   /** One write transaction (BEGIN IMMEDIATE, synchronous inside); due rows move first; listeners hear after commit. */
   write<T>(fn: (tx: Tx) => T): T {
     const tx: Tx = { db: this.db, now: this.clock.now(), events: [] };
-    const result = this.db
-      .transaction(() => {
-        if (anyDue(this.db, tx.now)) moveDue(tx, this.claimEnded);
-        return fn(tx);
-      })
-      .immediate();
+    const result = this.inTx.immediate(tx, fn) as T;
     this.publish(tx.events);
     return result;
   }
@@ -76,8 +80,7 @@ export class SqliteStore implements Store {
   }
 
   private publish(events: CoordEvent[]): void {
-    if (events.length === 0) return;
-    for (const l of this.listeners) l(events);
+    publishTo(this.listeners, events);
   }
 
   subscribe(listener: EventListener): () => void {
@@ -100,12 +103,17 @@ export class SqliteStore implements Store {
     return this.write((tx) => claimWithFiles(tx, cmd));
   }
   async claimNext(cmd: Parameters<Store['claimNext']>[0]) {
+    // Peek first (read-only), so an empty claim-next takes no write lock. The claiming
+    // transaction moves due rows before it claims, so the due probe is needed out here
+    // only when the peek found nothing: a lapsed lease may have something to requeue.
     // Another writer may win the candidate we peeked at; then look again.
     for (;;) {
-      const now = this.fresh();
-      if (!peekNext(this.db, now, cmd)) return null;
-      const grant = this.write((tx) => claimNext(tx, cmd));
-      if (grant) return grant;
+      const now = this.clock.now();
+      if (peekNext(this.db, now, cmd)) {
+        const grant = this.write((tx) => claimNext(tx, cmd));
+        if (grant) return grant;
+      } else if (anyDue(this.db, now)) this.write(() => undefined);
+      else return null;
     }
   }
   async heartbeat(cmd: Parameters<Store['heartbeat']>[0]) {

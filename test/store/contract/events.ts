@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { MakeStore } from '../../support/ctx.js';
+import { waitFor } from '../../support/wait-for.js';
 import { freshBoard, op, S } from './board.js';
 
 export function eventContract(make: MakeStore): void {
@@ -88,6 +89,29 @@ export function eventContract(make: MakeStore): void {
       stop();
       await b.post('alice');
       assert.deepEqual(heard, ['task.created', 'task.claimed']);
+    });
+
+    test('a listener that throws neither fails the committed write nor keeps others from hearing it', async () => {
+      const b = board();
+      const heard: string[] = [];
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(w.message);
+      process.on('warning', onWarning);
+      const stopBad = b.store.subscribe(() => {
+        throw new Error('listener bug');
+      });
+      const stopGood = b.store.subscribe((events) => {
+        for (const e of events) heard.push(e.type);
+      });
+      try {
+        const t = await b.post('alice');
+        assert.equal((await b.store.getTask(t.id))?.state, 'queued');
+        await waitFor(() => heard.includes('task.created') && warnings.some((w) => w.includes('listener bug')));
+      } finally {
+        stopBad();
+        stopGood();
+        process.off('warning', onWarning);
+      }
     });
   });
 }
