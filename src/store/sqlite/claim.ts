@@ -15,17 +15,29 @@ const CLAIM_BY_ID = `UPDATE tasks ${SET_CLAIMED}
   WHERE id = @task_id AND state = 'queued' AND expires_at > @now AND (for_agent IS NULL OR for_agent = @agent)
   RETURNING *`;
 
-const NEXT_FILTER = `board = @board AND state = 'queued' AND expires_at > @now
-  AND (for_agent IS NULL OR for_agent = @agent)
-  AND (@kinds IS NULL OR kind IN (SELECT value FROM json_each(@kinds)))
-  AND (@labels IS NULL OR EXISTS (SELECT 1 FROM json_each(tasks.labels) AS l
-                                  WHERE l.value IN (SELECT value FROM json_each(@labels))))`;
+// The kind and label filters are added only when asked for: their json_each lists
+// cost SQLite more than the rest of the lookup, even when the parameter is NULL.
+const KINDS = ' AND kind IN (SELECT value FROM json_each(@kinds))';
+const LABELS = ` AND EXISTS (SELECT 1 FROM json_each(tasks.labels) AS l
+                             WHERE l.value IN (SELECT value FROM json_each(@labels)))`;
+const nextFilter = (kinds: boolean, labels: boolean) =>
+  `board = @board AND state = 'queued' AND expires_at > @now
+  AND (for_agent IS NULL OR for_agent = @agent)${kinds ? KINDS : ''}${labels ? LABELS : ''}`;
 const NEXT_ORDER = 'ORDER BY priority, created_at, id LIMIT 1';
 
-export const PEEK_NEXT = `SELECT id FROM tasks WHERE ${NEXT_FILTER} ${NEXT_ORDER}`;
-const CLAIM_NEXT = `UPDATE tasks ${SET_CLAIMED}
-  WHERE state = 'queued' AND id = (SELECT id FROM tasks WHERE ${NEXT_FILTER} ${NEXT_ORDER})
+const peekSql = (kinds: boolean, labels: boolean) =>
+  `SELECT id FROM tasks WHERE ${nextFilter(kinds, labels)} ${NEXT_ORDER}`;
+const claimNextSql = (kinds: boolean, labels: boolean) => `UPDATE tasks ${SET_CLAIMED}
+  WHERE state = 'queued' AND id = (SELECT id FROM tasks WHERE ${nextFilter(kinds, labels)} ${NEXT_ORDER})
   RETURNING *`;
+/** The four variants, built once: [kinds?][labels?]. */
+const PEEK = [0, 1].map((k) => [0, 1].map((l) => peekSql(k === 1, l === 1)));
+const CLAIM_NEXT = [0, 1].map((k) => [0, 1].map((l) => claimNextSql(k === 1, l === 1)));
+const variant = (sqls: string[][], cmd: ClaimNextCommand): string =>
+  sqls[cmd.kinds.length ? 1 : 0]![cmd.labels.length ? 1 : 0]!;
+
+/** The peek of a claim-next without kind or label filters (the common case). */
+export const PEEK_NEXT = peekSql(false, false);
 
 const params = (tx: Tx, cmd: ClaimCommand | ClaimNextCommand) => ({
   agent: cmd.agent,
@@ -66,9 +78,11 @@ export function claimTask(tx: Tx, cmd: ClaimCommand): Outcome<ClaimGrant> {
 
 /** Read-only: is there anything this agent could claim next? Lets an empty claim-next skip the write lock. */
 export const peekNext = (db: Db, now: number, cmd: ClaimNextCommand): boolean =>
-  stmt(db, PEEK_NEXT).get({ ...nextParams(cmd), agent: cmd.agent, now }) !== undefined;
+  stmt(db, variant(PEEK, cmd)).get({ ...nextParams(cmd), agent: cmd.agent, now }) !== undefined;
 
 export function claimNext(tx: Tx, cmd: ClaimNextCommand): ClaimGrant | null {
-  const row = stmt(tx.db, CLAIM_NEXT).get({ ...params(tx, cmd), ...nextParams(cmd) }) as TaskRow | undefined;
+  const row = stmt(tx.db, variant(CLAIM_NEXT, cmd)).get({ ...params(tx, cmd), ...nextParams(cmd) }) as
+    | TaskRow
+    | undefined;
   return row ? won(tx, row) : null;
 }
