@@ -1,9 +1,9 @@
 import type { Artifact } from '../../core/model.js';
 import type { Outcome, PutArtifactCommand } from '../../core/ports.js';
 import { explainFenceLoss } from '../../core/rules.js';
+import { toFacts } from '../rows.js';
 import type { Queryable } from './database.js';
 import { currentRow } from './fenced.js';
-import { toFacts } from './rows.js';
 import { row } from './sql.js';
 import type { Tx } from './tx.js';
 

@@ -12,10 +12,10 @@
  */
 import type { ClaimGrant, CoordEvent } from '../../core/model.js';
 import type { ClaimNextCommand } from '../../core/ports.js';
+import { type TaskRow, toGrant } from '../rows.js';
 import { SET_CLAIMED } from './claim.js';
 import type { Queryable } from './database.js';
 import { DB_NOW, dueAt } from './due.js';
-import { type TaskRow, toGrant } from './rows.js';
 import { row } from './sql.js';
 import { NOTIFY_APPENDED, SERIALISE_EVENTS } from './tx.js';
 

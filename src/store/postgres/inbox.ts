@@ -5,9 +5,10 @@
  * left the view. Read-only.
  */
 import type { InboxQuery, InboxView } from '../../core/ports.js';
+import { changedView } from '../inbox-changes.js';
+import { type TaskRow, toTask } from '../rows.js';
 import type { Queryable } from './database.js';
 import { lastSeq } from './read.js';
-import { type TaskRow, toTask } from './rows.js';
 import { row, rows } from './sql.js';
 
 const OWN_CLAIMS = `SELECT * FROM tasks WHERE claimed_by = @agent AND board = @board AND state = 'claimed'
@@ -33,22 +34,11 @@ export async function inbox(db: Queryable, now: number, q: InboxQuery): Promise<
     const total = (await row<{ n: number }>(db, COUNT, p))?.n ?? 0;
     return { cursor, claims: claims.map(toTask), tasks: tasks.map(toTask), more: total - tasks.length, gone: [] };
   }
-  const changed = await rows<TaskRow>(db, CHANGED, { board: q.board, since: q.since });
-  const claims = changed.filter((t) => t.state === 'claimed' && t.claimed_by === q.agent);
-  const open = changed
-    .filter((t) => t.state === 'queued' && t.expires_at > now && (t.for_agent === null || t.for_agent === q.agent))
-    .sort((a, b) => rank(a, q.agent) - rank(b, q.agent) || a.priority - b.priority || a.created_at - b.created_at);
-  const shown = new Set([...claims, ...open].map((t) => t.id));
-  const gone = changed
-    .filter((t) => !shown.has(t.id) && (t.for_agent === null || t.for_agent === q.agent || t.created_by === q.agent))
-    .map((t) => ({ id: t.id, state: t.state, claimed_by: t.claimed_by }));
-  return {
+  return changedView(
+    await rows<TaskRow>(db, CHANGED, { board: q.board, since: q.since }),
+    q.agent,
+    now,
+    q.limit,
     cursor,
-    claims: claims.map(toTask),
-    tasks: open.slice(0, q.limit).map(toTask),
-    more: Math.max(0, open.length - q.limit),
-    gone,
-  };
+  );
 }
-
-const rank = (t: TaskRow, agent: string): number => (t.for_agent === agent ? 0 : 1);

@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import { publishTo } from '../publish.js';
+import type { TaskRow } from '../rows.js';
 import { getArtifact, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
 import { claimNext, lookNext } from './claim-next.js';
@@ -25,7 +26,6 @@ import {
 } from './locks.js';
 import { guarded, isConnectionError, isRetryable } from './pg-errors.js';
 import { activity, getTask, lastSeq, listEvents, listTasks } from './read.js';
-import type { TaskRow } from './rows.js';
 import { commit, type Tx } from './tx.js';
 
 export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: true, databaseClock: true };

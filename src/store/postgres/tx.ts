@@ -9,8 +9,8 @@
  */
 import pg from 'pg';
 import type { CoordEvent, EventType } from '../../core/model.js';
+import { type EventRow, toEvent } from '../rows.js';
 import type { Queryable } from './database.js';
-import { type EventRow, toEvent } from './rows.js';
 
 export interface Tx {
   db: Queryable;

@@ -1,8 +1,8 @@
 import type { Artifact } from '../../core/model.js';
 import type { Outcome, PutArtifactCommand } from '../../core/ports.js';
 import { explainFenceLoss } from '../../core/rules.js';
+import { type TaskRow, toFacts } from '../rows.js';
 import type { Db } from './database.js';
-import { type TaskRow, toFacts } from './rows.js';
 import { stmt, type Tx } from './tx.js';
 
 interface ArtifactRow {

@@ -1,8 +1,8 @@
 import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, ClaimNextCommand, Outcome } from '../../core/ports.js';
 import { explainClaimLoss } from '../../core/rules.js';
+import { type TaskRow, toFacts, toGrant } from '../rows.js';
 import type { Db } from './database.js';
-import { type TaskRow, toFacts, toGrant } from './rows.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id = @claim_id, lease_until = @lease_until,

@@ -3,8 +3,9 @@
  * lease or ttl is due; only then does a write transaction move those rows.
  * An empty poll therefore never takes SQLite's write lock.
  */
+
+import type { TaskRow } from '../rows.js';
 import type { Db } from './database.js';
-import type { TaskRow } from './rows.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const DUE_PROBE = `SELECT EXISTS (SELECT 1 FROM tasks WHERE state = 'claimed' AND lease_until <= @now)

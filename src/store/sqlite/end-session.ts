@@ -4,8 +4,8 @@
  * locks are freed — at once, not when their leases would have run out.
  */
 import type { SessionEnded } from '../../core/ports.js';
+import type { TaskRow } from '../rows.js';
 import { freeSessionLocks } from './locks.js';
-import type { TaskRow } from './rows.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 export function endSession(tx: Tx, sessionId: string, onClaimEnded: (tx: Tx, row: TaskRow) => void): SessionEnded {

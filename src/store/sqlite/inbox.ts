@@ -5,9 +5,10 @@
  * left the view. Read-only.
  */
 import type { InboxQuery, InboxView } from '../../core/ports.js';
+import { changedView } from '../inbox-changes.js';
+import { type TaskRow, toTask } from '../rows.js';
 import type { Db } from './database.js';
 import { lastSeq } from './read.js';
-import { type TaskRow, toTask } from './rows.js';
 import { stmt } from './tx.js';
 
 const OWN_CLAIMS = `SELECT * FROM tasks WHERE claimed_by = @agent AND board = @board AND state = 'claimed'
@@ -32,22 +33,5 @@ export function inbox(db: Db, now: number, q: InboxQuery): InboxView {
     const total = (stmt(db, COUNT).get(p) as { n: number }).n;
     return { cursor, claims: claims.map(toTask), tasks: tasks.map(toTask), more: total - tasks.length, gone: [] };
   }
-  const changed = stmt(db, CHANGED).all({ ...p, since: q.since }) as TaskRow[];
-  const claims = changed.filter((t) => t.state === 'claimed' && t.claimed_by === q.agent);
-  const open = changed
-    .filter((t) => t.state === 'queued' && t.expires_at > now && (t.for_agent === null || t.for_agent === q.agent))
-    .sort((a, b) => rank(a, q.agent) - rank(b, q.agent) || a.priority - b.priority || a.created_at - b.created_at);
-  const shown = new Set([...claims, ...open].map((t) => t.id));
-  const gone = changed
-    .filter((t) => !shown.has(t.id) && (t.for_agent === null || t.for_agent === q.agent || t.created_by === q.agent))
-    .map((t) => ({ id: t.id, state: t.state, claimed_by: t.claimed_by }));
-  return {
-    cursor,
-    claims: claims.map(toTask),
-    tasks: open.slice(0, q.limit).map(toTask),
-    more: Math.max(0, open.length - q.limit),
-    gone,
-  };
+  return changedView(stmt(db, CHANGED).all({ ...p, since: q.since }) as TaskRow[], q.agent, now, q.limit, cursor);
 }
-
-const rank = (t: TaskRow, agent: string): number => (t.for_agent === agent ? 0 : 1);

@@ -1,8 +1,8 @@
 import type { CoordEvent, Task } from '../../core/model.js';
 import type { Activity, ListTasksQuery } from '../../core/ports.js';
 import { visibleTo } from '../../core/rules.js';
+import { type EventRow, type TaskRow, toEvent, toTask } from '../rows.js';
 import type { Db } from './database.js';
-import { type EventRow, type TaskRow, toEvent, toTask } from './rows.js';
 import { stmt } from './tx.js';
 
 const VISIBLE = '(@agent IS NULL OR for_agent IS NULL OR for_agent = @agent OR created_by = @agent)';

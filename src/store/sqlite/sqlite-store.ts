@@ -5,6 +5,7 @@ import { type Clock, systemClock } from '../../core/clock.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import { publishTo } from '../publish.js';
+import type { TaskRow } from '../rows.js';
 import { getArtifact, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
 import { claimNext, peekNext } from './claim.js';
@@ -25,7 +26,6 @@ import {
   renewLock,
 } from './locks.js';
 import { activity, getTask, listEvents, listTasks } from './read.js';
-import type { TaskRow } from './rows.js';
 import type { Tx } from './tx.js';
 
 export const SQLITE_CAPABILITIES: StoreCapabilities = { crossProcessEvents: false, databaseClock: false };

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { CoordEvent, EventType } from '../../core/model.js';
+import { type EventRow, toEvent } from '../rows.js';
 import type { Db } from './database.js';
-import { type EventRow, toEvent } from './rows.js';
 
 /** Prepared statements, compiled once per connection. */
 const cache = new WeakMap<Db, Map<string, Database.Statement>>();

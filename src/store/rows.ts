@@ -1,7 +1,7 @@
-import type { ClaimGrant, CoordEvent, EventType, ResultStatus, Task, TaskState } from '../../core/model.js';
-import type { ClaimEnd, TaskFacts } from '../../core/rules.js';
+import type { ClaimGrant, CoordEvent, EventType, ResultStatus, Task, TaskState } from '../core/model.js';
+import type { ClaimEnd, TaskFacts } from '../core/rules.js';
 
-/** A tasks row as SQLite returns it. */
+/** A tasks row as both stores return it (labels: JSON text in SQLite, text[] in PostgreSQL). */
 export interface TaskRow {
   id: string;
   board: string;
@@ -9,7 +9,7 @@ export interface TaskRow {
   title: string;
   body: string;
   priority: number;
-  labels: string;
+  labels: string | string[];
   for_agent: string | null;
   created_by: string;
   state: TaskState;
@@ -40,7 +40,7 @@ export function toTask(r: TaskRow): Task {
     title: r.title,
     body: r.body,
     priority: r.priority,
-    labels: JSON.parse(r.labels) as string[],
+    labels: typeof r.labels === 'string' ? (JSON.parse(r.labels) as string[]) : r.labels,
     for: r.for_agent,
     created_by: r.created_by,
     state: r.state,
@@ -92,4 +92,13 @@ export interface EventRow {
   data: string;
 }
 
-export const toEvent = (r: EventRow): CoordEvent => ({ ...r, at: iso(r.at), data: JSON.parse(r.data) });
+export const toEvent = (r: EventRow): CoordEvent => ({
+  seq: r.seq,
+  type: r.type,
+  board: r.board,
+  task_id: r.task_id,
+  lock_id: r.lock_id,
+  agent: r.agent,
+  at: iso(r.at),
+  data: JSON.parse(r.data),
+});
