@@ -21,6 +21,8 @@ export function registerServe(program: Command): void {
     .option('--json', 'print the listening address as JSON')
     .action(async (flags: ServeFlags) => {
       const config = resolveDaemonConfig(flags, process.env);
+      // The board, its WAL and the logs are the user's alone, like the token.
+      process.umask(0o077);
       // Loaded here, not at the top: every other command (and `coord mcp`'s start-up) stays free of
       // fastify, the stores and the MCP server SDK.
       const { makeLogger } = await import('../../../daemon/logger.js');
