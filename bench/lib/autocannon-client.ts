@@ -14,6 +14,8 @@ export interface AutocannonOptions {
   url: string;
   connections: number;
   durationS: number;
+  /** Stop after this many requests instead of after durationS (then durationS only bounds the timeout). */
+  amount?: number;
   warmupS?: number;
   method?: 'GET' | 'POST';
   body?: string;
@@ -39,7 +41,7 @@ childMain<AutocannonOptions>(FILE, async (o) => {
   const r = await autocannon({
     url: o.url,
     connections: o.connections,
-    duration: o.durationS,
+    ...(o.amount ? { amount: o.amount } : { duration: o.durationS }),
     method: o.method ?? 'GET',
     body: o.body,
     headers: { 'content-type': 'application/json', ...o.headers },

@@ -21,6 +21,11 @@ export const REPO_ROOT = process.env.BENCH_REPO_ROOT ?? fileURLToPath(new URL('.
 const TSX = import.meta.resolve('tsx');
 
 const live = new Set<ChildProcess>();
+/** Kills `child` with the others if the bench exits early (spawnTs tracks its own children). */
+export function trackChild(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+}
 function killAll(): void {
   for (const c of live) if (c.exitCode === null && c.pid) process.kill(c.pid, 'SIGKILL');
 }
@@ -102,8 +107,7 @@ export async function spawnTs(file: string, args: unknown, opts: SpawnOptions = 
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  live.add(child);
-  child.once('exit', () => live.delete(child));
+  trackChild(child);
   return child;
 }
 

@@ -20,6 +20,8 @@ export interface LatencyOptions {
   warmup?: number;
   /** Status codes that count as success (default 200, 204). */
   ok?: number[];
+  /** Extra request headers (e.g. coord's Authorization: Bearer …). */
+  headers?: Record<string, string>;
 }
 
 export interface LatencyResult {
@@ -50,7 +52,10 @@ childMain<LatencyOptions>(FILE, async (o) => {
           port: base.port,
           method: o.method ?? 'GET',
           path: o.paths[i % o.paths.length],
-          headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : undefined,
+          headers: {
+            ...o.headers,
+            ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
+          },
         },
         (res) => {
           if (!ok.has(res.statusCode ?? 0)) errors++;

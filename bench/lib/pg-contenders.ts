@@ -8,7 +8,7 @@ import { pick } from './config.js';
 import { memoByRound } from './memo.js';
 import { pgDatabase } from './pg.js';
 
-export const BACKLOG = pick(2_000, 20_000);
+export const BACKLOG = pick(1_000, 20_000);
 export const WORKERS = 4;
 export const WORK_WINDOW_S = pick(2, 4);
 /** pg-boss fetch() drains the backlog but stops after this long (it is the slowest contender). */

@@ -64,8 +64,10 @@ export function checkTarget(
       met = t.kind === 'ratio_to_floor_min' ? coord / floor >= t.value : coord / floor <= t.value;
       break;
     case 'ratio_to_peer_min': {
-      const p = t.peer ? peers[t.peer] : undefined;
-      if (p === undefined || p === null || p === 0) return { met: false, why: `no figure for peer ${t.peer}` };
+      const names = t.best_of ?? (t.peer ? [t.peer] : []);
+      const figures = names.map((n) => peers[n]).filter((x): x is number => typeof x === 'number' && x > 0);
+      const p = figures.length ? Math.max(...figures) : undefined;
+      if (p === undefined) return { met: false, why: `no figure for peer ${names.join(' / ')}` };
       met = coord / p >= t.value;
       break;
     }
@@ -98,7 +100,7 @@ export function describeTarget(t: Target, unit: string): string {
       s = `≤ ${t.value}× floor`;
       break;
     case 'ratio_to_peer_min':
-      s = `≥ ${t.value}× ${t.peer}`;
+      s = t.best_of ? `≥ ${t.value}× the best of ${t.best_of.join(' / ')}` : `≥ ${t.value}× ${t.peer}`;
       break;
   }
   for (const [k, v] of Object.entries(t.extra_max ?? {})) s += `, ${k} ≤ ${v}`;

@@ -17,6 +17,8 @@ export interface Target {
   value: number;
   /** For ratio_to_peer_min: which peer. */
   peer?: string;
+  /** For ratio_to_peer_min instead of `peer`: the best (highest) figure among these peers. */
+  best_of?: string[];
   /** Further targets that must all hold as well (e.g. "≥ 50 % of the floor AND ≥ 10× pg-boss"). */
   and?: Target[];
   /** Side figures of coord's measurement that must stay at or below a bound, e.g. { write_tx: 0 }. */

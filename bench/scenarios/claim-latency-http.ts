@@ -1,9 +1,12 @@
 /**
  * claim p50 / p99 latency over HTTP at light load (1 connection).
- * floor: the bare node:http + UPDATE server (floors/bare-http-claim-server.ts), timed by lib/latency-client.ts
- *        (another process, one keep-alive connection, microsecond timer).
+ * coord: the real daemon from dist/ (POST /v1/claim with its bearer token) on a copy of the seeded file.
+ * floor: the bare node:http + UPDATE server (floors/bare-http-claim-server.ts) on the same file (coord's schema).
+ * Both timed by lib/latency-client.ts (another process, one keep-alive connection, microsecond timer).
  * target: coord p50 ≤ 1.5× the floor's p50. p99 is reported alongside (extra.p99_ms).
  */
+import { startCoordDaemon } from '../coord/daemon.js';
+import { coordSchema } from '../coord/schema.js';
 import { FILE as CLAIM_SERVER } from '../floors/bare-http-claim-server.js';
 import { seededTemplate } from '../floors/sqlite-claim-loop.js';
 import { startServer } from '../lib/child.js';
@@ -23,12 +26,14 @@ export async function claimLatency(
   baseUrl: string,
   path = '/claim',
   body = '{"agent":"agent-{i}"}',
+  headers: Record<string, string> = {},
 ): Promise<Measurement> {
   const r = await measureLatency({
     url: baseUrl,
     paths: [path],
     method: 'POST',
     body,
+    headers,
     requests: REQUESTS,
     warmup: WARMUP,
     ok: [200],
@@ -43,15 +48,22 @@ export default defineScenario({
   unit: 'ms',
   better: 'lower',
   target: { kind: 'ratio_to_floor_max', value: 1.5 },
-  note: `${REQUESTS} sequential claims after ${WARMUP} warm-up, one keep-alive connection from another process`,
+  note: `${REQUESTS} sequential claims after ${WARMUP} warm-up, one keep-alive connection from another process; ${ROWS / 1000}k queued, coord's schema for both; coord = the daemon from dist/ with its bearer token`,
   async setup() {
-    template = await seededTemplate([{ rows: ROWS }]);
+    template = await seededTemplate([{ rows: ROWS }], coordSchema());
   },
   contenders: {
-    // coord contender: plugged in by scenarios/claim-latency-http.ts (see bench/README.md, "Plugging in coord")
+    coord: async () => {
+      const d = await startCoordDaemon({ dbFile: template });
+      try {
+        return await claimLatency(d.url, '/v1/claim', '{"agent":"agent-{i}"}', d.headers);
+      } finally {
+        await d.stop();
+      }
+    },
     floor: async () => {
       const db = freshCopy(template);
-      const server = await startServer(CLAIM_SERVER, { path: db.path });
+      const server = await startServer(CLAIM_SERVER, { path: db.path, schema: coordSchema() });
       try {
         return await claimLatency(server.url);
       } finally {

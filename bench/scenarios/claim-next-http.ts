@@ -1,9 +1,15 @@
 /**
  * claim-next over HTTP, 50 keep-alive connections.
+ * coord: the real daemon (`node bin/coord.js serve`, from dist/) on a copy of the seeded file, POST /v1/claim
+ *        with its bearer token: guard, JSON parse, zod, claim_next operation, SqliteStore, JSON answer.
  * floor: bare node:http server (own process) doing one claim UPDATE per POST (floors/bare-http-claim-server.ts),
- *        loaded by autocannon in another process (lib/autocannon-client.ts).
+ *        on the same seeded file (coord's schema, bench/coord/schema.ts).
+ * Both are loaded by autocannon in another process (lib/autocannon-client.ts).
  * target: coord ≥ 70 % of the floor's requests/s.
  */
+import Database from 'better-sqlite3';
+import { startCoordDaemon } from '../coord/daemon.js';
+import { coordSchema } from '../coord/schema.js';
 import { FILE as CLAIM_SERVER } from '../floors/bare-http-claim-server.js';
 import { seededTemplate } from '../floors/sqlite-claim-loop.js';
 import { runAutocannon } from '../lib/autocannon-client.js';
@@ -14,13 +20,27 @@ import { defineScenario, type Measurement } from '../lib/types.js';
 
 export const ROWS = 100_000;
 export const CONNECTIONS = 50;
-export const DURATION_S = pick(2, 5);
+export const DURATION_S = pick(1.5, 5);
 export const WARMUP_S = pick(0.5, 1);
 
 let template = '';
 
+/** Queued tasks left in a SQLite file (read from a second, read-only connection). */
+export function queuedLeft(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare("SELECT count(*) FROM tasks WHERE state = 'queued'").pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
 /** Loads `url` with autocannon (other process); the caller's server must answer POST with a claim. */
-export async function loadClaims(url: string, body = '{"agent":"bench-agent"}'): Promise<Measurement> {
+export async function loadClaims(
+  url: string,
+  body = '{"agent":"bench-agent"}',
+  headers: Record<string, string> = {},
+): Promise<Measurement> {
   const r = await runAutocannon({
     url,
     connections: CONNECTIONS,
@@ -28,6 +48,7 @@ export async function loadClaims(url: string, body = '{"agent":"bench-agent"}'):
     warmupS: WARMUP_S,
     method: 'POST',
     body,
+    headers,
   });
   if (r.errors > 0 || r.non2xx > 0) throw new Error(`${r.errors} errors, ${r.non2xx} non-2xx answers`);
   return { value: r.rps, extra: { p50_ms: r.p50_ms, p99_ms: r.p99_ms } };
@@ -39,15 +60,24 @@ export default defineScenario({
   unit: 'req/s',
   better: 'higher',
   target: { kind: 'ratio_to_floor_min', value: 0.7 },
-  note: `autocannon in another process, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s measured, ${ROWS / 1000}k queued; load generator and server share the 2 cores`,
+  note: `autocannon in another process, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s measured, ${ROWS / 1000}k queued (coord's schema for both); coord = the daemon from dist/ with its bearer token; load generator and server share the 2 cores`,
   async setup() {
-    template = await seededTemplate([{ rows: ROWS }]);
+    template = await seededTemplate([{ rows: ROWS }], coordSchema());
   },
   contenders: {
-    // coord contender: plugged in by scenarios/claim-next-http.ts (see bench/README.md, "Plugging in coord")
+    coord: async () => {
+      const d = await startCoordDaemon({ dbFile: template });
+      try {
+        const m = await loadClaims(`${d.url}/v1/claim`, '{"agent":"bench-agent"}', d.headers);
+        if (queuedLeft(`${d.stateDir}/coord.db`) === 0) throw new Error('queue ran dry: raise ROWS');
+        return m;
+      } finally {
+        await d.stop().catch(() => {});
+      }
+    },
     floor: async () => {
       const db = freshCopy(template);
-      const server = await startServer(CLAIM_SERVER, { path: db.path });
+      const server = await startServer(CLAIM_SERVER, { path: db.path, schema: coordSchema() });
       try {
         const m = await loadClaims(`${server.url}/claim`);
         const stats = (await (await fetch(`${server.url}/stats`)).json()) as { empty: number };

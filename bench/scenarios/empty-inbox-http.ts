@@ -1,9 +1,16 @@
 /**
  * Empty inbox poll over HTTP with lazy expiry: 10,000 historical tasks over 500 agents,
  * 2,000 reads per round.
- * floor: a plain indexed SELECT behind bare node:http (floors/bare-http-select-server.ts), read-only.
- * target: coord p50 ≤ 1.1× the floor's, and 0 write transactions during the reads (extra.write_tx).
+ * coord: the real daemon from dist/ (GET /v1/inbox?agent=… with its bearer token) on a copy of the seeded
+ *        file: due probe (lazy expiry), own claims, private and public queue, count, cursor.
+ * floor: a plain indexed SELECT behind bare node:http (floors/bare-http-select-server.ts), read-only, on the
+ *        same seeded file (coord's schema).
+ * target: coord p50 ≤ 1.1× the floor's, and 0 write transactions during the reads (extra.write_tx): coord's
+ *         are counted from outside by bench/coord/write-counter.ts (WAL commit frames + PRAGMA data_version).
  */
+import { startCoordDaemon } from '../coord/daemon.js';
+import { coordSchema } from '../coord/schema.js';
+import { writeCounter } from '../coord/write-counter.js';
 import { FILE as SELECT_SERVER } from '../floors/bare-http-select-server.js';
 import { seededTemplate } from '../floors/sqlite-claim-loop.js';
 import { startServer } from '../lib/child.js';
@@ -25,6 +32,7 @@ export async function inboxReads(
   baseUrl: string,
   pathFor: (agent: string) => string,
   writeTx: () => Promise<number>,
+  headers: Record<string, string> = {},
 ): Promise<Measurement> {
   const before = await writeTx();
   const r = await measureLatency({
@@ -33,6 +41,7 @@ export async function inboxReads(
     requests: READS,
     warmup: 100,
     ok: [200],
+    headers,
   });
   if (r.errors > 0) throw new Error(`${r.errors} failed reads`);
   return { value: r.p50_ms, extra: { p99_ms: r.p99_ms, write_tx: (await writeTx()) - before } };
@@ -44,12 +53,26 @@ export default defineScenario({
   unit: 'ms',
   better: 'lower',
   target: { kind: 'ratio_to_floor_max', value: 1.1, extra_max: { write_tx: 0 } },
-  note: `${READS} reads per round on one keep-alive connection, cycling over ${AGENTS} agents; write transactions counted during the reads`,
+  note: `${READS} reads per round on one keep-alive connection, cycling over ${AGENTS} agents (coord's schema for both); write transactions counted during the reads — coord's from outside its process: commit frames in its WAL, cross-checked with PRAGMA data_version on a second connection`,
   async setup() {
-    template = await seededTemplate([{ rows: HISTORY, state: 'completed', agents: AGENTS }]);
+    template = await seededTemplate([{ rows: HISTORY, state: 'completed', agents: AGENTS }], coordSchema());
   },
   contenders: {
-    // coord contender: plugged in by scenarios/empty-inbox-http.ts (see bench/README.md, "Plugging in coord")
+    coord: async () => {
+      const d = await startCoordDaemon({ dbFile: template });
+      const writes = writeCounter(`${d.stateDir}/coord.db`);
+      try {
+        return await inboxReads(
+          d.url,
+          (agent) => `/v1/inbox?agent=${agent}`,
+          async () => writes.count(),
+          d.headers,
+        );
+      } finally {
+        writes.close();
+        await d.stop();
+      }
+    },
     floor: async () => {
       const server = await startServer(SELECT_SERVER, { path: template });
       try {

@@ -1,12 +1,16 @@
 /**
  * Full job cycle in process: post, claim, submit (fenced, evented).
- * floor: bare SQLite post + claim + fenced complete (floors/sqlite-claim-loop.ts, op 'cycle').
+ * coord: create_task, claim_next, submit_result through coord's operations (invoke) on SqliteStore
+ *        (bench/coord/job-cycle.ts).
+ * floor: bare SQLite post + claim + fenced complete (floors/sqlite-claim-loop.ts, op 'cycle'), on coord's schema.
  * peers: plainjob (enqueue + process), liteque 0.8 (its own folder, better-sqlite3 11.9.1).
  * target: coord ≥ plainjob's jobs/s (stretch 1.5×).
  */
 
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { runCoordCycle } from '../coord/job-cycle.js';
+import { coordSchema } from '../coord/schema.js';
 import { FILE } from '../floors/sqlite-claim-loop.js';
 import { runChild } from '../lib/child.js';
 import { pick } from '../lib/config.js';
@@ -39,10 +43,11 @@ export default defineScenario({
   unit: 'jobs/s',
   better: 'higher',
   target: { kind: 'ratio_to_peer_min', value: 1, peer: 'plainjob' },
-  note: `${JOBS} jobs posted one by one then processed by one worker, timed end to end on a fresh file; stretch target 1.5× plainjob`,
+  note: `${JOBS} jobs posted one by one then processed by one worker, timed end to end on a fresh file; coord: create_task, claim_next, submit_result through its operations table (zod, fencing, events), no transport; floor: the bare INSERT / claim UPDATE / fenced UPDATE on coord's schema; stretch target 1.5× plainjob`,
   contenders: {
-    // coord contender: plugged in by scenarios/job-cycle-inprocess.ts (see bench/README.md, "Plugging in coord")
-    floor: () => withFreshPath((path) => runChild<number>(FILE, { op: 'cycle', path, jobs: JOBS })),
+    coord: () => withFreshPath((path) => runCoordCycle({ path, jobs: JOBS })),
+    floor: () =>
+      withFreshPath((path) => runChild<number>(FILE, { op: 'cycle', path, jobs: JOBS, schema: coordSchema() })),
     peers: {
       plainjob: () => withFreshPath((path) => runPlainjob({ path, jobs: JOBS })),
       liteque,

@@ -1,8 +1,12 @@
 /**
  * post → claim by a waiting agent (long-poll).
+ * coord: the real daemon from dist/, an agent parked in POST /v1/claim {wait_s: 30}, another connection
+ *        posting (bench/coord/post-claim-client.ts); time from sending the post to the claim answer.
  * floor: an agent polling every 1 s (floors/polling-claimer.ts), expected ≈ 500 ms.
  * target: coord p50 ≤ 5 ms.
  */
+import { startCoordDaemon } from '../coord/daemon.js';
+import { runPostClaim } from '../coord/post-claim-client.js';
 import { runPollingRound } from '../floors/polling-claimer.js';
 import { pick } from '../lib/config.js';
 import { defineScenario } from '../lib/types.js';
@@ -16,9 +20,16 @@ export default defineScenario({
   unit: 'ms',
   better: 'lower',
   target: { kind: 'abs_max', value: 5 },
-  note: `${TRIALS} trials per round (median per round, then median of rounds); the floor's trials run side by side, one polling agent each, so a round takes ≈ 2.5 s`,
+  note: `${TRIALS} trials per round (median per round, then median of rounds); coord: one parked long-poll claim (wait_s 30) per trial, timed from sending the post (its own HTTP request included) to the claim answer, trials one after another; the floor's trials run side by side, one polling agent each, so a round takes ≈ 2.5 s`,
   contenders: {
-    // coord contender: plugged in by scenarios/post-to-claim.ts (see bench/README.md, "Plugging in coord")
+    coord: async () => {
+      const d = await startCoordDaemon();
+      try {
+        return await runPostClaim({ url: d.url, token: d.token, trials: TRIALS });
+      } finally {
+        await d.stop();
+      }
+    },
     floor: () => runPollingRound(TRIALS, 1000),
   },
 });

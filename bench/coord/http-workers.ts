@@ -1,0 +1,91 @@
+/**
+ * Load for coord's PostgreSQL rows, in its own process: W workers, each on one
+ * keep-alive connection to one of the daemons (worker w → daemon w mod n), each
+ * looping POST /v1/claim → POST /v1/tasks/:id/submit until claim-next answers 204.
+ * Every task must be claimed exactly once, or the run fails. Result: jobs/s.
+ */
+import { Agent, request } from 'node:http';
+import { childMain, runChild } from '../lib/child.js';
+
+export const FILE = 'bench/coord/http-workers.ts';
+
+export interface HttpWorkersArgs {
+  targets: { url: string; token: string }[];
+  workers: number;
+  /** The backlog: exactly this many distinct tasks must be claimed and submitted. */
+  expect: number;
+}
+
+export const runHttpWorkers = (a: HttpWorkersArgs): Promise<number> =>
+  runChild<number>(FILE, a, { timeoutMs: 600_000 });
+
+function call(
+  agent: Agent,
+  target: { url: URL; token: string },
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: string }> {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        host: target.url.hostname,
+        port: target.url.port,
+        method,
+        path,
+        headers: {
+          authorization: `Bearer ${target.token}`,
+          ...(text ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}),
+        },
+      },
+      (res) => {
+        let out = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          out += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: out }));
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+childMain<HttpWorkersArgs>(FILE, async (a) => {
+  const targets = a.targets.map((t) => ({ url: new URL(t.url), token: t.token }));
+  const workers = Array.from({ length: a.workers }, (_, w) => ({
+    name: `worker-${w}`,
+    conn: new Agent({ keepAlive: true, maxSockets: 1 }),
+    target: targets[w % targets.length]!,
+  }));
+  // Untimed: open every connection (and the daemons' pools), as the floor connects before timing.
+  await Promise.all(workers.map((w) => call(w.conn, w.target, 'GET', `/v1/inbox?agent=${w.name}`)));
+  const claimed: string[] = [];
+  const t0 = performance.now();
+  await Promise.all(
+    workers.map(async (w) => {
+      for (;;) {
+        const c = await call(w.conn, w.target, 'POST', '/v1/claim', { agent: w.name, lease_s: 300 });
+        if (c.status === 204) return;
+        if (c.status !== 200) throw new Error(`claim-next answered ${c.status}: ${c.body.slice(0, 300)}`);
+        const grant = JSON.parse(c.body) as { task: { id: string }; claim_id: string };
+        const s = await call(w.conn, w.target, 'POST', `/v1/tasks/${grant.task.id}/submit`, {
+          claim_id: grant.claim_id,
+          status: 'completed',
+          result: { ok: true },
+        });
+        if (s.status !== 200) throw new Error(`submit answered ${s.status}: ${s.body.slice(0, 300)}`);
+        claimed.push(grant.task.id);
+      }
+    }),
+  );
+  const rate = claimed.length / ((performance.now() - t0) / 1000);
+  for (const w of workers) w.conn.destroy();
+  const distinct = new Set(claimed).size;
+  if (claimed.length !== a.expect || distinct !== a.expect)
+    throw new Error(`completed ${claimed.length} (${distinct} distinct) of ${a.expect}`);
+  return rate;
+});

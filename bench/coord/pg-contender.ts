@@ -1,0 +1,43 @@
+/**
+ * coord contender for the PostgreSQL rows: 1 or 2 real `coord serve --store postgres://…`
+ * daemons (from dist/, each with its own state directory) on one fresh database, a
+ * backlog inserted untimed into coord's own tasks table (generate_series, then VACUUM
+ * ANALYZE, as the floor's and pg-boss's backlogs are), and W workers over HTTP
+ * (bench/coord/http-workers.ts, another process) draining it with claim + submit.
+ * The first daemon creates the schema (its migrations); the second finds it migrated.
+ */
+import pg from 'pg';
+import { pgDatabase } from '../lib/pg.js';
+import { type CoordDaemon, startCoordDaemon } from './daemon.js';
+import { runHttpWorkers } from './http-workers.js';
+import { FAR_EXPIRY } from './schema.js';
+
+async function seed(url: string, jobs: number): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(
+      `INSERT INTO tasks (id, board, kind, title, body, priority, created_by, state, created_at, updated_at,
+                          expires_at, payload_hash)
+       SELECT 't' || lpad(i::text, 7, '0'), 'default', 'bench', 'task ' || i, 'a small body for task number ' || i,
+              i % 3, 'bench', 'queued', 1700000000000 + i, 1700000000000 + i, $2, 'h'
+       FROM generate_series(1, $1) AS i`,
+      [jobs, FAR_EXPIRY],
+    );
+    await c.query('VACUUM ANALYZE tasks');
+  } finally {
+    await c.end();
+  }
+}
+
+export async function coordPgDrain(daemons: number, jobs: number, workers: number): Promise<number> {
+  const url = await pgDatabase();
+  const ds: CoordDaemon[] = [];
+  try {
+    for (let i = 0; i < daemons; i++) ds.push(await startCoordDaemon({ store: url }));
+    await seed(url, jobs);
+    return await runHttpWorkers({ targets: ds.map((d) => ({ url: d.url, token: d.token })), workers, expect: jobs });
+  } finally {
+    await Promise.all(ds.map((d) => d.stop()));
+  }
+}
