@@ -67,11 +67,14 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
       url: route.url,
       handler: async (req, reply) => {
         const ac = new AbortController();
-        // A long-poll stops waiting when its client goes away.
-        reply.raw.once('close', () => ac.abort());
         const stop = () => ac.abort();
         closing.signal.addEventListener('abort', stop, { once: true });
-        reply.raw.once('close', () => closing.signal.removeEventListener('abort', stop));
+        reply.raw.once('close', () => {
+          closing.signal.removeEventListener('abort', stop);
+          // A long-poll stops waiting when its client goes away. 'close' also follows every answer
+          // sent; aborting then would only build an AbortError nobody reads, on every request.
+          if (!reply.raw.writableFinished) ac.abort();
+        });
         const out = await invoke(route.op, { ...opts.ctx, signal: ac.signal }, rawInput(route, req));
         const status = route.status?.(out) ?? 200;
         if (status === 204) return reply.code(204).send();
