@@ -47,6 +47,8 @@ export class SqliteStore implements Store {
 
   /** The transaction body of `write`, wrapped once (better-sqlite3 builds a wrapper per `transaction()` call). */
   private readonly inTx: Database.Transaction<(tx: Tx, fn: (tx: Tx) => unknown) => unknown>;
+  /** Several reads from one snapshot (a deferred transaction that only reads). */
+  private readonly inSnapshot: Database.Transaction<(fn: () => unknown) => unknown>;
 
   constructor(opts: SqliteStoreOptions) {
     mkdirSync(dirname(opts.path), { recursive: true });
@@ -56,6 +58,7 @@ export class SqliteStore implements Store {
       if (anyDue(this.db, tx.now)) moveDue(tx, this.claimEnded);
       return fn(tx);
     });
+    this.inSnapshot = this.db.transaction((fn: () => unknown) => fn());
     // Rule 10: a claim's files are freed in the transaction that ends the claim.
     this.claimEndedHooks.push((tx, row) => freeClaimLocks(tx, row.claim_id));
   }
@@ -135,7 +138,9 @@ export class SqliteStore implements Store {
     return getArtifact(this.db, taskId, artifactId);
   }
   async inbox(q: Parameters<Store['inbox']>[0]) {
-    return inbox(this.db, this.fresh(), q);
+    const now = this.fresh();
+    // Its five statements in one read transaction: one snapshot, and one read lock instead of five.
+    return this.inSnapshot.deferred(() => inbox(this.db, now, q)) as ReturnType<typeof inbox>;
   }
   async events(q: Parameters<Store['events']>[0]) {
     return listEvents(this.db, q);
