@@ -25,6 +25,19 @@ export function buildProgram(): Command {
       // Usage errors exit 1 (SPEC §7); --help and --version exit 0.
       process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
     });
+  program.addHelpText(
+    'after',
+    `
+Start here:
+  coord serve                          run the daemon (state in $COORD_STATE or ~/.coord)
+  coord post "fix the login bug"       put a task on the board
+  coord claim                          take the next task; prints its claim_id (your fencing token)
+  coord submit <id> --claim <c> --ok   finish it (retrying the same result is safe)
+  coord setup claude --write           let Claude Code (or cursor, codex) use coord over MCP
+  coord open                           the live dashboard
+
+Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon unreachable.`,
+  );
   registerServe(program);
   registerPost(program);
   registerLs(program);
