@@ -10,7 +10,7 @@ import { pgDatabase } from './pg.js';
 
 export const BACKLOG = pick(1_000, 20_000);
 export const WORKERS = 4;
-export const WORK_WINDOW_S = pick(2, 4);
+export const WORK_WINDOW_S = pick(1, 4);
 /** pg-boss fetch() drains the backlog but stops after this long (it is the slowest contender). */
 export const FETCH_MAX_S = pick(2, 20);
 

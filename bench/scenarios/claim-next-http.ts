@@ -20,7 +20,7 @@ import { defineScenario, type Measurement } from '../lib/types.js';
 
 export const ROWS = 100_000;
 export const CONNECTIONS = 50;
-export const DURATION_S = pick(1.5, 5);
+export const DURATION_S = pick(1, 5);
 export const WARMUP_S = pick(0.5, 1);
 
 let template = '';

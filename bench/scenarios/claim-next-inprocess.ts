@@ -15,7 +15,7 @@ import { freshCopy } from '../lib/template-db.js';
 import { defineScenario } from '../lib/types.js';
 
 export const ROWS = pick(20_000, 100_000);
-export const CLAIMS = pick(10_000, 50_000);
+export const CLAIMS = pick(5_000, 50_000);
 export const WARMUP = 500;
 
 let template = '';

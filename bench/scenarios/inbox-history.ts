@@ -21,7 +21,7 @@ import { AGENT_NAMES, AGENTS } from './empty-inbox-http.js';
 export const SMALL = 10_000;
 /** The 1M file is built once into bench/.cache (≈ 4 s, ≈ 250 MB) and copied once per run for coord. */
 export const LARGE = 1_000_000;
-export const READS = pick(1_000, 2_000);
+export const READS = pick(500, 2_000);
 
 const sizeLabel = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
 

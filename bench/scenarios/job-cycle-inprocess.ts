@@ -19,7 +19,7 @@ import { defineScenario, type Runner, SkipError } from '../lib/types.js';
 import { litequeUnavailable, runLiteque } from '../peers/liteque-cycle.js';
 import { runPlainjob } from '../peers/plainjob-cycle.js';
 
-export const JOBS = pick(2_000, 10_000);
+export const JOBS = pick(1_000, 10_000);
 
 /** Runs `fn` with a fresh (not yet existing) SQLite path in a temp dir, removed afterwards. */
 export async function withFreshPath<T>(fn: (path: string) => Promise<T>): Promise<T> {
