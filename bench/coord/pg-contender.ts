@@ -30,13 +30,15 @@ async function seed(url: string, jobs: number): Promise<void> {
   }
 }
 
-export async function coordPgDrain(daemons: number, jobs: number, workers: number): Promise<number> {
+/** jobs/s of `workers` HTTP workers draining `jobs` tasks through `daemons` daemons, for at most `maxS` seconds. */
+export async function coordPgDrain(daemons: number, jobs: number, workers: number, maxS?: number): Promise<number> {
   const url = await pgDatabase();
   const ds: CoordDaemon[] = [];
   try {
     for (let i = 0; i < daemons; i++) ds.push(await startCoordDaemon({ store: url }));
     await seed(url, jobs);
-    return await runHttpWorkers({ targets: ds.map((d) => ({ url: d.url, token: d.token })), workers, expect: jobs });
+    const targets = ds.map((d) => ({ url: d.url, token: d.token }));
+    return await runHttpWorkers({ targets, workers, expect: jobs, ...(maxS ? { maxS } : {}) });
   } finally {
     await Promise.all(ds.map((d) => d.stop()));
   }
