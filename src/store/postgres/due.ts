@@ -22,10 +22,17 @@ export function probeSql(now: number | null): string {
   return `SELECT n.now, ${dueAt('n.now')} AS due FROM (SELECT ${now === null ? DB_NOW : `${now}::bigint`} AS now) AS n`;
 }
 
-/** True when some lease or ttl is due at `now` (an SQL expression): two index probes. */
+/**
+ * True when some lease or ttl is due at `now` (an SQL expression): two index probes,
+ * each reading the first entry of its partial index. Written as min() rather than
+ * EXISTS (… <= now): with `now` unknown when planning, PostgreSQL expects a third of
+ * the rows to match and picks a sequential scan that stops at the first match — which,
+ * when nothing is due (nearly always), reads the whole table (3.4 ms at 20k tasks,
+ * against 0.05 ms for min()).
+ */
 export const dueAt = (now: string): string =>
-  `(EXISTS (SELECT 1 FROM tasks WHERE state = 'claimed' AND lease_until <= ${now})
-    OR EXISTS (SELECT 1 FROM tasks WHERE state IN ('queued', 'claimed') AND expires_at <= ${now}))`;
+  `COALESCE((SELECT min(lease_until) FROM tasks WHERE state = 'claimed') <= ${now}
+    OR (SELECT min(expires_at) FROM tasks WHERE state IN ('queued', 'claimed')) <= ${now}, false)`;
 
 export interface Probe {
   now: number;
