@@ -12,13 +12,13 @@ export interface Cluster {
 }
 
 /** Each daemon has its own state directory (as on its own machine); all share the database. */
-export async function startCluster(n = 2): Promise<Cluster> {
+export async function startCluster(n = 2, env: NodeJS.ProcessEnv = {}): Promise<Cluster> {
   const server = await startPostgres();
   const url = await server.createDatabase();
   const daemons: SpawnedDaemon[] = [];
   try {
     // One after the other is not required (the migrator is safe at once), but keeps startup light on CPU.
-    for (let i = 0; i < n; i++) daemons.push(await spawnDaemon({ args: ['--store', url] }));
+    for (let i = 0; i < n; i++) daemons.push(await spawnDaemon({ args: ['--store', url], env }));
   } catch (e) {
     await Promise.all(daemons.map((d) => d.stop()));
     await server.stop();

@@ -14,7 +14,8 @@ describe('events across two daemons on one PostgreSQL database', () => {
   let d1: SpawnedDaemon;
   let d2: SpawnedDaemon;
   before(async () => {
-    c = await startCluster(2);
+    // No background sweep: the bulk test below makes one read move every due ttl in a single commit.
+    c = await startCluster(2, { COORD_SWEEP_MS: '3600000' });
     [d1, d2] = c.daemons as [SpawnedDaemon, SpawnedDaemon];
   });
   after(() => c?.stop());
@@ -71,12 +72,17 @@ describe('events across two daemons on one PostgreSQL database', () => {
     const N = 200;
     const subs = [subscribe(d1, { board: 'bulk' }), subscribe(d2, { board: 'bulk' })];
     await Promise.all(subs.map((s) => s.opened));
-    // All posted well within their ttl, so no post's own lazy expiry moves any: the background sweeps do, in bulk.
-    await Promise.all(
+    // Posted with a 10 s ttl (longer than posting takes even on a loaded machine, so no post's own lazy expiry
+    // moves any); with no background sweep, nothing moves them until one read after they are all due, whose
+    // lazy expiry moves all of them in a single commit.
+    const posted = await Promise.all(
       Array.from({ length: N }, (_, i) =>
-        c.call(i % 2 ? d2 : d1, 'POST', '/v1/tasks', { agent: 'poster', board: 'bulk', title: `t${i}`, ttl_s: 5 }),
+        c.call(i % 2 ? d2 : d1, 'POST', '/v1/tasks', { agent: 'poster', board: 'bulk', title: `t${i}`, ttl_s: 10 }),
       ),
     );
+    const lastDue = Math.max(...posted.map((p) => Date.parse(p.body.task.expires_at)));
+    await waitFor(() => Date.now() > lastDue + 50, 'every ttl to be due');
+    await c.call(d1, 'GET', '/v1/tasks?board=bulk&limit=1');
     const expired = (s: { events: CoordEvent[] }) => s.events.filter((e) => e.type === 'task.expired').length;
     for (const s of subs) await waitFor(() => expired(s) === N, `${N} task.expired events`);
     const log = (await c.call(d2, 'GET', '/v1/events?format=json&board=bulk&limit=1000')).body.events as CoordEvent[];
