@@ -1,5 +1,5 @@
 /**
- * Daemon RSS idle and after 100k tasks (quick: 10k).
+ * Daemon RSS idle and after 100k tasks (quick: 5k).
  * coord: the real daemon from dist/ (`node bin/coord.js serve`, no tsx), on an empty board: RSS after
  *   IDLE_MS idle (the value); then, in the first round, TASKS tasks are posted through its HTTP API
  *   (POST /v1/tasks, autocannon, 8 connections) and RSS is read again after IDLE_MS (extra).
@@ -22,7 +22,7 @@ import { sleep } from '../lib/memo.js';
 import { tempDir } from '../lib/template-db.js';
 import { defineScenario } from '../lib/types.js';
 
-export const TASKS = pick(10_000, 100_000);
+export const TASKS = pick(5_000, 100_000);
 export const IDLE_MS = pick(500, 2_000);
 /** Full mode, first round: RSS again after this long idle (V8's memory reducer has run by then). */
 export const SETTLE_MS = 12_000;
@@ -47,7 +47,7 @@ export default defineScenario({
   unit: 'MB',
   better: 'lower',
   target: { kind: 'abs_max', value: 80 },
-  note: `RSS read from /proc/<pid>/status after ${IDLE_MS} ms idle in every round; in the first round only, then${QUICK ? '' : ` after ${SETTLE_MS / 1000} s idle (rss_settled_mb) and`} after ${TASKS / 1000}k tasks are added (coord: posted over HTTP; floor: one bulk INSERT)${QUICK ? ' — quick mode adds 10k, the full run 100k' : ''}`,
+  note: `RSS read from /proc/<pid>/status after ${IDLE_MS} ms idle in every round; in the first round only, then${QUICK ? '' : ` after ${SETTLE_MS / 1000} s idle (rss_settled_mb) and`} after ${TASKS / 1000}k tasks are added (coord: posted over HTTP; floor: one bulk INSERT)${QUICK ? ' — quick mode adds 5k, the full run 100k' : ''}`,
   contenders: {
     coord: async (round) => {
       const d = await startCoordDaemon();
