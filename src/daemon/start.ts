@@ -71,15 +71,25 @@ export async function startDaemon(
     }, config.sweepMs);
     sweep.unref();
     // Rule 13: a session whose process died (its flock dropped) frees its claims and locks now.
+    // The session file is gone once it is reported dead, so a failed end (the store briefly unavailable) is
+    // retried here with backoff rather than left to the leases.
     const sessionStore = store;
+    let stopping = false;
+    const endSession = (session: string, attempt = 0): void => {
+      sessionStore.endSession(session).then(
+        (ended) => log.info({ session, ...ended }, 'session ended'),
+        (err) => {
+          log.warn({ err, session, attempt }, 'ending a session failed; retrying');
+          if (!stopping)
+            setTimeout(() => endSession(session, attempt + 1), Math.min(30_000, 250 * 2 ** attempt)).unref();
+        },
+      );
+    };
     const stopSessions = watchSessions(
       config.stateDir,
       (session) => {
         void mcp.forget(session);
-        sessionStore.endSession(session).then(
-          (ended) => log.info({ session, ...ended }, 'session ended'),
-          (err) => log.warn({ err, session }, 'ending a session failed; its leases will free what it held'),
-        );
+        endSession(session);
       },
       { onError: (err) => log.warn({ err }, 'session watch failed') },
     );
@@ -96,6 +106,7 @@ export async function startDaemon(
       close() {
         closing ??= (async () => {
           clearInterval(sweep);
+          stopping = true;
           stopSessions();
           await app.close();
           await openStoreRef.close();
