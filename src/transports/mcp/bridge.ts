@@ -20,6 +20,9 @@ import {
 import { type DaemonEndpoint, DaemonGone, DaemonLink } from './daemon-link.js';
 import { derivedAgentName } from './session.js';
 
+/** How long a call keeps reconnecting to a daemon that went away before it fails. */
+const RECONNECT_WINDOW_MS = 15_000;
+
 export interface BridgeOptions {
   /** The agent's side: stdio in production. */
   agent: Transport;
@@ -75,6 +78,9 @@ export class Bridge {
     const request = isJSONRPCRequest(m) ? m : undefined;
     if (request) this.pending.add(request.id);
     if (isInitializeRequest(m)) this.nameAgent(m.params.clientInfo.name);
+    // A killed daemon can still look alive for a moment (its lock outlives its sockets), so a lost daemon is
+    // retried for a while, not just once, before the call fails.
+    const giveUpAt = Date.now() + RECONNECT_WINDOW_MS;
     for (let attempt = 1; ; attempt++) {
       try {
         const link = await this.connected(!isInitializeRequest(m));
@@ -84,8 +90,9 @@ export class Bridge {
         return;
       } catch (err) {
         if (err instanceof DaemonGone) this.drop();
-        if (err instanceof DaemonGone && attempt === 1 && !this.closed) {
+        if (err instanceof DaemonGone && !this.closed && (attempt === 1 || Date.now() < giveUpAt)) {
           this.opts.log(`${err.message} — reconnecting`);
+          if (attempt > 1) await sleep(Math.min(250, 25 * attempt));
           continue;
         }
         this.opts.log(`could not relay ${'method' in m ? m.method : 'a response'}: ${(err as Error).message}`);
