@@ -31,7 +31,8 @@ export async function inbox(db: Queryable, now: number, q: InboxQuery): Promise<
     const mine = await rows<TaskRow>(db, PRIVATE, { ...p, limit: q.limit });
     const open = await rows<TaskRow>(db, PUBLIC, { ...p, limit: Math.max(0, q.limit - mine.length) });
     const tasks = [...mine, ...open];
-    const total = (await row<{ n: number }>(db, COUNT, p))?.n ?? 0;
+    // Fewer rows than asked for means nothing was cut off: count only when the list is full.
+    const total = tasks.length < q.limit ? tasks.length : ((await row<{ n: number }>(db, COUNT, p))?.n ?? 0);
     return { cursor, claims: claims.map(toTask), tasks: tasks.map(toTask), more: total - tasks.length, gone: [] };
   }
   return changedView(

@@ -30,7 +30,8 @@ export function inbox(db: Db, now: number, q: InboxQuery): InboxView {
     const mine = stmt(db, PRIVATE).all(p) as TaskRow[];
     const open = stmt(db, PUBLIC).all({ ...p, limit: Math.max(0, q.limit - mine.length) }) as TaskRow[];
     const tasks = [...mine, ...open];
-    const total = (stmt(db, COUNT).get(p) as { n: number }).n;
+    // Fewer rows than asked for means nothing was cut off: count only when the list is full.
+    const total = tasks.length < q.limit ? tasks.length : (stmt(db, COUNT).get(p) as { n: number }).n;
     return { cursor, claims: claims.map(toTask), tasks: tasks.map(toTask), more: total - tasks.length, gone: [] };
   }
   return changedView(stmt(db, CHANGED).all({ ...p, since: q.since }) as TaskRow[], q.agent, now, q.limit, cursor);
