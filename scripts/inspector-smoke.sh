@@ -12,8 +12,13 @@ STATE=$(mktemp -d)
 cleanup() {
   # `coord mcp` started a daemon in the background for this state directory: stop it.
   pid=$(sed -n 's/.*"pid":\([0-9]*\).*/\1/p' "$STATE/daemon.json" 2>/dev/null || true)
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-  rm -rf "$STATE"
+  if [ -n "$pid" ] && kill "$pid" 2>/dev/null; then
+    # Wait for it to finish shutting down (it removes daemon.json and daemon.lock as it goes), so the
+    # directory is not removed while the daemon still writes into it.
+    i=0
+    while kill -0 "$pid" 2>/dev/null && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+  fi
+  rm -rf "$STATE" || true
 }
 trap cleanup EXIT
 
