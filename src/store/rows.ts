@@ -1,4 +1,4 @@
-import type { ClaimGrant, CoordEvent, EventType, ResultStatus, Task, TaskState } from '../core/model.js';
+import type { Artifact, ClaimGrant, CoordEvent, EventType, ResultStatus, Task, TaskState } from '../core/model.js';
 import type { ClaimEnd, TaskFacts } from '../core/rules.js';
 
 /** A tasks row as both stores return it (labels: JSON text in SQLite, text[] in PostgreSQL). */
@@ -101,4 +101,23 @@ export const toEvent = (r: EventRow): CoordEvent => ({
   agent: r.agent,
   at: iso(r.at),
   data: JSON.parse(r.data),
+});
+
+export interface ArtifactRow {
+  task_id: string;
+  artifact_id: string;
+  name: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  bytes: Buffer;
+}
+
+export const toArtifact = (r: ArtifactRow): Artifact => ({
+  id: r.artifact_id,
+  task_id: r.task_id,
+  name: r.name,
+  size: r.size,
+  sha256: r.sha256,
+  content_type: r.content_type,
 });

@@ -1,30 +1,11 @@
 import type { Artifact } from '../../core/model.js';
 import type { Outcome, PutArtifactCommand } from '../../core/ports.js';
 import { explainFenceLoss } from '../../core/rules.js';
-import { toFacts } from '../rows.js';
+import { type ArtifactRow, toArtifact, toFacts } from '../rows.js';
 import type { Queryable } from './database.js';
 import { currentRow } from './fenced.js';
 import { row } from './sql.js';
 import type { Tx } from './tx.js';
-
-interface ArtifactRow {
-  task_id: string;
-  artifact_id: string;
-  name: string;
-  content_type: string;
-  size: number;
-  sha256: string;
-  bytes: Buffer;
-}
-
-const toArtifact = (r: ArtifactRow): Artifact => ({
-  id: r.artifact_id,
-  task_id: r.task_id,
-  name: r.name,
-  size: r.size,
-  sha256: r.sha256,
-  content_type: r.content_type,
-});
 
 const BY_ID = 'SELECT * FROM artifacts WHERE task_id = @task_id AND artifact_id = @artifact_id';
 

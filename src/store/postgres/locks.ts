@@ -9,6 +9,7 @@
 import type { Lock } from '../../core/model.js';
 import { overlapProbe } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
+import { acquiredLock } from '../new-event.js';
 import type { Queryable } from './database.js';
 import { row, rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
@@ -116,23 +117,8 @@ export async function insertLock(
       now: tx.now,
     },
   );
-  const lock: Lock = {
-    lock_id: cmd.lock_id,
-    board: cmd.board,
-    agent: cmd.agent,
-    resources: cmd.resources,
-    lease_until: iso(lease_until),
-    task_id: bound?.task_id ?? null,
-    created_at: iso(tx.now),
-  };
-  appendEvent(tx, {
-    type: 'lock.acquired',
-    board: cmd.board,
-    lock_id: cmd.lock_id,
-    agent: cmd.agent,
-    task_id: lock.task_id,
-    data: { resources: cmd.resources, lease_until: lock.lease_until },
-  });
+  const { lock, event } = acquiredLock(cmd, lease_until, bound?.task_id ?? null, tx.now);
+  appendEvent(tx, event);
   return { ok: true, lock };
 }
 

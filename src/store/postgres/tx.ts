@@ -8,7 +8,8 @@
  * advisory lock is never held while waiting for a row: no deadlock cycle.
  */
 import pg from 'pg';
-import type { CoordEvent, EventType } from '../../core/model.js';
+import type { CoordEvent } from '../../core/model.js';
+import type { NewEvent } from '../new-event.js';
 import { type EventRow, toEvent } from '../rows.js';
 import type { Queryable } from './database.js';
 
@@ -18,15 +19,6 @@ export interface Tx {
   pending: NewEvent[];
   /** Due leases and ttls moved at the start of this transaction. */
   moved: number;
-}
-
-export interface NewEvent {
-  type: EventType;
-  board: string;
-  task_id?: string | null;
-  lock_id?: string | null;
-  agent?: string | null;
-  data?: Record<string, unknown>;
 }
 
 /** Records an event of this transaction; it is written with the COMMIT (commit()). */

@@ -1,28 +1,9 @@
 import type { Artifact } from '../../core/model.js';
 import type { Outcome, PutArtifactCommand } from '../../core/ports.js';
 import { explainFenceLoss } from '../../core/rules.js';
-import { type TaskRow, toFacts } from '../rows.js';
+import { type ArtifactRow, type TaskRow, toArtifact, toFacts } from '../rows.js';
 import type { Db } from './database.js';
 import { stmt, type Tx } from './tx.js';
-
-interface ArtifactRow {
-  task_id: string;
-  artifact_id: string;
-  name: string;
-  content_type: string;
-  size: number;
-  sha256: string;
-  bytes: Buffer;
-}
-
-const toArtifact = (r: ArtifactRow): Artifact => ({
-  id: r.artifact_id,
-  task_id: r.task_id,
-  name: r.name,
-  size: r.size,
-  sha256: r.sha256,
-  content_type: r.content_type,
-});
 
 /** Only the current claim with a live lease may add an artifact (rule 5). */
 const FENCE = `state = 'claimed' AND claim_id = @claim_id AND lease_until > @now`;

@@ -7,6 +7,7 @@
 import type { Lock } from '../../core/model.js';
 import { overlapProbe } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
+import { acquiredLock } from '../new-event.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
@@ -116,23 +117,8 @@ export function insertLock(
   // Sorted order (rule 11): harmless here under SQLite's single writer, essential for row locks elsewhere.
   const add = stmt(tx.db, 'INSERT INTO lock_resources (board, resource, lock_id) VALUES (?, ?, ?)');
   for (const r of cmd.resources) add.run(cmd.board, r, cmd.lock_id);
-  const lock: Lock = {
-    lock_id: cmd.lock_id,
-    board: cmd.board,
-    agent: cmd.agent,
-    resources: cmd.resources,
-    lease_until: iso(lease_until),
-    task_id: bound?.task_id ?? null,
-    created_at: iso(tx.now),
-  };
-  appendEvent(tx, {
-    type: 'lock.acquired',
-    board: cmd.board,
-    lock_id: cmd.lock_id,
-    agent: cmd.agent,
-    task_id: lock.task_id,
-    data: { resources: cmd.resources, lease_until: lock.lease_until },
-  });
+  const { lock, event } = acquiredLock(cmd, lease_until, bound?.task_id ?? null, tx.now);
+  appendEvent(tx, event);
   return { ok: true, lock };
 }
 

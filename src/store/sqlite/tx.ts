@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { CoordEvent, EventType } from '../../core/model.js';
+import type { CoordEvent } from '../../core/model.js';
+import type { NewEvent } from '../new-event.js';
 import { type EventRow, toEvent } from '../rows.js';
 import type { Db } from './database.js';
 
@@ -24,15 +25,6 @@ export interface Tx {
   db: Db;
   now: number;
   events: CoordEvent[];
-}
-
-export interface NewEvent {
-  type: EventType;
-  board: string;
-  task_id?: string | null;
-  lock_id?: string | null;
-  agent?: string | null;
-  data?: Record<string, unknown>;
 }
 
 /** Appends to the audit trail in the same transaction as the change it records. */
