@@ -8,16 +8,21 @@ import type { Ctx } from '../core/operation.js';
 import type { Store } from '../core/ports.js';
 import { Presence } from '../core/presence.js';
 import { acquireDaemonLock, watchSessions, writeDaemonInfo } from '../locks/index.js';
+import { octal } from '../locks/state-paths.js';
 import { buildHttpApp } from '../transports/http/app.js';
 import { McpHttp } from '../transports/mcp/http.js';
+import { boundHosts, daemonOrigin } from './bind-address.js';
 import type { DaemonConfig } from './config.js';
 import { makeLogger } from './logger.js';
 import { openStore } from './open-store.js';
+import { tightenStateDir } from './private-state.js';
 import { ensureToken } from './token.js';
 import { VERSION } from './version.js';
 
 export interface RunningDaemon {
   url: string;
+  /** The address the socket is bound to (127.0.0.1 unless `--host`). */
+  host: string;
   port: number;
   token: string;
   store: Store;
@@ -47,24 +52,31 @@ export async function startDaemon(
   if (!held.ok) throw new DaemonAlreadyRunning(held.pid, held.url, config.stateDir);
   let store: Store | undefined;
   try {
-    const token = ensureToken(config.stateDir);
+    // Before the store opens: tightening opens and closes coord.db, which would drop SQLite's POSIX locks.
+    for (const { path, mode } of tightenStateDir(config.stateDir))
+      log.warn({ path, was: octal(mode) }, 'others could read this; made it private to its owner');
+    const { token, replaced } = ensureToken(config.stateDir);
+    if (replaced) log.warn({ path: config.stateDir }, 'the token file held no usable token; wrote a new one');
     store = await openStore(config.store, config.stateDir, systemClock);
     const ctx: Ctx = { store, clock: systemClock, presence: new Presence() };
     let port = config.port;
+    // Read by the guard at request time: the bound address joins once listen has told us the port.
+    const allowedHosts = [...config.allowedHosts];
     const mcp = new McpHttp({ ctx, version: VERSION, log });
     const app = buildHttpApp({
       ctx,
       token,
       version: VERSION,
       port: () => port,
-      extraHosts: config.extraHosts,
+      extraHosts: allowedHosts,
       logger: log,
       mcp,
     });
-    await app.listen({ host: '127.0.0.1', port: config.port });
+    await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();
     port = typeof address === 'object' && address ? address.port : config.port;
-    const url = `http://127.0.0.1:${port}`;
+    allowedHosts.push(...boundHosts(config.host, port));
+    const url = daemonOrigin(config.host, port);
     writeDaemonInfo(config.stateDir, { pid: process.pid, url, version: VERSION });
     const sweep = setInterval(() => {
       store?.sweep().catch((err) => log.warn({ err }, 'sweep failed'));
@@ -98,6 +110,7 @@ export async function startDaemon(
     let closing: Promise<void> | undefined;
     return {
       url,
+      host: config.host,
       port,
       token,
       store,

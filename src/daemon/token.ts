@@ -1,21 +1,51 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const tokenPath = (stateDir: string): string => join(stateDir, 'token');
 
-/** `<state>/token`: 256 random bits, mode 0600, created on first start and kept after. */
-export function ensureToken(stateDir: string): string {
-  const path = tokenPath(stateDir);
+/** Shorter than this (16 characters) a token file is not a key: empty after a crash, or typed by hand. */
+const MIN_TOKEN_LENGTH = 16;
+
+export interface EnsuredToken {
+  token: string;
+  /** The file held no usable token (missing counts as not replaced) and a new one was written. */
+  replaced: boolean;
+}
+
+/**
+ * `<state>/token`: 256 random bits, mode 0600, created on first start and kept after. A file left
+ * empty or too short (a crash between create and write, or a hand edit) would make the empty
+ * string the key to the board, so it is replaced. The caller tightens a looser mode (private-state.ts).
+ */
+export function ensureToken(stateDir: string): EnsuredToken {
+  let existing: string | null = null;
   try {
-    const fd = openSync(path, 'wx', 0o600);
-    writeSync(fd, `${randomBytes(32).toString('base64url')}\n`);
-    closeSync(fd);
+    existing = readToken(stateDir);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
-  chmodSync(path, 0o600);
-  return readToken(stateDir);
+  if (existing !== null && existing.length >= MIN_TOKEN_LENGTH && !/\s/.test(existing))
+    return { token: existing, replaced: false };
+  const token = randomBytes(32).toString('base64url');
+  writePrivateFile(tokenPath(stateDir), `${token}\n`);
+  return { token, replaced: existing !== null };
+}
+
+/** A temp file made 0600 from the start, fsynced, renamed over the target: never seen half-written. */
+function writePrivateFile(target: string, body: string): void {
+  const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(temp, 'wx', 0o600);
+  try {
+    writeSync(fd, body);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    unlinkSync(temp);
+    throw e;
+  }
+  closeSync(fd);
+  renameSync(temp, target);
 }
 
 export const readToken = (stateDir: string): string => readFileSync(tokenPath(stateDir), 'utf8').trim();

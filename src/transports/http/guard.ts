@@ -2,7 +2,7 @@
  * DNS-rebinding and cross-site defence, then the bearer token (SPEC §4).
  * Runs on every request before the body is read.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CoordError } from '../../core/errors.js';
 import { sendError } from './errors.js';
@@ -11,18 +11,41 @@ export interface GuardOptions {
   token: string;
   /** Read at request time: the port is known only after listen (port 0). */
   port: () => number;
-  extraHosts: string[];
+  /**
+   * More `host:port` values to accept, read at request time too: the daemon adds the address it
+   * bound to (`--host 192.168.1.5`) once listen has told it the port.
+   */
+  extraHosts: readonly string[];
 }
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 
-export function makeGuard(opts: GuardOptions) {
-  const tokenBuf = Buffer.from(opts.token);
-  const authorized = (header: string | undefined): boolean => {
-    if (!header?.startsWith('Bearer ')) return false;
-    const given = Buffer.from(header.slice(7).trim());
-    return given.length === tokenBuf.length && timingSafeEqual(given, tokenBuf);
+/**
+ * The routes that answer without the token. Everything else needs it, judged by the route the
+ * router matched and not by the raw URL: `/%761/tasks` routes to `/v1/tasks` (the router decodes
+ * percent escapes), so a prefix test on `req.url` would let it through without a token.
+ */
+const PUBLIC_ROUTES: ReadonlySet<string> = new Set(['/v1/health', '/', '/ui/:name']);
+
+const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
+
+/**
+ * Compare digests, not the strings: both sides are always 32 bytes, so neither a wrong length nor a
+ * matching prefix answers faster than any other wrong token.
+ */
+export function tokenMatcher(token: string): (header: string | undefined) => boolean {
+  // An empty token (a truncated token file) must never make `Bearer ` a key to the board.
+  if (token.trim() === '') throw new Error('the daemon token is empty');
+  const expected = digest(token);
+  return (header) => {
+    // The auth scheme is case-insensitive (RFC 9110 §11.1): `bearer x` is the same credential.
+    const m = /^bearer +(\S+) *$/i.exec(header ?? '');
+    return m?.[1] !== undefined && timingSafeEqual(digest(m[1]), expected);
   };
+}
+
+export function makeGuard(opts: GuardOptions) {
+  const authorized = tokenMatcher(opts.token);
   return async function guard(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const port = opts.port();
     const hosts = [...LOOPBACK.map((h) => `${h}:${port}`), ...opts.extraHosts];
@@ -36,9 +59,9 @@ export function makeGuard(opts: GuardOptions) {
       sendError(reply, new CoordError('forbidden_origin', `Origin "${origin}" may not call this daemon`));
       return reply;
     }
-    const path = req.url.split('?')[0] ?? '';
-    const needsToken = (path.startsWith('/v1/') && path !== '/v1/health') || path === '/mcp';
-    if (needsToken && !authorized(req.headers.authorization)) {
+    // A URL no route matches (routeOptions.url undefined) needs the token too: it answers 404 only to its holder.
+    const route = req.routeOptions.url;
+    if (!(route !== undefined && PUBLIC_ROUTES.has(route)) && !authorized(req.headers.authorization)) {
       sendError(
         reply,
         new CoordError(
