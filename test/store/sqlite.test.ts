@@ -36,7 +36,9 @@ async function whileAnotherWriterHoldsTheLock<T>(db: Database.Database, fn: () =
   }
 }
 
-const busy = (e: unknown): boolean => (e as { code?: string }).code === 'SQLITE_BUSY';
+/** SQLITE_BUSY reaches callers as store_unavailable saying the file is locked (src/store/sqlite/sqlite-errors.ts). */
+const busy = (e: unknown): boolean =>
+  (e as { code?: string }).code === 'store_unavailable' && /locked by another process/.test((e as Error).message);
 
 describe('sqlite: an empty poll never opens a write transaction', () => {
   test('an inbox read and a claim-next on an empty board answer while another connection holds the write lock', async () => {

@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { sqliteCode } from './sqlite-errors.js';
+import { asRefusal, removeSidecars, sidecarsMissing, trustDatabase } from './trust-database.js';
 
 export type Db = Database.Database;
 
@@ -13,27 +15,52 @@ export function migrations(): { version: number; name: string; sql: string }[] {
     .map((f) => ({ version: Number(f.slice(0, 4)), name: f, sql: readFileSync(new URL(f, MIGRATIONS_DIR), 'utf8') }));
 }
 
+/**
+ * Opens coord.db, refusing (UntrustedDatabase, message naming the file and what to do) a file that is not
+ * coord's intact SQLite database or that cannot be written — before writing a single byte to it.
+ */
 export function openDatabase(path: string): Db {
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  // A writer waits for another writer instead of failing with SQLITE_BUSY.
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  // WAL + NORMAL: a commit survives the process being killed (kill -9); only an OS
-  // crash or power loss can drop the last transactions. See docs/architecture.md.
-  db.pragma('synchronous = NORMAL');
-  migrate(db);
-  return db;
+  const all = migrations();
+  if (path !== ':memory:') trustDatabase(path, all.at(-1)?.version ?? 0);
+  const created = path === ':memory:' ? [] : sidecarsMissing(path);
+  let db: Db | undefined;
+  try {
+    db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    // A writer waits for another writer instead of failing with SQLITE_BUSY.
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    // WAL + NORMAL: a commit survives the process being killed (kill -9); only an OS
+    // crash or power loss can drop the last transactions. See docs/architecture.md.
+    db.pragma('synchronous = NORMAL');
+    migrate(db, all);
+    return db;
+  } catch (e) {
+    db?.close();
+    removeSidecars(path, created);
+    throw asRefusal(e, path);
+  }
 }
 
-function migrate(db: Db): void {
-  // IMMEDIATE: two processes opening a fresh file at once apply each migration once.
-  db.transaction(() => {
-    const current = db.pragma('user_version', { simple: true }) as number;
-    for (const m of migrations()) {
-      if (m.version <= current) continue;
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    }
-  }).immediate();
+function migrate(db: Db, all: ReturnType<typeof migrations>): void {
+  let pending = false;
+  try {
+    // IMMEDIATE: two processes opening a fresh file at once apply each migration once.
+    db.transaction(() => {
+      const current = db.pragma('user_version', { simple: true }) as number;
+      for (const m of all) {
+        if (m.version <= current) continue;
+        pending = true;
+        db.exec(m.sql);
+        db.pragma(`user_version = ${m.version}`);
+      }
+      // The write probe: BEGIN IMMEDIATE succeeds even on a file SQLite could open only read-only, so
+      // commit one harmless write (user_version set to itself) to learn now, not at the first post.
+      if (!pending) db.pragma(`user_version = ${current}`);
+    }).immediate();
+  } catch (e) {
+    // A full disk is no reason to refuse a board that needs no migration: reads still answer and each
+    // write says "disk full" (sqlite-errors.ts) until space is freed.
+    if (pending || sqliteCode(e) !== 'SQLITE_FULL') throw e;
+  }
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { type Clock, systemClock } from '../../core/clock.js';
+import type { CoordError } from '../../core/errors.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import { publishTo } from '../publish.js';
@@ -26,6 +27,7 @@ import {
   renewLock,
 } from './locks.js';
 import { activity, getTask, listEvents, listTasks } from './read.js';
+import { isDiskFault, storeFault } from './sqlite-errors.js';
 import type { Tx } from './tx.js';
 
 export const SQLITE_CAPABILITIES: StoreCapabilities = { crossProcessEvents: false, databaseClock: false };
@@ -33,6 +35,8 @@ export const SQLITE_CAPABILITIES: StoreCapabilities = { crossProcessEvents: fals
 export interface SqliteStoreOptions {
   path: string;
   clock?: Clock;
+  /** Hears each storage fault (disk full, read-only, I/O error, …): the daemon logs the SQLite error here. */
+  onFault?: (err: unknown, answer: CoordError) => void;
 }
 
 /** The embedded default store: one SQLite file, WAL, every write one BEGIN IMMEDIATE transaction. */
@@ -41,6 +45,8 @@ export class SqliteStore implements Store {
   readonly capabilities = SQLITE_CAPABILITIES;
   readonly db: Db;
   private readonly clock: Clock;
+  private readonly path: string;
+  private readonly onFault: (err: unknown, answer: CoordError) => void;
   private readonly listeners = new Set<EventListener>();
   /** Hooks run inside the transaction that ends a claim (the locks module frees the claim's files here). */
   readonly claimEndedHooks: ((tx: Tx, row: TaskRow) => void)[] = [];
@@ -53,6 +59,8 @@ export class SqliteStore implements Store {
   constructor(opts: SqliteStoreOptions) {
     mkdirSync(dirname(opts.path), { recursive: true });
     this.db = openDatabase(opts.path);
+    this.path = opts.path;
+    this.onFault = opts.onFault ?? (() => {});
     this.clock = opts.clock ?? systemClock;
     this.inTx = this.db.transaction((tx: Tx, fn: (tx: Tx) => unknown) => {
       if (anyDue(this.db, tx.now)) moveDue(tx, this.claimEnded);
@@ -70,15 +78,45 @@ export class SqliteStore implements Store {
   /** One write transaction (BEGIN IMMEDIATE, synchronous inside); due rows move first; listeners hear after commit. */
   write<T>(fn: (tx: Tx) => T): T {
     const tx: Tx = { db: this.db, now: this.clock.now(), events: [] };
-    const result = this.inTx.immediate(tx, fn) as T;
+    let result: T;
+    try {
+      result = this.inTx.immediate(tx, fn) as T;
+    } catch (e) {
+      // The transaction rolled back: nothing of it is in the file, and its events were never heard.
+      throw this.fault(e, true);
+    }
     this.publish(tx.events);
     return result;
+  }
+
+  /** Reads that fail on the file (corrupt page, I/O error) answer store_unavailable too. */
+  private read<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      throw this.fault(e, false);
+    }
+  }
+
+  /** A storage fault becomes store_unavailable naming the file (and is logged); any other error is a bug. */
+  private fault(e: unknown, writing: boolean): unknown {
+    const answer = storeFault(e, this.path, writing);
+    if (answer === null) return e;
+    this.onFault(e, answer);
+    return answer;
   }
 
   /** Before a read: the read-only due probe; the write lock is taken only when something is due. */
   private fresh(): number {
     const now = this.clock.now();
-    if (anyDue(this.db, now)) this.write(() => undefined);
+    if (!this.read(() => anyDue(this.db, now))) return now;
+    try {
+      this.write(() => undefined);
+    } catch (e) {
+      // A full or read-only disk must not take reads down with it: the due rows move at the next write
+      // that can commit, and until then the read shows the last committed state (a lease_until in the past).
+      if (!isDiskFault(e)) throw e;
+    }
     return now;
   }
 
@@ -96,11 +134,11 @@ export class SqliteStore implements Store {
   }
   async getTask(id: string, agent?: string) {
     this.fresh();
-    return getTask(this.db, id, agent);
+    return this.read(() => getTask(this.db, id, agent));
   }
   async listTasks(q: Parameters<Store['listTasks']>[0]) {
     this.fresh();
-    return listTasks(this.db, q);
+    return this.read(() => listTasks(this.db, q));
   }
   async claimTask(cmd: Parameters<Store['claimTask']>[0]) {
     return this.write((tx) => claimWithFiles(tx, cmd));
@@ -112,10 +150,10 @@ export class SqliteStore implements Store {
     // Another writer may win the candidate we peeked at; then look again.
     for (;;) {
       const now = this.clock.now();
-      if (peekNext(this.db, now, cmd)) {
+      if (this.read(() => peekNext(this.db, now, cmd))) {
         const grant = this.write((tx) => claimNext(tx, cmd));
         if (grant) return grant;
-      } else if (anyDue(this.db, now)) this.write(() => undefined);
+      } else if (this.read(() => anyDue(this.db, now))) this.write(() => undefined);
       else return null;
     }
   }
@@ -135,18 +173,19 @@ export class SqliteStore implements Store {
     return this.write((tx) => putArtifact(tx, cmd));
   }
   async getArtifact(taskId: string, artifactId: string) {
-    return getArtifact(this.db, taskId, artifactId);
+    return this.read(() => getArtifact(this.db, taskId, artifactId));
   }
   async inbox(q: Parameters<Store['inbox']>[0]) {
     const now = this.fresh();
     // Its five statements in one read transaction: one snapshot, and one read lock instead of five.
-    return this.inSnapshot.deferred(() => inbox(this.db, now, q)) as ReturnType<typeof inbox>;
+    return this.read(() => this.inSnapshot.deferred(() => inbox(this.db, now, q)) as ReturnType<typeof inbox>);
   }
   async events(q: Parameters<Store['events']>[0]) {
-    return listEvents(this.db, q);
+    return this.read(() => listEvents(this.db, q));
   }
   async activity(q: Parameters<Store['activity']>[0]) {
-    return activity(this.db, this.fresh(), q);
+    const now = this.fresh();
+    return this.read(() => activity(this.db, now, q));
   }
   async acquireLocks(cmd: Parameters<Store['acquireLocks']>[0]) {
     return this.write((tx) => acquireLocks(tx, cmd));
@@ -158,15 +197,20 @@ export class SqliteStore implements Store {
     return { released: this.write((tx) => releaseLock(tx, lockId)) };
   }
   async listLocks(board?: string) {
-    return liveLocks(this.db, this.clock.now(), { board });
+    return this.read(() => liveLocks(this.db, this.clock.now(), { board }));
   }
   async endSession(sessionId: string) {
     return this.write((tx) => endSession(tx, sessionId, this.claimEnded));
   }
   async sweep() {
     const tx: Tx = { db: this.db, now: this.clock.now(), events: [] };
-    if (!anyDue(this.db, tx.now) && !anyLockLapsed(this.db, tx.now)) return 0;
-    const moved = this.db.transaction(() => moveDue(tx, this.claimEnded) + freeLapsedLocks(tx)).immediate();
+    if (!this.read(() => anyDue(this.db, tx.now) || anyLockLapsed(this.db, tx.now))) return 0;
+    let moved: number;
+    try {
+      moved = this.db.transaction(() => moveDue(tx, this.claimEnded) + freeLapsedLocks(tx)).immediate();
+    } catch (e) {
+      throw this.fault(e, true);
+    }
     this.publish(tx.events);
     return moved;
   }
