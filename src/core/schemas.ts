@@ -8,6 +8,23 @@ import { canonicalSet, normaliseResource } from './paths.js';
 
 const NAME_RE = /^[A-Za-z0-9._:#@/-]{1,64}$/;
 
+/** A lone UTF-16 surrogate: stores write text as UTF-8, where it would silently become U+FFFD. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const NUL_MESSAGE = 'may not contain NUL (\\u0000) characters';
+export const SURROGATE_MESSAGE = 'must be valid Unicode (it contains a lone UTF-16 surrogate)';
+
+/**
+ * Text a store keeps exactly as given, the same on both stores: PostgreSQL
+ * refuses NUL in text (SQLite would keep it), and both would write a lone
+ * surrogate as U+FFFD — two different idempotency keys would then read back
+ * as one. So every free-text field refuses both, naming itself.
+ */
+const text = () =>
+  z
+    .string()
+    .refine((s) => !s.includes('\0'), NUL_MESSAGE)
+    .refine((s) => !LONE_SURROGATE.test(s), SURROGATE_MESSAGE);
+
 export const AgentName = z
   .string()
   .regex(NAME_RE, 'must be 1–64 characters of A-Z a-z 0-9 . _ : # @ / -')
@@ -21,7 +38,7 @@ export const TaskId = z
   .regex(/^#?[A-Za-z0-9_-]{1,12}$/, 'must be a task id such as "k3m9x2qa"')
   .transform((s) => s.replace(/^#/, ''))
   .describe('The task id, e.g. "k3m9x2qa".');
-export const ClaimId = z.string().min(1).max(100).describe('The claim_id returned by the claim: your fencing token.');
+export const ClaimId = text().min(1).max(100).describe('The claim_id returned by the claim: your fencing token.');
 export const LeaseS = z
   .int()
   .min(MIN_LEASE_S)
@@ -29,18 +46,55 @@ export const LeaseS = z
   .describe(`Lease in seconds (${MIN_LEASE_S}–${MAX_LEASE_S}, default ${DEFAULT_LEASE_S}); heartbeat before it ends.`);
 export const TaskStateSchema = z.enum(TASK_STATES);
 export const ResultStatusSchema = z.enum(['completed', 'failed']);
-const Label = z.string().min(1).max(40);
+export const MAX_LABELS = 20;
+const Label = text().min(1).max(40);
 const Kind = z.string().regex(/^[A-Za-z0-9._-]{1,32}$/, 'must be 1–32 characters of A-Z a-z 0-9 . _ -');
 
-/** Any JSON value; used for results. */
-export const JsonValue = z.json();
+export const MAX_JSON_DEPTH = 100;
+
+/**
+ * Why a value is not JSON coord can keep, or null. Iterative, so a hostile
+ * million-deep array is an answer, not a stack overflow; objects are walked
+ * as given, so a key such as "__proto__" is kept like any other.
+ */
+function jsonProblem(value: unknown): { path: (string | number)[]; message: string } | null {
+  const todo: { v: unknown; path: (string | number)[] }[] = [{ v: value, path: [] }];
+  for (let next = todo.pop(); next; next = todo.pop()) {
+    const { v, path } = next;
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return { path, message: 'numbers must be finite' };
+      continue;
+    }
+    const proto = typeof v === 'object' ? Object.getPrototypeOf(v) : undefined;
+    if (!Array.isArray(v) && proto !== Object.prototype && proto !== null) {
+      return { path, message: 'is not a JSON value' };
+    }
+    if (path.length >= MAX_JSON_DEPTH) {
+      return { path: path.slice(0, 3), message: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
+    }
+    const entries: [string | number, unknown][] = Array.isArray(v) ? [...v.entries()] : Object.entries(v as object);
+    for (const [k, x] of entries) todo.push({ v: x, path: [...path, k] });
+  }
+  return null;
+}
+
+/** Any JSON value, kept exactly as sent (results are stored as JSON text on both stores, NUL and all). */
+export const JsonValue = z.unknown().superRefine((v, ctx) => {
+  const problem = jsonProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+});
+
+export const MAX_TITLE_CHARS = 500;
+export const MAX_BODY_CHARS = 65_536;
+export const MAX_IDEMPOTENCY_KEY_CHARS = 200;
 
 export const CreateTaskInput = z.object({
-  title: z.string().trim().min(1).max(500).describe('One line saying what needs doing.'),
-  body: z.string().max(65_536).optional().describe('Details, context, acceptance criteria.'),
+  title: text().trim().min(1).max(MAX_TITLE_CHARS).describe('One line saying what needs doing.'),
+  body: text().max(MAX_BODY_CHARS).optional().describe('Details, context, acceptance criteria.'),
   kind: Kind.optional().describe('What sort of task: task (default), bug, review, handoff, note...'),
   priority: z.int().min(-1000).max(1000).optional().describe('Lower runs first; default 0.'),
-  labels: z.array(Label).max(20).optional(),
+  labels: z.array(Label).max(MAX_LABELS).optional(),
   for: AgentName.optional().describe('Make the task private to this agent: only it can see and claim it.'),
   ttl_s: z
     .int()
@@ -48,10 +102,9 @@ export const CreateTaskInput = z.object({
     .max(30 * 86_400)
     .optional()
     .describe(`Seconds until the task expires unless finished (default ${DEFAULT_TTL_S}).`),
-  idempotency_key: z
-    .string()
+  idempotency_key: text()
     .min(1)
-    .max(200)
+    .max(MAX_IDEMPOTENCY_KEY_CHARS)
     .optional()
     .describe('Names one intent: posting again with the same key and payload returns the same task.'),
   board: BoardName.optional(),
@@ -66,7 +119,7 @@ export const ListTasksInput = z.object({
   label: Label.optional(),
   agent: AgentName.optional().describe('Only tasks this agent may see; omit for the operator view (every task).'),
   limit: z.coerce.number().int().min(1).max(500).optional(),
-  cursor: z.string().max(200).optional(),
+  cursor: text().max(200).optional(),
 });
 export type ListTasksInput = z.infer<typeof ListTasksInput>;
 
@@ -80,7 +133,7 @@ export const MAX_RESOURCES = 256;
  * naming its index.
  */
 export const ResourceList = z
-  .array(z.string().max(4096))
+  .array(text().max(4096))
   .max(MAX_RESOURCES)
   .transform((paths, ctx) => {
     const keys: string[] = [];
@@ -92,7 +145,7 @@ export const ResourceList = z
     return canonicalSet(keys);
   })
   .describe('Repository-relative paths, e.g. ["src/app.ts", "docs/"]; a trailing / locks a whole directory.');
-export const LockId = z.string().min(1).max(100).describe('The lock_id returned when the lock was taken.');
+export const LockId = text().min(1).max(100).describe('The lock_id returned when the lock was taken.');
 
 export const ClaimTaskInput = z.object({
   task_id: TaskId,
@@ -108,7 +161,7 @@ export const ClaimNextInput = z.object({
   agent: AgentName,
   board: BoardName.optional(),
   kinds: z.array(Kind).max(20).optional(),
-  labels: z.array(Label).max(20).optional(),
+  labels: z.array(Label).max(MAX_LABELS).optional(),
   lease_s: LeaseS.optional(),
   wait_s: z.number().min(0).max(60).optional().describe('Wait up to this many seconds for a task to appear.'),
 });
@@ -129,14 +182,14 @@ export const SubmitInput = z.object({
 export const CancelInput = z.object({
   task_id: TaskId,
   agent: AgentName,
-  reason: z.string().max(1000).optional(),
+  reason: text().max(1000).optional(),
 });
 export const PutArtifactInput = z.object({
   task_id: TaskId,
   artifact_id: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1–100 characters of A-Z a-z 0-9 . _ -'),
   claim_id: ClaimId,
-  name: z.string().min(1).max(255).optional(),
-  content_type: z.string().min(1).max(255).optional(),
+  name: text().min(1).max(255).optional(),
+  content_type: text().min(1).max(255).optional(),
 });
 export const GetArtifactInput = PutArtifactInput.pick({ task_id: true, artifact_id: true });
 export const InboxInput = z.object({

@@ -35,6 +35,8 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
     // Every request carries its own token check; never trust proxies here.
     trustProxy: false,
     return503OnClosing: false,
+    // A URL the router cannot take (a broken %-escape, an over-long path segment) still answers in coord's shape.
+    frameworkErrors: (err, req, reply) => errorHandler(err, req, reply),
   }) as unknown as FastifyInstance;
 
   app.addHook('onRequest', makeGuard({ token: opts.token, port: opts.port, extraHosts: opts.extraHosts ?? [] }));

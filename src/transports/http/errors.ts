@@ -38,6 +38,16 @@ export function toCoordError(err: unknown): CoordError {
   if (fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
     return new CoordError('invalid_json', 'request body is not valid JSON');
   }
+  if (fe.code === 'FST_ERR_BAD_URL') {
+    return new CoordError('invalid_request', 'the URL is not valid: a %-escape in its path is malformed', {
+      issues: [{ path: '(url)', message: 'malformed %-escape' }],
+    });
+  }
+  if (fe.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return new CoordError('invalid_request', 'the URL is not valid: a path segment is longer than 100 characters', {
+      issues: [{ path: '(url)', message: 'path segment longer than 100 characters' }],
+    });
+  }
   if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return new CoordError('invalid_request', 'unsupported Content-Type: send application/json', { issues: [] });
   }
