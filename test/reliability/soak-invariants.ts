@@ -32,6 +32,7 @@ const ALLOWED: Record<string, Record<number, string[] | null>> = {
   lock: { 201: null, 409: ['lock_conflict'] },
   unlock: { 200: null },
   inbox: { 200: null },
+  list: { 200: null },
 };
 
 export function checkAnswers(lines: Line[]): string[] {
@@ -44,6 +45,7 @@ export function checkAnswers(lines: Line[]): string[] {
         `${l.agent} ${l.op} ${l.task_id ?? l.lock_id ?? ''} answered ${l.status} ${l.code ?? ''} ${l.error ?? ''}`,
       );
     }
+    if ((l.past ?? 0) > 0) bad.push(`${l.agent} ${l.op} showed ${l.past} claims whose lease ended before it asked`);
     if (l.op === 'resubmit' && l.changed === false && !(l.status === 200 && l.replayed === true)) {
       bad.push(
         `${l.agent} resubmitted ${l.task_id} unchanged and got ${l.status} replayed=${l.replayed}, not a replay`,

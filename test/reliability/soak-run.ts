@@ -32,6 +32,8 @@ export interface Line {
   key?: string;
   to?: string;
   conflicts?: number;
+  /** list and inbox: claims shown whose lease had ended before the request was sent (must be 0). */
+  past?: number;
   error?: string;
 }
 

@@ -40,16 +40,28 @@ async function checkRun(d: SpawnedDaemon, lines: Line[]): Promise<{ events: Coor
   noViolations('every answer is one the API promises (no 4xx for a valid request, no 5xx)', checkAnswers(lines));
 
   // No task stuck claimed past its lease, through the API: listing tasks runs lazy expiry first, so every
-  // claimed task it shows must have a lease ending after the request was sent.
-  const asked = Date.now();
-  const claimed = await readTasks(d, BOARD, 'claimed');
-  for (const t of claimed) assert.ok(Date.parse(t.lease_until!) > asked, `task ${t.id} claimed past its lease`);
+  // claimed task it shows must have a lease ending after the request was sent. (The workers check the same
+  // on every list and JSON inbox during the run; see `past` in checkAnswers.)
+  const listClaimed = async () => {
+    const asked = Date.now();
+    const claimed = await readTasks(d, BOARD, 'claimed');
+    for (const t of claimed) assert.ok(Date.parse(t.lease_until!) > asked, `task ${t.id} claimed past its lease`);
+    return claimed;
+  };
+  const claimed = await listClaimed();
   say('claimed when the workers stopped', claimed.length);
+  // Under the soak's load nearly every claim is moved by a write's own due check, so read-side expiry is
+  // tested here, once nothing writes any more: when the earliest lease has passed, a read must not show it
+  // (whether the read's lazy expiry or the sweep moved it). This read requeues whatever lapsed by then.
+  const earliest = Math.min(...claimed.map((t) => Date.parse(t.lease_until!)));
+  if (claimed.length > 0) await waitFor(() => Date.now() > earliest, 'the earliest lease to pass');
+  const stillClaimed = await listClaimed();
+  say('still claimed after the earliest lease passed', stillClaimed.length);
 
-  // And without any reader: the daemon's sweep must requeue those claims once their leases (≤ 3 s) pass.
+  // And without any reader: the daemon's sweep must requeue the rest once their leases (≤ 3 s) pass.
   // GET /v1/events never runs lazy expiry, so only the sweep can make these events appear.
   const events = await readEvents(d, BOARD);
-  const open = new Set(claimed.map((t) => t.id));
+  const open = new Set(stillClaimed.map((t) => t.id));
   await waitFor(
     async () => {
       const more = await readEvents(d, BOARD, events.at(-1)?.seq ?? 0);
@@ -61,7 +73,7 @@ async function checkRun(d: SpawnedDaemon, lines: Line[]): Promise<{ events: Coor
     60_000,
   );
 
-  const tasks = await checkTaskEvents(events);
+  const tasks = checkTaskEvents(events);
   noViolations('each task follows the state machine in the event log', tasks.violations);
   const claims = checkClaims(lines, events);
   noViolations('no double claim; fenced writes name the current claim', claims.violations);
@@ -94,9 +106,108 @@ async function checkRun(d: SpawnedDaemon, lines: Line[]): Promise<{ events: Coor
   say('lock conflicts answered', lines.filter((l) => l.code === 'lock_conflict').length);
   say('idempotency keys / replays', `${idem.keys} / ${idem.replays}`);
   say('submits checked', kept.checked);
+  const reads = lines.filter((l) => l.past !== undefined);
+  say('reads checked for claims past their lease (list + json inbox)', reads.length);
   say('live locks at the end', live.locks.length);
   return { events };
 }
+
+// The oracle must be able to fail: each of these feeds it one planted violation.
+let seq = 0;
+const ev = (
+  type: string,
+  task: string | null,
+  agent: string,
+  data: Record<string, unknown> = {},
+  at = 1000,
+): CoordEvent =>
+  ({
+    seq: ++seq,
+    type,
+    board: BOARD,
+    task_id: task,
+    lock_id: (data.lock as string) ?? null,
+    agent,
+    at: new Date(at).toISOString(),
+    data,
+  }) as CoordEvent;
+const line = (l: Partial<Line>): Line => ({ agent: 'a', status: 200, ...l }) as Line;
+
+test('the soak oracle flags a task claimed twice, claimed out of turn, or changed after it ended', () => {
+  const twice = [
+    ev('task.created', 't1', 'p', { for: null }),
+    ev('task.claimed', 't1', 'a', { fence: 1 }),
+    ev('task.claimed', 't1', 'b', { fence: 2 }),
+  ];
+  assert.match(checkTaskEvents(twice).violations.join(), /claimed from claimed/);
+  const skipped = [ev('task.created', 't2', 'p', { for: null }), ev('task.claimed', 't2', 'a', { fence: 2 })];
+  assert.match(checkTaskEvents(skipped).violations.join(), /fence 2 after 0/);
+  const priv = [ev('task.created', 't3', 'p', { for: 'x' }), ev('task.claimed', 't3', 'y', { fence: 1 })];
+  assert.match(checkTaskEvents(priv).violations.join(), /y claimed a task for x/);
+  const after = [
+    ev('task.created', 't4', 'p', { for: null }),
+    ev('task.claimed', 't4', 'a', { fence: 1 }),
+    ev('task.completed', 't4', 'a', { fence: 1 }),
+    ev('task.requeued', 't4', 'a', { fence: 1, reason: 'lease_lapsed' }),
+  ];
+  assert.match(checkTaskEvents(after).violations.join(), /after terminal task.completed/);
+});
+
+test('the soak oracle flags one (task, fence) acknowledged to two workers and a fenced write with another claim', () => {
+  const events = [ev('task.created', 't1', 'p'), ev('task.claimed', 't1', 'a', { fence: 1 })];
+  const lines = [
+    line({ op: 'claim', agent: 'a', task_id: 't1', fence: 1, claim_id: 'c1', reclaimed: false }),
+    line({ op: 'claim_next', agent: 'b', task_id: 't1', fence: 1, claim_id: 'c2', reclaimed: false }),
+  ];
+  assert.match(checkClaims(lines, events).violations.join(), /double claim: t1@1/);
+  const unseen = [line({ op: 'claim', agent: 'a', task_id: 't1', fence: 1, claim_id: 'c1' })];
+  assert.match(checkClaims(unseen, [ev('task.created', 't1', 'p')]).violations.join(), /event log says undefined/);
+  const stale = [
+    ...unseen,
+    line({ op: 'submit', task_id: 't1', fence: 1, claim_id: 'old', result_status: 'completed' }),
+  ];
+  const done = [...events, ev('task.completed', 't1', 'a', { fence: 1 })];
+  assert.match(checkClaims(stale, done).violations.join(), /claim_id never granted/);
+});
+
+test('the soak oracle flags overlapping live locks, but not a lapsed lock the log releases later', () => {
+  const held = (lock: string, resources: string[], lease: number, at: number) =>
+    ev('lock.acquired', null, 'a', { lock, resources, lease_until: new Date(lease).toISOString() }, at);
+  assert.match(
+    checkLockEvents([held('L1', ['src/'], 5000, 1000), held('L2', ['src/a.ts'], 5000, 2000)]).violations.join(),
+    /while L1/,
+  );
+  const lapsed = checkLockEvents([held('L1', ['src/'], 1500, 1000), held('L2', ['src/a.ts'], 5000, 2000)]);
+  assert.deepEqual([lapsed.violations, lapsed.lateReleases], [[], 1]);
+  assert.equal(
+    checkLiveLocks([
+      { lock_id: 'L1', resources: ['docs/'] },
+      { lock_id: 'L2', resources: ['docs/x.md'] },
+    ]).length,
+    1,
+  );
+  assert.equal(
+    checkLiveLocks([
+      { lock_id: 'L1', resources: ['src/a'] },
+      { lock_id: 'L2', resources: ['src/ab'] },
+    ]).length,
+    0,
+  );
+});
+
+test('the soak oracle flags a lost or changed submit, a 5xx, and two tasks behind one idempotency key', () => {
+  const sub = line({ op: 'submit', task_id: 't1', result_status: 'completed', result: { n: 1 } });
+  assert.equal(checkSubmitsKept([sub], new Map()).violations.length, 1);
+  const changed = new Map([['t1', { state: 'completed', result_status: 'completed', result: { n: 2 } }]]);
+  assert.equal(checkSubmitsKept([sub], changed).violations.length, 1);
+  assert.equal(checkAnswers([line({ op: 'claim', status: 500, code: 'internal' })]).length, 1);
+  assert.equal(checkAnswers([line({ op: 'lock', status: 400, code: 'invalid_request' })]).length, 1);
+  const posts = [
+    line({ op: 'post', status: 201, key: 'k', task_id: 't1' }),
+    line({ op: 'post', key: 'k', task_id: 't2' }),
+  ];
+  assert.equal(checkIdempotency(posts).violations.length, 1);
+});
 
 test(`${SOAK_S} s of mixed load from 5 worker processes on one SQLite daemon: no double claim, no lock held twice, no claim past its lease, no acknowledged submit lost, bounded memory`, async () => {
   const d = await spawnDaemon();
