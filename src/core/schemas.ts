@@ -119,7 +119,12 @@ export const ListTasksInput = z.object({
   label: Label.optional(),
   agent: AgentName.optional().describe('Only tasks this agent may see; omit for the operator view (every task).'),
   limit: z.coerce.number().int().min(1).max(500).optional(),
-  cursor: text().max(200).optional(),
+  cursor: z
+    .string()
+    // A page cursor is `<created_at ms>.<task id>` as next_cursor gave it; anything else would silently restart at page 1.
+    .regex(/^\d{1,15}\.[A-Za-z0-9_-]{1,12}$/, 'must be the next_cursor of a previous page')
+    .optional()
+    .describe('next_cursor from the previous page.'),
 });
 export type ListTasksInput = z.infer<typeof ListTasksInput>;
 

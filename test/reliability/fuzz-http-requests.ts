@@ -363,16 +363,50 @@ type Mutation =
   | { kind: 'extra'; key: string; value: unknown }
   | { kind: 'raw'; raw: string };
 
-const mutation = (keys: string[]): fc.Arbitrary<Mutation> =>
-  fc.oneof(
+/** Every field name any route takes: a mutation may set one the route does not expect, or one left out. */
+const ALL_KEYS = [
+  'title',
+  'agent',
+  'body',
+  'kind',
+  'priority',
+  'labels',
+  'for',
+  'ttl_s',
+  'idempotency_key',
+  'board',
+  'state',
+  'label',
+  'limit',
+  'cursor',
+  'lease_s',
+  'files',
+  'kinds',
+  'wait_s',
+  'claim_id',
+  'to',
+  'status',
+  'result',
+  'reason',
+  'since',
+  'format',
+  'resources',
+  'task_id',
+  'lock_id',
+];
+
+const mutation = (present: string[]): fc.Arbitrary<Mutation> => {
+  const keys = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...present) },
+    { weight: 1, arbitrary: fc.constantFrom(...ALL_KEYS) },
+  );
+  return fc.oneof(
     { weight: 3, arbitrary: fc.constant({ kind: 'none' } as Mutation) },
     {
       weight: 5,
-      arbitrary: fc
-        .record({ key: fc.constantFrom(...keys, 'x'), value: hostileValue })
-        .map((m) => ({ kind: 'set', ...m }) as Mutation),
+      arbitrary: fc.record({ key: keys, value: hostileValue }).map((m) => ({ kind: 'set', ...m }) as Mutation),
     },
-    { weight: 1, arbitrary: fc.constantFrom(...keys, 'x').map((key) => ({ kind: 'drop', key }) as Mutation) },
+    { weight: 1, arbitrary: keys.map((key) => ({ kind: 'drop', key }) as Mutation) },
     {
       weight: 1,
       arbitrary: fc
@@ -384,6 +418,7 @@ const mutation = (keys: string[]): fc.Arbitrary<Mutation> =>
     },
     { weight: 1, arbitrary: hostileRawBody.map((raw) => ({ kind: 'raw', raw }) as Mutation) },
   );
+};
 
 const QUERY_KEYS = ['board', 'state', 'kind', 'label', 'agent', 'limit', 'cursor', 'since', 'format'];
 

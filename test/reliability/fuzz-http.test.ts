@@ -22,7 +22,7 @@ import { type Pools, type RequestPlan, requestPlan, resolvePlan, type SentReques
 import { POLLUTED } from './hostile-inputs.js';
 
 const SQLITE_RUNS = Number(process.env.COORD_FUZZ_RUNS ?? 3000);
-const PG_RUNS = Math.ceil(SQLITE_RUNS / 6);
+const PG_RUNS = Math.ceil(SQLITE_RUNS / 4);
 
 /** Codes an answer may carry here: SPEC §4's, less the two that mean coord itself failed. */
 const CLIENT_CODES = new Set<string>(ERROR_CODES.filter((c) => c !== 'internal' && c !== 'store_unavailable'));
@@ -281,12 +281,92 @@ const show = (label: string, f: FuzzFigures) =>
     `# http fuzz: ${f.inputs} inputs (${label}), ${f.unwrittenChecked} checked to write nothing, statuses ${JSON.stringify(f.statuses)}, codes ${JSON.stringify(f.codes)}, routes ${Object.keys(f.routes).length}`,
   );
 
+/**
+ * What the fuzzer (and the probing around it) found, kept as plain examples.
+ * Each was a 5xx, an answer outside coord's error shape, or text a store
+ * silently changed.
+ */
+function regressions(h: () => HttpHarness): void {
+  const issue = (res: { json: any }) => res.json?.error?.issues?.[0];
+
+  test('a page cursor of 23 digits is invalid_request naming cursor (PostgreSQL answered 500: 1e+23 is no bigint)', async () => {
+    // Found by the fuzzer: GET /v1/tasks?...&cursor=99999999999999999999999.x
+    const res = await h().req('GET', '/v1/tasks?cursor=99999999999999999999999.x');
+    assert.equal(res.status, 400);
+    assert.equal(issue(res).path, 'cursor');
+    assert.match(issue(res).message, /next_cursor/);
+  });
+
+  test('a path with a broken %-escape answers invalid_request in coord’s shape (was fastify’s FST_ERR_BAD_URL body)', async () => {
+    // Found by the fuzzer: POST /v1/tasks/%/release
+    const res = await h().req('POST', '/v1/tasks/%/release', { claim_id: 'c' });
+    assert.equal(res.status, 400);
+    assert.equal(res.json.error.code, 'invalid_request');
+    assert.doesNotMatch(res.text, /FST_ERR/);
+  });
+
+  test('a path segment over 100 characters answers invalid_request, not fastify’s 414 body', async () => {
+    const res = await h().req('GET', `/v1/tasks/${'a'.repeat(101)}`);
+    assert.equal(res.status, 400);
+    assert.equal(res.json.error.code, 'invalid_request');
+  });
+
+  test('a result nested 5000 deep is invalid_request naming result (zod recursed until the stack overflowed: 500)', async () => {
+    const task = (await h().req('POST', '/v1/tasks', { title: 'deep', agent: 'a', board: 'regress' })).json.task;
+    const claim = (await h().req('POST', `/v1/tasks/${task.id}/claim`, { agent: 'a' })).json;
+    const deep = `{"claim_id":"${claim.claim_id}","status":"completed","result":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const res = await h().req('POST', `/v1/tasks/${task.id}/submit`, deep, { 'content-type': 'application/json' });
+    assert.equal(res.status, 400);
+    assert.match(issue(res).path, /^result/);
+    assert.match(issue(res).message, /deeper than 100/);
+    assert.equal((await h().req('GET', `/v1/tasks/${task.id}`)).json.task.state, 'claimed');
+  });
+
+  test('a result keeps a "__proto__" key, NUL and lone surrogates exactly (zod’s z.json() dropped the key silently)', async () => {
+    const task = (await h().req('POST', '/v1/tasks', { title: 'proto', agent: 'a', board: 'regress' })).json.task;
+    const claim = (await h().req('POST', `/v1/tasks/${task.id}/claim`, { agent: 'a' })).json;
+    const result = '{"__proto__":{"x":1},"s":"a\\u0000b\\ud800"}';
+    const body = `{"claim_id":"${claim.claim_id}","status":"completed","result":${result}}`;
+    const res = await h().req('POST', `/v1/tasks/${task.id}/submit`, body, { 'content-type': 'application/json' });
+    assert.equal(res.status, 200);
+    const shown = (await h().req('GET', `/v1/tasks/${task.id}`)).text;
+    assert.ok(shown.includes(`"result":${result}`), shown);
+    assert.equal(({} as Record<string, unknown>).x, undefined);
+  });
+
+  test('a title with a lone surrogate is invalid_request naming title (both stores stored U+FFFD instead)', async () => {
+    const res = await h().req('POST', '/v1/tasks', '{"title":"a\\ud800b","agent":"a"}', {
+      'content-type': 'application/json',
+    });
+    assert.equal(res.status, 400);
+    assert.equal(issue(res).path, 'title');
+  });
+
+  test('two idempotency keys differing only in a lone surrogate are refused, not merged into one key', async () => {
+    for (const key of ['k\\ud800', 'k\\udbff']) {
+      const res = await h().req('POST', '/v1/tasks', `{"title":"t","agent":"a","idempotency_key":"${key}"}`, {
+        'content-type': 'application/json',
+      });
+      assert.equal(res.status, 400);
+      assert.equal(issue(res).path, 'idempotency_key');
+    }
+  });
+
+  test('NUL in a label is invalid_request naming labels.1 on every store (PostgreSQL refused it, SQLite kept it)', async () => {
+    const res = await h().req('POST', '/v1/tasks', { title: 't', agent: 'a', labels: ['ok', 'a\u0000b'] });
+    assert.equal(res.status, 400);
+    assert.equal(issue(res).path, 'labels.1');
+    assert.match(issue(res).message, /NUL/);
+  });
+}
+
 describe('HTTP fuzz on SQLite', () => {
   let h: HttpHarness;
   before(async () => {
     h = await httpHarness();
   });
   after(() => h.app.close());
+  describe('regressions', () => regressions(() => h));
 
   test('no hostile request gets a 5xx, an error outside SPEC §4, internals, a write when refused, or a polluted prototype', async () => {
     const f = await fuzz(h, sqliteFingerprint(h), SQLITE_RUNS);
@@ -310,6 +390,8 @@ describe('HTTP fuzz on PostgreSQL', () => {
     await h?.store.close();
     await server?.stop();
   });
+
+  describe('regressions', () => regressions(() => h));
 
   test('the same properties hold on PostgreSQL', async () => {
     const f = await fuzz(h, pgFingerprint(h), PG_RUNS);
