@@ -26,6 +26,13 @@ interface Plan {
   rounds: { lapse: number; cancel: number; ttl: number; stale: number };
   /** Random start delay (µs) of each racer and of a mid-race clock move: about one call's duration. */
   jitter_us: number;
+  /**
+   * Known SQLite gap: claim-next peeks, then probes for due rows, in two read statements; a requeue
+   * committed between them (by A's own refused call) hides the task from both, and claim-next answers
+   * nothing although a task was claimable throughout. Liveness only — the next poll claims it.
+   * Counted and printed; set false once both looks read one snapshot.
+   */
+  missesRequeueBetweenLooks: boolean;
 }
 
 let pg: PgServer | undefined;
@@ -33,8 +40,9 @@ const plans: Plan[] = [
   {
     name: 'sqlite',
     spec: async () => ({ kind: 'sqlite', path: join(tempDir('coord-races-'), 'coord.db') }),
-    rounds: { lapse: 1_500, cancel: 1_000, ttl: 1_000, stale: 1_000 },
+    rounds: { lapse: 1_000, cancel: 1_000, ttl: 1_000, stale: 1_000 },
     jitter_us: 400,
+    missesRequeueBetweenLooks: true,
   },
   {
     name: 'postgres',
@@ -43,8 +51,9 @@ const plans: Plan[] = [
       return { kind: 'postgres', url: await pg.createDatabase(), schema: 'races' };
     },
     done: async () => pg?.stop(),
-    rounds: { lapse: 300, cancel: 200, ttl: 200, stale: 200 },
+    rounds: { lapse: 150, cancel: 100, ttl: 100, stale: 100 },
     jitter_us: 3_000,
+    missesRequeueBetweenLooks: false,
   },
 ];
 
@@ -65,24 +74,25 @@ for (const plan of plans) {
       for (let i = 0; i < plan.rounds.lapse; i++) await leaseLapseRound(arena, i, tally, missed);
       tally.print();
       missed.print();
-      assert.ok(tally.count('tick: A won') > 0, 'with the clock moving mid-race, A sometimes wins');
-      assert.ok(tally.count('tick: B claimed') > 0, 'with the clock moving mid-race, B sometimes wins');
+      assert.ok(tally.count(/^tick: A won/) > 0, 'with the clock moving mid-race, A sometimes wins');
+      assert.ok(tally.count(/^tick: B claimed/) > 0, 'with the clock moving mid-race, B sometimes wins');
+      if (!plan.missesRequeueBetweenLooks) assert.equal(missed.count(/./), 0, 'claim-next past lease_until claims');
     });
 
     test(`submit and cancel on one claimed task: exactly one wins, a cancelled task never completes and a finished one is never cancelled (${plan.rounds.cancel} rounds)`, async () => {
       const tally = new Tally(`${plan.name} A submit vs B cancel`);
       for (let i = 0; i < plan.rounds.cancel; i++) await cancelRound(arena, i, tally);
       tally.print();
-      assert.ok(tally.count('live: A') > 0, 'submit sometimes wins');
-      assert.ok(tally.count('live: B cancelled') > 0, 'cancel sometimes wins');
+      assert.ok(tally.count(/^live: A/) > 0, 'submit sometimes wins');
+      assert.ok(tally.count(/^live: B cancelled/) > 0, 'cancel sometimes wins');
     });
 
     test(`a submit racing the ttl (B reading at expires_at) ends completed or expired, never both, never requeued (${plan.rounds.ttl} rounds)`, async () => {
       const tally = new Tally(`${plan.name} A submit vs ttl expiry on B's read`);
       for (let i = 0; i < plan.rounds.ttl; i++) await ttlRound(arena, i, tally);
       tally.print();
-      assert.ok(tally.count('tick: completed') > 0, 'with the clock moving mid-race, the submit sometimes wins');
-      assert.ok(tally.count('tick: expired') > 0, 'with the clock moving mid-race, the ttl sometimes wins');
+      assert.ok(tally.count(/^tick.*: completed/) > 0, 'with the clock moving mid-race, the submit sometimes wins');
+      assert.ok(tally.count(/^tick.*: expired/) > 0, 'with the clock moving mid-race, the ttl sometimes wins');
     });
 
     test(`after A's lease lapsed and B claimed, A's heartbeat, release, submit and upload are all refused and B's claim is untouched (${plan.rounds.stale} rounds, two races each)`, async () => {
@@ -91,6 +101,7 @@ for (const plan of plans) {
       for (let i = 0; i < plan.rounds.stale; i++) await staleClaimRound(arena, i, tally, missed);
       tally.print();
       missed.print();
+      if (!plan.missesRequeueBetweenLooks) assert.equal(missed.count(/./), 0, 'claim-next past lease_until claims');
     });
 
     test('over the whole event log: nothing after a terminal event, each claim has fence = previous + 1, never two claims without a requeue between, no ttl-race task ever requeued', async () => {

@@ -134,16 +134,16 @@ export class Tally {
   add(outcome: string): void {
     this.counts.set(outcome, (this.counts.get(outcome) ?? 0) + 1);
   }
-  /** How many rounds ended in an outcome whose label starts with `prefix`. */
-  count(prefix: string): number {
+  /** How many rounds ended in an outcome whose label matches. */
+  count(match: RegExp): number {
     let n = 0;
-    for (const [k, v] of this.counts) if (k.startsWith(prefix)) n += v;
+    for (const [k, v] of this.counts) if (match.test(k)) n += v;
     return n;
   }
   print(): void {
     const total = [...this.counts.values()].reduce((a, b) => a + b, 0);
     const parts = [...this.counts].sort(([x], [y]) => x.localeCompare(y)).map(([k, n]) => `${k} ${n}`);
-    console.log(`# ${this.title}: ${total} iterations — ${parts.join(', ')}`);
+    console.log(`# ${this.title}: ${total} iterations — ${parts.join(', ') || 'none'}`);
   }
 }
 

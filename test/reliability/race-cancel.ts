@@ -40,5 +40,5 @@ export async function cancelRound(arena: Arena, i: number, tally: Tally): Promis
   assert.equal(task.state, 'cancelled', where);
   assert.equal(task.result, null, where);
   assert.equal(task.result_status, null, where);
-  tally.add(`${lapsing ? 'lapsing' : 'live'}: B cancelled`);
+  tally.add(`${lapsing ? 'lapsing' : 'live'}: B cancelled, A ${byA.code}`);
 }

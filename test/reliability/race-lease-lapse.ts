@@ -16,7 +16,7 @@ const BOUNDARIES: Boundary[] = ['tick', 'tick', 'tick', 'before', 'at', 'after']
 export async function leaseLapseRound(arena: Arena, i: number, tally: Tally, missed: Tally): Promise<void> {
   const board = `lapse-${i}`;
   const boundary = BOUNDARIES[i % BOUNDARIES.length]!;
-  const a = i % 2 === 0 ? 'submit' : 'heartbeat';
+  const a = Math.floor(i / BOUNDARIES.length) % 2 === 0 ? 'submit' : 'heartbeat';
   const { task_id, grant, lease_until: L } = await claimedByA(arena, board, { lease_s: 1 });
   const result = { by: A, round: i };
   arena.clock.set({ before: L - 1, at: L, after: L + 1, tick: L - 1 }[boundary]);
@@ -64,7 +64,7 @@ export async function leaseLapseRound(arena: Arena, i: number, tally: Tally, mis
     assert.equal(task.attempts, 2, where);
     const done = await arena.call(op.submitResult, { task_id, claim_id: won.claim_id, status: 'completed', result: B });
     assert.equal(done.replayed, false);
-    tally.add(`${boundary}: B claimed`);
+    tally.add(`${boundary}: B claimed, A ${byA.code}`);
     return;
   }
   // Nobody won: A lapsed, and B looked before the requeue at a time when nothing was due yet
@@ -72,6 +72,6 @@ export async function leaseLapseRound(arena: Arena, i: number, tally: Tally, mis
   assert.equal(task.state, 'queued', where);
   assert.equal(task.attempts, 1, where);
   if (boundary === 'at' || boundary === 'after') missed.add(`${boundary}`);
-  tally.add(`${boundary}: neither (requeued)`);
+  tally.add(`${boundary}: neither (requeued), A ${byA.code}`);
   await arena.call(op.cancelTask, { task_id, agent: B });
 }

@@ -35,6 +35,7 @@ const BOOT = `import('tsx/esm/api').then((tsx) => { tsx.register(); return impor
 interface Racer {
   worker: Worker;
   next(): Promise<unknown>;
+  exited: Promise<void>;
 }
 
 function startRacer(data: RacerData): Racer {
@@ -52,9 +53,15 @@ function startRacer(data: RacerData): Racer {
     for (const w of waiting.splice(0)) w.reject(e);
   };
   worker.on('error', fail);
-  worker.on('exit', (code) => fail(new Error(`racer thread exited (${code})`)));
+  const exited = new Promise<void>((resolve) =>
+    worker.on('exit', (code) => {
+      fail(new Error(`racer thread exited (${code})`));
+      resolve();
+    }),
+  );
   return {
     worker,
+    exited,
     next: () =>
       inbox.length > 0
         ? Promise.resolve(inbox.shift())
@@ -95,15 +102,7 @@ export class Racers {
   }
 
   async close(): Promise<void> {
-    await Promise.all(
-      this.racers.map(
-        (r) =>
-          new Promise<void>((resolve) => {
-            r.worker.removeAllListeners('exit');
-            r.worker.once('exit', () => resolve());
-            r.worker.postMessage('close');
-          }),
-      ),
-    );
+    for (const r of this.racers) r.worker.postMessage('close');
+    await Promise.all(this.racers.map((r) => r.exited));
   }
 }

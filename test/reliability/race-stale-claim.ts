@@ -50,7 +50,7 @@ export async function staleClaimRound(arena: Arena, i: number, tally: Tally, mis
   assert.equal(b.fence, 2);
 
   // Round 2: A's stale call against B's heartbeat or submit on the claim B now holds.
-  const bSubmits = i % 2 === 1;
+  const bSubmits = Math.floor(i / STALE_CALLS.length) % 2 === 1;
   const [second, mine] = await race(
     arena,
     calls(

@@ -17,8 +17,8 @@ export const ttlTasks = new Set<string>();
 export async function ttlRound(arena: Arena, i: number, tally: Tally): Promise<void> {
   const board = `ttl-${i}`;
   const boundary = BOUNDARIES[i % BOUNDARIES.length]!;
-  // Odd rounds: the lease ends exactly when the ttl does (claimed 1 s after posting, for 1 s).
-  const sameInstant = i % 2 === 1;
+  // Every other cycle of boundaries: the lease ends exactly when the ttl does (claimed 1 s after posting, for 1 s).
+  const sameInstant = Math.floor(i / BOUNDARIES.length) % 2 === 1;
   const {
     task_id,
     grant,
@@ -33,7 +33,7 @@ export async function ttlRound(arena: Arena, i: number, tally: Tally): Promise<v
   assert.equal(L === E, sameInstant);
   const result = { by: A, round: i };
   arena.clock.set(boundary === 'at' ? E : E - 1);
-  const read = i % 4 < 2 ? 'show' : 'inbox';
+  const read = Math.floor(i / (2 * BOUNDARIES.length)) % 2 === 0 ? 'show' : 'inbox';
 
   const [byA, byB] = await race(
     arena,
@@ -61,7 +61,7 @@ export async function ttlRound(arena: Arena, i: number, tally: Tally): Promise<v
     assert.equal(task.state, 'completed', where);
     assert.deepEqual(task.result, result, where);
     assert.ok(seen === undefined || seen === 'claimed' || seen === 'completed', where);
-    tally.add(`${boundary}: completed`);
+    tally.add(`${boundary}${sameInstant ? ' (lease ends too)' : ''}: completed`);
     return;
   }
   assert.equal(byA.code, 'expired', where);
@@ -70,5 +70,5 @@ export async function ttlRound(arena: Arena, i: number, tally: Tally): Promise<v
   assert.equal(task.result, null, where);
   assert.equal(task.attempts, 1, where);
   assert.ok(seen === undefined || seen === 'claimed' || seen === 'expired', where);
-  tally.add(`${boundary}: expired`);
+  tally.add(`${boundary}${sameInstant ? ' (lease ends too)' : ''}: expired`);
 }
