@@ -40,7 +40,9 @@ export interface Pools {
 }
 
 export function resolveKnown(k: Known, p: Pools): string {
-  const at = <T>(xs: T[]): T | undefined => xs[k.n % Math.max(xs.length, 1)];
+  // Half the picks fall on the newest entries: the oldest tasks are soon cancelled or finished, the new ones still live.
+  const at = <T>(xs: T[]): T | undefined =>
+    k.n % 2 === 0 ? xs[Math.max(xs.length - 1 - ((k.n >> 1) % 8), 0)] : xs[k.n % Math.max(xs.length, 1)];
   switch (k.pool) {
     case 'task':
       return at(p.tasks) ?? 'zzzzzzzz';
