@@ -422,6 +422,27 @@ const mutation = (present: string[]): fc.Arbitrary<Mutation> => {
   );
 };
 
+/** Now and then a request the guard must stop: no or a wrong token, a foreign Host or Origin (401/403, nothing written). */
+const guardHeaders: fc.Arbitrary<Record<string, string>> = fc.oneof(
+  { weight: 30, arbitrary: fc.constant({}) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<Record<string, string>>(
+      { authorization: '' },
+      { authorization: 'Bearer wrong' },
+      { authorization: 'Basic dGVzdDp0ZXN0' },
+      { authorization: 'Bearer test-token-0123456789abcde' },
+      { authorization: 'bearer  test-token-0123456789abcdef ' },
+      { host: 'evil.example:7777' },
+      { host: '127.0.0.1:7778' },
+      { host: '' },
+      { origin: 'http://evil.example' },
+      { origin: 'null' },
+      { origin: 'http://127.0.0.1:7777.evil.example' },
+    ),
+  },
+);
+
 const QUERY_KEYS = ['board', 'state', 'kind', 'label', 'agent', 'limit', 'cursor', 'since', 'format'];
 
 /** A wait_s that would really wait is sent as a few milliseconds: the fuzzer must not long-poll for a minute. */
@@ -431,8 +452,8 @@ const noLongPoll = (key: string, v: unknown): unknown =>
 function plan(spec: RouteSpec): fc.Arbitrary<RequestPlan> {
   const keysOf = (f: Record<string, unknown>) => Object.keys(f).filter((k) => k !== '__n');
   return fc
-    .tuple(spec.segments, spec.fields, spec.headers ?? fc.constant({}), contentType, fc.nat(3))
-    .chain(([segs, fields, headers, ctype, sizeSel]) =>
+    .tuple(spec.segments, spec.fields, spec.headers ?? fc.constant({}), contentType, fc.nat(3), guardHeaders)
+    .chain(([segs, fields, headers, ctype, sizeSel, guard]) =>
       fc
         .tuple(
           mutation(keysOf(fields).length ? keysOf(fields) : ['agent']),
@@ -456,7 +477,7 @@ function plan(spec: RouteSpec): fc.Arbitrary<RequestPlan> {
             method: spec.method,
             url: spec.url,
             segments,
-            headers: { ...headers } as Record<string, string | Known>,
+            headers: { ...headers, ...guard } as Record<string, string | Known>,
           };
           if (spec.from === 'body') {
             if (ctype !== undefined) base.headers['content-type'] = ctype;

@@ -32,7 +32,8 @@ export function storeUnavailable(e: unknown, next = RETRYING): CoordError {
   return new CoordError('store_unavailable', `PostgreSQL is unreachable (${reason}) — ${next}`);
 }
 
-// SQLite stores a NUL character in text; PostgreSQL refuses it (invalid byte sequence, 22021).
+// PostgreSQL refuses NUL in text (invalid byte sequence, 22021). core/schemas.ts refuses it in every text
+// field first, the same for both stores; this is the backstop for a field that ever slips past it.
 const nulRefused = () =>
   new CoordError('invalid_request', 'invalid input: text may not contain NUL (\\u0000) characters', {
     issues: [{ path: '(body)', message: 'text may not contain NUL (\\u0000) characters' }],
