@@ -97,6 +97,9 @@ export async function insertLock(
   bound: { task_id: string; claim_id: string; lease_until: number } | null,
 ): Promise<Outcome<{ lock: Lock }>> {
   await rows(tx.db, "SELECT pg_advisory_xact_lock(hashtext('coord.locks'), hashtext(@board))", { board: cmd.board });
+  // Lapsed locks no longer conflict; free them first so the event log never shows an acquisition over a lock
+  // it has not released yet (a claim with files comes here directly, not through acquireLocks).
+  await freeLapsedLocks(tx);
   const conflicts = await findConflicts(tx.db, tx.now, cmd.board, cmd.resources);
   if (conflicts.length > 0) return { ok: false, reason: 'lock_conflict', conflicts };
   const lease_until = bound?.lease_until ?? tx.now + cmd.lease_ms;
@@ -122,10 +125,8 @@ export async function insertLock(
   return { ok: true, lock };
 }
 
-export async function acquireLocks(tx: Tx, cmd: AcquireLocksCommand): Promise<Outcome<{ lock: Lock }>> {
-  await freeLapsedLocks(tx);
-  return insertLock(tx, cmd, null);
-}
+export const acquireLocks = (tx: Tx, cmd: AcquireLocksCommand): Promise<Outcome<{ lock: Lock }>> =>
+  insertLock(tx, cmd, null);
 
 export async function renewLock(
   tx: Tx,

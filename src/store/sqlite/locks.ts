@@ -100,6 +100,9 @@ export function insertLock(
   cmd: AcquireLocksCommand,
   bound: { task_id: string; claim_id: string; lease_until: number } | null,
 ): Outcome<{ lock: Lock }> {
+  // Lapsed locks no longer conflict; free them first so the event log never shows an acquisition over a lock
+  // it has not released yet (a claim with files comes here directly, not through acquireLocks).
+  freeLapsedLocks(tx);
   const conflicts = findConflicts(tx.db, tx.now, cmd.board, cmd.resources);
   if (conflicts.length > 0) return { ok: false, reason: 'lock_conflict', conflicts };
   const lease_until = bound?.lease_until ?? tx.now + cmd.lease_ms;
@@ -122,10 +125,7 @@ export function insertLock(
   return { ok: true, lock };
 }
 
-export function acquireLocks(tx: Tx, cmd: AcquireLocksCommand): Outcome<{ lock: Lock }> {
-  freeLapsedLocks(tx);
-  return insertLock(tx, cmd, null);
-}
+export const acquireLocks = (tx: Tx, cmd: AcquireLocksCommand): Outcome<{ lock: Lock }> => insertLock(tx, cmd, null);
 
 export function renewLock(tx: Tx, lockId: string, leaseMs: number | null): Outcome<{ lease_until: string }> {
   const row = stmt(

@@ -52,6 +52,23 @@ export function claimFilesContract(make: MakeStore): void {
       assert.equal((await claimWithFiles(b, task.id, 'dave', ['README.md'])).task.claimed_by, 'dave');
     });
 
+    test('a claim with files over a lapsed lock releases the lapsed lock in the log before acquiring its own', async () => {
+      const b = board();
+      const task = await b.post('alice');
+      const old = await lock(b, 'carol', ['src/'], 1);
+      b.clock.advance(2 * S);
+      const grant = await claimWithFiles(b, task.id, 'bob', ['src/a.ts']);
+      assert.deepEqual(
+        (await lockEvents(b)).map((e) => [e.type, e.lock_id, e.reason]),
+        [
+          ['lock.acquired', old.lock_id, undefined],
+          ['lock.released', old.lock_id, 'lease_lapsed'],
+          ['lock.acquired', grant.lock?.lock_id, undefined],
+        ],
+        'whoever replays the log never sees two holders of src/a.ts',
+      );
+    });
+
     test('a claim with files claims the task and locks the files for the claimer, bound to the task', async () => {
       const b = board();
       const task = await b.post('alice');
