@@ -17,7 +17,8 @@ export interface RacerData {
 }
 
 export interface RaceCall {
-  op: keyof Operations;
+  /** A core operation, or `sweep`: the daemon's background move of due leases and ttls. */
+  op: keyof Operations | 'sweep';
   input: unknown;
   /** Busy-wait this long after the gate opens, before calling. */
   spin_us: number;

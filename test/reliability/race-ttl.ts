@@ -1,15 +1,22 @@
 /**
  * Scenario 3: A submits at the instant the task's ttl runs out, while B reads
- * (show or inbox — a read moves due rows first). The task ends completed or
- * expired, never both, and is never requeued — also when the lease lapses at
- * that same instant.
+ * (show or inbox — a read moves due rows first) or the daemon's background
+ * sweep runs. The task ends completed or expired, never both, and is never
+ * requeued — also when the lease lapses at that same instant.
  */
 import assert from 'node:assert/strict';
 import type { Task } from '../../src/core/model.js';
 import type { InboxOutput } from '../../src/core/schemas.js';
 import { A, type Arena, B, calls, claimedByA, race, show, type Tally, tickTo } from './race-arena.js';
+import type { RaceCall } from './race-racers.js';
 
 const BOUNDARIES = ['tick', 'tick', 'before', 'at'] as const;
+const READS = ['show', 'inbox', 'sweep'] as const;
+const READ_CALLS: Record<(typeof READS)[number], (task_id: string, board: string) => Omit<RaceCall, 'spin_us'>> = {
+  show: (task_id) => ({ op: 'showTask', input: { task_id, agent: B } }),
+  inbox: (_, board) => ({ op: 'inbox', input: { agent: B, board } }),
+  sweep: () => ({ op: 'sweep', input: null }),
+};
 
 /** Ids of every task of this scenario: the event-log check proves none was ever requeued. */
 export const ttlTasks = new Set<string>();
@@ -33,14 +40,14 @@ export async function ttlRound(arena: Arena, i: number, tally: Tally): Promise<v
   assert.equal(L === E, sameInstant);
   const result = { by: A, round: i };
   arena.clock.set(boundary === 'at' ? E : E - 1);
-  const read = Math.floor(i / (2 * BOUNDARIES.length)) % 2 === 0 ? 'show' : 'inbox';
+  const read = READS[Math.floor(i / (2 * BOUNDARIES.length)) % READS.length]!;
 
   const [byA, byB] = await race(
     arena,
     calls(
       arena,
       { op: 'submitResult', input: { task_id, claim_id: grant.claim_id, status: 'completed', result } },
-      read === 'show' ? { op: 'showTask', input: { task_id, agent: B } } : { op: 'inbox', input: { agent: B, board } },
+      READ_CALLS[read](task_id, board),
     ),
     boundary === 'tick' ? tickTo(arena, E) : undefined,
   );
@@ -49,8 +56,10 @@ export async function ttlRound(arena: Arena, i: number, tally: Tally): Promise<v
   const where = `round ${i} (${arena.name}, ${boundary}${sameInstant ? ', lease ends too' : ''}): A ${JSON.stringify(byA)}, B ${JSON.stringify(byB)}`;
 
   assert.ok(byB.ok, where);
+  // What B's read saw (or, for the sweep, 'expired' when it moved the task).
   let seen: string | undefined;
   if (read === 'show') seen = (byB.value as { task: Task }).task.state;
+  else if (read === 'sweep') seen = byB.value === 0 ? undefined : 'expired';
   else {
     const view = byB.value as InboxOutput;
     assert.deepEqual(view.claims, [], where);

@@ -2,7 +2,8 @@
  * One racer: a worker thread with its own store (own connection) on the shared
  * database and the shared clock. Per round it blocks at the gate, waits its
  * jitter, runs one core operation through `invoke` (the path every transport
- * takes) and reports the outcome as a value: ok with the answer, or the error code.
+ * takes) — or the daemon's background sweep — and reports the outcome as a
+ * value: ok with the answer, or the error code.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { CoordError } from '../../src/core/errors.js';
@@ -25,8 +26,8 @@ async function run(job: RaceJob): Promise<RaceOutcome> {
   passGate(data.gate, job.round);
   spin(job.spin_us);
   try {
-    const op = operations[job.op] as Operation;
-    return { ok: true, value: await invoke(op, ctx, job.input) };
+    if (job.op === 'sweep') return { ok: true, value: await store.sweep() };
+    return { ok: true, value: await invoke(operations[job.op] as Operation, ctx, job.input) };
   } catch (e) {
     if (e instanceof CoordError) return { ok: false, code: e.code, message: e.message };
     // Anything else (SQLITE_BUSY, a dropped connection, a bug) is a crash the test reports as such.
