@@ -6,6 +6,7 @@
  * just before, exactly on, or — moving mid-race — across the boundary.
  */
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { tempDir } from '../support/ctx.js';
@@ -36,10 +37,17 @@ interface Plan {
 }
 
 let pg: PgServer | undefined;
+let dir: string | undefined;
 const plans: Plan[] = [
   {
     name: 'sqlite',
-    spec: async () => ({ kind: 'sqlite', path: join(tempDir('coord-races-'), 'coord.db') }),
+    spec: async () => {
+      dir = tempDir('coord-races-');
+      return { kind: 'sqlite', path: join(dir, 'coord.db') };
+    },
+    done: async () => {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
     rounds: { lapse: 1_000, cancel: 1_000, ttl: 1_000, stale: 1_000 },
     jitter_us: 400,
     missesRequeueBetweenLooks: true,

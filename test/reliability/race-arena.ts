@@ -12,6 +12,7 @@ import type { Ctx, Operation } from '../../src/core/operation.js';
 import { operations as op } from '../../src/core/operations.js';
 import type { Store } from '../../src/core/ports.js';
 import { Presence } from '../../src/core/presence.js';
+import { spin } from './race-gate.js';
 import { type RaceCall, type RaceOutcome, Racers } from './race-racers.js';
 import { openStore, type StoreSpec } from './race-store.js';
 import { SharedClock } from './shared-clock.js';
@@ -89,10 +90,7 @@ export async function race(
 
 /** Moves the shared clock to `to` after a random part of the jitter window: mid-race. */
 export const tickTo = (arena: Arena, to: number) => () => {
-  const until = performance.now() + randomInt(arena.jitter_us) / 1000;
-  while (performance.now() < until) {
-    // the racers are running: move time while they do
-  }
+  spin(randomInt(arena.jitter_us));
   arena.clock.set(to);
 };
 
