@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { sqliteCode } from './sqlite-errors.js';
-import { asRefusal, removeSidecars, sidecarsMissing, trustDatabase } from './trust-database.js';
+import { asRefusal, leavesAsFound, removeSidecars, sidecarsMissing, trustDatabase } from './trust-database.js';
 
 export type Db = Database.Database;
 
@@ -21,10 +21,11 @@ export function migrations(): { version: number; name: string; sql: string }[] {
  */
 export function openDatabase(path: string): Db {
   const all = migrations();
-  if (path !== ':memory:') trustDatabase(path, all.at(-1)?.version ?? 0);
-  const created = path === ':memory:' ? [] : sidecarsMissing(path);
+  const onDisk = path !== ':memory:';
+  const created = onDisk ? sidecarsMissing(path) : [];
   let db: Db | undefined;
   try {
+    if (onDisk) trustDatabase(path, all.at(-1)?.version ?? 0);
     db = new Database(path);
     db.pragma('journal_mode = WAL');
     // A writer waits for another writer instead of failing with SQLITE_BUSY.
@@ -37,8 +38,9 @@ export function openDatabase(path: string): Db {
     return db;
   } catch (e) {
     db?.close();
-    removeSidecars(path, created);
-    throw asRefusal(e, path);
+    const refusal = asRefusal(e, path);
+    if (leavesAsFound(refusal)) removeSidecars(path, created);
+    throw refusal;
   }
 }
 

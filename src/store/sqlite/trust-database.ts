@@ -1,8 +1,8 @@
 /**
  * Before the daemon writes to an existing coord.db it proves the file is one it may write: a SQLite database,
  * intact (PRAGMA quick_check), coord's own (user_version and its tables), and not from a newer coord. The check
- * reads only — a read-only connection, which never checkpoints — and removes the empty -wal/-shm files that
- * connection created, so a refused file and its directory are left exactly as they were.
+ * reads only — a read-only connection, which never checkpoints — and on a refusal openDatabase removes the
+ * empty -wal/-shm files it created, so a refused file and its directory are left exactly as they were.
  */
 import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -20,26 +20,28 @@ export function trustDatabase(path: string, lastVersion: number): 'fresh' | 'exi
   if (!existsSync(path)) return 'fresh';
   if (size(path) === 0 && size(`${path}-wal`) === 0) return 'fresh';
   if (size(path) > 0) checkHeader(path);
-  const created = sidecarsMissing(path);
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
     checkContents(db, path, lastVersion);
+    db.close();
+    // Trusted: the -wal/-shm stay, for the connection that opens next (and any other process already using them).
     return 'existing';
   } catch (e) {
-    throw asRefusal(e, path);
-  } finally {
     db?.close();
-    removeSidecars(path, created);
+    throw asRefusal(e, path);
   }
 }
+
+/** A file refused as untrusted is left as found; a transient failure (busy, I/O) may share its sidecars with others. */
+export const leavesAsFound = (e: Error): boolean => e instanceof UntrustedDatabase && e.reason !== 'unusable';
 
 /** The -wal/-shm files that do not exist yet: those a connection about to open would create. */
 export const sidecarsMissing = (path: string): string[] => ['-wal', '-shm'].filter((s) => !existsSync(path + s));
 
 /**
- * Removes sidecars a connection (now closed) created: the -shm holds only an index of the -wal, and the
- * -wal only while empty — one with frames holds committed writes and is never removed.
+ * Removes sidecars a connection (now closed) created on a refused file: the -shm holds only an index of the
+ * -wal, and the -wal only while empty — one with frames holds committed writes and is never removed.
  */
 export function removeSidecars(path: string, created: string[]): void {
   for (const s of created) if (s === '-shm' || size(path + s) === 0) rmSync(path + s, { force: true });
