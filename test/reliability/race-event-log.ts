@@ -23,16 +23,25 @@ export interface LogFigures {
   requeues: number;
   /** Tasks whose life ended in each terminal event type. */
   ended: Record<string, number>;
+  /**
+   * Events committed after one stamped later: a racer read the clock before the mid-race move and
+   * committed after the other racer, which read it after — the stale-instant interleaving happened.
+   */
+  stale_instants: number;
 }
 
 export function checkEventLog(events: CoordEvent[]): { figures: LogFigures; lives: Map<string, Life> } {
   const lives = new Map<string, Life>();
   let lastSeq = 0;
+  let lastAt = '';
+  let staleInstants = 0;
   let claims = 0;
   let requeues = 0;
   for (const e of events) {
     assert.ok(e.seq > lastSeq, `seq ${e.seq} after ${lastSeq}`);
     lastSeq = e.seq;
+    if (e.at < lastAt) staleInstants += 1;
+    lastAt = e.at;
     if (!e.task_id) continue;
     const where = `event ${e.seq} ${e.type} of task ${e.task_id}`;
     let life = lives.get(e.task_id);
@@ -73,5 +82,6 @@ export function checkEventLog(events: CoordEvent[]): { figures: LogFigures; live
   }
   const ended: Record<string, number> = {};
   for (const l of lives.values()) ended[l.ended ?? 'open'] = (ended[l.ended ?? 'open'] ?? 0) + 1;
-  return { figures: { events: events.length, tasks: lives.size, claims, requeues, ended }, lives };
+  const figures = { events: events.length, tasks: lives.size, claims, requeues, ended, stale_instants: staleInstants };
+  return { figures, lives };
 }
