@@ -19,6 +19,8 @@ export interface CrashOptions {
   /** Acknowledged writes to wait for in a round before the kill may fall (a seeded pick in this range). */
   acksPerRound: [number, number];
   log?: (line: string) => void;
+  /** Called after each kill, before the restart (with the writes in flight): the checker's own test plants faults here. */
+  afterKill?: (ledger: Ledger, inFlight: Step[]) => void;
 }
 
 export interface CrashReport {
@@ -118,6 +120,7 @@ export async function runCrashRounds(opts: CrashOptions): Promise<CrashReport> {
       for (const s of steps.filter((s) => s.outcome === 'nack')) refusal(ledger, s, tally);
       lost = steps.filter((s) => s.outcome === 'lost');
       for (const s of lost) inFlight[s.op] += 1;
+      opts.afterKill?.(ledger, lost);
       log(
         `round ${round}: kill -9 after ${ackedAtKill} acks (target ${target} + ${extraMs} ms); ` +
           `${steps.length} requests, in flight: ${lost.map((s) => s.op).join(', ') || 'none'}` +

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { tempDir } from '../support/ctx.js';
 import { spawnDaemon } from '../support/daemon.js';
 import { startPostgres } from '../support/postgres.js';
@@ -39,7 +40,7 @@ describe('kill -9 at a random instant loses no acknowledged write (SPEC §3.14)'
       rounds: 8,
       clients: 4,
       seed: SEED,
-      acksPerRound: [140, 260],
+      acksPerRound: [130, 220],
       log: (line) => say(`sqlite ${line}`),
     });
     print('sqlite', report);
@@ -66,5 +67,44 @@ describe('kill -9 at a random instant loses no acknowledged write (SPEC §3.14)'
     } finally {
       await pg.stop();
     }
+  });
+
+  test('the checker itself notices a lost task, a changed result, a requeued claim and a dropped lock', async () => {
+    // A checker that cannot fail proves nothing: plant four losses in acknowledged writes while the
+    // daemon is down (as a store that lied about committing would), and expect each to be named.
+    const stateDir = tempDir('coord-crash-plant-');
+    const planted: string[] = [];
+    const report = await runCrashRounds({
+      start: () => spawnDaemon({ stateDir }),
+      rounds: 1,
+      clients: 4,
+      seed: SEED + 2,
+      acksPerRound: [150, 150],
+      afterKill(ledger, inFlight) {
+        // Only facts no in-flight write touches: its retry could legitimately change them.
+        const touched = (id: string) => inFlight.some((s) => s.path.includes(id));
+        const db = new Database(join(stateDir, 'coord.db'));
+        const [task] = [...ledger.tasks.keys()].filter((id) => !touched(id));
+        const claims = [...ledger.claims].filter(([id]) => !touched(id) && id !== task);
+        const [submitted] = claims.find(([, c]) => c.end?.kind === 'submit') ?? [];
+        const [held] = claims.find(([, c]) => !c.end) ?? [];
+        const [lock] = [...ledger.locks].find(([id, l]) => !l.unlocked && !touched(id)) ?? [];
+        assert.ok(task && submitted && held && lock, 'round 0 made a task, a submit, a live claim and a lock');
+        db.prepare('DELETE FROM tasks WHERE id = ?').run(task);
+        db.prepare(`UPDATE tasks SET result = '"planted"' WHERE id = ?`).run(submitted);
+        db.prepare(
+          `UPDATE tasks SET state = 'queued', claim_id = NULL, claimed_by = NULL, lease_until = NULL WHERE id = ?`,
+        ).run(held);
+        db.prepare('DELETE FROM locks WHERE lock_id = ?').run(lock);
+        db.close();
+        planted.push(`acknowledged task ${task} `, `task ${submitted} `, `task ${held} `, `acknowledged lock ${lock} `);
+      },
+    });
+    say(`planted 4 losses, the checker named ${report.violations.length} violations`);
+    for (const p of planted)
+      assert.ok(
+        report.violations.some((v) => v.startsWith(p)),
+        `nothing names ${p}: ${JSON.stringify(report.violations)}`,
+      );
   });
 });
