@@ -62,7 +62,7 @@ export function resolveKnown(k: Known, p: Pools): string {
 /** A request before its ids are resolved. `segments` fill the `:x` parts of `url` in order. */
 export interface RequestPlan {
   route: string;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS';
   url: string;
   segments: (Known | string)[];
   query: string;
@@ -144,6 +144,32 @@ interface RouteSpec {
 
 const rec = (shape: Record<string, fc.Arbitrary<unknown>>, required: string[] = []) =>
   fc.record(shape, { requiredKeys: required });
+
+/** URLs a router must take calmly: doubled or trailing slashes, dot segments, encoded slashes, case, huge. */
+const ODD_URLS = [
+  'v1//tasks',
+  'v1/tasks/',
+  'v1/tasks/../health',
+  'v1/./tasks',
+  'v1/%2e%2e/v1/health',
+  'v1/tasks/%2F',
+  'v1/tasks/%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+  'v1/TASKS',
+  'V1/tasks',
+  'v1/tasks;x=1',
+  'v1/tasks?',
+  'v1/tasks??a=1',
+  'v1/tasks#frag',
+  'v1/claim/',
+  'v1/locks/%00/renew',
+  'v1/tasks/a%00b/claim',
+  `v1/tasks/${'a'.repeat(5000)}`,
+  `v1/tasks?board=${'b'.repeat(10_000)}`,
+  'v2/tasks',
+  'mcp/../v1/tasks',
+  '%2e%2e',
+  '',
+];
 
 const hdrs = (shape: Record<string, fc.Arbitrary<string | Known>>) =>
   fc.record(shape, { requiredKeys: [] }) as fc.Arbitrary<Record<string, string | Known>>;
@@ -352,6 +378,16 @@ const ROUTES: RouteSpec[] = [
     from: 'query',
     fields: rec({ board }),
   },
+  ...(['GET', 'POST', 'DELETE', 'PATCH', 'OPTIONS'] as const).map(
+    (method): RouteSpec => ({
+      route: 'odd_url',
+      method,
+      url: '/:raw',
+      segments: fc.tuple(fc.constantFrom(...ODD_URLS)),
+      from: 'body',
+      fields: rec({ agent, title: fc.constant('t') }),
+    }),
+  ),
 ];
 
 function segment(known: fc.Arbitrary<Known>): fc.Arbitrary<Known | string> {
@@ -499,5 +535,7 @@ function plan(spec: RouteSpec): fc.Arbitrary<RequestPlan> {
 const queryValue = (v: unknown): string =>
   v instanceof Known ? `${v}` : v instanceof RawJson ? v.text : typeof v === 'string' ? v : jsonText(v);
 
-export const requestPlan: fc.Arbitrary<RequestPlan> = fc.oneof(...ROUTES.map(plan));
+export const requestPlan: fc.Arbitrary<RequestPlan> = fc.oneof(
+  ...ROUTES.map((r) => ({ weight: r.route === 'odd_url' ? 1 : 3, arbitrary: plan(r) })),
+);
 export const ROUTE_NAMES = ROUTES.map((r) => r.route);

@@ -21,7 +21,7 @@ import { type PgServer, startPostgres } from '../support/postgres.js';
 import { type Pools, type RequestPlan, requestPlan, resolvePlan, type SentRequest } from './fuzz-http-requests.js';
 import { POLLUTED } from './hostile-inputs.js';
 
-const SQLITE_RUNS = Number(process.env.COORD_FUZZ_RUNS ?? 3000);
+const SQLITE_RUNS = Number(process.env.COORD_FUZZ_RUNS ?? 4000);
 const PG_RUNS = Math.ceil(SQLITE_RUNS / 4);
 
 /** Codes an answer may carry here: SPEC §4's, less the two that mean coord itself failed. */
@@ -39,6 +39,9 @@ const INTERNALS = [
   /\b(?:TypeError|RangeError|ReferenceError|SyntaxError|ZodError)\b/,
   /Maximum call stack|Cannot read propert|is not a function|undefined is not/,
 ];
+
+/** Event streams the fuzzer opened (and hung up on). */
+let sseStreams = 0;
 
 interface Answer {
   status: number;
@@ -59,6 +62,7 @@ async function send(h: HttpHarness, r: SentRequest): Promise<Answer> {
   const contentType = String(res.headers['content-type'] ?? '');
   const stream = res.stream();
   if (contentType.startsWith('text/event-stream')) {
+    sseStreams++;
     stream.destroy();
     return { status: res.statusCode, text: '', json: undefined, contentType };
   }
@@ -187,7 +191,13 @@ const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
 
 /** What was accepted reads back exactly: no character replaced, dropped or cut on the way into a store. */
 async function checkRoundTrip(h: HttpHarness, r: SentRequest, a: Answer): Promise<void> {
-  const sent = r.json as Record<string, unknown> | undefined;
+  // What the server saw: the body as JSON.parse reads it (RawJson texts such as -0 or 1e309 included).
+  let sent: Record<string, unknown> | undefined;
+  try {
+    sent = typeof r.payload === 'string' ? JSON.parse(r.payload) : undefined;
+  } catch {
+    return;
+  }
   if (!sent || typeof sent !== 'object') return;
   if (r.route === 'create_task' && a.status === 201) {
     const shown = (await h.req('GET', `/v1/tasks/${a.json.task.id}`)).json.task;
@@ -278,7 +288,7 @@ async function fuzz(h: HttpHarness, fingerprint: Fingerprint, runs: number, fcSe
 
 const show = (label: string, f: FuzzFigures) =>
   console.log(
-    `# http fuzz: ${f.inputs} inputs (${label}), ${f.unwrittenChecked} checked to write nothing, statuses ${JSON.stringify(f.statuses)}, codes ${JSON.stringify(f.codes)}, routes ${Object.keys(f.routes).length}`,
+    `# http fuzz: ${f.inputs} inputs (${label}), ${f.unwrittenChecked} checked to write nothing, statuses ${JSON.stringify(f.statuses)}, codes ${JSON.stringify(f.codes)}, routes ${Object.keys(f.routes).length}, event streams opened ${sseStreams}`,
   );
 
 /**
