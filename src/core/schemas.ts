@@ -182,7 +182,9 @@ export const SubmitInput = z.object({
   task_id: TaskId,
   claim_id: ClaimId,
   status: ResultStatusSchema,
-  result: JsonValue.optional().describe('Any JSON value describing the outcome.'),
+  result: JsonValue.optional().describe(
+    `Any JSON value describing the outcome (nested at most ${MAX_JSON_DEPTH} deep).`,
+  ),
 });
 export const CancelInput = z.object({
   task_id: TaskId,

@@ -256,4 +256,18 @@ describe('MCP fuzz', () => {
     }
     assert.equal((await a.call('who')).isError, false);
   });
+
+  test('subscribing to hostile resource URIs is a protocol error each time; the inbox stays readable', async () => {
+    const uris = [
+      'coord://inbox/../../etc/passwd',
+      'file:///etc/passwd',
+      'coord://INBOX',
+      '',
+      'coord://inbox\u0000',
+      '%00',
+    ];
+    for (const uri of uris) await assert.rejects(a.client.subscribeResource({ uri }), uri);
+    const read = await a.client.readResource({ uri: 'coord://inbox' });
+    assert.match(String((read.contents[0] as { text?: string }).text), /cursor/);
+  });
 });
