@@ -33,6 +33,8 @@ export interface CrashReport {
   inFlightNotCommitted: number;
   /** Facts checked over all verifications (each round re-checks all facts so far). */
   checks: number;
+  /** Acknowledged claims that locked files in the same transaction (rule 10). */
+  claimsWithFiles: number;
   refusals: number;
   violations: string[];
 }
@@ -140,6 +142,7 @@ export async function runCrashRounds(opts: CrashOptions): Promise<CrashReport> {
     inFlightCommitted: tally.committed,
     inFlightNotCommitted: tally.notCommitted,
     checks: tally.checks,
+    claimsWithFiles: [...ledger.claims.values()].filter((c) => c.lock).length,
     refusals: tally.refusals,
     violations: ledger.violations,
   };
@@ -313,8 +316,27 @@ async function verify(d: SpawnedDaemon, ledger: Ledger): Promise<number> {
     agent: string;
     board: string;
     resources: string[];
+    task_id: string | null;
   }[];
   const held = new Map(locks.map((l) => [l.lock_id, l]));
+  // Rule 10 across a crash: a claim's lock never outlives or predates its claim, acknowledged or not.
+  for (const l of locks) {
+    const t = l.task_id ? byId.get(l.task_id) : undefined;
+    if (l.task_id && (t?.state !== 'claimed' || t.claimed_by !== l.agent)) {
+      bad(`lock ${l.lock_id} of ${l.agent} is bound to task ${l.task_id}, which is ${t?.state} by ${t?.claimed_by}`);
+    }
+  }
+  for (const [id, c] of ledger.claims) {
+    if (!c.lock) continue;
+    checks += 1;
+    const now = held.get(c.lock.lock_id);
+    if (c.end && now) bad(`lock ${c.lock.lock_id} outlived the claim of task ${id} that took it`);
+    if (!c.end && !isDeepStrictEqual([now?.task_id, now?.agent, now?.resources], [id, c.agent, c.lock.resources])) {
+      bad(
+        `the files locked with the claim of task ${id} read back as ${JSON.stringify(now)}, acknowledged ${JSON.stringify(c.lock)}`,
+      );
+    }
+  }
   for (const [id, l] of ledger.locks) {
     checks += 1;
     const now = held.get(id);

@@ -18,6 +18,7 @@ function print(store: string, r: CrashReport): void {
       .join(', ');
   say(`${store}: ${r.rounds} rounds of kill -9, seed ${SEED} (COORD_TEST_SEED=${SEED} replays the choices)`);
   say(`${store}: ${r.ackedTotal} acknowledged writes checked after every restart (${kinds(r.acked)})`);
+  say(`${store}: ${r.claimsWithFiles} of the claims locked files in the same transaction (rule 10)`);
   say(`${store}: ${r.checks} fact checks in all; ${r.refusals} refused claims (lost races, nothing written)`);
   say(
     `${store}: ${Object.values(r.inFlight).reduce((a, b) => a + b, 0)} unacknowledged in-flight writes (${kinds(r.inFlight)}); ` +

@@ -67,6 +67,8 @@ export interface Claim {
   fence: number;
   /** The lease end the last acknowledged claim or heartbeat answered. */
   lease_until: string;
+  /** The files locked with the claim (rule 10): held exactly as long as the claim. */
+  lock?: { lock_id: string; resources: string[] };
   end?: { kind: 'submit'; req: { claim_id: string; status: string; result?: unknown } } | { kind: 'cancel' };
 }
 
@@ -143,12 +145,16 @@ export class Ledger {
           this.fail(step, `second claim ${body.fence} on a task whose acknowledged claim ${had.fence} never ended`);
         }
         if (had && !body.reclaimed) this.fail(step, 'same claim again without reclaimed=true');
+        if (had && !isDeepStrictEqual(had.lock, body.lock))
+          this.fail(step, `re-claim answered lock ${JSON.stringify(body.lock)}`);
+        if (req.files && !body.reclaimed && !body.lock) this.fail(step, 'a claim with files answered no lock');
         if (!had) {
           this.claims.set(t.id, {
             agent: req.agent,
             claim_id: body.claim_id,
             fence: body.fence,
             lease_until: body.lease_until,
+            ...(body.lock ? { lock: body.lock } : {}),
           });
         }
         return;
