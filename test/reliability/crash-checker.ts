@@ -111,10 +111,13 @@ export async function runCrashRounds(opts: CrashOptions): Promise<CrashReport> {
       await run.ready;
       const t3 = Date.now();
       // The instant of the kill: after a seeded number of acks plus a seeded few ms, wherever the
-      // clients are then (mid-request, mid-commit, mid-answer). Clients that ran out of work end it early.
-      await Promise.race([waitFor(() => run.acks() >= target, `${target} acks`, 60_000), run.allIdle]);
+      // clients are then (mid-request, mid-commit, mid-answer). Clients that stopped (ran out of work, or the daemon died by itself) end it early.
+      await waitFor(() => run.acks() >= target || run.idle(), `${target} acks`, 60_000);
       if (extraMs > 0) await new Promise((r) => setTimeout(r, extraMs));
       const ackedAtKill = run.acks();
+      if (d.child.exitCode !== null || d.child.signalCode !== null) {
+        ledger.violations.push(`round ${round}: the daemon died before the kill: ${d.stderr().slice(-2000)}`);
+      }
       await d.kill9();
       const steps = await run.done;
       for (const s of steps) ledger.note(s);

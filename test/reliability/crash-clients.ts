@@ -15,8 +15,8 @@ export interface ClientRun {
   acks(): number;
   /** Resolves when every client exited (they exit when the daemon vanishes); rejects on a client failure. */
   done: Promise<Step[]>;
-  /** Resolves once all clients stopped writing on their own (op cap reached): nothing left to interrupt. */
-  allIdle: Promise<void>;
+  /** True once no client is writing any more (op cap reached, or it exited): nothing left to interrupt. */
+  idle(): boolean;
   kill(): void;
 }
 
@@ -31,6 +31,7 @@ interface Intent {
 
 export function startClients(clients: { agent: string; seed: number }[]): ClientRun {
   let acks = 0;
+  let idle = 0;
   const children: ChildProcess[] = [];
   const runs = clients.map(({ agent, seed }) => {
     const child = spawn(process.execPath, [FIXTURE, agent, String(seed)], {
@@ -45,17 +46,18 @@ export function startClients(clients: { agent: string; seed: number }[]): Client
     const steps: Step[] = [];
     let open: Intent | undefined;
     let markReady: () => void = () => {};
-    let markIdle: () => void = () => {};
     const ready = new Promise<void>((r) => {
       markReady = r;
     });
-    const idle = new Promise<void>((r) => {
-      markIdle = r;
-    });
+    let stopped = false;
+    const stop = () => {
+      if (!stopped) idle += 1;
+      stopped = true;
+    };
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const m = JSON.parse(line);
       if (m.e === 'ready') markReady();
-      else if (m.e === 'done') markIdle();
+      else if (m.e === 'done') stop();
       else if (m.e === 'intent') open = m;
       else {
         if (!open || open.n !== m.n) throw new Error(`${agent}: outcome ${line} without its intent`);
@@ -67,12 +69,13 @@ export function startClients(clients: { agent: string; seed: number }[]): Client
     });
     const done = new Promise<Step[]>((resolve, reject) => {
       child.once('exit', (code, signal) => {
+        stop();
         if (code !== 0) reject(new Error(`client ${agent} exited ${code ?? signal}: ${err}`));
         // A request whose outcome was never logged: the client died with it (not expected, but never an ack).
         else resolve(open ? [...steps, { agent, ...open, outcome: 'lost' }] : steps);
       });
     });
-    return { ready, idle, done };
+    return { ready, done };
   });
   return {
     go(url, token) {
@@ -81,7 +84,7 @@ export function startClients(clients: { agent: string; seed: number }[]): Client
     ready: Promise.all(runs.map((r) => r.ready)).then(() => {}),
     acks: () => acks,
     done: Promise.all(runs.map((r) => r.done)).then((all) => all.flat()),
-    allIdle: Promise.all(runs.map((r) => r.idle)).then(() => {}),
+    idle: () => idle === clients.length,
     kill() {
       for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     },
