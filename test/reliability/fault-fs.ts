@@ -97,3 +97,54 @@ export function stateDirIn(root: string, name = 'state'): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return dir;
 }
+
+/** Why an ext4 file system cannot be loop-mounted and shut down here, or null when it can. */
+export function cannotShutDown(): string | null {
+  for (const tool of ['mkfs.ext4', 'python3']) {
+    try {
+      execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    } catch {
+      return `${tool} is not installed`;
+    }
+  }
+  return cannotMount();
+}
+
+export interface DyingDisk {
+  dir: string;
+  /** The disk "dies": ext4's shutdown ioctl (what `xfs_io -x -c shutdown` does), after flushing what was written. */
+  shutDown(): void;
+  /** Unmount and mount the image again: the disk is back, with what it had when it went down. */
+  remount(): void;
+  unmount(): void;
+}
+
+// EXT4_IOC_SHUTDOWN = _IOR('X', 125, __u32); flag 0 = EXT4_GOING_FLAGS_DEFAULT (sync, then refuse all I/O).
+const SHUTDOWN = (dir: string) =>
+  `import fcntl, os, struct\nfd = os.open(${JSON.stringify(dir)}, os.O_RDONLY)\nfcntl.ioctl(fd, 0x8004587D, struct.pack('I', 0))`;
+
+/** An ext4 file system in a `bytes`-sized image, loop-mounted; every later I/O on it fails with EIO once shut down. */
+export function dyingDisk(bytes: number): DyingDisk {
+  const root = tempDir('coord-dying-disk-');
+  const image = join(root, 'disk.img');
+  const dir = join(root, 'mnt');
+  mkdirSync(dir);
+  closeSync(openSync(image, 'w'));
+  run('truncate', ['-s', String(bytes), image]);
+  run('mkfs.ext4', ['-q', '-F', image]);
+  run('mount', ['-o', 'loop', image, dir]);
+  let mounted = true;
+  return {
+    dir,
+    shutDown: () => run('python3', ['-c', SHUTDOWN(dir)]),
+    remount() {
+      run('umount', [dir]);
+      run('mount', ['-o', 'loop', image, dir]);
+    },
+    unmount() {
+      if (mounted) run('umount', ['-l', dir]);
+      mounted = false;
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

@@ -17,9 +17,20 @@ import { migrations, openDatabase } from '../../src/store/sqlite/database.js';
 import { UntrustedDatabase } from '../../src/store/sqlite/sqlite-errors.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { harness, tempDir } from '../support/ctx.js';
-import { childEnv, runCli, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { COORD, childEnv, ROOT, runCli, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { waitFor } from '../support/wait-for.js';
-import { bindReadOnly, cannotMount, type SmallDisk, sha256, sidecars, smallDisk, stateDirIn } from './fault-fs.js';
+import {
+  bindReadOnly,
+  cannotMount,
+  cannotShutDown,
+  type DyingDisk,
+  dyingDisk,
+  type SmallDisk,
+  sha256,
+  sidecars,
+  smallDisk,
+  stateDirIn,
+} from './fault-fs.js';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url).pathname;
 const LAST_VERSION = migrations().at(-1)!.version;
@@ -67,18 +78,33 @@ async function expectUnavailable(res: Response, fragment: RegExp, path: string):
   assertClean(text);
 }
 
-/** Starts `coord serve` on `stateDir` expecting a refusal; resolves with its exit code and stderr. */
-async function refusedStart(stateDir: string): Promise<{ code: number; stderr: string }> {
-  let daemon: SpawnedDaemon;
-  try {
-    daemon = await spawnDaemon({ stateDir });
-  } catch (e) {
-    const m = /^daemon exited (-?\d+|null) before listening: ([\s\S]*)$/.exec((e as Error).message);
-    assert.ok(m, (e as Error).message);
-    return { code: Number(m[1]), stderr: m[2]! };
-  }
-  await daemon.stop();
-  throw new Error(`coord serve started on ${stateDir} instead of refusing`);
+/**
+ * Starts `coord serve` on `stateDir` expecting a refusal; resolves with its exit code and stderr once its pipes
+ * have closed (its 'exit' can come before the last stderr bytes). A daemon that starts instead is stopped.
+ */
+function refusedStart(stateDir: string): Promise<{ code: number | null; stderr: string }> {
+  const [cmd, ...base] = COORD as [string, ...string[]];
+  const child = spawn(cmd, [...base, 'serve', '--port', '0', '--state', stateDir, '--json'], {
+    cwd: ROOT,
+    env: childEnv({ COORD_LOG_LEVEL: 'warn' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+    if (stdout.includes('\n')) child.kill('SIGTERM');
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  return new Promise((resolve, reject) =>
+    child.once('close', (code) =>
+      stdout
+        ? reject(new Error(`coord serve started on ${stateDir} instead of refusing: ${stdout}`))
+        : resolve({ code, stderr }),
+    ),
+  );
 }
 
 /** Refused, exit non-zero, the file named with what to do, the file and its directory exactly as before. */
@@ -87,7 +113,7 @@ async function assertRefused(stateDir: string, fragment: RegExp): Promise<string
   const before = { sha: sha256(db), sidecars: sidecars(db) };
   const { code, stderr } = await refusedStart(stateDir);
   figures.faults += 1;
-  assert.notEqual(code, 0, stderr);
+  assert.ok(code !== null && code !== 0, `exit code ${code}: ${stderr}`);
   assert.match(stderr, /^coord: could not start: /m);
   assert.match(stderr, fragment);
   assert.ok(stderr.includes(db), `the refusal names ${db}: ${stderr}`);
@@ -96,6 +122,20 @@ async function assertRefused(stateDir: string, fragment: RegExp): Promise<string
   assert.deepEqual(sidecars(db), before.sidecars, 'no -wal/-shm left behind');
   figures.refusedStarts += 1;
   return stderr;
+}
+
+/** The same refusal from openDatabase in process: an UntrustedDatabase naming the file, the file unchanged. */
+function assertRefusedInProcess(stateDir: string, fragment: RegExp): void {
+  const db = join(stateDir, 'coord.db');
+  const before = { sha: sha256(db), sidecars: sidecars(db) };
+  figures.faults += 1;
+  assert.throws(
+    () => openDatabase(db).close(),
+    (e) => e instanceof UntrustedDatabase && fragment.test(e.message) && e.message.includes(db),
+  );
+  assert.equal(sha256(db), before.sha, 'the refused file is byte-for-byte unchanged');
+  assert.deepEqual(sidecars(db), before.sidecars, 'no -wal/-shm left behind');
+  figures.refusedStarts += 1;
 }
 
 /** A real coord.db with `n` tasks (a few claimed), written by the store and closed cleanly. */
@@ -280,7 +320,7 @@ describe('storage faults', { concurrency: true }, () => {
       try {
         const { code, stderr } = await refusedStart(state);
         figures.faults += 1;
-        assert.notEqual(code, 0);
+        assert.ok(code !== null && code !== 0, `exit code ${code}: ${stderr}`);
         assert.match(stderr, /^coord: could not start: .*read-only/im);
         assert.ok(stderr.includes(state), stderr);
         assertClean(stderr);
@@ -333,8 +373,68 @@ describe('storage faults', { concurrency: true }, () => {
     });
   });
 
+  const noShutdown = cannotShutDown();
+  if (noShutdown) console.log(`# SKIPPED the I/O error case: ${noShutdown}`);
+
+  describe('an I/O error under a running daemon', { skip: noShutdown ?? false }, () => {
+    let disk: DyingDisk | undefined;
+    after(() => disk?.unmount());
+
+    test('once its disk dies (ext4 shut down) writes answer 503 store_unavailable naming the file, the daemon stays up, and every acknowledged write is there when the disk is back', async () => {
+      disk = dyingDisk(16 << 20);
+      const state = stateDirIn(disk.dir);
+      const db = join(state, 'coord.db');
+      const d = await spawnDaemon({ stateDir: state });
+      const acked: string[] = [];
+      try {
+        for (let i = 0; i < 10; i++) {
+          const res = await post(d, `before ${i}`, `before-${i}`);
+          assert.equal(res.status, 201);
+          acked.push(`before-${i}`);
+        }
+        disk.shutDown();
+        figures.faults += 1;
+        await expectUnavailable(await post(d, 'during', 'during'), /^I\/O error on .* nothing was written, retry$/, db);
+        // SQLite may still answer a read from its cache, or find the file unreadable: either way a clear answer.
+        for (const path of ['/v1/tasks?limit=500', '/v1/inbox?agent=bob', '/v1/locks']) {
+          const res = await d.fetch(path);
+          if (res.status === 200) await res.body?.cancel();
+          else
+            await expectUnavailable(
+              res,
+              /^(I\/O error on|SQLite finds .* corrupt .*, or could not read it — stop coord and start it again)/,
+              db,
+            );
+        }
+        await expectUnavailable(await post(d, 'during', 'during'), /^(I\/O error on|SQLite finds)/, db);
+        const health = await d.fetch('/v1/health');
+        assert.equal(health.status, 200, 'the daemon stays up');
+        await health.body?.cancel();
+      } finally {
+        await d.kill9();
+      }
+      disk.remount();
+      const back = await spawnDaemon({ stateDir: state });
+      try {
+        const { tasks } = (await (await back.fetch('/v1/tasks?limit=500')).json()) as {
+          tasks: { idempotency_key: string | null }[];
+        };
+        assert.deepEqual(
+          tasks.map((t) => t.idempotency_key).sort(),
+          acked.sort(),
+          'acknowledged before the I/O error: all there, and nothing more',
+        );
+      } finally {
+        await back.stop();
+      }
+      console.log(
+        `# I/O error: ${acked.length} writes acknowledged before the disk died, all found after it came back`,
+      );
+    });
+  });
+
   describe('an untrusted coord.db at start', () => {
-    test('coord serve refuses a garbage header, random bytes over an interior page, a truncated file, a text file, a foreign SQLite database and a newer one — each named, exit non-zero, file unchanged', async () => {
+    test('a garbage header, random bytes over an interior page, a truncated file, a text file, a foreign SQLite database and a newer one are each refused, named with what to do, and left unchanged (three through a real coord serve, exit non-zero)', async () => {
       const real = await realDatabase(300);
       const interior = (() => {
         const db = new Database(real, { readonly: true });
@@ -352,12 +452,14 @@ describe('storage faults', { concurrency: true }, () => {
         bytes.copy(all, offset);
         writeFileSync(db, all);
       };
-      const cases: [string, string, RegExp][] = [
-        ['garbage header', stateWith(overwrite(0, random(1)(100))), /is not a SQLite database .* move it aside/],
+      // [what, state directory, the refusal, through a real `coord serve` (else openDatabase in process)]
+      const cases: [string, string, RegExp, boolean][] = [
+        ['garbage header', stateWith(overwrite(0, random(1)(100))), /is not a SQLite database .* move it aside/, true],
         [
           'random bytes over an interior page of tasks',
           stateWith(overwrite(interior.offset, random(2)(interior.pageSize))),
           /is corrupt \(.+\) — coord will not touch it; move it aside and restart to begin a new board, or restore a backup/,
+          true,
         ],
         [
           'truncated to half',
@@ -366,8 +468,9 @@ describe('storage faults', { concurrency: true }, () => {
             truncateSync(db, Math.floor(readFileSync(db).length / 2) + 123);
           }),
           /is corrupt .* restore a backup/,
+          false,
         ],
-        ['a text file', stateWith((db) => writeFileSync(db, '{"tasks": []}\n')), /is not a SQLite database/],
+        ['a text file', stateWith((db) => writeFileSync(db, '{"tasks": []}\n')), /is not a SQLite database/, false],
         [
           "another program's SQLite database",
           stateWith((db) => {
@@ -376,6 +479,7 @@ describe('storage faults', { concurrency: true }, () => {
             other.close();
           }),
           /is a SQLite database but not coord's \(user_version 0, tables: notes\)/,
+          false,
         ],
         [
           'written by a newer coord',
@@ -388,12 +492,14 @@ describe('storage faults', { concurrency: true }, () => {
           new RegExp(
             `was written by a newer coord \\(schema version ${LAST_VERSION + 7}; this coord knows up to ${LAST_VERSION}\\)`,
           ),
+          true,
         ],
       ];
       await Promise.all(
-        cases.map(async ([what, state, fragment]) => {
+        cases.map(async ([what, state, fragment, serve]) => {
           try {
-            await assertRefused(state, fragment);
+            if (serve) await assertRefused(state, fragment);
+            else assertRefusedInProcess(state, fragment);
           } catch (e) {
             throw new Error(`${what}: ${(e as Error).message}`);
           }
@@ -435,16 +541,15 @@ describe('storage faults', { concurrency: true }, () => {
     });
 
     test('a zero-length coord.db holds nothing to lose, so coord starts a new board on it', async () => {
-      const state = stateWith((db) => writeFileSync(db, ''));
-      const d = await spawnDaemon({ stateDir: state });
-      try {
-        figures.faults += 1;
-        assert.equal((await post(d, 'first', 'first')).status, 201);
-        const { tasks } = (await (await d.fetch('/v1/tasks')).json()) as { tasks: unknown[] };
-        assert.equal(tasks.length, 1);
-      } finally {
-        await d.stop();
-      }
+      const path = join(
+        stateWith((db) => writeFileSync(db, '')),
+        'coord.db',
+      );
+      figures.faults += 1;
+      const h = await harness(async (clock) => new SqliteStore({ path, clock }));
+      await h.call(op.createTask, { title: 'first', agent: 'alice' });
+      assert.equal((await h.call(op.listTasks, {})).tasks.length, 1);
+      await h.store.close();
     });
 
     test('a coord.db whose last commits are still in its -wal after kill -9 is trusted at start and keeps them', async () => {

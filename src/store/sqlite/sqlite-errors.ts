@@ -29,7 +29,9 @@ export function faultSentence(e: unknown, path: string, writing: boolean): strin
       return `could not open ${path} or its -wal/-shm files (${detail(e)}) — check that its directory exists and is writable; ${after}`;
     case 'SQLITE_CORRUPT':
     case 'SQLITE_NOTADB':
-      return `${path} is corrupt (${detail(e)}) — stop coord, move the file aside or restore a backup, then start again`;
+      // Not "move it aside": an I/O error (a failing or vanished disk) reads as corruption too. A restart
+      // runs quick_check, which tells the two apart and refuses a file that really is corrupt.
+      return `SQLite finds ${path} corrupt (${detail(e)}), or could not read it — stop coord and start it again: coord checks the file before using it and says what to do; ${after}`;
     case 'SQLITE_BUSY':
     case 'SQLITE_LOCKED':
     case 'SQLITE_PROTOCOL':
