@@ -46,7 +46,7 @@ function printFigures(): void {
 function assertClean(text: string): void {
   figures.answersChecked += 1;
   assert.doesNotMatch(text, /\b(INSERT|UPDATE|SELECT|DELETE FROM|CREATE TABLE|BEGIN|PRAGMA)\b/, text);
-  assert.doesNotMatch(text, /\bat \S+ \(|\.ts:\d+:\d+|\.js:\d+:\d+|SqliteError/, text);
+  assert.doesNotMatch(text, /\bat \S+ \(|\.ts:\d+:\d+|\.js:\d+:\d+|SqliteError|SQLITE_/, text);
 }
 
 /** A seeded PRNG (mulberry32): a failure names its seed and replays exactly. */
@@ -402,7 +402,7 @@ describe('storage faults', { concurrency: true }, () => {
           else
             await expectUnavailable(
               res,
-              /^(I\/O error on|SQLite finds .* corrupt .*, or could not read it — stop coord and start it again)/,
+              /^(I\/O error on|SQLite finds .* corrupt, or could not read it — stop coord and start it again)/,
               db,
             );
         }

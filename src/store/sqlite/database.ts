@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { sqliteCode } from './sqlite-errors.js';
+import { BUSY_TIMEOUT_MS, sqliteCode } from './sqlite-errors.js';
 import { asRefusal, leavesAsFound, removeSidecars, sidecarsMissing, trustDatabase } from './trust-database.js';
 
 export type Db = Database.Database;
@@ -29,7 +29,7 @@ export function openDatabase(path: string): Db {
     db = new Database(path);
     db.pragma('journal_mode = WAL');
     // A writer waits for another writer instead of failing with SQLITE_BUSY.
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('foreign_keys = ON');
     // WAL + NORMAL: a commit survives the process being killed (kill -9); only an OS
     // crash or power loss can drop the last transactions. See docs/architecture.md.

@@ -1,10 +1,14 @@
 /**
  * SQLite failures as coord answers. A full disk, a read-only file system, an I/O error, a corrupt page or a
  * lock held too long by another process is an answer, not a crash: CoordError('store_unavailable') (HTTP 503,
- * CLI exit 3) that names the file and what to do, never SQL text or a stack trace. Every write is one
+ * CLI exit 3) that names the file and what to do, never SQL text, SQLite's codes or a stack trace (the daemon
+ * log keeps SQLite's own error). Every write is one
  * transaction, so a write that fails this way left nothing behind and can simply be retried.
  */
 import { CoordError } from '../../core/errors.js';
+
+/** How long a writer waits for another process's write lock before the answer is "locked by another process". */
+export const BUSY_TIMEOUT_MS = 5000;
 
 /** better-sqlite3's extended code reduced to its primary one: SQLITE_IOERR_WRITE → SQLITE_IOERR. */
 export function sqliteCode(e: unknown): string | null {
@@ -13,8 +17,6 @@ export function sqliteCode(e: unknown): string | null {
   return code.split('_', 2).join('_');
 }
 
-const detail = (e: unknown): string => String((e as { code?: unknown } | null)?.code ?? 'unknown');
-
 /** What went wrong with the file and what the user can do, or null when the error is not a storage fault. */
 export function faultSentence(e: unknown, path: string, writing: boolean): string | null {
   const after = writing ? 'nothing was written, retry' : 'retry';
@@ -22,20 +24,20 @@ export function faultSentence(e: unknown, path: string, writing: boolean): strin
     case 'SQLITE_FULL':
       return `disk full: could not write ${path} — free space on that disk; ${after}`;
     case 'SQLITE_READONLY':
-      return `read-only: could not write ${path} (the file or its file system is read-only, ${detail(e)}) — make it writable; ${after}`;
+      return `read-only: could not write ${path} (the file or its file system is read-only) — make it writable; ${after}`;
     case 'SQLITE_IOERR':
-      return `I/O error on ${path} (${detail(e)}) — check that disk (dmesg, free space); ${after}`;
+      return `I/O error on ${path} — check that disk (dmesg, free space); ${after}`;
     case 'SQLITE_CANTOPEN':
-      return `could not open ${path} or its -wal/-shm files (${detail(e)}) — check that its directory exists and is writable; ${after}`;
+      return `could not open ${path} or its -wal/-shm files — check that its directory exists and is writable; ${after}`;
     case 'SQLITE_CORRUPT':
     case 'SQLITE_NOTADB':
       // Not "move it aside": an I/O error (a failing or vanished disk) reads as corruption too. A restart
       // runs quick_check, which tells the two apart and refuses a file that really is corrupt.
-      return `SQLite finds ${path} corrupt (${detail(e)}), or could not read it — stop coord and start it again: coord checks the file before using it and says what to do; ${after}`;
+      return `SQLite finds ${path} corrupt, or could not read it — stop coord and start it again: coord checks the file before using it and says what to do${writing ? '; nothing was written' : ''}`;
     case 'SQLITE_BUSY':
     case 'SQLITE_LOCKED':
     case 'SQLITE_PROTOCOL':
-      return `${path} is locked by another process (waited 5 s) — close whatever holds it open (a sqlite3 shell, a backup tool); ${after}`;
+      return `${path} is locked by another process (waited ${BUSY_TIMEOUT_MS / 1000} s) — close whatever holds it open (a sqlite3 shell, a backup tool); ${after}`;
     default:
       return null;
   }

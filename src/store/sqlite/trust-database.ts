@@ -113,4 +113,4 @@ export function asRefusal(e: unknown, path: string): Error {
   return e instanceof Error ? e : new Error(String(e));
 }
 
-const errorText = (e: unknown): string => `${String((e as { code?: unknown }).code)}: ${(e as Error).message}`;
+const errorText = (e: unknown): string => `SQLite: ${(e as Error).message}`;
