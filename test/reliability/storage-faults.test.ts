@@ -16,6 +16,7 @@ import { operations as op } from '../../src/core/operations.js';
 import { migrations, openDatabase } from '../../src/store/sqlite/database.js';
 import { UntrustedDatabase } from '../../src/store/sqlite/sqlite-errors.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { mcpHarness } from '../mcp/harness.js';
 import { harness, tempDir } from '../support/ctx.js';
 import { COORD, childEnv, ROOT, runCli, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { waitFor } from '../support/wait-for.js';
@@ -371,6 +372,27 @@ describe('storage faults', { concurrency: true }, () => {
       assert.equal(retried.created, true);
       await h.store.close();
     });
+  });
+
+  test('over MCP, a tool whose write the store refuses is isError text that starts with store_unavailable and names the file; inbox still answers', async () => {
+    const h = await mcpHarness();
+    const store = h.store as SqliteStore;
+    const agent = await h.agent({ agent: 'claude' });
+    store.db.pragma('query_only = ON');
+    const posted = await agent.call('post_task', { title: 'refused' });
+    figures.faults += 1;
+    assert.equal(posted.isError, true);
+    assert.match(
+      posted.text,
+      /^store_unavailable: read-only: could not write .*coord\.db .*nothing was written, retry$/,
+    );
+    assertClean(posted.text);
+    const inbox = await agent.call('inbox');
+    assert.equal(inbox.isError, false, inbox.text);
+    store.db.pragma('query_only = OFF');
+    assert.equal((await agent.call('post_task', { title: 'refused' })).isError, false);
+    await agent.close();
+    await h.store.close();
   });
 
   const noShutdown = cannotShutDown();
