@@ -2,8 +2,8 @@
  * SQLite failures as coord answers. A full disk, a read-only file system, an I/O error, a corrupt page or a
  * lock held too long by another process is an answer, not a crash: CoordError('store_unavailable') (HTTP 503,
  * CLI exit 3) that names the file and what to do, never SQL text, SQLite's codes or a stack trace (the daemon
- * log keeps SQLite's own error). Every write is one
- * transaction, so a write that fails this way left nothing behind and can simply be retried.
+ * log keeps SQLite's own error). Every write is one transaction, so a write that fails this way left nothing
+ * behind and can simply be retried.
  */
 import { CoordError } from '../../core/errors.js';
 
