@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { makeLogger } from '../../src/daemon/logger.js';
 import { mcpHarness } from '../mcp/harness.js';
 import { tempDir } from '../support/ctx.js';
-import { ROOT, runCli, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { COORD, childEnv, ROOT, runCli, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { httpHarness } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
 import { type RawAnswer, rawRequest } from './fixtures/security-raw-http.js';
@@ -459,7 +459,7 @@ describe('a state directory left loose', () => {
   test('a shared sticky directory such as /tmp is refused, not tightened', async () => {
     const shared = tempDir('coord-sticky-');
     chmodSync(shared, 0o1777);
-    const r = await runCli(['serve', '--port', '0', '--state', shared]);
+    const r = await serveExpectingRefusal(['--state', shared]);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /shared directory/);
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
@@ -540,7 +540,7 @@ describe('coord serve --host', () => {
 
   test('--host with a name or garbage is a usage error naming the flag, without a stack trace', async () => {
     for (const bad of ['evil.example', 'not an address', '999.1.1.1']) {
-      const r = await runCli(['serve', '--port', '0', '--state', tempDir('coord-badhost-'), '--host', bad]);
+      const r = await serveExpectingRefusal(['--state', tempDir('coord-badhost-'), '--host', bad]);
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /--host must be an IP address/);
       assert.doesNotMatch(r.stderr, /\n\s+at /);
@@ -646,6 +646,24 @@ test('the logger redacts authorization headers and token fields wherever they ar
 });
 
 // ── helpers ────────────────────────────────────────────────────────────────
+
+/**
+ * `coord serve` that should exit at once. If it starts instead (prints its listening line), it is
+ * stopped and the answer says so, so a regression fails the test rather than hanging it.
+ */
+function serveExpectingRefusal(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const [cmd, ...base] = COORD as [string, ...string[]];
+  const child = spawn(cmd, [...base, 'serve', '--port', '0', '--json', ...args], { cwd: ROOT, env: childEnv() });
+  let stderr = '';
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
+  child.stdout.once('data', () => {
+    stderr += '\n[the daemon started instead of refusing]';
+    child.kill('SIGKILL');
+  });
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
+}
 
 interface Surface {
   name: string;
