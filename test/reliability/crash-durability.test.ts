@@ -80,7 +80,7 @@ describe('kill -9 at a random instant loses no acknowledged write (SPEC §3.14)'
       rounds: 1,
       clients: 4,
       seed: SEED + 2,
-      acksPerRound: [150, 150],
+      acksPerRound: [200, 200],
       afterKill(ledger, inFlight) {
         // Only facts no in-flight write touches: its retry could legitimately change them.
         const touched = (id: string) => inFlight.some((s) => s.path.includes(id));
@@ -90,7 +90,8 @@ describe('kill -9 at a random instant loses no acknowledged write (SPEC §3.14)'
         const [submitted] = claims.find(([, c]) => c.end?.kind === 'submit') ?? [];
         const [held] = claims.find(([, c]) => !c.end) ?? [];
         const [lock] = [...ledger.locks].find(([id, l]) => !l.unlocked && !touched(id)) ?? [];
-        assert.ok(task && submitted && held && lock, 'round 0 made a task, a submit, a live claim and a lock');
+        const found = { task, submitted, held, lock, acked: ledger.acked, violations: ledger.violations };
+        assert.ok(task && submitted && held && lock, `round 0 left each kind of fact: ${JSON.stringify(found)}`);
         db.prepare('DELETE FROM tasks WHERE id = ?').run(task);
         db.prepare(`UPDATE tasks SET result = '"planted"' WHERE id = ?`).run(submitted);
         db.prepare(
@@ -102,6 +103,7 @@ describe('kill -9 at a random instant loses no acknowledged write (SPEC §3.14)'
       },
     });
     say(`planted 4 losses, the checker named ${report.violations.length} violations`);
+    assert.equal(planted.length, 4);
     for (const p of planted)
       assert.ok(
         report.violations.some((v) => v.startsWith(p)),
