@@ -150,10 +150,18 @@ export class SqliteStore implements Store {
     // Another writer may win the candidate we peeked at; then look again.
     for (;;) {
       const now = this.clock.now();
-      if (this.read(() => peekNext(this.db, now, cmd))) {
+      // Both looks from one snapshot: a requeue committed by another process between two separate reads
+      // would hide the task from both (the peek saw it claimed, the probe no longer due) and answer none.
+      const look = this.read(
+        () =>
+          this.inSnapshot.deferred(() =>
+            peekNext(this.db, now, cmd) ? 'claimable' : anyDue(this.db, now) ? 'due' : 'none',
+          ) as 'claimable' | 'due' | 'none',
+      );
+      if (look === 'claimable') {
         const grant = this.write((tx) => claimNext(tx, cmd));
         if (grant) return grant;
-      } else if (this.read(() => anyDue(this.db, now))) this.write(() => undefined);
+      } else if (look === 'due') this.write(() => undefined);
       else return null;
     }
   }
