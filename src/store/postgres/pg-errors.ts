@@ -39,13 +39,23 @@ const nulRefused = () =>
     issues: [{ path: '(body)', message: 'text may not contain NUL (\\u0000) characters' }],
   });
 
+// A server that answers but refuses to write: the transaction did nothing, and the user has something to fix.
+const REFUSED: Record<string, string> = {
+  '25006':
+    'the database is read-only (a hot standby, or default_transaction_read_only is on) — point --store at the primary, or make it writable; nothing was written, retry',
+  '53100': 'the database server is out of disk space — free space on its disk; nothing was written, retry',
+};
+
 /** Runs one store operation, turning a lost database connection into store_unavailable. */
 export async function guarded<T>(fn: () => Promise<T>, next = RETRYING): Promise<T> {
   try {
     return await fn();
   } catch (e) {
     if (isConnectionError(e)) throw storeUnavailable(e, next);
-    if ((e as { code?: unknown } | null)?.code === '22021') throw nulRefused();
+    const code = String((e as { code?: unknown } | null)?.code ?? '');
+    if (code === '22021') throw nulRefused();
+    const refused = REFUSED[code];
+    if (refused) throw new CoordError('store_unavailable', `PostgreSQL refuses writes: ${refused}`);
     throw e;
   }
 }
