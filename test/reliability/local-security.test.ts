@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { resolveDaemonConfig } from '../../src/daemon/config.js';
 import { makeLogger } from '../../src/daemon/logger.js';
 import { mcpHarness } from '../mcp/harness.js';
 import { tempDir } from '../support/ctx.js';
@@ -626,6 +627,21 @@ describe('no stack trace or SQL text reaches a client', () => {
     }
     console.log(`# MCP tool calls with a failing store: ${tried}, leaks: 0`);
   });
+});
+
+test('serve flags resolve once: --host binds (loopback by default), --allow-host and COORD_ALLOWED_HOSTS add Host names', () => {
+  const env = { COORD_ALLOWED_HOSTS: 'a.test:1,b.test:2' };
+  const base = resolveDaemonConfig({}, {});
+  assert.equal(base.host, '127.0.0.1');
+  assert.deepEqual(base.allowedHosts, []);
+  const c = resolveDaemonConfig({ host: '0.0.0.0', allowHost: ['coord.local:7777'] }, env);
+  assert.equal(c.host, '0.0.0.0');
+  assert.deepEqual(c.allowedHosts, ['coord.local:7777', 'a.test:1', 'b.test:2']);
+  assert.equal(resolveDaemonConfig({ host: 'localhost' }, {}).host, '127.0.0.1');
+  assert.equal(resolveDaemonConfig({ host: '[::1]' }, {}).host, '::1');
+  // The environment never opens the network: only the flag does.
+  assert.equal(resolveDaemonConfig({}, { COORD_HOST: '0.0.0.0' }).host, '127.0.0.1');
+  assert.throws(() => resolveDaemonConfig({ host: 'coord.local' }, {}), /--host must be an IP address/);
 });
 
 test('the logger redacts authorization headers and token fields wherever they are nested', () => {
