@@ -110,8 +110,9 @@ export async function runCrashRounds(opts: CrashOptions): Promise<CrashReport> {
       run.go(d.url, d.token);
       await run.ready;
       const t3 = Date.now();
-      // The instant of the kill: after a seeded number of acks plus a seeded few ms, wherever the
-      // clients are then (mid-request, mid-commit, mid-answer). Clients that stopped (ran out of work, or the daemon died by itself) end it early.
+      // The instant of the kill: after a seeded number of acks plus a seeded few ms, wherever the clients
+      // are then (mid-request, mid-commit, mid-answer). Clients that all stopped (out of work, or the
+      // daemon died by itself) end the wait early.
       await waitFor(() => run.acks() >= target || run.idle(), `${target} acks`, 60_000);
       if (extraMs > 0) await new Promise((r) => setTimeout(r, extraMs));
       const ackedAtKill = run.acks();
@@ -171,9 +172,37 @@ async function retryLost(
   lost: Step[],
   tally: { committed: number; notCommitted: number },
 ): Promise<void> {
+  // Not idempotent by design: a second claim-next takes another task, a keyless create posts again.
+  // Their way back is a read: find what they may have made, at most one thing each.
+  const blind = (s: Step) => s.op === 'claim_next' || (s.op === 'create' && !s.json.idempotency_key);
+  const board = lost.some(blind) ? await listAll(d, '/v1/tasks') : [];
   for (const s of lost) {
-    // Not idempotent by design: a second claim-next takes another task, a keyless create posts again.
-    if (s.op === 'claim_next' || (s.op === 'create' && !s.json.idempotency_key)) continue;
+    const bad = (why: string): void => {
+      ledger.violations.push(`retry of ${s.agent}#${s.n} ${s.op} ${s.path}: ${why}`);
+    };
+    if (s.op === 'create' && blind(s)) {
+      const made = board.filter((t) => t.title === String(s.json.title).trim());
+      if (made.length > 1) bad(`${made.length} tasks with its title`);
+      tally[made.length > 0 ? 'committed' : 'notCommitted'] += 1;
+      continue;
+    }
+    if (s.op === 'claim_next') {
+      const orphans = board.filter(
+        (t) => t.state === 'claimed' && t.claimed_by === s.agent && !ledger.claims.has(t.id),
+      );
+      if (orphans.length > 1) bad(`${orphans.length} claims it never heard of`);
+      if (orphans.length === 0) {
+        tally.notCommitted += 1;
+        continue;
+      }
+      // The agent finds its claim on the board and claims it by id: rule 2 gives back the same claim.
+      const path = `/v1/tasks/${orphans[0]!.id}/claim`;
+      const a = await call(d, 'POST', path, { agent: s.agent, lease_s: 3600 });
+      if (a.status !== 200 || a.body.reclaimed !== true) bad(`re-claim answered ${a.status} ${JSON.stringify(a.body)}`);
+      else ledger.apply({ ...s, path, outcome: 'ack', status: 200, body: a.body, retried: true });
+      tally.committed += 1;
+      continue;
+    }
     const a = await call(d, s.method, s.path, s.json);
     const step: Step = {
       ...s,
@@ -181,9 +210,6 @@ async function retryLost(
       status: a.status,
       body: a.body,
       retried: true,
-    };
-    const bad = (why: string): void => {
-      ledger.violations.push(`retry of ${s.agent}#${s.n} ${s.op} ${s.path}: ${why}`);
     };
     if (s.op === 'lock' && a.status === 409 && a.body?.error?.code === 'lock_conflict') {
       // The first try committed: the only holder is this agent's own lock, which the conflict names.
@@ -218,13 +244,13 @@ async function retryLost(
   }
 }
 
-async function listAll(d: SpawnedDaemon, path: string, key: 'tasks'): Promise<TaskJson[]> {
+async function listAll(d: SpawnedDaemon, path: string): Promise<TaskJson[]> {
   const out: TaskJson[] = [];
   let cursor: string | null = null;
   do {
     const a = await call(d, 'GET', `${path}?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     if (a.status !== 200) throw new Error(`list ${path}: ${a.status} ${JSON.stringify(a.body)}`);
-    out.push(...a.body[key]);
+    out.push(...a.body.tasks);
     cursor = a.body.next_cursor;
   } while (cursor);
   return out;
@@ -236,14 +262,17 @@ async function verify(d: SpawnedDaemon, ledger: Ledger): Promise<number> {
   const bad = (what: string): void => {
     ledger.violations.push(what);
   };
-  const board = await listAll(d, '/v1/tasks', 'tasks');
+  const board = await listAll(d, '/v1/tasks');
   const byId = new Map(board.map((t) => [t.id, t]));
   if (byId.size !== board.length) bad(`the task list repeats ids (${board.length} rows, ${byId.size} ids)`);
 
-  // Nothing invented, nothing doubled.
+  // Nothing invented, nothing doubled (every intended title is unique; a re-sent keyed create reuses one).
   const keys = new Map<string, number>();
+  const titles = new Set<string>();
   for (const t of board) {
     if (!ledger.titles.has(t.title)) bad(`task ${t.id} "${t.title}" was never intended by any client`);
+    if (titles.has(t.title)) bad(`two tasks titled "${t.title}"`);
+    titles.add(t.title);
     if (t.idempotency_key) {
       const k = `${t.board}\n${t.idempotency_key}`;
       keys.set(k, (keys.get(k) ?? 0) + 1);

@@ -22,7 +22,7 @@ function print(store: string, r: CrashReport): void {
   say(`${store}: ${r.checks} fact checks in all; ${r.refusals} refused claims (lost races, nothing written)`);
   say(
     `${store}: ${Object.values(r.inFlight).reduce((a, b) => a + b, 0)} unacknowledged in-flight writes (${kinds(r.inFlight)}); ` +
-      `retried: ${r.inFlightCommitted} had committed, ${r.inFlightNotCommitted} had not`,
+      `retried or looked up after restart: ${r.inFlightCommitted} had committed, ${r.inFlightNotCommitted} had not, the rest (heartbeat, cancel, unlock) answer the same either way`,
   );
   say(`${store}: lost = ${r.violations.length}`);
 }
