@@ -1,46 +1,33 @@
 /**
- * Nobody let in (issue 8, item 5): the state directory is the owner's alone, another local user
- * gets nothing without the token, foreign Host and Origin headers are refused on every surface over
- * a real socket, the daemon listens on loopback unless told otherwise, no stack trace or SQL text
- * reaches a client, and no token reaches a log.
+ * Nobody let in (issue 8, item 5), against real daemons over real sockets: the state directory is
+ * the owner's alone, another local user gets nothing without the token, foreign Host and Origin
+ * headers are refused on every surface, the daemon listens on loopback unless told otherwise, and
+ * no token reaches a log. (In-process leak checks: security-in-process.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { resolveDaemonConfig } from '../../src/daemon/config.js';
-import { makeLogger } from '../../src/daemon/logger.js';
-import { mcpHarness } from '../mcp/harness.js';
 import { tempDir } from '../support/ctx.js';
-import { COORD, childEnv, ROOT, runCli, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
-import { httpHarness } from '../support/http.js';
+import { ROOT, runCli, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { waitFor } from '../support/wait-for.js';
-import { type RawAnswer, rawRequest } from './fixtures/security-raw-http.js';
+import { rawRequest } from './fixtures/security-raw-http.js';
 import { externalIPv4, freePort, listeningAddresses, tryConnect } from './fixtures/security-sockets.js';
-
-const mode = (path: string): number => statSync(path).mode & 0o7777;
-const octal = (m: number): string => `0${m.toString(8)}`;
-const portOf = (url: string): number => Number(new URL(url).port);
-const randomToken = (): string => `wrong-${crypto.randomUUID()}`;
-
-/** Every entry under `dir`, recursively, with its mode. */
-function walk(dir: string, out: { path: string; mode: number; dir: boolean }[] = []) {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    const st = statSync(path);
-    out.push({ path, mode: st.mode & 0o7777, dir: st.isDirectory() });
-    if (st.isDirectory()) walk(path, out);
-  }
-  return out;
-}
-
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'security-test', version: '1' } },
-});
+import {
+  assertAccepted,
+  assertRefused,
+  assertTaskCount,
+  INITIALIZE,
+  mode,
+  octal,
+  portOf,
+  randomToken,
+  send,
+  serveExpectingRefusal,
+  surfacesFor,
+  walk,
+} from './fixtures/security-surfaces.js';
 
 describe('local security against one real daemon (trace logging)', () => {
   let d: SpawnedDaemon;
@@ -548,203 +535,3 @@ describe('coord serve --host', () => {
     }
   });
 });
-
-describe('no stack trace or SQL text reaches a client', () => {
-  const sqlFailures = (): unknown[] => {
-    const e1 = new Error('SQLITE_ERROR: near "SELCT": syntax error in SELCT * FROM tasks WHERE board = @board');
-    const e2 = Object.assign(new Error('UNIQUE constraint failed: tasks.board, tasks.idempotency_key'), {
-      code: 'SQLITE_CONSTRAINT_UNIQUE',
-    });
-    const e3 = Object.assign(new Error('relation "tasks" does not exist'), {
-      code: '42P01',
-      detail: 'SELECT * FROM tasks WHERE id = $1',
-      query: 'SELECT * FROM tasks WHERE id = $1',
-    });
-    return [e1, e2, e3, 'SELECT * FROM tasks -- thrown as a string', { sql: 'DELETE FROM tasks' }];
-  };
-  const LEAKS = /SELCT|SELECT|FROM tasks|DELETE|constraint|relation|SQLITE|42P01|\.ts:\d|node:internal|\n\s+at /;
-
-  test('an HTTP request whose store call throws SQL text gets 500 internal with a generic message', async () => {
-    const h = await httpHarness();
-    const store = h.store as unknown as Record<string, unknown>;
-    let tried = 0;
-    try {
-      for (const failure of sqlFailures()) {
-        const boom = async () => {
-          throw failure;
-        };
-        for (const m of ['listTasks', 'getTask', 'createTask', 'inbox', 'acquireLocks']) store[m] = boom;
-        const calls: [string, string, unknown][] = [
-          ['GET', '/v1/tasks', undefined],
-          ['GET', '/v1/tasks/abc', undefined],
-          ['POST', '/v1/tasks', { title: 't', agent: 'a' }],
-          ['GET', '/v1/inbox?agent=a', undefined],
-          ['POST', '/v1/locks', { agent: 'a', resources: ['x.ts'] }],
-        ];
-        for (const [method, url, body] of calls) {
-          const res = await h.req(method as 'GET' | 'POST', url, body);
-          tried++;
-          assert.equal(res.status, 500, `${method} ${url}: ${res.text}`);
-          assert.equal(res.json.error.code, 'internal');
-          assert.doesNotMatch(res.text, LEAKS, `${method} ${url} leaked: ${res.text}`);
-        }
-      }
-    } finally {
-      await h.app.close();
-    }
-    console.log(`# HTTP calls with a failing store: ${tried}, leaks: 0`);
-  });
-
-  test('an MCP tool whose store call throws SQL text returns isError "internal: …" without it', async () => {
-    const h = await mcpHarness();
-    const store = h.store as unknown as Record<string, unknown>;
-    const agent = await h.agent({ agent: 'mcp-a' });
-    let tried = 0;
-    try {
-      for (const failure of sqlFailures()) {
-        const boom = async () => {
-          throw failure;
-        };
-        for (const m of ['getTask', 'createTask', 'inbox', 'acquireLocks', 'claimNext']) store[m] = boom;
-        const calls: [string, Record<string, unknown>][] = [
-          ['show_task', { task_id: 'abc' }],
-          ['post_task', { title: 't' }],
-          ['inbox', {}],
-          ['lock_files', { files: ['x.ts'] }],
-          ['claim_task', {}],
-        ];
-        for (const [name, args] of calls) {
-          const a = await agent.call(name, args);
-          tried++;
-          assert.equal(a.isError, true, `${name}: ${a.text}`);
-          assert.match(a.text, /^internal: /, `${name}: ${a.text}`);
-          assert.doesNotMatch(a.text, LEAKS, `${name} leaked: ${a.text}`);
-          assert.doesNotMatch(JSON.stringify(a.data ?? {}), LEAKS, `${name} leaked in structuredContent`);
-        }
-      }
-    } finally {
-      await agent.close();
-    }
-    console.log(`# MCP tool calls with a failing store: ${tried}, leaks: 0`);
-  });
-});
-
-test('serve flags resolve once: --host binds (loopback by default), --allow-host and COORD_ALLOWED_HOSTS add Host names', () => {
-  const env = { COORD_ALLOWED_HOSTS: 'a.test:1,b.test:2' };
-  const base = resolveDaemonConfig({}, {});
-  assert.equal(base.host, '127.0.0.1');
-  assert.deepEqual(base.allowedHosts, []);
-  const c = resolveDaemonConfig({ host: '0.0.0.0', allowHost: ['coord.local:7777'] }, env);
-  assert.equal(c.host, '0.0.0.0');
-  assert.deepEqual(c.allowedHosts, ['coord.local:7777', 'a.test:1', 'b.test:2']);
-  assert.equal(resolveDaemonConfig({ host: 'localhost' }, {}).host, '127.0.0.1');
-  assert.equal(resolveDaemonConfig({ host: '[::1]' }, {}).host, '::1');
-  // The environment never opens the network: only the flag does.
-  assert.equal(resolveDaemonConfig({}, { COORD_HOST: '0.0.0.0' }).host, '127.0.0.1');
-  assert.throws(() => resolveDaemonConfig({ host: 'coord.local' }, {}), /--host must be an IP address/);
-});
-
-test('the logger redacts authorization headers and token fields wherever they are nested', () => {
-  let out = '';
-  const log = makeLogger('trace', {
-    write: (s: string) => {
-      out += s;
-    },
-  });
-  const secret = `secret-${crypto.randomUUID()}`;
-  log.info({ req: { headers: { authorization: `Bearer ${secret}`, cookie: secret } } }, 'a request');
-  log.info({ headers: { authorization: `Bearer ${secret}` } }, 'headers');
-  log.debug({ authorization: `Bearer ${secret}`, token: secret }, 'top level');
-  log.trace({ client: { token: secret, authorization: secret } }, 'nested');
-  assert.equal(out.trim().split('\n').length, 4);
-  assert.ok(!out.includes(secret), out);
-  assert.equal(out.match(/\[redacted\]/g)?.length, 7);
-});
-
-// ── helpers ────────────────────────────────────────────────────────────────
-
-/**
- * `coord serve` that should exit at once. If it starts instead (prints its listening line), it is
- * stopped and the answer says so, so a regression fails the test rather than hanging it.
- */
-function serveExpectingRefusal(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const [cmd, ...base] = COORD as [string, ...string[]];
-  const child = spawn(cmd, [...base, 'serve', '--port', '0', '--json', ...args], { cwd: ROOT, env: childEnv() });
-  let stderr = '';
-  child.stderr.on('data', (c) => {
-    stderr += c;
-  });
-  child.stdout.once('data', () => {
-    stderr += '\n[the daemon started instead of refusing]';
-    child.kill('SIGKILL');
-  });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
-}
-
-interface Surface {
-  name: string;
-  method: string;
-  path: string;
-  headers: [string, string][];
-  body?: string;
-  writes?: boolean;
-}
-
-function surfacesFor(token: string): Surface[] {
-  const auth: [string, string] = ['authorization', `Bearer ${token}`];
-  const json: [string, string] = ['content-type', 'application/json'];
-  return [
-    { name: 'GET /v1/tasks', method: 'GET', path: '/v1/tasks', headers: [auth] },
-    {
-      name: 'POST /v1/tasks',
-      method: 'POST',
-      path: '/v1/tasks',
-      headers: [auth, json],
-      body: JSON.stringify({ title: 'matrix', agent: 'sec' }),
-      writes: true,
-    },
-    {
-      name: 'GET /v1/events (SSE)',
-      method: 'GET',
-      path: '/v1/events',
-      headers: [auth, ['accept', 'text/event-stream']],
-    },
-    {
-      name: 'POST /mcp',
-      method: 'POST',
-      path: '/mcp',
-      headers: [auth, json, ['accept', 'application/json, text/event-stream']],
-      body: INITIALIZE,
-    },
-    { name: 'GET / (dashboard)', method: 'GET', path: '/', headers: [] },
-    { name: 'GET /v1/health', method: 'GET', path: '/v1/health', headers: [] },
-    { name: 'GET /v1/openapi.json', method: 'GET', path: '/v1/openapi.json', headers: [auth] },
-  ];
-}
-
-const send = (port: number, s: Surface, first: [string, string][], version?: 'HTTP/1.0') =>
-  rawRequest({
-    port,
-    method: s.method,
-    path: s.path,
-    headers: [...first, ...s.headers],
-    ...(s.body ? { body: s.body } : {}),
-    ...(version ? { version } : {}),
-  });
-
-function assertRefused(a: RawAnswer, status: number, code: string, what: string): void {
-  assert.equal(a.status, status, `${what}: ${a.status} ${a.body.slice(0, 200)}`);
-  assert.equal((JSON.parse(a.body) as { error: { code: string } }).error.code, code, what);
-  assert.equal(a.headers['access-control-allow-origin'], undefined, `${what}: CORS header`);
-}
-
-function assertAccepted(a: RawAnswer, what: string): void {
-  assert.ok(a.status >= 200 && a.status < 300, `${what}: ${a.status} ${a.body.slice(0, 200)}`);
-  assert.equal(a.headers['access-control-allow-origin'], undefined, `${what}: CORS header`);
-}
-
-async function assertTaskCount(d: SpawnedDaemon, expected: number): Promise<void> {
-  const res = await d.fetch('/v1/tasks?limit=500');
-  const { tasks } = (await res.json()) as { tasks: unknown[] };
-  assert.equal(tasks.length, expected, 'exactly the accepted POSTs were written');
-}
