@@ -368,6 +368,10 @@ describe('local security against one real daemon (trace logging)', () => {
     const log = d.stderr();
     assert.match(log, /coord daemon listening/, 'trace logging was on');
     assert.match(log, /shutting down/);
+    // The refusals were logged (so the search below looked at lines that were near the secrets).
+    assert.match(log, /refused: Host not allowed/);
+    assert.match(log, /refused: Origin not allowed/);
+    assert.match(log, /refused: missing or wrong token/);
     assert.ok(!log.includes(d.token), 'the daemon token appears in the log');
     for (const w of wrongTokens) assert.ok(!log.includes(w), `a presented wrong token appears in the log: ${w}`);
     console.log(

@@ -50,18 +50,22 @@ export function makeGuard(opts: GuardOptions) {
     const port = opts.port();
     const hosts = [...LOOPBACK.map((h) => `${h}:${port}`), ...opts.extraHosts];
     const host = req.headers.host ?? '';
+    // Refusals are logged at debug with what was refused, never with the Authorization header.
     if (!hosts.includes(host)) {
+      req.log.debug({ host, url: req.url }, 'refused: Host not allowed');
       sendError(reply, new CoordError('forbidden_host', `Host "${host}" is not allowed; use 127.0.0.1:${port}`));
       return reply;
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !hosts.some((h) => origin === `http://${h}`)) {
+      req.log.debug({ origin, url: req.url }, 'refused: Origin not allowed');
       sendError(reply, new CoordError('forbidden_origin', `Origin "${origin}" may not call this daemon`));
       return reply;
     }
     // A URL no route matches (routeOptions.url undefined) needs the token too: it answers 404 only to its holder.
     const route = req.routeOptions.url;
     if (!(route !== undefined && PUBLIC_ROUTES.has(route)) && !authorized(req.headers.authorization)) {
+      req.log.debug({ url: req.url, sent: req.headers.authorization !== undefined }, 'refused: missing or wrong token');
       sendError(
         reply,
         new CoordError(
