@@ -58,6 +58,8 @@ function bindAddress(flag: string | undefined): string {
   if (flag === undefined || flag === 'localhost') return DEFAULT_HOST;
   const bare = flag.startsWith('[') && flag.endsWith(']') ? flag.slice(1, -1) : flag;
   if (isIP(bare) === 0)
-    throw new Error(`--host must be an IP address such as 127.0.0.1, 0.0.0.0 or ::, got ${JSON.stringify(flag)}`);
+    throw new Error(
+      `--host must be an IP address such as 127.0.0.1, 0.0.0.0 or ::, got ${JSON.stringify(flag)} (to accept another Host header, use --allow-host)`,
+    );
   return bare;
 }
