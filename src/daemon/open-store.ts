@@ -4,7 +4,6 @@ import type { Clock } from '../core/clock.js';
 import type { Store } from '../core/ports.js';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import { makeLogger } from './logger.js';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
 
@@ -13,7 +12,7 @@ export async function openStore(
   spec: string,
   stateDir: string,
   clock: Clock,
-  log: Pick<Logger, 'error'> = makeLogger('error'),
+  log: Pick<Logger, 'error'>,
 ): Promise<Store> {
   if (spec === 'sqlite') {
     return new SqliteStore({

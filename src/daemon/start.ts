@@ -57,7 +57,7 @@ export async function startDaemon(
       log.warn({ path, was: octal(mode) }, 'others could read this; made it private to its owner');
     const { token, replaced } = ensureToken(config.stateDir);
     if (replaced) log.warn({ path: config.stateDir }, 'the token file held no usable token; wrote a new one');
-    store = await openStore(config.store, config.stateDir, systemClock);
+    store = await openStore(config.store, config.stateDir, systemClock, log);
     const ctx: Ctx = { store, clock: systemClock, presence: new Presence() };
     let port = config.port;
     // Read by the guard at request time: the bound address joins once listen has told us the port.
