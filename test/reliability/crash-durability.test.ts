@@ -81,6 +81,7 @@ describe('kill -9 at a random instant loses no acknowledged write (SPEC §3.14)'
       clients: 4,
       seed: SEED + 2,
       acksPerRound: [200, 200],
+      log: (line) => say(`planted ${line}`),
       afterKill(ledger, inFlight) {
         // Only facts no in-flight write touches: its retry could legitimately change them.
         const touched = (id: string) => inFlight.some((s) => s.path.includes(id));
