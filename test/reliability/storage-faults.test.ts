@@ -322,7 +322,10 @@ describe('storage faults', { concurrency: true }, () => {
         const { code, stderr } = await refusedStart(state);
         figures.faults += 1;
         assert.ok(code !== null && code !== 0, `exit code ${code}: ${stderr}`);
-        assert.match(stderr, /^coord: could not start: .*read-only/im);
+        assert.match(
+          stderr,
+          /^coord: could not start: .*read-only file system — remount it read-write, or pass another --state/im,
+        );
         assert.ok(stderr.includes(state), stderr);
         assertClean(stderr);
         assert.equal(sha256(db), before);

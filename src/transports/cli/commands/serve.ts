@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { type DaemonConfig, type DaemonFlags, resolveDaemonConfig } from '../../../daemon/config.js';
+import { startFailure } from '../../../daemon/start-failure.js';
 import { EXIT } from '../exit-codes.js';
 
 interface ServeFlags extends DaemonFlags {
@@ -57,7 +58,7 @@ export function registerServe(program: Command): void {
           process.stderr.write(`coord: ${e.message}\n`);
           process.exit(EXIT.conflict);
         }
-        process.stderr.write(`coord: could not start: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.stderr.write(`coord: could not start: ${startFailure(e, config.stateDir)}\n`);
         process.exit(EXIT.usage);
       }
     });
