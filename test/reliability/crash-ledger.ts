@@ -4,6 +4,7 @@
  * logs and from the checker's own retries of writes that were in flight when the daemon died.
  */
 import { isDeepStrictEqual } from 'node:util';
+import type { Task } from '../../src/core/model.js';
 
 export type Op = 'create' | 'claim' | 'claim_next' | 'heartbeat' | 'submit' | 'cancel' | 'lock' | 'unlock';
 export const OPS: Op[] = ['create', 'claim', 'claim_next', 'heartbeat', 'submit', 'cancel', 'lock', 'unlock'];
@@ -24,26 +25,8 @@ export interface Step {
   retried?: boolean;
 }
 
-export interface TaskJson {
-  id: string;
-  board: string;
-  kind: string;
-  title: string;
-  body: string;
-  priority: number;
-  labels: string[];
-  for: string | null;
-  created_by: string;
-  state: string;
-  claimed_by: string | null;
-  lease_until: string | null;
-  attempts: number;
-  result_status: string | null;
-  result: unknown;
-  created_at: string;
-  expires_at: string;
-  idempotency_key: string | null;
-}
+/** A task as the API answers it. */
+export type TaskJson = Task;
 
 /** The fields a create fixes for good. */
 export const IMMUTABLE = [
