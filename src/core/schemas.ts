@@ -196,7 +196,11 @@ export const PutArtifactInput = z.object({
   artifact_id: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1–100 characters of A-Z a-z 0-9 . _ -'),
   claim_id: ClaimId,
   name: text().min(1).max(255).optional(),
-  content_type: text().min(1).max(255).optional(),
+  // Served back as the Content-Type header: printable ASCII only, so it can neither be mangled nor split a header.
+  content_type: z
+    .string()
+    .regex(/^[!-~][ -~]{0,254}$/, 'must be a media type of printable ASCII, e.g. "text/plain; charset=utf-8"')
+    .optional(),
 });
 export const GetArtifactInput = PutArtifactInput.pick({ task_id: true, artifact_id: true });
 export const InboxInput = z.object({

@@ -18,7 +18,7 @@ import {
   MAX_TITLE_CHARS,
 } from '../../src/core/schemas.js';
 import { JSON_LIMIT } from '../../src/transports/http/app.js';
-import { type McpAgent, mcpHarness } from '../mcp/harness.js';
+import { type McpAgent, type McpHarness, mcpHarness } from '../mcp/harness.js';
 import { type HttpHarness, httpHarness } from '../support/http.js';
 
 const x = (n: number) => 'x'.repeat(n);
@@ -308,8 +308,9 @@ describe('NUL is refused in every free-text field, naming it (one rule for both 
 
 describe('the same limits over MCP: a tool answers isError invalid_request naming the field', () => {
   let agent: McpAgent;
+  let m: McpHarness;
   before(async () => {
-    const m = await mcpHarness();
+    m = await mcpHarness();
     agent = await m.agent({ agent: 'limits', root: '/repo' });
   });
   after(() => agent.close());
@@ -342,6 +343,36 @@ describe('the same limits over MCP: a tool answers isError invalid_request namin
       assert.equal(over.data.error.issues[0].path, path);
     });
   }
+  test('upload_artifact with a content_type that is not printable ASCII (CR/LF, non-ASCII) is isError invalid_request naming content_type, and nothing is stored', async () => {
+    const { data } = await agent.call('post_task', { title: 'artifact content types' });
+    const claim = await agent.call('claim_task', { task_id: data.task.id });
+    assert.equal(claim.isError, false, claim.text);
+    for (const [i, content_type] of ['text/plain\r\nX-Evil: 1', 'text/plain; name=café'].entries()) {
+      const res = await agent.call('upload_artifact', {
+        task_id: data.task.id,
+        artifact_id: `ct-${i}`,
+        name: 'a.txt',
+        content: 'x',
+        content_type,
+      });
+      assert.equal(res.isError, true, res.text);
+      assert.match(res.text, /^invalid_request: .*content_type/);
+      assert.equal(await m.store.getArtifact(data.task.id, `ct-${i}`), null, 'nothing stored');
+    }
+    const ok = await agent.call('upload_artifact', {
+      task_id: data.task.id,
+      artifact_id: 'ct-ok',
+      name: 'a.txt',
+      content: 'x',
+      content_type: 'text/plain; charset=utf-8',
+    });
+    assert.equal(ok.isError, false, ok.text);
+    assert.equal(
+      (await m.store.getArtifact(data.task.id, 'ct-ok'))?.artifact.content_type,
+      'text/plain; charset=utf-8',
+    );
+  });
+
   test('post_task with NUL in the title is isError invalid_request naming title', async () => {
     const res = await agent.call('post_task', { title: 'a\u0000b' });
     assert.equal(res.isError, true);
