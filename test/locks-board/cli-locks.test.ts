@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { tempDir } from '../support/ctx.js';
-import { COORD, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { COORD, runProcess, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 
 // From another working directory `--import tsx` must name the loader by path.
 const [cmd, , , main] = COORD as [string, string, string, string];
@@ -12,18 +11,7 @@ const base = ['--import', import.meta.resolve('tsx'), main];
 
 /** Runs the CLI from `cwd` (paths are resolved against it) and collects what it said. */
 function coord(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(cmd, [...base, ...args], { cwd, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(cmd, [...base, ...args], { cwd, env: { ...process.env, ...env } });
 }
 
 describe('coord lock, unlock, locks and claim --files against a real daemon', () => {

@@ -1,12 +1,11 @@
 /** `coord setup claude|cursor|codex`: the exact configuration, added idempotently and keeping what is there. */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { mergeCodexToml, mergeCursorJson } from '../../src/transports/mcp/client-config.js';
 import { tempDir } from '../support/ctx.js';
-import { ROOT } from '../support/daemon.js';
+import { ROOT, runProcess } from '../support/daemon.js';
 
 const BIN = join(ROOT, 'bin/coord.js');
 const launch = { command: '/usr/bin/node', args: ['/opt/coord/bin/coord.js', 'mcp'] };
@@ -14,20 +13,9 @@ const launch = { command: '/usr/bin/node', args: ['/opt/coord/bin/coord.js', 'mc
 /** The CLI from source, from any working directory (tsx resolved by absolute URL, not from the cwd). */
 function coord(args: string[], opts: { cwd: string; env?: Record<string, string> }) {
   const tsx = import.meta.resolve('tsx/esm');
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/main.ts'), ...args], {
-      cwd: opts.cwd,
-      env: { ...process.env, ...opts.env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  return runProcess(process.execPath, ['--import', tsx, join(ROOT, 'src/main.ts'), ...args], {
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
   });
 }
 

@@ -5,12 +5,11 @@
  * no token reaches a log. (In-process leak checks: security-in-process.test.ts.)
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { tempDir } from '../support/ctx.js';
-import { ROOT, runCli, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { ROOT, runCli, runProcess, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { waitFor } from '../support/wait-for.js';
 import { rawRequest } from './fixtures/security-raw-http.js';
 import { externalIPv4, freePort, listeningAddresses, tryConnect } from './fixtures/security-sockets.js';
@@ -67,23 +66,14 @@ describe('local security against one real daemon (trace logging)', () => {
       console.log('# another-user case skipped: tests are not running as root');
       return;
     }
-    const runAsNobody = (stateDir: string) =>
-      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-        const child = spawn(
-          process.execPath,
-          [join(ROOT, 'test/reliability/fixtures/security-other-user.mjs'), stateDir, d.url],
-          { uid: 65534, gid: 65534, cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin' } },
-        );
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (c) => {
-          out += c;
-        });
-        child.stderr.on('data', (c) => {
-          err += c;
-        });
-        child.on('exit', (code) => resolve({ code, out, err }));
-      });
+    const runAsNobody = async (stateDir: string) => {
+      const { code, stdout, stderr } = await runProcess(
+        process.execPath,
+        [join(ROOT, 'test/reliability/fixtures/security-other-user.mjs'), stateDir, d.url],
+        { uid: 65534, gid: 65534, cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin' } },
+      );
+      return { code, out: stdout, err: stderr };
+    };
     const real = await runAsNobody(d.stateDir);
     assert.equal(real.code, 0, real.err);
     const seen = JSON.parse(real.out) as { uid: number; reads: Record<string, string>; http: Record<string, number> };

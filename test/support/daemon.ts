@@ -1,5 +1,5 @@
 /** Real daemons in real processes, for the tests that must cross a socket. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -84,14 +84,17 @@ export async function spawnDaemon(
   };
 }
 
-/** Run the coord CLI against a state directory; resolves with exit code and output. */
-export function runCli(
+/**
+ * Runs a process to its end and collects what it said. Resolves on 'close', not 'exit': 'exit' can come
+ * before the last bytes of stdout/stderr were read, and a test would then miss the sentence it checks.
+ */
+export function runProcess(
+  cmd: string,
   args: string[],
-  env: NodeJS.ProcessEnv = {},
+  opts: SpawnOptions,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const [cmd, ...base] = COORD as [string, ...string[]];
   return new Promise((resolve) => {
-    const child = spawn(cmd, [...base, ...args], { cwd: ROOT, env: childEnv(env) });
+    const child = spawn(cmd, args, { ...opts, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
@@ -100,6 +103,15 @@ export function runCli(
     child.stderr.on('data', (d) => {
       stderr += d;
     });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Run the coord CLI against a state directory; resolves with exit code and output. */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const [cmd, ...base] = COORD as [string, ...string[]];
+  return runProcess(cmd, [...base, ...args], { cwd: ROOT, env: childEnv(env) });
 }
