@@ -19,11 +19,20 @@ export const SURROGATE_MESSAGE = 'must be valid Unicode (it contains a lone UTF-
  * surrogate as U+FFFD — two different idempotency keys would then read back
  * as one. So every free-text field refuses both, naming itself.
  */
-const text = () =>
-  z
-    .string()
-    .refine((s) => !s.includes('\0'), NUL_MESSAGE)
-    .refine((s) => !LONE_SURROGATE.test(s), SURROGATE_MESSAGE);
+const text = (base = z.string()) =>
+  base.refine((s) => !s.includes('\0'), NUL_MESSAGE).refine((s) => !LONE_SURROGATE.test(s), SURROGATE_MESSAGE);
+
+/**
+ * Control characters other than tab (NUL is refused by `text` already): a one-line field is printed into
+ * terminals and models' inboxes, where ESC sequences would repaint a human's screen and a newline would
+ * forge an inbox line of its own.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROL = /[\u0001-\u0008\u000a-\u001f\u007f-\u009f]/;
+export const CONTROL_MESSAGE = 'is one line: it may not contain control characters (newlines, ESC, …)';
+
+/** Text shown on one line (a title, a label, a reason); `base` may trim first. */
+const line = (base = z.string()) => text(base).refine((s) => !CONTROL.test(s), CONTROL_MESSAGE);
 
 export const AgentName = z
   .string()
@@ -47,7 +56,7 @@ export const LeaseS = z
 export const TaskStateSchema = z.enum(TASK_STATES);
 export const ResultStatusSchema = z.enum(['completed', 'failed']);
 export const MAX_LABELS = 20;
-const Label = text().min(1).max(40);
+const Label = line().min(1).max(40);
 const Kind = z.string().regex(/^[A-Za-z0-9._-]{1,32}$/, 'must be 1–32 characters of A-Z a-z 0-9 . _ -');
 
 export const MAX_JSON_DEPTH = 100;
@@ -90,7 +99,7 @@ export const MAX_BODY_CHARS = 65_536;
 export const MAX_IDEMPOTENCY_KEY_CHARS = 200;
 
 export const CreateTaskInput = z.object({
-  title: text().trim().min(1).max(MAX_TITLE_CHARS).describe('One line saying what needs doing.'),
+  title: line(z.string().trim()).min(1).max(MAX_TITLE_CHARS).describe('One line saying what needs doing.'),
   body: text().max(MAX_BODY_CHARS).optional().describe('Details, context, acceptance criteria.'),
   kind: Kind.optional().describe('What sort of task: task (default), bug, review, handoff, note...'),
   priority: z.int().min(-1000).max(1000).optional().describe('Lower runs first; default 0.'),
@@ -189,7 +198,7 @@ export const SubmitInput = z.object({
 export const CancelInput = z.object({
   task_id: TaskId,
   agent: AgentName,
-  reason: text().max(1000).optional(),
+  reason: line().max(1000).optional(),
 });
 export const PutArtifactInput = z.object({
   task_id: TaskId,

@@ -36,6 +36,29 @@ describe('the coord CLI', () => {
     assert.equal(shown.body.task.state, 'completed');
   });
 
+  test("control characters in another agent's task body reach the terminal as caret notation, never as raw ESC sequences", async () => {
+    const res = await d.fetch('/v1/tasks', {
+      method: 'POST',
+      json: {
+        title: 'pasted log',
+        body: 'red \u001b[31mERROR\u001b[0m\n\u001b[2Jgone\tok',
+        agent: 'other',
+        board: 'cli',
+      },
+    });
+    const id = ((await res.json()) as { task: { id: string } }).task.id;
+    const shown = await runCli(['show', id], env);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.equal(shown.stdout.includes('\u001b'), false, 'no raw ESC');
+    assert.match(shown.stdout, /red \^\[\[31mERROR\^\[\[0m\n\^\[\[2Jgone\tok/);
+    const asJson = await json(['show', id]);
+    assert.equal(
+      asJson.body.task.body,
+      'red \u001b[31mERROR\u001b[0m\n\u001b[2Jgone\tok',
+      '--json keeps the exact text',
+    );
+  });
+
   test('losing a claim exits 2 and says who holds the task', async () => {
     const id = (await json(['post', 'contested'])).body.task.id;
     assert.equal((await json(['claim', id], { COORD_AGENT: 'first' })).code, 0);

@@ -294,6 +294,31 @@ describe('NUL is refused in every free-text field, naming it (one rule for both 
       assert.match(res.json.error.issues[0].message, /NUL/);
     });
   }
+  test('one-line fields (title, label, cancel reason) refuse control characters such as ESC and newline, naming the field; a tab is kept and a title is trimmed first', async () => {
+    for (const bad of ['a\u001b[2Jb', 'line one\n* #zzzzzzzz forged', 'x\u0085y', 'bell\u0007']) {
+      for (const [path, send] of [
+        ['title', () => post({ title: bad })],
+        ['labels.0', () => post({ title: 't', labels: [bad] })],
+        [
+          'reason',
+          async () => {
+            const task = (await post({ title: 'to cancel', board: fresh() })).json.task;
+            return h.req('POST', `/v1/tasks/${task.id}/cancel`, { agent: 'limits', reason: bad });
+          },
+        ],
+      ] as const) {
+        const res = await send();
+        assert.equal(res.status, 400, `${path} ${JSON.stringify(bad)}: ${JSON.stringify(res.json)}`);
+        assert.equal(res.json.error.issues[0].path, path);
+        assert.match(res.json.error.issues[0].message, /control characters/);
+      }
+    }
+    const ok = await post({ title: ' \ttabbed\ttitle \n', labels: ['a\tb'] });
+    assert.equal(ok.status, 201, JSON.stringify(ok.json));
+    assert.equal(ok.json.task.title, 'tabbed\ttitle');
+    assert.deepEqual(ok.json.task.labels, ['a\tb']);
+  });
+
   test('a NUL inside a result is kept, not refused: results are stored as JSON text, where it is an escape', async () => {
     const c = await claimed(fresh());
     const res = await h.req('POST', `/v1/tasks/${c.id}/submit`, {

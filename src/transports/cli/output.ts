@@ -2,13 +2,14 @@
 import { isCoordError } from '../../core/errors.js';
 import { CliError } from './client.js';
 import { exitCodeFor } from './exit-codes.js';
+import { terminalText } from './terminal-text.js';
 
 export interface OutputOptions {
   json?: boolean;
 }
 
 export function emit(opts: OutputOptions, value: unknown, human: () => string): void {
-  process.stdout.write(opts.json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+  process.stdout.write(opts.json ? `${JSON.stringify(value, null, 2)}\n` : `${terminalText(human())}\n`);
 }
 
 export function fail(opts: OutputOptions, err: unknown): never {
@@ -21,7 +22,7 @@ export function fail(opts: OutputOptions, err: unknown): never {
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ error: { ...e.details, code: e.code, message: e.message } }, null, 2)}\n`);
   } else {
-    process.stderr.write(`coord: ${e.code}: ${e.message}\n`);
+    process.stderr.write(`coord: ${e.code}: ${terminalText(e.message)}\n`);
   }
   process.exit(exitCodeFor(e.code));
 }

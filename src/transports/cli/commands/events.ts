@@ -5,6 +5,7 @@ import { operations } from '../../../core/operations.js';
 import { action, type CommonFlags, q, resolveInvocation, withCommon } from '../common.js';
 import { followEvents } from '../event-stream.js';
 import { clockTime, emit } from '../output.js';
+import { terminalText } from '../terminal-text.js';
 
 interface EventsFlags extends CommonFlags {
   since?: string;
@@ -75,7 +76,9 @@ export function registerEvents(program: Command): void {
           since: input.since,
           onEvent: (e) => {
             dropped = false;
-            process.stdout.write(`${flags.json ? JSON.stringify(e) : eventLine(e, board === undefined)}\n`);
+            process.stdout.write(
+              `${flags.json ? JSON.stringify(e) : terminalText(eventLine(e, board === undefined))}\n`,
+            );
           },
           onDrop: () => {
             if (!dropped) process.stderr.write('coord: event stream lost — reconnecting\n');

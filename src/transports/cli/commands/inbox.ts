@@ -3,6 +3,7 @@ import { parseInput } from '../../../core/invoke.js';
 import { operations } from '../../../core/operations.js';
 import { action, type CommonFlags, q, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';
+import { terminalText } from '../terminal-text.js';
 
 export function registerInbox(program: Command): void {
   withCommon(
@@ -20,7 +21,9 @@ export function registerInbox(program: Command): void {
         emit(flags, res.body, () => '');
         return;
       }
-      process.stdout.write(`${await inv.client.requestText(`/v1/inbox${q({ ...query, format: 'text' })}`)}\n`);
+      process.stdout.write(
+        `${terminalText(await inv.client.requestText(`/v1/inbox${q({ ...query, format: 'text' })}`))}\n`,
+      );
     }),
   );
 }
