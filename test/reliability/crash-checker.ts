@@ -133,6 +133,9 @@ export async function runCrashRounds(opts: CrashOptions): Promise<CrashReport> {
           ` [start ${t1 - t0} ms, check ${t2 - t1} ms, clients ${t3 - t2} ms, writes ${Date.now() - t3} ms]`,
       );
     } finally {
+      // A round cut short (violations found, the loop breaks) kills its clients: their exit is expected
+      // then, and must not hide the violations behind an unhandled "client exited SIGKILL".
+      run?.done.catch(() => {});
       run?.kill();
       await d.kill9();
     }
