@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { buildProgram } from './transports/cli/program.js';
+import { buildProgram } from './cli/program.js';
 
 await buildProgram().parseAsync(process.argv);

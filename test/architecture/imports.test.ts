@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
+const SRC = join(ROOT, 'src');
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -12,30 +13,71 @@ function files(dir: string): string[] {
   });
 }
 
-const importsOf = (path: string): string[] =>
-  [...readFileSync(path, 'utf8').matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map(
-    (m) => m[1] ?? '',
-  );
+/** Static value imports and re-exports (`import type` is erased at build time and loads nothing). */
+export const importsOf = (source: string): string[] =>
+  [...source.matchAll(/^\s*(?:import|export)(?!\s+type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? '');
 
-test('the core imports nothing from its edges: no HTTP, MCP, CLI parser, database driver or other src layer', () => {
-  const forbidden =
-    /^(node:http|node:https|node:net|fastify|commander|better-sqlite3|pg|@modelcontextprotocol\/|pino|fs-ext)/;
-  for (const file of files(join(ROOT, 'src/core'))) {
-    for (const spec of importsOf(file)) {
-      const rel = relative(ROOT, file);
-      assert.doesNotMatch(spec, forbidden, `${rel} imports ${spec}`);
-      if (spec.startsWith('.')) assert.doesNotMatch(spec, /^\.\.\/\.\.\//, `${rel} reaches outside src/core: ${spec}`);
-    }
+/** The top folder of src/ a relative import lands in (`core`, `store`, …), or null for a package. */
+const layerOf = (file: string, spec: string): string | null => {
+  if (!spec.startsWith('.')) return null;
+  const target = relative(SRC, resolve(dirname(file), spec));
+  return target.startsWith('..') ? '(outside src)' : (target.split('/')[0] ?? null);
+};
+
+/** Which layers each layer may import (STYLE.md: dependencies read like the diagram). */
+export const ALLOWED: Record<string, string[]> = {
+  core: ['core'],
+  store: ['store', 'core'],
+  'state-dir': ['state-dir', 'core'],
+  api: ['api', 'core'],
+  server: ['server', 'core', 'store', 'state-dir', 'api'],
+  client: ['client', 'core', 'state-dir', 'api'],
+  cli: ['cli', 'client', 'state-dir', 'core', 'api'],
+  hooks: ['hooks', 'client', 'state-dir', 'core', 'api'],
+};
+
+/** Every rule broken by one file's source, as `layer → other: spec` lines. */
+export function violations(file: string, source: string): string[] {
+  const layer = relative(SRC, file).split('/')[0] ?? '';
+  const allowed = ALLOWED[layer];
+  if (!allowed) return [];
+  const out: string[] = [];
+  for (const spec of importsOf(source)) {
+    const to = layerOf(file, spec);
+    if (to !== null && !allowed.includes(to)) out.push(`${relative(ROOT, file)} (${layer}) imports ${to}: ${spec}`);
+    if (
+      layer === 'core' &&
+      /^(node:http|node:https|node:net|fastify|commander|better-sqlite3|pg|@modelcontextprotocol\/|pino|fs-ext)/.test(
+        spec,
+      )
+    )
+      out.push(`${relative(ROOT, file)} (core) imports an edge package: ${spec}`);
   }
+  return out;
+}
+
+test('every file in src/ imports only the layers its folder may depend on', () => {
+  const broken = files(SRC).flatMap((f) => violations(f, readFileSync(f, 'utf8')));
+  assert.deepEqual(broken, []);
 });
 
-test('stores and transports never import each other', () => {
-  for (const file of files(join(ROOT, 'src/store'))) {
-    for (const spec of importsOf(file))
-      assert.doesNotMatch(spec, /transports\//, `${relative(ROOT, file)} imports ${spec}`);
-  }
-  for (const file of files(join(ROOT, 'src/transports'))) {
-    for (const spec of importsOf(file))
-      assert.doesNotMatch(spec, /\/store\//, `${relative(ROOT, file)} imports ${spec}`);
-  }
+test('every top folder of src/ has a dependency rule', () => {
+  const folders = readdirSync(SRC).filter((n) => statSync(join(SRC, n)).isDirectory());
+  assert.deepEqual(
+    folders.filter((f) => !ALLOWED[f]),
+    [],
+  );
+});
+
+for (const [layer, allowed] of Object.entries(ALLOWED)) {
+  test(`a planted import breaks the rule of src/${layer}/`, () => {
+    const forbidden = Object.keys(ALLOWED).find((l) => !allowed.includes(l)) ?? 'cli';
+    const file = join(SRC, layer, 'planted.ts');
+    const planted = `import { x } from '../${forbidden}/anything.js';\n`;
+    assert.equal(violations(file, planted).length, 1, `${layer} importing ${forbidden} must be refused`);
+  });
+}
+
+test('a planted import of an edge package into src/core/ is refused', () => {
+  assert.equal(violations(join(SRC, 'core', 'planted.ts'), "import Fastify from 'fastify';\n").length, 1);
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { tokenMatcher } from '../../src/transports/http/guard.js';
+import { tokenMatcher } from '../../src/server/http/guard.js';
 import { type HttpHarness, httpHarness, TEST_PORT, TEST_TOKEN } from '../support/http.js';
 
 describe('the HTTP guard', () => {

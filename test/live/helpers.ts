@@ -1,6 +1,7 @@
 /** Helpers for the live tests: condition polling (never sleep-then-assert) and an SSE subscriber. */
+
+import { readSse } from '../../src/client/sse-reader.js';
 import type { CoordEvent } from '../../src/core/model.js';
-import { readSse } from '../../src/transports/cli/sse-reader.js';
 
 export { waitFor } from '../support/wait-for.js';
 

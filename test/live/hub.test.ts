@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { invoke } from '../../src/core/invoke.js';
 import { operations } from '../../src/core/operations.js';
-import { buildHttpApp } from '../../src/transports/http/app.js';
-import { EventHub } from '../../src/transports/http/event-hub.js';
+import { buildHttpApp } from '../../src/server/http/app.js';
+import { EventHub } from '../../src/server/http/event-hub.js';
 import { type Harness, harness, makeSqliteStore } from '../support/ctx.js';
 import { subscribe, waitFor } from './helpers.js';
 

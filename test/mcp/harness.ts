@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { buildMcpServer } from '../../src/transports/mcp/server.js';
-import { McpSession, type SessionIdentity } from '../../src/transports/mcp/session.js';
+import { buildMcpServer } from '../../src/server/mcp/server.js';
+import { McpSession, type SessionIdentity } from '../../src/server/mcp/session.js';
 import { type Harness, harness, makeSqliteStore } from '../support/ctx.js';
 
 export interface ToolAnswer {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { mergeCodexToml, mergeCursorJson } from '../../src/transports/mcp/client-config.js';
+import { mergeCodexToml, mergeCursorJson } from '../../src/cli/setup/client-config.js';
 import { tempDir } from '../support/ctx.js';
 import { ROOT, runProcess } from '../support/daemon.js';
 

@@ -17,7 +17,7 @@ import {
   MAX_RESOURCES,
   MAX_TITLE_CHARS,
 } from '../../src/core/schemas.js';
-import { JSON_LIMIT } from '../../src/transports/http/app.js';
+import { JSON_LIMIT } from '../../src/server/http/app.js';
 import { type McpAgent, type McpHarness, mcpHarness } from '../mcp/harness.js';
 import { type HttpHarness, httpHarness } from '../support/http.js';
 

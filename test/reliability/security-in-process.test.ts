@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { resolveDaemonConfig } from '../../src/daemon/config.js';
-import { makeLogger } from '../../src/daemon/logger.js';
+import { resolveDaemonConfig } from '../../src/server/config.js';
+import { makeLogger } from '../../src/server/logger.js';
 import { mcpHarness } from '../mcp/harness.js';
 import { httpHarness } from '../support/http.js';
 

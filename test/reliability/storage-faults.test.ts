@@ -33,7 +33,7 @@ import {
   stateDirIn,
 } from './fault-fs.js';
 
-const FIXTURES = new URL('./fixtures/', import.meta.url).pathname;
+const FIXTURES = new URL('./fixtures', import.meta.url).pathname;
 const LAST_VERSION = migrations().at(-1)!.version;
 const figures = { faults: 0, refusedStarts: 0, pagesCorrupted: 0, answersChecked: 0 };
 function printFigures(): void {

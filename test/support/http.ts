@@ -1,6 +1,6 @@
 /** The HTTP app in process (no socket): most HTTP tests call it through fastify's inject. */
 import type { FastifyInstance } from 'fastify';
-import { buildHttpApp } from '../../src/transports/http/app.js';
+import { buildHttpApp } from '../../src/server/http/app.js';
 import { type Harness, harness, type MakeStore, makeSqliteStore } from './ctx.js';
 
 export const TEST_TOKEN = 'test-token-0123456789abcdef';

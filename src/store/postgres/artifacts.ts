@@ -1,7 +1,7 @@
 import type { Artifact } from '../../core/model.js';
 import type { Outcome, PutArtifactCommand } from '../../core/ports.js';
 import { explainFenceLoss } from '../../core/rules.js';
-import { type ArtifactRow, toArtifact, toFacts } from '../rows.js';
+import { type ArtifactRow, toArtifact, toFacts } from '../shared/rows.js';
 import type { Queryable } from './database.js';
 import { currentRow } from './fenced.js';
 import { row } from './sql.js';

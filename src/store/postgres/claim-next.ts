@@ -12,7 +12,7 @@
  */
 import type { ClaimGrant, CoordEvent } from '../../core/model.js';
 import type { ClaimNextCommand } from '../../core/ports.js';
-import { type TaskRow, toGrant } from '../rows.js';
+import { type TaskRow, toGrant } from '../shared/rows.js';
 import { SET_CLAIMED } from './claim.js';
 import type { Queryable } from './database.js';
 import { DB_NOW, dueAt } from './due.js';

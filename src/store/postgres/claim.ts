@@ -1,7 +1,7 @@
 import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, Outcome } from '../../core/ports.js';
 import { claimableBy, explainClaimLoss } from '../../core/rules.js';
-import { type TaskRow, toFacts, toGrant } from '../rows.js';
+import { type TaskRow, toFacts, toGrant } from '../shared/rows.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 

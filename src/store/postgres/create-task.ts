@@ -1,7 +1,7 @@
 import { newTaskId } from '../../core/ids.js';
 import type { Task } from '../../core/model.js';
 import type { CreateTaskCommand, Outcome } from '../../core/ports.js';
-import { type TaskRow, toTask } from '../rows.js';
+import { type TaskRow, toTask } from '../shared/rows.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 

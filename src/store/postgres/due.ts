@@ -5,7 +5,7 @@
  * predicate, so two daemons moving the same due rows at once move each once:
  * the second UPDATE waits for the first and re-checks its WHERE.
  */
-import type { TaskRow } from '../rows.js';
+import type { TaskRow } from '../shared/rows.js';
 import { rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 

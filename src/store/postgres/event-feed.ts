@@ -22,7 +22,7 @@
  */
 import pg from 'pg';
 import type { CoordEvent } from '../../core/model.js';
-import { type EventRow, toEvent } from '../rows.js';
+import { type EventRow, toEvent } from '../shared/rows.js';
 import type { Pool } from './database.js';
 import { listEvents } from './read.js';
 import { NOTIFY_CHANNEL } from './tx.js';

@@ -6,7 +6,7 @@
 import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
 import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
-import { type TaskRow, toFacts, toTask } from '../rows.js';
+import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
 import type { ClaimEndedHook } from './due.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';

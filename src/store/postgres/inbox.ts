@@ -5,8 +5,8 @@
  * left the view. Read-only.
  */
 import type { InboxQuery, InboxView } from '../../core/ports.js';
-import { changedView } from '../inbox-changes.js';
-import { type TaskRow, toTask } from '../rows.js';
+import { changedView } from '../shared/inbox-changes.js';
+import { type TaskRow, toTask } from '../shared/rows.js';
 import type { Queryable } from './database.js';
 import { lastSeq } from './read.js';
 import { row, rows } from './sql.js';

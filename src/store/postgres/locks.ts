@@ -9,7 +9,7 @@
 import type { Lock } from '../../core/model.js';
 import { overlapProbe } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
-import { acquiredLock } from '../new-event.js';
+import { acquiredLock } from '../shared/new-event.js';
 import type { Queryable } from './database.js';
 import { row, rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';

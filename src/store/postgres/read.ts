@@ -1,7 +1,7 @@
 import type { CoordEvent, Task } from '../../core/model.js';
 import type { Activity, ListTasksQuery } from '../../core/ports.js';
 import { visibleTo } from '../../core/rules.js';
-import { type EventRow, type TaskRow, toEvent, toTask } from '../rows.js';
+import { type EventRow, type TaskRow, toEvent, toTask } from '../shared/rows.js';
 import type { Queryable } from './database.js';
 import { row, rows } from './sql.js';
 

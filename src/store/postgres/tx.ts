@@ -9,8 +9,8 @@
  */
 import pg from 'pg';
 import type { CoordEvent } from '../../core/model.js';
-import type { NewEvent } from '../new-event.js';
-import { type EventRow, toEvent } from '../rows.js';
+import type { NewEvent } from '../shared/new-event.js';
+import { type EventRow, toEvent } from '../shared/rows.js';
 import type { Queryable } from './database.js';
 
 export interface Tx {

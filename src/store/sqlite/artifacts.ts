@@ -1,7 +1,7 @@
 import type { Artifact } from '../../core/model.js';
 import type { Outcome, PutArtifactCommand } from '../../core/ports.js';
 import { explainFenceLoss } from '../../core/rules.js';
-import { type ArtifactRow, type TaskRow, toArtifact, toFacts } from '../rows.js';
+import { type ArtifactRow, type TaskRow, toArtifact, toFacts } from '../shared/rows.js';
 import type { Db } from './database.js';
 import { stmt, type Tx } from './tx.js';
 

@@ -1,7 +1,7 @@
 import type { Task } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
 import { visibleTo } from '../../core/rules.js';
-import { type TaskRow, toTask } from '../rows.js';
+import { type TaskRow, toTask } from '../shared/rows.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 /** Cancel ends any live claim at once: the holder's next heartbeat or submit answers `cancelled`. */

@@ -1,7 +1,7 @@
 import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, ClaimNextCommand, Outcome } from '../../core/ports.js';
 import { explainClaimLoss } from '../../core/rules.js';
-import { type TaskRow, toFacts, toGrant } from '../rows.js';
+import { type TaskRow, toFacts, toGrant } from '../shared/rows.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 

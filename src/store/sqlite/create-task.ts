@@ -1,7 +1,7 @@
 import { newTaskId } from '../../core/ids.js';
 import type { Task } from '../../core/model.js';
 import type { CreateTaskCommand, Outcome } from '../../core/ports.js';
-import { type TaskRow, toTask } from '../rows.js';
+import { type TaskRow, toTask } from '../shared/rows.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const INSERT = `INSERT INTO tasks (id, board, kind, title, body, priority, labels, for_agent, created_by, state,

@@ -4,7 +4,7 @@
  * An empty poll therefore never takes SQLite's write lock.
  */
 
-import type { TaskRow } from '../rows.js';
+import type { TaskRow } from '../shared/rows.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 

@@ -4,7 +4,7 @@
  * locks are freed — at once, not when their leases would have run out.
  */
 import type { SessionEnded } from '../../core/ports.js';
-import type { TaskRow } from '../rows.js';
+import type { TaskRow } from '../shared/rows.js';
 import { freeSessionLocks } from './locks.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 

@@ -6,7 +6,7 @@
 import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
 import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
-import { type TaskRow, toFacts, toTask } from '../rows.js';
+import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const FENCE = `id = @task_id AND state = 'claimed' AND claim_id = @claim_id AND lease_until > @now`;

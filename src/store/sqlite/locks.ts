@@ -7,7 +7,7 @@
 import type { Lock } from '../../core/model.js';
 import { overlapProbe } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
-import { acquiredLock } from '../new-event.js';
+import { acquiredLock } from '../shared/new-event.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 

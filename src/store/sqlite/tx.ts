@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { CoordEvent } from '../../core/model.js';
-import type { NewEvent } from '../new-event.js';
-import { type EventRow, toEvent } from '../rows.js';
+import type { NewEvent } from '../shared/new-event.js';
+import { type EventRow, toEvent } from '../shared/rows.js';
 import type { Db } from './database.js';
 
 /** Prepared statements, compiled once per connection. */

@@ -1,0 +1,102 @@
+import type { Command } from 'commander';
+import { followEvents } from '../../client/event-stream.js';
+import { parseInput } from '../../core/invoke.js';
+import type { CoordEvent } from '../../core/model.js';
+import { operations } from '../../core/operations.js';
+import { action, type CommonFlags, q, resolveInvocation, withCommon } from '../common.js';
+import { clockTime, emit } from '../output.js';
+import { terminalText } from '../terminal-text.js';
+
+interface EventsFlags extends CommonFlags {
+  since?: string;
+  follow?: boolean;
+  limit?: string;
+  allBoards?: boolean;
+}
+
+/** What an event says beyond its type, subject and agent, in a few words. */
+function detail(e: CoordEvent): string {
+  const d = e.data as Record<string, unknown>;
+  switch (e.type) {
+    case 'task.created':
+      return `${d.kind ?? 'task'} p${d.priority ?? 0}${d.for ? ` for ${d.for}` : ''} "${String(d.title ?? '')}"`;
+    case 'task.claimed':
+      return `fence ${d.fence} · lease until ${clockTime((d.lease_until as string) ?? null)}`;
+    case 'task.requeued':
+      return `${d.reason ?? ''}${d.to ? ` to ${d.to}` : ''}`;
+    case 'task.cancelled':
+      return d.reason ? `"${d.reason}"` : '';
+    case 'lock.acquired':
+    case 'lock.released':
+      return Array.isArray(d.resources) ? d.resources.join(' ') : '';
+    default:
+      return '';
+  }
+}
+
+export function eventLine(e: CoordEvent, withBoard: boolean): string {
+  const subject = e.task_id ? `#${e.task_id}` : (e.lock_id ?? '');
+  return [
+    String(e.seq).padStart(6),
+    clockTime(e.at),
+    e.type.padEnd(14),
+    subject.padEnd(9),
+    (e.agent ?? '-').padEnd(12),
+    detail(e),
+    withBoard ? `[${e.board}]` : '',
+  ]
+    .filter(Boolean)
+    .join('  ')
+    .trimEnd();
+}
+
+export function registerEvents(program: Command): void {
+  withCommon(
+    program
+      .command('events')
+      .description('The audit trail of the board, oldest first; --follow prints new events as they happen')
+      .option(
+        '--since <seq>',
+        'only events after this sequence number (default: from the start; with --follow: from now)',
+      )
+      .option('--follow', 'keep streaming new events (Server-Sent Events) until Ctrl-C; resumes after a daemon restart')
+      .option('--limit <n>', 'without --follow: at most this many events (default 100, max 1000)')
+      .option('--all-boards', 'events of every board, not only this one'),
+    { agent: false },
+  ).action(
+    action(async (flags: EventsFlags) => {
+      const inv = resolveInvocation(flags);
+      const board = flags.allBoards ? undefined : inv.board;
+      const input = parseInput(operations.listEvents, { board, since: flags.since, limit: flags.limit ?? 100 });
+      if (flags.follow) {
+        let dropped = false;
+        await followEvents({
+          stateDir: inv.stateDir,
+          board,
+          since: input.since,
+          onEvent: (e) => {
+            dropped = false;
+            process.stdout.write(
+              `${flags.json ? JSON.stringify(e) : terminalText(eventLine(e, board === undefined))}\n`,
+            );
+          },
+          onDrop: () => {
+            if (!dropped) process.stderr.write('coord: event stream lost — reconnecting\n');
+            dropped = true;
+          },
+        });
+      }
+      const res = await inv.client.request<{ events: CoordEvent[]; next_since: number }>(
+        'GET',
+        `/v1/events${q({ format: 'json', board, since: input.since, limit: input.limit })}`,
+      );
+      const { events, next_since } = res.body;
+      emit(flags, res.body, () => {
+        if (events.length === 0) return 'no events';
+        const lines = events.map((e) => eventLine(e, board === undefined));
+        if (events.length === input.limit) lines.push(`more: coord events --since ${next_since}`);
+        return lines.join('\n');
+      });
+    }),
+  );
+}

@@ -1,0 +1,108 @@
+/** heartbeat, release and submit: the commands that present a claim_id. */
+import type { Command } from 'commander';
+import { CliError } from '../../client/daemon-client.js';
+import { parseInput } from '../../core/invoke.js';
+import type { Task } from '../../core/model.js';
+import { operations } from '../../core/operations.js';
+import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
+import { clockTime, emit } from '../output.js';
+
+interface FenceFlags extends CommonFlags {
+  claim: string;
+  lease?: string;
+  to?: string;
+  ok?: boolean;
+  fail?: boolean;
+  result?: string;
+}
+
+export function registerFenced(program: Command): void {
+  withCommon(
+    program
+      .command('heartbeat')
+      .description('Extend your lease on a claimed task')
+      .argument('<id>', 'task id')
+      .requiredOption('--claim <claim_id>', 'the claim_id you got when claiming')
+      .option('--lease <seconds>', 'new lease length (default: the one you claimed with)'),
+    { board: false, agent: false },
+  ).action(
+    action(async (id: string, flags: FenceFlags) => {
+      const inv = resolveInvocation(flags);
+      const input = parseInput(operations.heartbeat, {
+        task_id: id,
+        claim_id: flags.claim,
+        lease_s: flags.lease === undefined ? undefined : Number(flags.lease),
+      });
+      const res = await inv.client.request<{ lease_until: string }>('POST', `/v1/tasks/${input.task_id}/heartbeat`, {
+        claim_id: input.claim_id,
+        lease_s: input.lease_s,
+      });
+      emit(flags, res.body, () => `lease on #${input.task_id} extended until ${clockTime(res.body.lease_until)} UTC`);
+    }),
+  );
+
+  withCommon(
+    program
+      .command('release')
+      .description('Give a claimed task back to the queue, or hand it off with --to')
+      .argument('<id>', 'task id')
+      .requiredOption('--claim <claim_id>', 'the claim_id you got when claiming')
+      .option('--to <agent>', 'hand off: only this agent may claim it next'),
+    { board: false, agent: false },
+  ).action(
+    action(async (id: string, flags: FenceFlags) => {
+      const inv = resolveInvocation(flags);
+      const input = parseInput(operations.releaseTask, { task_id: id, claim_id: flags.claim, to: flags.to });
+      const res = await inv.client.request<{ task: Task }>('POST', `/v1/tasks/${input.task_id}/release`, {
+        claim_id: input.claim_id,
+        to: input.to,
+      });
+      emit(flags, res.body, () =>
+        input.to ? `handed #${input.task_id} to ${input.to}` : `released #${input.task_id} back to the queue`,
+      );
+    }),
+  );
+
+  withCommon(
+    program
+      .command('submit')
+      .description('Finish a claimed task (retrying the same result is safe)')
+      .argument('<id>', 'task id')
+      .requiredOption('--claim <claim_id>', 'the claim_id you got when claiming')
+      .option('--ok', 'the task is completed')
+      .option('--fail', 'the task failed')
+      .option('--result <json>', 'a JSON value describing the outcome (default null)'),
+    { board: false, agent: false },
+  ).action(
+    action(async (id: string, flags: FenceFlags) => {
+      if (flags.ok === flags.fail)
+        throw new CliError('invalid_request', 'say how it went: --ok or --fail (exactly one)');
+      let result: unknown = null;
+      if (flags.result !== undefined) {
+        try {
+          result = JSON.parse(flags.result);
+        } catch {
+          throw new CliError('invalid_json', `--result is not valid JSON (quote strings: --result '"done"')`);
+        }
+      }
+      const inv = resolveInvocation(flags);
+      const input = parseInput(operations.submitResult, {
+        task_id: id,
+        claim_id: flags.claim,
+        status: flags.ok ? 'completed' : 'failed',
+        result,
+      });
+      const res = await inv.client.request<{ task: Task; replayed: boolean }>(
+        'POST',
+        `/v1/tasks/${input.task_id}/submit`,
+        { claim_id: input.claim_id, status: input.status, result: input.result },
+      );
+      emit(
+        flags,
+        res.body,
+        () =>
+          `submitted #${input.task_id} as ${input.status}${res.body.replayed ? ' (replayed: same result as before)' : ''}`,
+      );
+    }),
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * The CLI's paths become repository-relative lock keys (as `coord mcp` does
+ * for agents): `coord lock a.ts` in `repo/src` locks `src/a.ts`, so a human
+ * and an agent reach the same key for the same file. An existing directory
+ * gains its trailing slash. Outside a git repository, paths are relative to
+ * the working directory.
+ */
+import { statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { CliError } from '../../client/daemon-client.js';
+import { findRepoRoot } from '../../state-dir/board-name.js';
+
+const isDir = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+export function repoRelative(paths: string[], cwd: string): string[] {
+  const root = findRepoRoot(cwd) ?? cwd;
+  return paths.map((p) => {
+    const abs = resolve(cwd, p);
+    const rel = relative(root, abs);
+    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+      throw new CliError('invalid_request', `${p} is outside ${root} — lock paths inside the repository`);
+    }
+    if (rel === '') return './';
+    const key = rel.split(sep).join('/');
+    return p.endsWith('/') || isDir(abs) ? `${key}/` : key;
+  });
+}

@@ -1,0 +1,110 @@
+import type { Command } from 'commander';
+import { parseInput } from '../../core/invoke.js';
+import type { Lock } from '../../core/model.js';
+import { operations } from '../../core/operations.js';
+import { action, type CommonFlags, q, resolveInvocation, withCommon } from '../common.js';
+import { clockTime, emit } from '../output.js';
+import { repoRelative } from './lock-paths.js';
+
+const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+
+export function lockTable(locks: Lock[]): string {
+  if (locks.length === 0) return 'no locks held';
+  const rows = [
+    ['LOCK', 'AGENT', 'UNTIL (UTC)', 'TASK', 'RESOURCES'],
+    ...locks.map((l) => [
+      l.lock_id,
+      l.agent,
+      clockTime(l.lease_until),
+      l.task_id ? `#${l.task_id}` : '-',
+      l.resources.join(' '),
+    ]),
+  ];
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
+}
+
+export function registerLock(program: Command): void {
+  withCommon(
+    program
+      .command('lock')
+      .description('Lock files or directories (dir/) for a lease: all of them or none; a conflict names each holder')
+      .argument('<path...>', 'paths, relative to here; they are stored relative to the repository root')
+      .option('--lease <seconds>', 'lease length (default 300); renew before it ends'),
+  ).action(
+    action(async (paths: string[], flags: CommonFlags & { lease?: string }) => {
+      const inv = resolveInvocation(flags);
+      const input = parseInput(operations.lockFiles, {
+        agent: inv.agent,
+        board: inv.board,
+        resources: repoRelative(paths, process.cwd()),
+        lease_s: num(flags.lease),
+      });
+      const res = await inv.client.request<{ lock_id: string; resources: string[]; lease_until: string }>(
+        'POST',
+        '/v1/locks',
+        input,
+      );
+      const l = res.body;
+      emit(flags, l, () =>
+        [
+          `locked ${l.resources.join(' ')} · lock ${l.lock_id} · lease until ${clockTime(l.lease_until)} UTC`,
+          `next: coord renew ${l.lock_id}   |   coord unlock ${l.lock_id}`,
+        ].join('\n'),
+      );
+    }),
+  );
+
+  withCommon(
+    program
+      .command('renew')
+      .description('Extend a lock’s lease')
+      .argument('<lock_id>', 'the lock_id printed by coord lock')
+      .option('--lease <seconds>', 'new lease from now (default: the lease it was taken with)'),
+    { agent: false, board: false },
+  ).action(
+    action(async (lockId: string, flags: CommonFlags & { lease?: string }) => {
+      const inv = resolveInvocation(flags);
+      const input = parseInput(operations.renewLock, { lock_id: lockId, lease_s: num(flags.lease) });
+      const res = await inv.client.request<{ lease_until: string }>(
+        'POST',
+        `/v1/locks/${encodeURIComponent(input.lock_id)}/renew`,
+        { lease_s: input.lease_s },
+      );
+      emit(flags, res.body, () => `lock ${input.lock_id} held until ${clockTime(res.body.lease_until)} UTC`);
+    }),
+  );
+
+  withCommon(
+    program
+      .command('unlock')
+      .description('Release a lock (releasing twice is fine)')
+      .argument('<lock_id>', 'the lock_id printed by coord lock'),
+    { agent: false, board: false },
+  ).action(
+    action(async (lockId: string, flags: CommonFlags) => {
+      const inv = resolveInvocation(flags);
+      const input = parseInput(operations.unlockFiles, { lock_id: lockId });
+      const res = await inv.client.request<{ released: true }>(
+        'DELETE',
+        `/v1/locks/${encodeURIComponent(input.lock_id)}`,
+      );
+      emit(flags, res.body, () => `released ${input.lock_id}`);
+    }),
+  );
+
+  withCommon(
+    program
+      .command('locks')
+      .description('The live locks on the board: holder, lease end, task, resources')
+      .option('--all', 'every board'),
+    { agent: false },
+  ).action(
+    action(async (flags: CommonFlags & { all?: boolean }) => {
+      const inv = resolveInvocation(flags);
+      const input = parseInput(operations.listLocks, flags.all ? {} : { board: inv.board });
+      const res = await inv.client.request<{ locks: Lock[] }>('GET', `/v1/locks${q({ board: input.board })}`);
+      emit(flags, res.body, () => lockTable(res.body.locks));
+    }),
+  );
+}

@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+import { parseInput } from '../../core/invoke.js';
+import type { Task } from '../../core/model.js';
+import { operations } from '../../core/operations.js';
+import { action, type CommonFlags, q, resolveInvocation, withCommon } from '../common.js';
+import { emit } from '../output.js';
+
+interface LsFlags extends CommonFlags {
+  status?: string;
+  kind?: string;
+  label?: string;
+  all?: boolean;
+  limit?: string;
+  cursor?: string;
+}
+
+export function taskTable(tasks: Task[]): string {
+  if (tasks.length === 0) return 'no tasks';
+  const rows = tasks.map((t) => [
+    `#${t.id}`,
+    t.state,
+    t.kind,
+    `p${t.priority}`,
+    t.claimed_by ?? (t.for ? `for ${t.for}` : ''),
+    t.title.length > 60 ? `${t.title.slice(0, 59)}…` : t.title,
+  ]);
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
+}
+
+export function registerLs(program: Command): void {
+  withCommon(
+    program
+      .command('ls')
+      .description('List tasks on the board, newest first (only those visible to you)')
+      .option('--status <state>', 'queued, claimed, completed, failed, cancelled or expired')
+      .option('--kind <kind>', 'only this kind')
+      .option('--label <label>', 'only tasks with this label')
+      .option('--all', 'operator view: every task, private ones included')
+      .option('--limit <n>', 'at most this many (default 100, max 500)')
+      .option('--cursor <cursor>', 'continue from a previous page'),
+  ).action(
+    action(async (flags: LsFlags) => {
+      const inv = resolveInvocation(flags);
+      const query = parseInput(operations.listTasks, {
+        board: inv.board,
+        state: flags.status,
+        kind: flags.kind,
+        label: flags.label,
+        agent: flags.all ? undefined : inv.agent,
+        limit: flags.limit,
+        cursor: flags.cursor,
+      });
+      const res = await inv.client.request<{ tasks: Task[]; next_cursor: string | null }>(
+        'GET',
+        `/v1/tasks${q(query as Record<string, string | number | undefined>)}`,
+      );
+      emit(flags, res.body, () =>
+        [taskTable(res.body.tasks), res.body.next_cursor ? `more: coord ls --cursor ${res.body.next_cursor}` : '']
+          .filter(Boolean)
+          .join('\n'),
+      );
+    }),
+  );
+}

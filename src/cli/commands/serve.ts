@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import type { DaemonConfig, DaemonFlags } from '../../server/config.js';
+import { EXIT } from '../exit-codes.js';
+
+interface ServeFlags extends DaemonFlags {
+  json?: boolean;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('Run the coord daemon for a state directory (one per directory)')
+    .option('--port <n>', 'TCP port (default 7777; 0 picks a free one)')
+    .option('--host <addr>', 'IP address to listen on (default 127.0.0.1); any other is reachable from other machines')
+    .option('--allow-host <host...>', 'extra Host header values to accept, e.g. coord.local:7777')
+    .option('--state <dir>', 'state directory (default: $COORD_STATE or ~/.coord)')
+    .option('--store <store>', 'sqlite (default, <state>/coord.db) or postgres://user:pass@host/db')
+    .option('--json', 'print the listening address as JSON')
+    .action(async (flags: ServeFlags) => {
+      // The server is loaded here, not at the top: every other command (and `coord mcp`'s start-up) stays
+      // free of fastify, the stores and the MCP server SDK.
+      const { resolveDaemonConfig } = await import('../../server/config.js');
+      const { startFailure } = await import('../../server/start-failure.js');
+      let config: DaemonConfig;
+      try {
+        config = resolveDaemonConfig(flags, process.env);
+      } catch (e) {
+        process.stderr.write(`coord: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.exit(EXIT.usage);
+      }
+      // The board, its WAL and the logs are the user's alone, like the token.
+      process.umask(0o077);
+      const { makeLogger } = await import('../../server/logger.js');
+      const { DaemonAlreadyRunning, startDaemon } = await import('../../server/start.js');
+      const { exposureWarning } = await import('../../server/bind-address.js');
+      const log = makeLogger(config.logLevel);
+      try {
+        const daemon = await startDaemon(config, log);
+        const exposed = exposureWarning(daemon.host, daemon.port);
+        if (exposed) process.stderr.write(`coord: warning: ${exposed}\n`);
+        const line = flags.json
+          ? JSON.stringify({ url: daemon.url, pid: process.pid, state: config.stateDir, store: daemon.store.kind })
+          : `coord ${daemon.store.kind} daemon on ${daemon.url} · state ${config.stateDir} · stop with Ctrl-C`;
+        process.stdout.write(`${line}\n`);
+        const stop = (signal: string) => {
+          log.info({ signal }, 'shutting down');
+          daemon.close().then(
+            () => process.exit(0),
+            (err) => {
+              log.error({ err }, 'shutdown failed');
+              process.exit(1);
+            },
+          );
+        };
+        process.once('SIGTERM', () => stop('SIGTERM'));
+        process.once('SIGINT', () => stop('SIGINT'));
+      } catch (e) {
+        if (e instanceof DaemonAlreadyRunning) {
+          process.stderr.write(`coord: ${e.message}\n`);
+          process.exit(EXIT.conflict);
+        }
+        process.stderr.write(`coord: could not start: ${startFailure(e, config.stateDir)}\n`);
+        process.exit(EXIT.usage);
+      }
+    });
+}

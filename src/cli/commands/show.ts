@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { parseInput } from '../../core/invoke.js';
+import type { Task } from '../../core/model.js';
+import { operations } from '../../core/operations.js';
+import { action, type CommonFlags, q, resolveInvocation, withCommon } from '../common.js';
+import { emit } from '../output.js';
+
+export function describeTask(t: Task): string {
+  const lines = [
+    `#${t.id}  ${t.title}`,
+    `state ${t.state}${t.claimed_by ? ` · ${t.state === 'claimed' ? 'held' : 'last held'} by ${t.claimed_by}` : ''}${t.lease_until ? ` until ${t.lease_until}` : ''}`,
+    `kind ${t.kind} · priority ${t.priority} · attempts ${t.attempts} · board ${t.board}`,
+    `posted by ${t.created_by} at ${t.created_at}${t.for ? ` · for ${t.for}` : ''} · expires ${t.expires_at}`,
+  ];
+  if (t.labels.length) lines.push(`labels ${t.labels.join(', ')}`);
+  if (t.body) lines.push('', t.body);
+  if (t.result_status) lines.push('', `result (${t.result_status}): ${JSON.stringify(t.result)}`);
+  return lines.join('\n');
+}
+
+export function registerShow(program: Command): void {
+  withCommon(program.command('show').description('Show one task').argument('<id>', 'task id'), { board: false }).action(
+    action(async (id: string, flags: CommonFlags) => {
+      const inv = resolveInvocation(flags);
+      const input = parseInput(operations.showTask, { task_id: id, agent: inv.agent });
+      const res = await inv.client.request<{ task: Task }>(
+        'GET',
+        `/v1/tasks/${input.task_id}${q({ agent: input.agent })}`,
+      );
+      emit(flags, res.body, () => describeTask(res.body.task));
+    }),
+  );
+}

@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { parseInput } from '../../core/invoke.js';
+import type { AgentSeen } from '../../core/model.js';
+import { operations } from '../../core/operations.js';
+import { action, type CommonFlags, q, resolveInvocation, withCommon } from '../common.js';
+import { emit } from '../output.js';
+
+/** "12s ago", "5m ago", "3h ago", "2d ago". */
+export function ago(iso: string, now: number): string {
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86_400)}d ago`;
+}
+
+export function agentTable(agents: AgentSeen[], now: number): string {
+  if (agents.length === 0) return 'no agents seen on this board';
+  const rows = [
+    ['AGENT', 'STATUS', 'LAST SEEN', 'CLAIMS', 'LOCKS'],
+    ...agents.map((a) => [
+      a.name,
+      a.active ? 'active' : 'idle',
+      ago(a.last_seen, now),
+      a.claims.map((id) => `#${id}`).join(' ') || '-',
+      a.locks.join(' ') || '-',
+    ]),
+  ];
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
+}
+
+export function registerWho(program: Command): void {
+  withCommon(
+    program
+      .command('who')
+      .description('Agents seen on the board lately: active or idle, last seen, the tasks and locks each holds'),
+    { agent: false },
+  ).action(
+    action(async (flags: CommonFlags) => {
+      const inv = resolveInvocation(flags);
+      const input = parseInput(operations.listAgents, { board: inv.board });
+      const res = await inv.client.request<{ agents: AgentSeen[] }>('GET', `/v1/agents${q({ board: input.board })}`);
+      emit(flags, res.body, () => agentTable(res.body.agents, Date.now()));
+    }),
+  );
+}

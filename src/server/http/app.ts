@@ -1,0 +1,94 @@
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { Logger } from 'pino';
+import { routes } from '../../api/routes.js';
+import { CoordError } from '../../core/errors.js';
+import { invoke } from '../../core/invoke.js';
+import type { Ctx } from '../../core/operation.js';
+import { McpHttp } from '../mcp/http.js';
+import { registerDashboard } from '../web/dashboard-route.js';
+import { registerArtifactRoutes } from './artifacts.js';
+import { errorHandler, sendError } from './errors.js';
+import { makeGuard } from './guard.js';
+import { registerInboxRoute } from './inbox.js';
+import { openApiDocument } from './openapi.js';
+import { rawInput } from './raw-input.js';
+import { registerEventsRoute } from './sse.js';
+
+export const JSON_LIMIT = 1024 * 1024;
+
+export interface HttpOptions {
+  ctx: Ctx;
+  token: string;
+  version: string;
+  port: () => number;
+  extraHosts?: string[];
+  logger?: Logger;
+  /** MCP over Streamable HTTP at /mcp; the daemon passes its own to end sessions whose `coord mcp` died. */
+  mcp?: McpHttp;
+}
+
+/** The daemon's HTTP API (SPEC §4). Plugins for live events, locks, MCP and the dashboard register onto it. */
+export function buildHttpApp(opts: HttpOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: opts.logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: JSON_LIMIT,
+    // Every request carries its own token check; never trust proxies here.
+    trustProxy: false,
+    return503OnClosing: false,
+    // A URL the router cannot take (a broken %-escape, an over-long path segment) still answers in coord's shape.
+    frameworkErrors: (err, req, reply) => errorHandler(err, req, reply),
+  }) as unknown as FastifyInstance;
+
+  app.addHook('onRequest', makeGuard({ token: opts.token, port: opts.port, extraHosts: opts.extraHosts ?? [] }));
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((req, reply) =>
+    sendError(reply, new CoordError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`)),
+  );
+
+  // Bodies are JSON whatever Content-Type a client sends (curl -d says form-urlencoded).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new CoordError('invalid_json', 'request body is not valid JSON'), undefined);
+    }
+  });
+
+  app.get('/v1/health', async () => ({ ok: true, version: opts.version, store: opts.ctx.store.kind }));
+  app.get('/v1/openapi.json', async () => openApiDocument(opts.version));
+
+  // A long-poll must not hold the daemon open for up to 60 s when it shuts down.
+  const closing = new AbortController();
+  app.addHook('preClose', async () => closing.abort());
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (req, reply) => {
+        const ac = new AbortController();
+        const stop = () => ac.abort();
+        closing.signal.addEventListener('abort', stop, { once: true });
+        reply.raw.once('close', () => {
+          closing.signal.removeEventListener('abort', stop);
+          // A long-poll stops waiting when its client goes away. 'close' also follows every answer
+          // sent; aborting then would only build an AbortError nobody reads, on every request.
+          if (!reply.raw.writableFinished) ac.abort();
+        });
+        const out = await invoke(route.op, { ...opts.ctx, signal: ac.signal }, rawInput(route, req));
+        const status = route.status?.(out) ?? 200;
+        if (status === 204) return reply.code(204).send();
+        return reply.code(status).send(out);
+      },
+    });
+  }
+  registerArtifactRoutes(app, opts.ctx);
+  registerInboxRoute(app, opts.ctx);
+  registerEventsRoute(app, opts.ctx);
+  registerDashboard(app);
+  (opts.mcp ?? new McpHttp({ ctx: opts.ctx, version: opts.version, log: opts.logger })).register(app);
+  return app;
+}

@@ -1,0 +1,64 @@
+/**
+ * Who an MCP session acts as, and what it remembers. The agent name is fixed
+ * for the session's life: `--agent`/`Coord-Agent` when given, else the MCP
+ * client's name plus a short random suffix (SPEC §5). The session remembers
+ * the claims it won, so a model may leave `claim_id` out of later calls.
+ */
+import { derivedAgentName } from '../../core/agent-name.js';
+import { CoordError } from '../../core/errors.js';
+
+export interface SessionIdentity {
+  /** The agent name asked for, or null to derive one from the client's name. */
+  agent: string | null;
+  board: string;
+  /** Repository root that file paths are made relative to; null when unknown. */
+  root: string | null;
+  /** Ties claims and locks to this session (SPEC rule 13): the `coord mcp` session lock's uuid, or the HTTP session's. */
+  id: string;
+}
+
+export class McpSession {
+  private readonly claims = new Map<string, string>();
+  private derived: string | undefined;
+  /** The MCP client's self-declared name, known once it has initialised. */
+  private clientName: () => string | undefined = () => undefined;
+
+  constructor(readonly identity: SessionIdentity) {}
+
+  /** Called by each MCP server that serves this session (a reconnecting bridge keeps its name). */
+  nameClient(name: () => string | undefined): void {
+    this.clientName = name;
+  }
+
+  get id(): string {
+    return this.identity.id;
+  }
+  get board(): string {
+    return this.identity.board;
+  }
+  get root(): string | null {
+    return this.identity.root;
+  }
+
+  get agent(): string {
+    if (this.identity.agent) return this.identity.agent;
+    this.derived ??= derivedAgentName(this.clientName());
+    return this.derived;
+  }
+
+  remember(taskId: string, claimId: string): void {
+    this.claims.set(taskId, claimId);
+  }
+
+  /** The claim_id given, else the one this session won for the task. */
+  claimIdFor(taskId: string, given: unknown): unknown {
+    if (given !== undefined) return given;
+    const known = this.claims.get(taskId.replace(/^#/, ''));
+    if (known) return known;
+    throw new CoordError(
+      'not_claimed',
+      `this session holds no claim on #${taskId} — claim it with claim_task first, or pass the claim_id you were given`,
+      { task_id: taskId },
+    );
+  }
+}

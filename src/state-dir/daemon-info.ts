@@ -1,0 +1,54 @@
+/**
+ * `<state>/daemon.json` — `{pid, url, version}`, written by the daemon after
+ * it binds its port. Readers must expect it to be missing, half-written or
+ * left over from a crashed daemon.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { daemonInfoPath, ensurePrivateDir } from './paths.js';
+
+export interface DaemonInfo {
+  readonly pid: number;
+  readonly url: string;
+  readonly version: string;
+}
+
+/** Write daemon.json atomically: a private temp file, fsync, then rename. */
+export function writeDaemonInfo(stateDir: string, info: DaemonInfo): void {
+  ensurePrivateDir(stateDir);
+  const target = daemonInfoPath(stateDir);
+  const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const body = `${JSON.stringify({ pid: info.pid, url: info.url, version: info.version })}\n`;
+  const fd = openSync(temp, 'wx', 0o600);
+  try {
+    writeSync(fd, body);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    unlinkSync(temp);
+    throw e;
+  }
+  closeSync(fd);
+  try {
+    renameSync(temp, target);
+  } catch (e) {
+    unlinkSync(temp);
+    throw e;
+  }
+}
+
+/** daemon.json, or null when it is missing, unreadable or not well-formed. */
+export function readDaemonInfo(stateDir: string): DaemonInfo | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(daemonInfoPath(stateDir), 'utf8'));
+  } catch {
+    return null;
+  }
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { pid, url, version } = raw as Record<string, unknown>;
+  if (!Number.isSafeInteger(pid) || (pid as number) <= 0) return null;
+  if (typeof url !== 'string' || typeof version !== 'string') return null;
+  return { pid: pid as number, url, version };
+}

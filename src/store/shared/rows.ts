@@ -1,0 +1,123 @@
+import type { Artifact, ClaimGrant, CoordEvent, EventType, ResultStatus, Task, TaskState } from '../../core/model.js';
+import type { ClaimEnd, TaskFacts } from '../../core/rules.js';
+
+/** A tasks row as both stores return it (labels: JSON text in SQLite, text[] in PostgreSQL). */
+export interface TaskRow {
+  id: string;
+  board: string;
+  kind: string;
+  title: string;
+  body: string;
+  priority: number;
+  labels: string | string[];
+  for_agent: string | null;
+  created_by: string;
+  state: TaskState;
+  claimed_by: string | null;
+  claim_id: string | null;
+  lease_until: number | null;
+  attempts: number;
+  result_status: ResultStatus | null;
+  result: string | null;
+  result_hash: string | null;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+  idempotency_key: string | null;
+  payload_hash: string;
+  claim_session: string | null;
+  claim_lease_ms: number | null;
+  claim_end: ClaimEnd | null;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export function toTask(r: TaskRow): Task {
+  return {
+    id: r.id,
+    board: r.board,
+    kind: r.kind,
+    title: r.title,
+    body: r.body,
+    priority: r.priority,
+    labels: typeof r.labels === 'string' ? (JSON.parse(r.labels) as string[]) : r.labels,
+    for: r.for_agent,
+    created_by: r.created_by,
+    state: r.state,
+    claimed_by: r.claimed_by,
+    lease_until: r.lease_until === null ? null : iso(r.lease_until),
+    attempts: r.attempts,
+    result_status: r.result_status,
+    result: r.result === null ? null : JSON.parse(r.result),
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+    expires_at: iso(r.expires_at),
+    idempotency_key: r.idempotency_key,
+  };
+}
+
+export function toFacts(r: TaskRow): TaskFacts & { result_hash: string | null } {
+  return {
+    state: r.state,
+    for: r.for_agent,
+    created_by: r.created_by,
+    claimed_by: r.claimed_by,
+    claim_id: r.claim_id,
+    lease_until_ms: r.lease_until,
+    expires_at_ms: r.expires_at,
+    attempts: r.attempts,
+    claim_end: r.claim_end,
+    result_hash: r.result_hash,
+  };
+}
+
+export function toGrant(r: TaskRow, reclaimed: boolean): ClaimGrant {
+  return {
+    task: toTask(r),
+    claim_id: r.claim_id ?? '',
+    fence: r.attempts,
+    lease_until: iso(r.lease_until ?? 0),
+    reclaimed,
+  };
+}
+
+export interface EventRow {
+  seq: number;
+  type: EventType;
+  board: string;
+  task_id: string | null;
+  lock_id: string | null;
+  agent: string | null;
+  at: number;
+  data: string;
+}
+
+export const toEvent = (r: EventRow): CoordEvent => ({
+  seq: r.seq,
+  type: r.type,
+  board: r.board,
+  task_id: r.task_id,
+  lock_id: r.lock_id,
+  agent: r.agent,
+  at: iso(r.at),
+  data: JSON.parse(r.data),
+});
+
+export interface ArtifactRow {
+  task_id: string;
+  artifact_id: string;
+  name: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  bytes: Buffer;
+}
+
+export const toArtifact = (r: ArtifactRow): Artifact => ({
+  id: r.artifact_id,
+  task_id: r.task_id,
+  name: r.name,
+  size: r.size,
+  sha256: r.sha256,
+  content_type: r.content_type,
+});
