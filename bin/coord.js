@@ -1,26 +1,20 @@
 #!/usr/bin/env node
-// Runs the compiled CLI (dist/, built by `npm install` through the prepare script). When dist/ is missing
-// or older than a file under src/ (a pull without a rebuild), runs the TypeScript source through tsx
-// instead, so `coord` never runs stale code.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// Runs the compiled CLI (dist/, shipped in the package and built by `npm install` in a checkout). Only
+// inside a checkout with no build (dist/ missing, src/ present) does it run the TypeScript through tsx, a
+// dev dependency; a stale dist/ is the developer's to rebuild (`npm run build`), because finding out would
+// mean reading every file under src/ on every start, `coord mcp` included.
+import { existsSync } from 'node:fs';
 
 const dist = new URL('../dist/main.js', import.meta.url);
-const src = new URL('../src/', import.meta.url);
+const source = new URL('../src/main.ts', import.meta.url);
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-const fresh = existsSync(dist) && (!existsSync(src) || statSync(dist).mtimeMs >= newestMtime(src.pathname));
-if (fresh) {
+if (existsSync(dist)) {
   await import(dist.href);
-} else {
+} else if (existsSync(source)) {
   const { register } = await import('tsx/esm/api');
   register();
-  await import(new URL('../src/main.ts', import.meta.url).href);
+  await import(source.href);
+} else {
+  process.stderr.write('coord: dist/main.js is missing; reinstall the package (or run `npm run build`)\n');
+  process.exit(1);
 }

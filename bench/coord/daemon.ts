@@ -1,9 +1,9 @@
 /**
  * coord's real daemon for the HTTP, RSS, MCP and PostgreSQL rows: `node bin/coord.js
  * serve --port 0 --state <dir> --json [--store …]`, from the compiled dist/ (so neither
- * its start-up nor its RSS include tsx). bin/coord.js falls back to tsx when dist/ is
- * older than src/, so `ensureDist()` rebuilds first when it is stale, and every spawn
- * checks again (other work may touch src/ during a run).
+ * its start-up nor its RSS include tsx). bin/coord.js runs dist/ whenever it exists, even
+ * when it is older than src/, so `ensureDist()` rebuilds first when it is stale, and every
+ * spawn checks again (other work may touch src/ during a run).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -23,7 +23,7 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** The test bin/coord.js makes: dist/main.js exists and is not older than any file under src/. */
+/** dist/main.js exists and is not older than any file under src/ (the bench measures the code under review). */
 export function distFresh(): boolean {
   const dist = repoPath('dist/main.js');
   return existsSync(dist) && statSync(dist).mtimeMs >= newestMtime(repoPath('src'));
