@@ -34,26 +34,34 @@ export function registerServe(program: Command): void {
       const { DaemonAlreadyRunning, startDaemon } = await import('../../server/start.js');
       const { exposureWarning } = await import('../../server/bind-address.js');
       const log = makeLogger(config.logLevel);
+      // The handlers go in before the daemon starts: the ready line tells a supervisor it may signal, and
+      // a SIGTERM landing before them would kill the process by the default action — no clean close, the
+      // lock and daemon.json left behind. A signal during start-up stops the daemon as soon as it is up.
+      let daemon: Awaited<ReturnType<typeof startDaemon>> | undefined;
+      let stopping: string | undefined;
+      const stop = (signal: string) => {
+        stopping ??= signal;
+        if (!daemon) return;
+        log.info({ signal: stopping }, 'shutting down');
+        daemon.close().then(
+          () => process.exit(0),
+          (err) => {
+            log.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
       try {
-        const daemon = await startDaemon(config, log);
+        daemon = await startDaemon(config, log);
+        if (stopping) return stop(stopping);
         const exposed = exposureWarning(daemon.host, daemon.port);
         if (exposed) process.stderr.write(`coord: warning: ${exposed}\n`);
         const line = flags.json
           ? JSON.stringify({ url: daemon.url, pid: process.pid, state: config.stateDir, store: daemon.store.kind })
           : `coord ${daemon.store.kind} daemon on ${daemon.url} · state ${config.stateDir} · stop with Ctrl-C`;
         process.stdout.write(`${line}\n`);
-        const stop = (signal: string) => {
-          log.info({ signal }, 'shutting down');
-          daemon.close().then(
-            () => process.exit(0),
-            (err) => {
-              log.error({ err }, 'shutdown failed');
-              process.exit(1);
-            },
-          );
-        };
-        process.once('SIGTERM', () => stop('SIGTERM'));
-        process.once('SIGINT', () => stop('SIGINT'));
       } catch (e) {
         if (e instanceof DaemonAlreadyRunning) {
           process.stderr.write(`coord: ${e.message}\n`);
