@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { resolveStateDir } from '../state-dir/state-dir.js';
+import { LOG_FORMATS, type LogFormat } from './log-format.js';
 
 export interface DaemonConfig {
   stateDir: string;
@@ -18,6 +19,11 @@ export interface DaemonConfig {
   /** More Host header values to accept besides the loopback names (`--allow-host`, COORD_ALLOWED_HOSTS). */
   allowedHosts: string[];
   logLevel: string;
+  /**
+   * `pretty` (one readable line per entry) when stderr is a terminal, else `json` (one JSON object per
+   * line, for files and supervisors); `--log-format` or COORD_LOG_FORMAT choose either.
+   */
+  logFormat: LogFormat;
   /** Background sweep period for due leases and ttls; lazy expiry works without it. */
   sweepMs: number;
 }
@@ -31,9 +37,20 @@ export interface DaemonFlags {
   store?: string;
   host?: string;
   allowHost?: string[];
+  logFormat?: string;
 }
 
-export function resolveDaemonConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv): DaemonConfig {
+/** What the composition root knows about the process the daemon runs in. */
+export interface DaemonTerminal {
+  /** stderr, where the logs go, is a terminal. */
+  stderrIsTTY: boolean;
+}
+
+export function resolveDaemonConfig(
+  flags: DaemonFlags,
+  env: NodeJS.ProcessEnv,
+  terminal: DaemonTerminal = { stderrIsTTY: false },
+): DaemonConfig {
   const port = Number(flags.port ?? env.COORD_PORT ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`--port must be 0–65535, got ${flags.port}`);
@@ -44,6 +61,7 @@ export function resolveDaemonConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv):
     store: flags.store ?? env.COORD_STORE ?? 'sqlite',
     allowedHosts: [...(flags.allowHost ?? []), ...(env.COORD_ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [])],
     logLevel: env.COORD_LOG_LEVEL ?? 'info',
+    logFormat: logFormat(flags.logFormat ?? env.COORD_LOG_FORMAT, terminal),
     sweepMs: Number(env.COORD_SWEEP_MS ?? 1000),
   };
 }
@@ -57,4 +75,10 @@ function bindAddress(flag: string | undefined): string {
       `--host must be an IP address such as 127.0.0.1, 0.0.0.0 or ::, got ${JSON.stringify(flag)} (to accept another Host header, use --allow-host)`,
     );
   return bare;
+}
+
+function logFormat(asked: string | undefined, terminal: DaemonTerminal): LogFormat {
+  if (asked === undefined || asked === '') return terminal.stderrIsTTY ? 'pretty' : 'json';
+  if ((LOG_FORMATS as readonly string[]).includes(asked)) return asked as LogFormat;
+  throw new Error(`--log-format must be ${LOG_FORMATS.join(' or ')}, got ${JSON.stringify(asked)}`);
 }

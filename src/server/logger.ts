@@ -1,4 +1,5 @@
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { type LogFormat, prettyStream } from './log-format.js';
 
 /**
  * Where a secret could ride into a log line: a request's headers (Authorization, Cookie) or a field
@@ -17,6 +18,13 @@ export const REDACT_PATHS = [
   'req.headers.cookie',
 ];
 
-/** Logs go to stderr: stdout belongs to MCP's stdio protocol. */
-export const makeLogger = (level: string, destination: DestinationStream = pino.destination(2)): Logger =>
-  pino({ level, base: { pid: process.pid }, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
+/** Logs go to stderr: stdout belongs to MCP's stdio protocol. JSON lines unless `format` asks for the human form. */
+export const makeLogger = (
+  level: string,
+  destination: DestinationStream = pino.destination(2),
+  format: LogFormat = 'json',
+): Logger =>
+  pino(
+    { level, base: { pid: process.pid }, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    format === 'pretty' ? prettyStream(destination) : destination,
+  );

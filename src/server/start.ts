@@ -45,7 +45,7 @@ export class DaemonAlreadyRunning extends Error {
 
 export async function startDaemon(
   config: DaemonConfig,
-  log: Logger = makeLogger(config.logLevel),
+  log: Logger = makeLogger(config.logLevel, undefined, config.logFormat),
 ): Promise<RunningDaemon> {
   // The lock comes before the database is opened: two daemons never write one state directory.
   const held = acquireDaemonLock(config.stateDir);

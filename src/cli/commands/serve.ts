@@ -16,6 +16,10 @@ export function registerServe(program: Command): void {
     .option('--state <dir>', 'state directory (default: $COORD_STATE or ~/.coord)')
     .option('--store <store>', 'sqlite (default, <state>/coord.db) or postgres://user:pass@host/db')
     .option('--json', 'print the listening address as JSON')
+    .option(
+      '--log-format <format>',
+      'pretty (default on a terminal) or json (default otherwise; also COORD_LOG_FORMAT)',
+    )
     .action(async (flags: ServeFlags) => {
       // The server is loaded here, not at the top: every other command (and `coord mcp`'s start-up) stays
       // free of fastify, the stores and the MCP server SDK.
@@ -23,7 +27,7 @@ export function registerServe(program: Command): void {
       const { startFailure } = await import('../../server/start-failure.js');
       let config: DaemonConfig;
       try {
-        config = resolveDaemonConfig(flags, process.env);
+        config = resolveDaemonConfig(flags, process.env, { stderrIsTTY: process.stderr.isTTY === true });
       } catch (e) {
         process.stderr.write(`coord: ${e instanceof Error ? e.message : String(e)}\n`);
         process.exit(EXIT.usage);
@@ -33,7 +37,7 @@ export function registerServe(program: Command): void {
       const { makeLogger } = await import('../../server/logger.js');
       const { DaemonAlreadyRunning, startDaemon } = await import('../../server/start.js');
       const { exposureWarning } = await import('../../server/bind-address.js');
-      const log = makeLogger(config.logLevel);
+      const log = makeLogger(config.logLevel, undefined, config.logFormat);
       // The handlers go in before the daemon starts: the ready line tells a supervisor it may signal, and
       // a SIGTERM landing before them would kill the process by the default action — no clean close, the
       // lock and daemon.json left behind. A signal during start-up stops the daemon as soon as it is up.
