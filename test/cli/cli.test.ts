@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Command } from 'commander';
+import { buildProgram } from '../../src/cli/program.js';
 import { tempDir } from '../support/ctx.js';
 import { runCli, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 
@@ -103,11 +105,24 @@ describe('the coord CLI', () => {
     assert.deepEqual(data.body.tasks, []);
   });
 
-  test('every command has --help and --json', async () => {
-    for (const cmd of ['serve', 'post', 'ls', 'show', 'claim', 'heartbeat', 'release', 'submit', 'cancel', 'inbox']) {
-      const r = await runCli([cmd, '--help']);
-      assert.equal(r.code, 0, cmd);
-      assert.match(r.stdout, /--json/, `${cmd} --help lists --json`);
-    }
+  test('every command the program registers, subcommands included, has --help and --json', async () => {
+    const names: string[][] = [];
+    const walk = (parent: Command, path: string[]) => {
+      for (const cmd of parent.commands) {
+        names.push([...path, cmd.name()]);
+        walk(cmd, [...path, cmd.name()]);
+      }
+    };
+    walk(buildProgram(), []);
+    assert.ok(names.length >= 19, `only ${names.length} commands registered`);
+    // Four at a time: each is a real `coord … --help` process.
+    for (let i = 0; i < names.length; i += 4)
+      await Promise.all(
+        names.slice(i, i + 4).map(async (path) => {
+          const r = await runCli([...path, '--help']);
+          assert.equal(r.code, 0, path.join(' '));
+          assert.match(r.stdout, /--json/, `${path.join(' ')} --help lists --json`);
+        }),
+      );
   });
 });

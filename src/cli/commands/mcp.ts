@@ -27,6 +27,7 @@ export function registerMcp(program: Command): void {
     .option('--agent <name>', 'agent name (default: $COORD_AGENT, else the MCP client name plus a short suffix)')
     .option('--board <name>', 'board (default: $COORD_BOARD, else this git repository, else "default")')
     .option('--state <dir>', 'state directory (default: $COORD_STATE or ~/.coord)')
+    .option('--json', 'accepted like on every command: what this one prints is MCP JSON-RPC already')
     .action(async (flags: McpFlags) => {
       const env = process.env;
       const log = (message: string) => process.stderr.write(`coord mcp: ${message}\n`);
