@@ -16,9 +16,36 @@ export interface Route {
   from: 'body' | 'query';
   /** Path parameters, in the op's input names. */
   params?: Record<string, string>;
-  status?: (out: unknown) => number;
+  /**
+   * Success statuses, as data (SPEC §4), read by the server, the OpenAPI document and the client: `ok`
+   * (200 unless named); `replay` for an answer with `created: false` (the same intent again); `empty`
+   * for an answer of null, sent with no body.
+   */
+  status?: { ok?: 200 | 201; replay?: 200; empty?: 204 };
+  /**
+   * A second form of the answer besides the op's JSON, served by the route's own handler (server/http
+   * inbox.ts, sse.ts): `query` asks for it; `json` asks for JSON when the other form is the default.
+   */
+  alsoAs?: { type: 'text/plain' | 'text/event-stream'; query?: Record<string, string>; json?: Record<string, string> };
   summary?: string;
 }
+
+/** The status a route answers `out` with. */
+export function successStatus(route: Route, out: unknown): number {
+  const s = route.status ?? {};
+  if (out === null && s.empty) return s.empty;
+  if (s.replay && (out as { created?: unknown } | null)?.created === false) return s.replay;
+  return s.ok ?? 200;
+}
+
+/** Every success status a route can answer, first the usual one. */
+export const successStatuses = (route: Route): number[] => [
+  ...new Set([
+    route.status?.ok ?? 200,
+    ...(route.status?.replay ? [route.status.replay] : []),
+    ...(route.status?.empty ? [route.status.empty] : []),
+  ]),
+];
 
 const ID = { id: 'task_id' };
 const LOCK = { lock_id: 'lock_id' };
@@ -29,19 +56,36 @@ export const routes: Route[] = [
     url: '/v1/tasks',
     op: op.createTask,
     from: 'body',
-    status: (o) => ((o as { created: boolean }).created ? 201 : 200),
+    status: { ok: 201, replay: 200 },
   },
   { method: 'GET', url: '/v1/tasks', op: op.listTasks, from: 'query' },
   { method: 'GET', url: '/v1/tasks/:id', op: op.showTask, from: 'query', params: ID },
   { method: 'POST', url: '/v1/tasks/:id/claim', op: op.claimTask, from: 'body', params: ID },
-  { method: 'POST', url: '/v1/claim', op: op.claimNext, from: 'body', status: (o) => (o === null ? 204 : 200) },
+  { method: 'POST', url: '/v1/claim', op: op.claimNext, from: 'body', status: { empty: 204 } },
   { method: 'POST', url: '/v1/tasks/:id/heartbeat', op: op.heartbeat, from: 'body', params: ID },
   { method: 'POST', url: '/v1/tasks/:id/release', op: op.releaseTask, from: 'body', params: ID },
   { method: 'POST', url: '/v1/tasks/:id/submit', op: op.submitResult, from: 'body', params: ID },
   { method: 'POST', url: '/v1/tasks/:id/cancel', op: op.cancelTask, from: 'body', params: ID },
   { method: 'GET', url: '/v1/agents', op: op.listAgents, from: 'query' },
-  { method: 'POST', url: '/v1/locks', op: op.lockFiles, from: 'body', status: () => 201 },
+  { method: 'POST', url: '/v1/locks', op: op.lockFiles, from: 'body', status: { ok: 201 } },
   { method: 'GET', url: '/v1/locks', op: op.listLocks, from: 'query' },
   { method: 'POST', url: '/v1/locks/:lock_id/renew', op: op.renewLock, from: 'body', params: LOCK },
   { method: 'DELETE', url: '/v1/locks/:lock_id', op: op.unlockFiles, from: 'query', params: LOCK },
+  {
+    method: 'GET',
+    url: '/v1/inbox',
+    op: op.inbox,
+    from: 'query',
+    alsoAs: { type: 'text/plain', query: { format: 'text' } },
+    summary: 'Your inbox; ?format=text for the compact form a model reads.',
+  },
+  {
+    method: 'GET',
+    url: '/v1/events',
+    op: op.listEvents,
+    from: 'query',
+    alsoAs: { type: 'text/event-stream', json: { format: 'json' } },
+    summary:
+      'The event log as Server-Sent Events (id = seq, event = type); Last-Event-ID or ?since resumes right after that event. ?format=json (or Accept: application/json) answers one page of list_events instead.',
+  },
 ];

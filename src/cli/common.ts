@@ -63,5 +63,3 @@ export function action<A extends unknown[]>(body: (...args: A) => Promise<void>)
     }
   };
 }
-
-export { q } from '../client/query.js';

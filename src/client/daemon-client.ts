@@ -1,7 +1,12 @@
-/** How the CLI finds and talks to the daemon of a state directory: daemon.json for the URL, the token file for auth. */
+/**
+ * How a client finds and talks to the daemon of a state directory: daemon.json for the URL, the token
+ * file for auth, the route table (api/routes.ts) for every request — `call(op, input)` names the
+ * operation and gets its answer back.
+ */
 
 import { readDaemonInfo } from '../state-dir/index.js';
 import { readToken } from '../state-dir/token.js';
+import { type AnyOperation, type CallInput, type CallOutput, requestFor, routeOf } from './call.js';
 
 export class CliError extends Error {
   constructor(
@@ -15,8 +20,14 @@ export class CliError extends Error {
 
 export interface DaemonClient {
   url: string;
-  request<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
-  requestText(path: string): Promise<string>;
+  /** The operation's answer (null for an empty 204); a coord error answer throws CliError with its code. */
+  call<Op extends AnyOperation>(op: Op, input: CallInput<Op>): Promise<CallOutput<Op>>;
+  /** The route's second form as text (the inbox a model reads): the query of its `alsoAs` is added. */
+  callText<Op extends AnyOperation>(op: Op, input: CallInput<Op>): Promise<string>;
+  /** The route's stream (`alsoAs: text/event-stream`), still open: the caller reads the body. */
+  stream<Op extends AnyOperation>(op: Op, input: CallInput<Op>, headers?: Record<string, string>): Promise<Response>;
+  /** GET /v1/health, the one route with no operation (and no token needed). */
+  health(): Promise<{ ok: boolean; version: string; store: string }>;
 }
 
 export function connect(stateDir: string): DaemonClient {
@@ -28,37 +39,52 @@ export function connect(stateDir: string): DaemonClient {
     throw unreachable(stateDir);
   }
   if (!info) throw unreachable(stateDir);
-  const send = async (method: string, path: string, body?: unknown) => {
+  const send = async (
+    req: { method: string; path: string; body?: unknown },
+    headers: Record<string, string>,
+  ): Promise<Response> => {
+    let res: Response;
     try {
-      return await fetch(info.url + path, {
-        method,
+      res = await fetch(info.url + req.path, {
+        method: req.method,
         headers: {
           authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(req.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
       });
     } catch {
       throw unreachable(stateDir, info.url);
     }
+    if (!res.ok) {
+      const payload = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+      const e = payload.error ?? {};
+      throw new CliError(e.code ?? 'internal', e.message ?? `HTTP ${res.status}`, e as Record<string, unknown>);
+    }
+    return res;
   };
-  const fail = async (res: Response): Promise<never> => {
-    const payload = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
-    const e = payload.error ?? {};
-    throw new CliError(e.code ?? 'internal', e.message ?? `HTTP ${res.status}`, e as Record<string, unknown>);
+  const json = async (res: Response) => {
+    const text = await res.text();
+    return text ? JSON.parse(text) : null;
   };
   return {
     url: info.url,
-    async request<T>(method: string, path: string, body?: unknown) {
-      const res = await send(method, path, body);
-      if (!res.ok) return fail(res);
-      const text = await res.text();
-      return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+    async call(op, input) {
+      return json(await send(requestFor(op, input), { accept: 'application/json' }));
     },
-    async requestText(path: string) {
-      const res = await send('GET', path);
-      if (!res.ok) return fail(res);
-      return res.text();
+    async callText(op, input) {
+      const other = routeOf(op).alsoAs;
+      if (other?.type !== 'text/plain') throw new Error(`${op.name} has no text form`);
+      return (await send(requestFor(op, input, other.query), { accept: other.type })).text();
+    },
+    async stream(op, input, headers = {}) {
+      const other = routeOf(op).alsoAs;
+      if (other?.type !== 'text/event-stream') throw new Error(`${op.name} has no stream`);
+      return send(requestFor(op, input), { accept: other.type, ...headers });
+    },
+    async health() {
+      return json(await send({ method: 'GET', path: '/v1/health' }, { accept: 'application/json' }));
     },
   };
 }

@@ -5,7 +5,7 @@
  * answers (JSON or SSE) back into `onMessage`.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { sseData } from './mcp-sse.js';
+import { readSse } from './sse-reader.js';
 
 export interface DaemonEndpoint {
   /** The daemon's origin, e.g. http://127.0.0.1:7777 */
@@ -80,7 +80,7 @@ export class DaemonLink {
 
   private async read(body: ReadableStream<Uint8Array>): Promise<void> {
     try {
-      for await (const data of sseData(body)) {
+      for await (const { data } of readSse(body)) {
         try {
           this.onMessage(JSON.parse(data) as JSONRPCMessage);
         } catch (err) {

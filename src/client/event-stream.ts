@@ -4,10 +4,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoordEvent } from '../core/model.js';
-import { readDaemonInfo } from '../state-dir/index.js';
-import { readToken } from '../state-dir/token.js';
-import { CliError } from './daemon-client.js';
-import { q } from './query.js';
+import { operations } from '../core/operations.js';
+import { CliError, connect } from './daemon-client.js';
 import { readSse } from './sse-reader.js';
 
 export interface FollowOptions {
@@ -48,36 +46,11 @@ export async function followEvents(opts: FollowOptions): Promise<never> {
   }
 }
 
-async function open(stateDir: string, board: string | undefined, since: number | undefined): Promise<Response> {
-  const info = readDaemonInfo(stateDir);
-  let token: string;
-  try {
-    token = readToken(stateDir);
-  } catch {
-    token = '';
-  }
-  if (!info || !token) throw unreachable(stateDir);
-  let res: Response;
-  try {
-    res = await fetch(`${info.url}/v1/events${q({ board })}`, {
-      headers: {
-        authorization: `Bearer ${token}`,
-        accept: 'text/event-stream',
-        ...(since === undefined ? {} : { 'last-event-id': String(since) }),
-      },
-    });
-  } catch {
-    throw unreachable(stateDir, info.url);
-  }
-  if (!res.ok) {
-    const payload = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
-    throw new CliError(payload.error?.code ?? 'internal', payload.error?.message ?? `HTTP ${res.status}`);
-  }
-  return res;
-}
-
-const unreachable = (stateDir: string, url?: string) =>
-  new CliError(
-    'unreachable',
-    `no coord daemon answers for ${stateDir}${url ? ` at ${url}` : ''} — start one with: coord serve --state ${stateDir}`,
+/** Reads daemon.json afresh on every (re)connection: a restarted daemon may listen on another port. */
+function open(stateDir: string, board: string | undefined, since: number | undefined): Promise<Response> {
+  return connect(stateDir).stream(
+    operations.listEvents,
+    { board },
+    since === undefined ? {} : { 'last-event-id': String(since) },
   );
+}

@@ -1,4 +1,8 @@
-/** Reads a Server-Sent Events body (text/event-stream) into messages; comments and `retry:` lines are skipped. */
+/**
+ * The one reader of Server-Sent Events bodies (text/event-stream) on the client side: `coord events
+ * --follow` and the stdio MCP relay's Streamable HTTP answers. Comments (keep-alives) and `retry:` lines
+ * are skipped; an event the stream ends in the middle of is dropped, as the SSE standard says.
+ */
 
 export interface SseMessage {
   id: string | undefined;

@@ -28,6 +28,47 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * What kind of failure each code is — the one table every edge derives its answer from (SPEC §4): the
+ * HTTP status (server/http/errors.ts), the CLI exit code (cli/exit-codes.ts). `conflict` is the 409 list:
+ * the caller lost a race or asked for a state the task is no longer in.
+ */
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'too_large'
+  | 'unavailable'
+  | 'internal';
+
+export const ERROR_KIND: Record<ErrorCode, ErrorKind> = {
+  invalid_request: 'invalid',
+  invalid_json: 'invalid',
+  unauthorized: 'unauthorized',
+  forbidden_host: 'forbidden',
+  forbidden_origin: 'forbidden',
+  not_found: 'not_found',
+  claimed: 'conflict',
+  not_claimable: 'conflict',
+  not_claimed: 'conflict',
+  stale_claim: 'conflict',
+  lease_expired: 'conflict',
+  cancelled: 'conflict',
+  expired: 'conflict',
+  result_mismatch: 'conflict',
+  idempotency_conflict: 'conflict',
+  artifact_conflict: 'conflict',
+  lock_conflict: 'conflict',
+  too_large: 'too_large',
+  store_unavailable: 'unavailable',
+  internal: 'internal',
+};
+
+/** The kind of any code a client read off the wire; a code this version does not know is `internal`. */
+export const kindOf = (code: string): ErrorKind => ERROR_KIND[code as ErrorCode] ?? 'internal';
+
 export class CoordError extends Error {
   override readonly name = 'CoordError';
   constructor(

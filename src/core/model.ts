@@ -11,7 +11,12 @@
  * fence    — a number that grows by one with every claim of a task (= attempts),
  *            so systems outside coord can reject writes from an older claim.
  * lock     — an agent's exclusive hold on a set of resources (file paths) for a lease.
+ *
+ * The shapes below are the zod schemas' own types (schemas.ts): one declaration per shape, which
+ * validates input, documents OpenAPI and types the code.
  */
+import type { z } from 'zod';
+import type { AgentsOutput, ArtifactSchema, ClaimOutput, EventSchema, LockSchema, TaskSchema } from './schemas.js';
 
 export const TASK_STATES = ['queued', 'claimed', 'completed', 'failed', 'cancelled', 'expired'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
@@ -26,63 +31,19 @@ export const MAX_LEASE_S = 24 * 3600;
 export const DEFAULT_TTL_S = 86_400;
 
 /** A task as every agent may see it. The claim_id is never part of it: only the claimer receives that. */
-export interface Task {
-  id: string;
-  board: string;
-  kind: string;
-  title: string;
-  body: string;
-  priority: number;
-  labels: string[];
-  for: string | null;
-  created_by: string;
-  state: TaskState;
-  claimed_by: string | null;
-  lease_until: string | null;
-  attempts: number;
-  result_status: ResultStatus | null;
-  result: unknown;
-  created_at: string;
-  updated_at: string;
-  expires_at: string;
-  idempotency_key: string | null;
-}
+export type Task = z.output<typeof TaskSchema>;
 
-/** What the winner of a claim receives. */
-export interface ClaimGrant {
-  task: Task;
-  claim_id: string;
-  fence: number;
-  lease_until: string;
-  reclaimed: boolean;
-  /** Present when the claim locked files (rule 10); the lock ends with the claim. */
-  lock?: { lock_id: string; resources: string[] };
-}
+/** What the winner of a claim receives; `lock` when the claim locked files (rule 10), ending with it. */
+export type ClaimGrant = z.output<typeof ClaimOutput>;
 
-export interface Artifact {
-  id: string;
-  task_id: string;
-  name: string;
-  size: number;
-  sha256: string;
-  content_type: string;
-}
+export type Artifact = z.output<typeof ArtifactSchema>;
 
 /**
  * A lock as anyone may see it. A lock taken with a claim names its task (never
  * the claim_id: that is the claimer's fencing token) and lives as long as the
- * claim; its lease_until is the claim's.
+ * claim; its lease_until is the claim's. Resources are canonical keys, sorted; `dir/` covers everything inside it.
  */
-export interface Lock {
-  lock_id: string;
-  board: string;
-  agent: string;
-  /** Canonical keys, sorted; `dir/` covers everything inside it. */
-  resources: string[];
-  lease_until: string;
-  task_id: string | null;
-  created_at: string;
-}
+export type Lock = z.output<typeof LockSchema>;
 
 export const EVENT_TYPES = [
   'task.created',
@@ -98,23 +59,8 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** One entry of the audit trail; `seq` grows monotonically across the whole store. */
-export interface CoordEvent {
-  seq: number;
-  type: EventType;
-  board: string;
-  task_id: string | null;
-  lock_id: string | null;
-  agent: string | null;
-  at: string;
-  data: Record<string, unknown>;
-}
+export type CoordEvent = z.output<typeof EventSchema>;
 
-export interface AgentSeen {
-  name: string;
-  active: boolean;
-  last_seen: string;
-  claims: string[];
-  locks: string[];
-}
+export type AgentSeen = z.output<typeof AgentsOutput>['agents'][number];
 
 export const isTerminal = (state: TaskState): boolean => TERMINAL_STATES.has(state);

@@ -3,7 +3,15 @@
  * input schemas and CLI parsing all derive from these — never a second copy.
  */
 import { z } from 'zod';
-import { DEFAULT_BOARD, DEFAULT_LEASE_S, DEFAULT_TTL_S, MAX_LEASE_S, MIN_LEASE_S, TASK_STATES } from './model.js';
+import {
+  DEFAULT_BOARD,
+  DEFAULT_LEASE_S,
+  DEFAULT_TTL_S,
+  EVENT_TYPES,
+  MAX_LEASE_S,
+  MIN_LEASE_S,
+  TASK_STATES,
+} from './model.js';
 import { canonicalSet, normaliseResource } from './paths.js';
 
 const NAME_RE = /^[A-Za-z0-9._:#@/-]{1,64}$/;
@@ -285,7 +293,7 @@ export const ArtifactSchema = z.object({
 export const ArtifactOutput = z.object({ artifact: ArtifactSchema, created: z.boolean() });
 export const EventSchema = z.object({
   seq: z.int(),
-  type: z.string(),
+  type: z.enum(EVENT_TYPES),
   board: z.string(),
   task_id: z.string().nullable(),
   lock_id: z.string().nullable(),

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { parseInput } from '../../core/invoke.js';
-import type { Task } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';
@@ -17,11 +16,8 @@ export function registerCancel(program: Command): void {
     action(async (id: string, flags: CommonFlags & { reason?: string }) => {
       const inv = resolveInvocation(flags);
       const input = parseInput(operations.cancelTask, { task_id: id, agent: inv.agent, reason: flags.reason });
-      const res = await inv.client.request<{ task: Task }>('POST', `/v1/tasks/${input.task_id}/cancel`, {
-        agent: input.agent,
-        reason: input.reason,
-      });
-      emit(flags, res.body, () => `cancelled #${input.task_id}`);
+      const res = await inv.client.call(operations.cancelTask, input);
+      emit(flags, res, () => `cancelled #${input.task_id}`);
     }),
   );
 }

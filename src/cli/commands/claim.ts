@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { CliError } from '../../client/daemon-client.js';
 import { parseInput } from '../../core/invoke.js';
-import type { ClaimGrant } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { clockTime, emit } from '../output.js';
@@ -35,15 +34,18 @@ export function registerClaim(program: Command): void {
       // Claim-next takes no files (SPEC §4): refuse rather than claim without the lock that was asked for.
       if (!id && flags.files)
         throw new CliError('invalid_request', '--files needs a task id: coord claim ID --files ...');
-      const res = id
-        ? await inv.client.request<ClaimGrant>(
-            'POST',
-            `/v1/tasks/${parseInput(operations.claimTask, { task_id: id, agent: inv.agent }).task_id}/claim`,
-            { agent: inv.agent, lease_s, ...(flags.files ? { files: repoRelative(flags.files, process.cwd()) } : {}) },
+      const g = id
+        ? await inv.client.call(
+            operations.claimTask,
+            parseInput(operations.claimTask, {
+              task_id: id,
+              agent: inv.agent,
+              lease_s,
+              ...(flags.files ? { files: repoRelative(flags.files, process.cwd()) } : {}),
+            }),
           )
-        : await inv.client.request<ClaimGrant | null>(
-            'POST',
-            '/v1/claim',
+        : await inv.client.call(
+            operations.claimNext,
             parseInput(operations.claimNext, {
               agent: inv.agent,
               board: inv.board,
@@ -53,7 +55,6 @@ export function registerClaim(program: Command): void {
               labels: flags.label,
             }),
           );
-      const g = res.body;
       if (!g) {
         emit(flags, { task: null }, () => 'nothing to claim right now');
         return;

@@ -3,7 +3,7 @@ import { followEvents } from '../../client/event-stream.js';
 import { parseInput } from '../../core/invoke.js';
 import type { CoordEvent } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
-import { action, type CommonFlags, q, resolveInvocation, withCommon } from '../common.js';
+import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { clockTime, emit } from '../output.js';
 import { terminalText } from '../terminal-text.js';
 
@@ -86,12 +86,9 @@ export function registerEvents(program: Command): void {
           },
         });
       }
-      const res = await inv.client.request<{ events: CoordEvent[]; next_since: number }>(
-        'GET',
-        `/v1/events${q({ format: 'json', board, since: input.since, limit: input.limit })}`,
-      );
-      const { events, next_since } = res.body;
-      emit(flags, res.body, () => {
+      const res = await inv.client.call(operations.listEvents, { board, since: input.since, limit: input.limit });
+      const { events, next_since } = res;
+      emit(flags, res, () => {
         if (events.length === 0) return 'no events';
         const lines = events.map((e) => eventLine(e, board === undefined));
         if (events.length === input.limit) lines.push(`more: coord events --since ${next_since}`);

@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import { CliError } from '../../client/daemon-client.js';
 import { parseInput } from '../../core/invoke.js';
-import type { Task } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { clockTime, emit } from '../output.js';
@@ -33,11 +32,8 @@ export function registerFenced(program: Command): void {
         claim_id: flags.claim,
         lease_s: flags.lease === undefined ? undefined : Number(flags.lease),
       });
-      const res = await inv.client.request<{ lease_until: string }>('POST', `/v1/tasks/${input.task_id}/heartbeat`, {
-        claim_id: input.claim_id,
-        lease_s: input.lease_s,
-      });
-      emit(flags, res.body, () => `lease on #${input.task_id} extended until ${clockTime(res.body.lease_until)} UTC`);
+      const res = await inv.client.call(operations.heartbeat, input);
+      emit(flags, res, () => `lease on #${input.task_id} extended until ${clockTime(res.lease_until)} UTC`);
     }),
   );
 
@@ -53,11 +49,8 @@ export function registerFenced(program: Command): void {
     action(async (id: string, flags: FenceFlags) => {
       const inv = resolveInvocation(flags);
       const input = parseInput(operations.releaseTask, { task_id: id, claim_id: flags.claim, to: flags.to });
-      const res = await inv.client.request<{ task: Task }>('POST', `/v1/tasks/${input.task_id}/release`, {
-        claim_id: input.claim_id,
-        to: input.to,
-      });
-      emit(flags, res.body, () =>
+      const res = await inv.client.call(operations.releaseTask, input);
+      emit(flags, res, () =>
         input.to ? `handed #${input.task_id} to ${input.to}` : `released #${input.task_id} back to the queue`,
       );
     }),
@@ -92,16 +85,12 @@ export function registerFenced(program: Command): void {
         status: flags.ok ? 'completed' : 'failed',
         result,
       });
-      const res = await inv.client.request<{ task: Task; replayed: boolean }>(
-        'POST',
-        `/v1/tasks/${input.task_id}/submit`,
-        { claim_id: input.claim_id, status: input.status, result: input.result },
-      );
+      const res = await inv.client.call(operations.submitResult, input);
       emit(
         flags,
-        res.body,
+        res,
         () =>
-          `submitted #${input.task_id} as ${input.status}${res.body.replayed ? ' (replayed: same result as before)' : ''}`,
+          `submitted #${input.task_id} as ${input.status}${res.replayed ? ' (replayed: same result as before)' : ''}`,
       );
     }),
   );

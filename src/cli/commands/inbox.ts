@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { parseInput } from '../../core/invoke.js';
 import { operations } from '../../core/operations.js';
-import { action, type CommonFlags, q, resolveInvocation, withCommon } from '../common.js';
+import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';
 import { terminalText } from '../terminal-text.js';
 
@@ -17,13 +17,10 @@ export function registerInbox(program: Command): void {
       const input = parseInput(operations.inbox, { agent: inv.agent, board: inv.board, since: flags.since });
       const query = { agent: input.agent, board: input.board, since: input.since };
       if (flags.json) {
-        const res = await inv.client.request('GET', `/v1/inbox${q(query)}`);
-        emit(flags, res.body, () => '');
+        emit(flags, await inv.client.call(operations.inbox, query), () => '');
         return;
       }
-      process.stdout.write(
-        `${terminalText(await inv.client.requestText(`/v1/inbox${q({ ...query, format: 'text' })}`))}\n`,
-      );
+      process.stdout.write(`${terminalText(await inv.client.callText(operations.inbox, query))}\n`);
     }),
   );
 }

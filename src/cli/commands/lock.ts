@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { parseInput } from '../../core/invoke.js';
 import type { Lock } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
-import { action, type CommonFlags, q, resolveInvocation, withCommon } from '../common.js';
+import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { clockTime, emit } from '../output.js';
 import { repoRelative } from './lock-paths.js';
 
@@ -40,12 +40,7 @@ export function registerLock(program: Command): void {
         resources: repoRelative(paths, process.cwd()),
         lease_s: num(flags.lease),
       });
-      const res = await inv.client.request<{ lock_id: string; resources: string[]; lease_until: string }>(
-        'POST',
-        '/v1/locks',
-        input,
-      );
-      const l = res.body;
+      const l = await inv.client.call(operations.lockFiles, input);
       emit(flags, l, () =>
         [
           `locked ${l.resources.join(' ')} · lock ${l.lock_id} · lease until ${clockTime(l.lease_until)} UTC`,
@@ -66,12 +61,8 @@ export function registerLock(program: Command): void {
     action(async (lockId: string, flags: CommonFlags & { lease?: string }) => {
       const inv = resolveInvocation(flags);
       const input = parseInput(operations.renewLock, { lock_id: lockId, lease_s: num(flags.lease) });
-      const res = await inv.client.request<{ lease_until: string }>(
-        'POST',
-        `/v1/locks/${encodeURIComponent(input.lock_id)}/renew`,
-        { lease_s: input.lease_s },
-      );
-      emit(flags, res.body, () => `lock ${input.lock_id} held until ${clockTime(res.body.lease_until)} UTC`);
+      const res = await inv.client.call(operations.renewLock, input);
+      emit(flags, res, () => `lock ${input.lock_id} held until ${clockTime(res.lease_until)} UTC`);
     }),
   );
 
@@ -85,11 +76,8 @@ export function registerLock(program: Command): void {
     action(async (lockId: string, flags: CommonFlags) => {
       const inv = resolveInvocation(flags);
       const input = parseInput(operations.unlockFiles, { lock_id: lockId });
-      const res = await inv.client.request<{ released: true }>(
-        'DELETE',
-        `/v1/locks/${encodeURIComponent(input.lock_id)}`,
-      );
-      emit(flags, res.body, () => `released ${input.lock_id}`);
+      const res = await inv.client.call(operations.unlockFiles, input);
+      emit(flags, res, () => `released ${input.lock_id}`);
     }),
   );
 
@@ -103,8 +91,8 @@ export function registerLock(program: Command): void {
     action(async (flags: CommonFlags & { all?: boolean }) => {
       const inv = resolveInvocation(flags);
       const input = parseInput(operations.listLocks, flags.all ? {} : { board: inv.board });
-      const res = await inv.client.request<{ locks: Lock[] }>('GET', `/v1/locks${q({ board: input.board })}`);
-      emit(flags, res.body, () => lockTable(res.body.locks));
+      const res = await inv.client.call(operations.listLocks, input);
+      emit(flags, res, () => lockTable(res.locks));
     }),
   );
 }

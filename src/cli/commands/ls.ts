@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { parseInput } from '../../core/invoke.js';
 import type { Task } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
-import { action, type CommonFlags, q, resolveInvocation, withCommon } from '../common.js';
+import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';
 
 interface LsFlags extends CommonFlags {
@@ -51,12 +51,9 @@ export function registerLs(program: Command): void {
         limit: flags.limit,
         cursor: flags.cursor,
       });
-      const res = await inv.client.request<{ tasks: Task[]; next_cursor: string | null }>(
-        'GET',
-        `/v1/tasks${q(query as Record<string, string | number | undefined>)}`,
-      );
-      emit(flags, res.body, () =>
-        [taskTable(res.body.tasks), res.body.next_cursor ? `more: coord ls --cursor ${res.body.next_cursor}` : '']
+      const res = await inv.client.call(operations.listTasks, query);
+      emit(flags, res, () =>
+        [taskTable(res.tasks), res.next_cursor ? `more: coord ls --cursor ${res.next_cursor}` : '']
           .filter(Boolean)
           .join('\n'),
       );

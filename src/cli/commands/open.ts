@@ -36,7 +36,7 @@ export function registerOpen(program: Command): void {
     action(async (flags: OpenFlags) => {
       const inv = resolveInvocation(flags);
       // Fails with exit 3 when no daemon answers: a URL to a dead daemon helps nobody.
-      await inv.client.request('GET', '/v1/health');
+      await inv.client.health();
       const url = dashboardUrl(inv.client.url, readToken(inv.stateDir));
       const opened = flags.browser !== false && tryOpenBrowser(url);
       emit(flags, { url, opened }, () => (opened ? `${url}\n(opening it in your browser)` : url));

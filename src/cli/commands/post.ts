@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { parseInput } from '../../core/invoke.js';
-import type { Task } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';
@@ -45,10 +44,10 @@ export function registerPost(program: Command): void {
         board: inv.board,
         agent: inv.agent,
       });
-      const res = await inv.client.request<{ task: Task; created: boolean }>('POST', '/v1/tasks', body);
-      const t = res.body.task;
-      emit(flags, res.body, () =>
-        res.body.created
+      const res = await inv.client.call(operations.createTask, body);
+      const t = res.task;
+      emit(flags, res, () =>
+        res.created
           ? `posted #${t.id} on ${t.board}: ${t.title}`
           : `already posted as #${t.id} (same idempotency key and payload): ${t.title}`,
       );

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { parseInput } from '../../core/invoke.js';
 import type { Task } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
-import { action, type CommonFlags, q, resolveInvocation, withCommon } from '../common.js';
+import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';
 
 export function describeTask(t: Task): string {
@@ -23,11 +23,8 @@ export function registerShow(program: Command): void {
     action(async (id: string, flags: CommonFlags) => {
       const inv = resolveInvocation(flags);
       const input = parseInput(operations.showTask, { task_id: id, agent: inv.agent });
-      const res = await inv.client.request<{ task: Task }>(
-        'GET',
-        `/v1/tasks/${input.task_id}${q({ agent: input.agent })}`,
-      );
-      emit(flags, res.body, () => describeTask(res.body.task));
+      const res = await inv.client.call(operations.showTask, input);
+      emit(flags, res, () => describeTask(res.task));
     }),
   );
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { parseInput } from '../../core/invoke.js';
 import type { AgentSeen } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
-import { action, type CommonFlags, q, resolveInvocation, withCommon } from '../common.js';
+import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';
 
 /** "12s ago", "5m ago", "3h ago", "2d ago". */
@@ -40,8 +40,8 @@ export function registerWho(program: Command): void {
     action(async (flags: CommonFlags) => {
       const inv = resolveInvocation(flags);
       const input = parseInput(operations.listAgents, { board: inv.board });
-      const res = await inv.client.request<{ agents: AgentSeen[] }>('GET', `/v1/agents${q({ board: input.board })}`);
-      emit(flags, res.body, () => agentTable(res.body.agents, Date.now()));
+      const res = await inv.client.call(operations.listAgents, input);
+      emit(flags, res, () => agentTable(res.agents, Date.now()));
     }),
   );
 }

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { routes } from '../../api/routes.js';
+import { routes, successStatus } from '../../api/routes.js';
 import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
@@ -65,6 +65,8 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   const closing = new AbortController();
   app.addHook('preClose', async () => closing.abort());
   for (const route of routes) {
+    // A route with a second form (the inbox's text, the event stream) has its own handler: inbox.ts, sse.ts.
+    if (route.alsoAs) continue;
     app.route({
       method: route.method,
       url: route.url,
@@ -79,7 +81,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
           if (!reply.raw.writableFinished) ac.abort();
         });
         const out = await invoke(route.op, { ...opts.ctx, signal: ac.signal }, rawInput(route, req));
-        const status = route.status?.(out) ?? 200;
+        const status = successStatus(route, out);
         if (status === 204) return reply.code(204).send();
         return reply.code(status).send(out);
       },

@@ -1,29 +1,22 @@
 /** The one map from error code to HTTP status, and the one error handler. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { CoordError, type ErrorCode, isCoordError } from '../../core/errors.js';
+import { CoordError, ERROR_KIND, type ErrorCode, type ErrorKind, isCoordError } from '../../core/errors.js';
 
-export const STATUS: Record<ErrorCode, number> = {
-  invalid_request: 400,
-  invalid_json: 400,
+const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
   unauthorized: 401,
-  forbidden_host: 403,
-  forbidden_origin: 403,
+  forbidden: 403,
   not_found: 404,
-  claimed: 409,
-  not_claimable: 409,
-  not_claimed: 409,
-  stale_claim: 409,
-  lease_expired: 409,
-  cancelled: 409,
-  expired: 409,
-  result_mismatch: 409,
-  idempotency_conflict: 409,
-  artifact_conflict: 409,
-  lock_conflict: 409,
+  conflict: 409,
   too_large: 413,
-  store_unavailable: 503,
+  unavailable: 503,
   internal: 500,
 };
+
+/** The HTTP status of each error code, derived from its kind (core/errors.ts). */
+export const STATUS = Object.fromEntries(
+  Object.entries(ERROR_KIND).map(([code, kind]) => [code, STATUS_OF_KIND[kind]]),
+) as Record<ErrorCode, number>;
 
 /** Fastify's own errors (body parsing, limits) become coord codes; anything unknown is `internal`. */
 export function toCoordError(err: unknown): CoordError {

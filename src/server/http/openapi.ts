@@ -1,7 +1,7 @@
 /** OpenAPI 3.1, generated from the same zod schemas the handlers validate with. */
 import { z } from 'zod';
-import { type Route, routes } from '../../api/routes.js';
-import { ArtifactOutput, ErrorSchema, EventsOutput, InboxInput, InboxOutput } from '../../core/schemas.js';
+import { type Route, routes, successStatuses } from '../../api/routes.js';
+import { ArtifactOutput, ErrorSchema } from '../../core/schemas.js';
 
 const schema = (s: z.ZodType, io: 'input' | 'output' = 'input') =>
   z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -13,6 +13,8 @@ function operation(route: Route) {
   const pathNames = Object.values(route.params ?? {});
   const props = Object.entries(input.properties ?? {}).filter(([k]) => !pathNames.includes(k));
   const required = (input.required ?? []).filter((k) => !pathNames.includes(k));
+  const alsoAs = route.alsoAs;
+  const chooser = { ...alsoAs?.query, ...alsoAs?.json };
   const parameters = [
     ...Object.entries(route.params ?? {}).map(([name, field]) => ({
       name,
@@ -22,6 +24,13 @@ function operation(route: Route) {
     })),
     ...(route.from === 'query'
       ? props.map(([name, s]) => ({ name, in: 'query', required: required.includes(name), schema: s }))
+      : []),
+    // The query that picks the other form, when the op's own input does not name it already.
+    ...Object.entries(chooser)
+      .filter(([name]) => !props.some(([p]) => p === name))
+      .map(([name, value]) => ({ name, in: 'query', required: false, schema: { enum: [value] } })),
+    ...(alsoAs?.type === 'text/event-stream'
+      ? [{ name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'integer', minimum: 0 } }]
       : []),
   ];
   const body =
@@ -35,19 +44,21 @@ function operation(route: Route) {
           },
         }
       : {};
+  const content = {
+    'application/json': { schema: schema(route.op.output, 'output') },
+    ...(alsoAs ? { [alsoAs.type]: { schema: { type: 'string' } } } : {}),
+  };
+  const [usual, ...others] = successStatuses(route);
+  const answers: Record<string, unknown> = { [String(usual)]: { description: 'OK', content } };
+  for (const status of others)
+    answers[String(status)] =
+      status === 204 ? { description: 'Nothing to answer (no body)' } : { description: 'OK', content };
   return {
     operationId: route.op.name,
-    summary: route.op.summary,
+    summary: route.summary ?? route.op.summary,
     parameters,
     ...body,
-    responses: {
-      [route.method === 'POST' && (route.url === '/v1/tasks' || route.url === '/v1/locks') ? '201' : '200']: {
-        description: 'OK',
-        content: { 'application/json': { schema: schema(route.op.output, 'output') } },
-      },
-      ...(route.url === '/v1/claim' ? { '204': { description: 'Nothing to claim' } } : {}),
-      default: errorResponse,
-    },
+    responses: { ...answers, default: errorResponse },
   };
 }
 
@@ -60,49 +71,6 @@ export function openApiDocument(version: string): Record<string, unknown> {
     paths[p] = { ...paths[p], [r.method.toLowerCase()]: operation(r) };
   }
   paths['/v1/health'] = { get: { operationId: 'health', security: [], responses: { '200': { description: 'OK' } } } };
-  paths['/v1/inbox'] = {
-    get: {
-      operationId: 'inbox',
-      summary: 'Your inbox; ?format=text for the compact form a model reads.',
-      parameters: Object.entries((schema(InboxInput) as { properties: Record<string, unknown> }).properties).map(
-        ([name, s]) => ({ name, in: 'query', required: name === 'agent', schema: s }),
-      ),
-      responses: {
-        '200': {
-          description: 'OK',
-          content: {
-            'application/json': { schema: schema(InboxOutput, 'output') },
-            'text/plain': { schema: { type: 'string' } },
-          },
-        },
-        default: errorResponse,
-      },
-    },
-  };
-  paths['/v1/events'] = {
-    get: {
-      operationId: 'events',
-      summary:
-        'The event log as Server-Sent Events (id = seq, event = type); Last-Event-ID or ?since resumes right after that event. ?format=json answers one page of list_events instead.',
-      parameters: [
-        { name: 'board', in: 'query', required: false, schema: { type: 'string' } },
-        { name: 'since', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
-        { name: 'format', in: 'query', required: false, schema: { enum: ['json'] } },
-        { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 } },
-        { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'integer', minimum: 0 } },
-      ],
-      responses: {
-        '200': {
-          description: 'OK',
-          content: {
-            'text/event-stream': { schema: { type: 'string' } },
-            'application/json': { schema: schema(EventsOutput, 'output') },
-          },
-        },
-        default: errorResponse,
-      },
-    },
-  };
   paths['/v1/tasks/{id}/artifacts/{artifact_id}'] = {
     put: {
       operationId: 'upload_artifact',

@@ -52,6 +52,8 @@ export function registerEventsRoute(app: FastifyInstance, ctx: Ctx, hub = new Ev
     });
     reply.hijack();
     await streamEvents(reply.raw, ctx, hub, input.board, input.since);
+    // Hijacked: the stream wrote its own answer; returning the reply tells fastify there is nothing to send.
+    return reply;
   });
   return hub;
 }
