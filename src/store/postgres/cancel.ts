@@ -2,6 +2,7 @@ import type { Task } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
 import { visibleTo } from '../../core/rules.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
+import { taskCancelled } from '../shared/task-events.js';
 import type { ClaimEndedHook } from './due.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
@@ -31,12 +32,6 @@ export async function cancel(
     return { ok: false, reason: 'not_claimable', state: before.state };
   }
   if (before.state === 'claimed') await onClaimEnded(tx, before);
-  appendEvent(tx, {
-    type: 'task.cancelled',
-    board: r.board,
-    task_id: r.id,
-    agent: cmd.agent,
-    data: { reason: cmd.reason, holder: before.state === 'claimed' ? before.claimed_by : null },
-  });
+  appendEvent(tx, taskCancelled(r, cmd.agent, cmd.reason, before.state === 'claimed' ? before.claimed_by : null));
   return { ok: true, task: toTask(r) };
 }

@@ -2,6 +2,7 @@ import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, Outcome } from '../../core/ports.js';
 import { claimableBy, explainClaimLoss } from '../../core/rules.js';
 import { type TaskRow, toFacts, toGrant } from '../shared/rows.js';
+import { taskClaimed } from '../shared/task-events.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
@@ -27,13 +28,7 @@ const params = (tx: Tx, cmd: ClaimCommand) => ({
 });
 
 function won(tx: Tx, r: TaskRow): ClaimGrant {
-  appendEvent(tx, {
-    type: 'task.claimed',
-    board: r.board,
-    task_id: r.id,
-    agent: r.claimed_by,
-    data: { fence: r.attempts, lease_until: new Date(r.lease_until ?? 0).toISOString() },
-  });
+  appendEvent(tx, taskClaimed(r));
   return toGrant(r, false);
 }
 

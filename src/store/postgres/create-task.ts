@@ -2,6 +2,7 @@ import { newTaskId } from '../../core/ids.js';
 import type { Task } from '../../core/model.js';
 import type { CreateTaskCommand, Outcome } from '../../core/ports.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
+import { taskCreated } from '../shared/task-events.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
@@ -43,13 +44,7 @@ export async function createTask(tx: Tx, cmd: CreateTaskCommand): Promise<Outcom
       payload_hash: cmd.payload_hash,
     });
     if (r) {
-      appendEvent(tx, {
-        type: 'task.created',
-        board: r.board,
-        task_id: r.id,
-        agent: r.created_by,
-        data: { title: r.title, kind: r.kind, priority: r.priority, for: r.for_agent },
-      });
+      appendEvent(tx, taskCreated(r));
       return { ok: true, task: toTask(r), created: true };
     }
   }

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
+import { type Migration, readMigrations } from '../shared/migrations.js';
 
 export type Pool = pg.Pool;
 /** Anything that runs a query: the pool (autocommit reads) or one connection (inside a transaction). */
@@ -52,12 +52,7 @@ export function makePool(opts: ConnectionOptions): Pool {
 }
 
 /** Numbered, append-only migrations: `NNNN-name.sql`, applied in order, tracked in coord_migrations. */
-export function migrations(): { version: number; name: string; sql: string }[] {
-  return readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d{4}-[a-z0-9-]+\.sql$/.test(f))
-    .sort()
-    .map((f) => ({ version: Number(f.slice(0, 4)), name: f, sql: readFileSync(new URL(f, MIGRATIONS_DIR), 'utf8') }));
-}
+export const migrations = (): Migration[] => readMigrations(MIGRATIONS_DIR);
 
 /**
  * One transaction under an advisory lock: two daemons starting at once on one

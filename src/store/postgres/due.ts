@@ -6,6 +6,7 @@
  * the second UPDATE waits for the first and re-checks its WHERE.
  */
 import type { TaskRow } from '../shared/rows.js';
+import { taskExpired, taskRequeued } from '../shared/task-events.js';
 import { rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
@@ -64,7 +65,7 @@ export async function moveDue(tx: Tx, onClaimEnded: ClaimEndedHook): Promise<num
   expired.sort((a, b) => a.expires_at - b.expires_at || a.id.localeCompare(b.id));
   for (const r of expired) {
     if (r.claim_end === 'expired') await onClaimEnded(tx, r);
-    appendEvent(tx, { type: 'task.expired', board: r.board, task_id: r.id, agent: r.claimed_by });
+    appendEvent(tx, taskExpired(r));
   }
   const lapsed = await rows<LapsedRow>(tx.db, REQUEUE_LAPSED, { now: tx.now });
   lapsed.sort((a, b) => a.old_lease_until - b.old_lease_until || a.id.localeCompare(b.id));
@@ -78,13 +79,7 @@ export async function moveDue(tx: Tx, onClaimEnded: ClaimEndedHook): Promise<num
       claim_end: null,
     };
     await onClaimEnded(tx, before);
-    appendEvent(tx, {
-      type: 'task.requeued',
-      board: r.board,
-      task_id: r.id,
-      agent: old_claimed_by,
-      data: { reason: 'lease_lapsed', previous: old_claimed_by, fence: r.attempts },
-    });
+    appendEvent(tx, taskRequeued(r, old_claimed_by, 'lease_lapsed'));
   }
   return expired.length + lapsed.length;
 }

@@ -5,6 +5,7 @@
  */
 import type { SessionEnded } from '../../core/ports.js';
 import type { TaskRow } from '../shared/rows.js';
+import { taskRequeued } from '../shared/task-events.js';
 import type { ClaimEndedHook } from './due.js';
 import { freeSessionLocks } from './locks.js';
 import { rows } from './sql.js';
@@ -38,13 +39,7 @@ export async function endSession(tx: Tx, sessionId: string, onClaimEnded: ClaimE
       claim_end: null,
     };
     await onClaimEnded(tx, before);
-    appendEvent(tx, {
-      type: 'task.requeued',
-      board: r.board,
-      task_id: r.id,
-      agent: old_claimed_by,
-      data: { reason: 'session_ended', previous: old_claimed_by, fence: r.attempts },
-    });
+    appendEvent(tx, taskRequeued(r, old_claimed_by, 'session_ended'));
   }
   // The claims' own locks went with them (onClaimEnded); the session's plain locks go now.
   await freeSessionLocks(tx, sessionId);

@@ -7,6 +7,7 @@ import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
 import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
 import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
+import { taskFinished, taskRequeued } from '../shared/task-events.js';
 import type { ClaimEndedHook } from './due.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
@@ -63,13 +64,7 @@ export async function release(
     claim_end: null,
   };
   await onClaimEnded(tx, before);
-  appendEvent(tx, {
-    type: 'task.requeued',
-    board: after.board,
-    task_id: after.id,
-    agent: old_claimed_by,
-    data: { reason: cmd.to ? 'handoff' : 'released', to: cmd.to, previous: old_claimed_by, fence: after.attempts },
-  });
+  appendEvent(tx, taskRequeued(after, old_claimed_by, cmd.to ? 'handoff' : 'released', { to: cmd.to }));
   return { ok: true, task: toTask(after) };
 }
 
@@ -94,13 +89,7 @@ export async function submit(
   );
   if (r) {
     await onClaimEnded(tx, r);
-    appendEvent(tx, {
-      type: cmd.status === 'completed' ? 'task.completed' : 'task.failed',
-      board: r.board,
-      task_id: r.id,
-      agent: r.claimed_by,
-      data: { fence: r.attempts },
-    });
+    appendEvent(tx, taskFinished(r, cmd.status));
     return { ok: true, task: toTask(r), replayed: false };
   }
   const now = await currentRow(tx, cmd.task_id);

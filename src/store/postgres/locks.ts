@@ -10,6 +10,7 @@ import type { Lock } from '../../core/model.js';
 import { overlapProbe } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
 import { acquiredLock } from '../shared/new-event.js';
+import { lockReleased } from '../shared/task-events.js';
 import type { Queryable } from './database.js';
 import { row, rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
@@ -67,14 +68,7 @@ const FREE = (where: string) => `WITH gone AS (DELETE FROM locks WHERE ${where} 
 async function free(tx: Tx, where: string, params: object, reason: string): Promise<string[]> {
   const gone = await rows<LockRow & { claim_id: string | null }>(tx.db, FREE(where), params);
   for (const l of gone) {
-    appendEvent(tx, {
-      type: 'lock.released',
-      board: l.board,
-      lock_id: l.lock_id,
-      agent: l.agent,
-      task_id: l.task_id,
-      data: { resources: l.resources, reason },
-    });
+    appendEvent(tx, lockReleased(l, l.resources, reason));
   }
   return gone.map((l) => l.lock_id);
 }

@@ -1,6 +1,7 @@
 import type { CoordEvent, Task } from '../../core/model.js';
 import type { Activity, ListTasksQuery } from '../../core/ports.js';
 import { visibleTo } from '../../core/rules.js';
+import { listParams, taskPage } from '../shared/paging.js';
 import { type EventRow, type TaskRow, toEvent, toTask } from '../shared/rows.js';
 import type { Queryable } from './database.js';
 import { row, rows } from './sql.js';
@@ -26,28 +27,8 @@ export async function listTasks(
   db: Queryable,
   q: ListTasksQuery,
 ): Promise<{ tasks: Task[]; next_cursor: string | null }> {
-  const [at, id] = decodeCursor(q.cursor);
-  const found = await rows<TaskRow>(db, LIST, {
-    board: q.board ?? null,
-    state: q.state ?? null,
-    kind: q.kind ?? null,
-    label: q.label ?? null,
-    agent: q.agent ?? null,
-    at,
-    id,
-    limit: q.limit + 1,
-  });
-  const page = found.slice(0, q.limit);
-  const last = page.at(-1);
-  return {
-    tasks: page.map(toTask),
-    next_cursor: found.length > q.limit && last ? `${last.created_at}.${last.id}` : null,
-  };
-}
-
-function decodeCursor(cursor: string | undefined): [number | null, string | null] {
-  const m = cursor ? /^(\d+)\.([A-Za-z0-9_-]+)$/.exec(cursor) : null;
-  return m?.[1] && m[2] ? [Number(m[1]), m[2]] : [null, null];
+  const found = await rows<TaskRow>(db, LIST, listParams(q));
+  return taskPage(found, q.limit);
 }
 
 const EVENTS = `SELECT * FROM events WHERE seq > @since::bigint AND (@board::text IS NULL OR board = @board)

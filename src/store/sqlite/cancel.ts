@@ -2,6 +2,7 @@ import type { Task } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
 import { visibleTo } from '../../core/rules.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
+import { taskCancelled } from '../shared/task-events.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 /** Cancel ends any live claim at once: the holder's next heartbeat or submit answers `cancelled`. */
@@ -27,12 +28,6 @@ export function cancel(
     return { ok: false, reason: 'not_claimable', state: before.state };
   }
   if (before.state === 'claimed') onClaimEnded(tx, before);
-  appendEvent(tx, {
-    type: 'task.cancelled',
-    board: row.board,
-    task_id: row.id,
-    agent: cmd.agent,
-    data: { reason: cmd.reason, holder: before.state === 'claimed' ? before.claimed_by : null },
-  });
+  appendEvent(tx, taskCancelled(row, cmd.agent, cmd.reason, before.state === 'claimed' ? before.claimed_by : null));
   return { ok: true, task: toTask(row) };
 }

@@ -2,6 +2,7 @@ import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, ClaimNextCommand, Outcome } from '../../core/ports.js';
 import { explainClaimLoss } from '../../core/rules.js';
 import { type TaskRow, toFacts, toGrant } from '../shared/rows.js';
+import { taskClaimed } from '../shared/task-events.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
@@ -55,13 +56,7 @@ const nextParams = (cmd: ClaimNextCommand) => ({
 });
 
 function won(tx: Tx, row: TaskRow): ClaimGrant {
-  appendEvent(tx, {
-    type: 'task.claimed',
-    board: row.board,
-    task_id: row.id,
-    agent: row.claimed_by,
-    data: { fence: row.attempts, lease_until: new Date(row.lease_until ?? 0).toISOString() },
-  });
+  appendEvent(tx, taskClaimed(row));
   return toGrant(row, false);
 }
 

@@ -2,6 +2,7 @@ import { newTaskId } from '../../core/ids.js';
 import type { Task } from '../../core/model.js';
 import type { CreateTaskCommand, Outcome } from '../../core/ports.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
+import { taskCreated } from '../shared/task-events.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const INSERT = `INSERT INTO tasks (id, board, kind, title, body, priority, labels, for_agent, created_by, state,
@@ -42,13 +43,7 @@ export function createTask(tx: Tx, cmd: CreateTaskCommand): Outcome<{ task: Task
       payload_hash: cmd.payload_hash,
     }) as TaskRow | undefined;
     if (row) {
-      appendEvent(tx, {
-        type: 'task.created',
-        board: row.board,
-        task_id: row.id,
-        agent: row.created_by,
-        data: { title: row.title, kind: row.kind, priority: row.priority, for: row.for_agent },
-      });
+      appendEvent(tx, taskCreated(row));
       return { ok: true, task: toTask(row), created: true };
     }
   }

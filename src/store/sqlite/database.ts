@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { type Migration, readMigrations } from '../shared/migrations.js';
 import { BUSY_TIMEOUT_MS, sqliteCode } from './sqlite-errors.js';
 import { asRefusal, leavesAsFound, removeSidecars, sidecarsMissing, trustDatabase } from './trust-database.js';
 
@@ -8,12 +8,7 @@ export type Db = Database.Database;
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
 /** Numbered, append-only migrations: `NNNN-name.sql`, applied in order, tracked by PRAGMA user_version. */
-export function migrations(): { version: number; name: string; sql: string }[] {
-  return readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d{4}-[a-z0-9-]+\.sql$/.test(f))
-    .sort()
-    .map((f) => ({ version: Number(f.slice(0, 4)), name: f, sql: readFileSync(new URL(f, MIGRATIONS_DIR), 'utf8') }));
-}
+export const migrations = (): Migration[] => readMigrations(MIGRATIONS_DIR);
 
 /**
  * Opens coord.db, refusing (UntrustedDatabase, message naming the file and what to do) a file that is not

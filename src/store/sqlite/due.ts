@@ -5,6 +5,7 @@
  */
 
 import type { TaskRow } from '../shared/rows.js';
+import { taskExpired, taskRequeued } from '../shared/task-events.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
@@ -23,7 +24,7 @@ export function moveDue(tx: Tx, onClaimEnded: (tx: Tx, row: TaskRow) => void): n
   ).all({ now: tx.now }) as TaskRow[];
   for (const r of expired) {
     if (r.claim_end === 'expired') onClaimEnded(tx, r);
-    appendEvent(tx, { type: 'task.expired', board: r.board, task_id: r.id, agent: r.claimed_by });
+    appendEvent(tx, taskExpired(r));
   }
   // We hold the write lock, so reading the due rows and then moving them cannot race.
   const lapsed = stmt(tx.db, `SELECT * FROM tasks WHERE state = 'claimed' AND lease_until <= @now`).all({
@@ -38,13 +39,7 @@ export function moveDue(tx: Tx, onClaimEnded: (tx: Tx, row: TaskRow) => void): n
   ).run({ now: tx.now });
   for (const r of lapsed) {
     onClaimEnded(tx, r);
-    appendEvent(tx, {
-      type: 'task.requeued',
-      board: r.board,
-      task_id: r.id,
-      agent: r.claimed_by,
-      data: { reason: 'lease_lapsed', previous: r.claimed_by, fence: r.attempts },
-    });
+    appendEvent(tx, taskRequeued(r, r.claimed_by, 'lease_lapsed'));
   }
   return expired.length + lapsed.length;
 }

@@ -5,6 +5,7 @@
  */
 import type { SessionEnded } from '../../core/ports.js';
 import type { TaskRow } from '../shared/rows.js';
+import { taskRequeued } from '../shared/task-events.js';
 import { freeSessionLocks } from './locks.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
@@ -24,13 +25,7 @@ export function endSession(tx: Tx, sessionId: string, onClaimEnded: (tx: Tx, row
   ).run({ session: sessionId, now: tx.now });
   for (const r of claimed) {
     onClaimEnded(tx, r);
-    appendEvent(tx, {
-      type: 'task.requeued',
-      board: r.board,
-      task_id: r.id,
-      agent: r.claimed_by,
-      data: { reason: 'session_ended', previous: r.claimed_by, fence: r.attempts },
-    });
+    appendEvent(tx, taskRequeued(r, r.claimed_by, 'session_ended'));
   }
   // The claims' own locks went with them (onClaimEnded); the session's plain locks go now.
   freeSessionLocks(tx, sessionId);

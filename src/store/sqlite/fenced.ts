@@ -7,6 +7,7 @@ import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
 import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
 import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
+import { taskFinished, taskRequeued } from '../shared/task-events.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const FENCE = `id = @task_id AND state = 'claimed' AND claim_id = @claim_id AND lease_until > @now`;
@@ -43,13 +44,7 @@ export function release(
   ).get({ ...cmd, now: tx.now }) as TaskRow | undefined;
   if (!row || !before) return lost(tx, cmd);
   onClaimEnded(tx, before);
-  appendEvent(tx, {
-    type: 'task.requeued',
-    board: row.board,
-    task_id: row.id,
-    agent: before.claimed_by,
-    data: { reason: cmd.to ? 'handoff' : 'released', to: cmd.to, previous: before.claimed_by, fence: row.attempts },
-  });
+  appendEvent(tx, taskRequeued(row, before.claimed_by, cmd.to ? 'handoff' : 'released', { to: cmd.to }));
   return { ok: true, task: toTask(row) };
 }
 
@@ -73,13 +68,7 @@ export function submit(
   }) as TaskRow | undefined;
   if (row) {
     onClaimEnded(tx, row);
-    appendEvent(tx, {
-      type: cmd.status === 'completed' ? 'task.completed' : 'task.failed',
-      board: row.board,
-      task_id: row.id,
-      agent: row.claimed_by,
-      data: { fence: row.attempts },
-    });
+    appendEvent(tx, taskFinished(row, cmd.status));
     return { ok: true, task: toTask(row), replayed: false };
   }
   const now = current(tx, cmd.task_id);

@@ -8,6 +8,7 @@ import type { Lock } from '../../core/model.js';
 import { overlapProbe } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
 import { acquiredLock } from '../shared/new-event.js';
+import { lockReleased } from '../shared/task-events.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
@@ -70,14 +71,7 @@ function free(tx: Tx, lockId: string, reason: string): boolean {
     | (LockRow & { task_id: string | null })
     | undefined;
   if (!row) return false;
-  appendEvent(tx, {
-    type: 'lock.released',
-    board: row.board,
-    lock_id: row.lock_id,
-    agent: row.agent,
-    task_id: row.task_id,
-    data: { resources, reason },
-  });
+  appendEvent(tx, lockReleased(row, resources, reason));
   return true;
 }
 

@@ -1,6 +1,7 @@
 import type { CoordEvent, Task } from '../../core/model.js';
 import type { Activity, ListTasksQuery } from '../../core/ports.js';
 import { visibleTo } from '../../core/rules.js';
+import { listParams, taskPage } from '../shared/paging.js';
 import { type EventRow, type TaskRow, toEvent, toTask } from '../shared/rows.js';
 import type { Db } from './database.js';
 import { stmt } from './tx.js';
@@ -15,7 +16,6 @@ export function getTask(db: Db, id: string, agent: string | undefined): Task | n
 
 /** Newest first; the cursor is the (created_at, id) of the last row of the previous page. */
 export function listTasks(db: Db, q: ListTasksQuery): { tasks: Task[]; next_cursor: string | null } {
-  const [at, id] = decodeCursor(q.cursor);
   const rows = stmt(
     db,
     `SELECT * FROM tasks
@@ -25,27 +25,8 @@ export function listTasks(db: Db, q: ListTasksQuery): { tasks: Task[]; next_curs
        AND ${VISIBLE}
        AND (@at IS NULL OR (created_at, id) < (@at, @id))
      ORDER BY created_at DESC, id DESC LIMIT @limit`,
-  ).all({
-    board: q.board ?? null,
-    state: q.state ?? null,
-    kind: q.kind ?? null,
-    label: q.label ?? null,
-    agent: q.agent ?? null,
-    at,
-    id,
-    limit: q.limit + 1,
-  }) as TaskRow[];
-  const page = rows.slice(0, q.limit);
-  const last = page.at(-1);
-  return {
-    tasks: page.map(toTask),
-    next_cursor: rows.length > q.limit && last ? `${last.created_at}.${last.id}` : null,
-  };
-}
-
-function decodeCursor(cursor: string | undefined): [number | null, string | null] {
-  const m = cursor ? /^(\d+)\.([A-Za-z0-9_-]+)$/.exec(cursor) : null;
-  return m?.[1] && m[2] ? [Number(m[1]), m[2]] : [null, null];
+  ).all(listParams(q)) as TaskRow[];
+  return taskPage(rows, q.limit);
 }
 
 export function listEvents(db: Db, q: { board?: string | undefined; since: number; limit: number }): CoordEvent[] {
