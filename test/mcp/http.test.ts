@@ -22,7 +22,11 @@ async function connect(name: string, headers: Record<string, string> = {}, query
   await client.connect(transport);
   const call = async (tool: string, args: Record<string, unknown> = {}) => {
     const res = (await client.callTool({ name: tool, arguments: args })) as any;
-    return { text: String(res.content?.[0]?.text ?? ''), isError: res.isError === true, data: res.structuredContent };
+    return {
+      text: String(res.content?.[0]?.text ?? ''),
+      isError: res.isError === true,
+      data: res._meta?.['coord/data'],
+    };
   };
   return { client, transport, call };
 }

@@ -101,6 +101,12 @@ export class McpHttp {
       return void reply.code(404).send(rpcError(-32001, 'Session not found: initialize again'));
     }
     if (!live) {
+      // The 2026-07-28 opening probe, answered as a 2025-era server does so the client falls back to initialize.
+      const body = req.body as { method?: unknown; id?: unknown } | undefined;
+      if (req.method === 'POST' && body?.method === 'server/discover' && isId(body.id)) {
+        const message = 'Method not found: server/discover — send initialize (2025-11-25, 2025-06-18, 2025-03-26)';
+        return void reply.code(200).send({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message } });
+      }
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
         return void reply.code(400).send(rpcError(-32000, 'Bad Request: no Mcp-Session-Id; send initialize first'));
       }
@@ -154,5 +160,7 @@ export class McpHttp {
     return live;
   }
 }
+
+const isId = (id: unknown): id is string | number => typeof id === 'string' || typeof id === 'number';
 
 const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });

@@ -9,7 +9,7 @@ import { inboxText } from '../../core/inbox-text.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
 import { operations } from '../../core/operations.js';
-import { toCoordError, toolError } from './errors.js';
+import { DATA_META, toCoordError, toolError } from './errors.js';
 import { CHANNEL_METHOD, INBOX_URI, InboxWatch } from './inbox-push.js';
 import { listedSchema, type ToolArgs } from './listed-schema.js';
 import type { McpSession } from './session.js';
@@ -44,7 +44,7 @@ export function buildMcpServer(deps: McpServerDeps): McpServer {
   for (const tool of tools) {
     server.registerTool(
       tool.name,
-      { description: tool.description, inputSchema: listedSchema(tool.input), annotations: tool.annotations ?? {} },
+      { description: tool.description, inputSchema: listedSchema(tool.input), annotations: tool.annotations },
       (args, extra) => callTool(tool, args, { ...ctx, session_id: session.id, signal: extra.mcpReq.signal }),
     );
   }
@@ -52,7 +52,7 @@ export function buildMcpServer(deps: McpServerDeps): McpServer {
   async function callTool(tool: Tool, args: ToolArgs, callCtx: Ctx): Promise<CallToolResult> {
     try {
       const out = await tool.run(args, { ctx: callCtx, session });
-      return { content: [{ type: 'text', text: out.text }], structuredContent: { ...out.data } };
+      return { content: [{ type: 'text', text: out.text }], _meta: { [DATA_META]: { ...out.data } } };
     } catch (err) {
       const e = toCoordError(err);
       if (e.code === 'internal') log?.error({ err, tool: tool.name }, 'MCP tool failed');
