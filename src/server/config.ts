@@ -20,6 +20,8 @@ export interface DaemonConfig {
   logLevel: string;
   /** Background sweep period for due leases and ttls; lazy expiry works without it. */
   sweepMs: number;
+  /** How long an MCP-over-HTTP session's event stream may stay closed before the session ends (SPEC §5). */
+  mcpStreamGraceMs: number;
 }
 
 export const DEFAULT_PORT = 7777;
@@ -45,6 +47,7 @@ export function resolveDaemonConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv):
     allowedHosts: [...(flags.allowHost ?? []), ...(env.COORD_ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [])],
     logLevel: env.COORD_LOG_LEVEL ?? 'info',
     sweepMs: Number(env.COORD_SWEEP_MS ?? 1000),
+    mcpStreamGraceMs: Number(env.COORD_MCP_GRACE_MS ?? 30_000),
   };
 }
 

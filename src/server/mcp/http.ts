@@ -12,7 +12,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { DEFAULT_BOARD } from '../../core/model.js';
+import { DEFAULT_BOARD, DEFAULT_LEASE_S } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
 import { parseWith } from './parse-with.js';
@@ -44,14 +44,28 @@ export const HttpIdentity = z.object({
 
 interface HttpSession {
   transport: NodeStreamableHTTPServerTransport;
+  httpId: string;
   coordId: string;
+  session: McpSession;
+  /**
+   * A plain HTTP client's session, which nothing but its requests proves alive. A `coord mcp` bridge's
+   * (Coord-Session given) lives by its session lock instead (rule 13), and may reconnect after a drop.
+   */
+  reapable: boolean;
+  /** Open GET event streams. */
+  streams: number;
+  timer?: NodeJS.Timeout;
 }
 
 export interface McpHttpOptions {
   ctx: Ctx;
   version: string;
   log?: Logger | undefined;
+  /** How long a session's event stream may stay closed before the client counts as gone (default 30 s). */
+  streamGraceMs?: number;
 }
+
+const DEFAULT_STREAM_GRACE_MS = 30_000;
 
 export class McpHttp {
   private readonly sessions = new Map<string, McpSession>();
@@ -112,6 +126,7 @@ export class McpHttp {
       }
       live = await this.open(req);
     }
+    this.activity(live, req, reply);
     reply.hijack();
     try {
       await live.transport.handleRequest(req.raw, reply.raw, req.body);
@@ -119,6 +134,41 @@ export class McpHttp {
       this.opts.log?.error({ err }, 'MCP request failed');
       if (!reply.raw.headersSent) reply.raw.writeHead(500).end();
     }
+  }
+
+  /**
+   * Claude Code and Gemini CLI exit without DELETE /mcp. A plain HTTP session counts as gone once its
+   * event stream has been closed for the grace period, or once it has been idle longer than its longest
+   * lease (by then nothing it held would still be live); then it ends like a DELETE, freeing what it held.
+   */
+  private activity(live: HttpSession, req: FastifyRequest, reply: FastifyReply): void {
+    if (!live.reapable) return;
+    if (req.method === 'GET') {
+      live.streams++;
+      reply.raw.once('close', () => {
+        live.streams--;
+        this.arm(live);
+      });
+    }
+    this.arm(live);
+  }
+
+  private arm(live: HttpSession): void {
+    clearTimeout(live.timer);
+    if (!this.live.has(live.httpId)) return;
+    const idleMs = Math.max(DEFAULT_LEASE_S * 1000, live.session.longestLeaseMs);
+    const ms = live.streams > 0 ? idleMs : Math.min(idleMs, this.opts.streamGraceMs ?? DEFAULT_STREAM_GRACE_MS);
+    live.timer = setTimeout(() => void this.reap(live), ms);
+    live.timer.unref();
+  }
+
+  private async reap(live: HttpSession): Promise<void> {
+    this.opts.log?.info(
+      { session: live.coordId },
+      'MCP HTTP client gone (no event stream, or idle): ending its session',
+    );
+    await live.transport.close().catch(() => {});
+    await this.free(live.coordId);
   }
 
   private async open(req: FastifyRequest): Promise<HttpSession> {
@@ -152,10 +202,13 @@ export class McpHttp {
       session,
       version: this.opts.version,
       log: this.opts.log,
-      onClose: () => this.live.delete(httpId),
+      onClose: () => {
+        clearTimeout(this.live.get(httpId)?.timer);
+        this.live.delete(httpId);
+      },
     });
     await server.connect(transport);
-    const live = { transport, coordId };
+    const live: HttpSession = { transport, httpId, coordId, session, reapable: who.session === undefined, streams: 0 };
     this.live.set(httpId, live);
     return live;
   }

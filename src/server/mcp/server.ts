@@ -51,6 +51,7 @@ export function buildMcpServer(deps: McpServerDeps): McpServer {
 
   async function callTool(tool: Tool, args: ToolArgs, callCtx: Ctx): Promise<CallToolResult> {
     try {
+      session.noteLease(args.lease_s);
       const out = await tool.run(args, { ctx: callCtx, session });
       return { content: [{ type: 'text', text: out.text }], _meta: { [DATA_META]: { ...out.data } } };
     } catch (err) {

@@ -46,6 +46,14 @@ export class McpSession {
     return this.derived;
   }
 
+  /** The longest lease this session asked for, in ms: an HTTP session idle longer than this holds nothing live. */
+  longestLeaseMs = 0;
+
+  noteLease(leaseS: unknown): void {
+    if (typeof leaseS === 'number' && Number.isFinite(leaseS))
+      this.longestLeaseMs = Math.max(this.longestLeaseMs, leaseS * 1000);
+  }
+
   remember(taskId: string, claimId: string): void {
     this.claims.set(taskId, claimId);
   }
