@@ -30,9 +30,12 @@ export function registerMcp(program: Command): void {
     .action(async (flags: McpFlags) => {
       const env = process.env;
       const log = (message: string) => process.stderr.write(`coord mcp: ${message}\n`);
-      const cwd = process.cwd();
+      // A stdio server's working directory is not reliable: Claude Code names the project it works in.
+      const fromClient = Boolean(env.CLAUDE_PROJECT_DIR);
+      const workspace = env.CLAUDE_PROJECT_DIR || process.cwd();
       const agent = flags.agent ?? env.COORD_AGENT;
-      const board = resolveBoard(flags.board, env, cwd);
+      const board = resolveBoard(flags.board, env, workspace);
+      const boardGiven = Boolean(flags.board || env.COORD_BOARD);
       if ((agent !== undefined && !AgentName.safeParse(agent).success) || !BoardName.safeParse(board).success) {
         log(`invalid agent or board name "${agent ?? board}": use 1–64 characters of A-Z a-z 0-9 . _ : # @ / -`);
         process.exit(EXIT.usage);
@@ -48,7 +51,9 @@ export function registerMcp(program: Command): void {
           'coord-board': board,
           'coord-session': session.sessionId,
           // Outside a repository, the working directory is the root that file paths are relative to.
-          'coord-root': encodeURIComponent(findRepoRoot(cwd) ?? cwd),
+          'coord-root': encodeURIComponent(findRepoRoot(workspace) ?? workspace),
+          // Only a guess from the working directory may be replaced by what the client says per call or in roots.
+          ...(fromClient || boardGiven ? {} : { 'coord-workspace': 'guessed' }),
           ...(agent ? { 'coord-agent': agent } : {}),
         },
         log,

@@ -40,6 +40,8 @@ export const HttpIdentity = z.object({
     .refine(isAbsolute, 'must be an absolute path')
     .optional(),
   session: z.uuid().optional(),
+  /** `guessed`: board and root came from a working directory; the client's own word may replace them. */
+  workspace: z.literal('guessed').optional(),
 });
 
 interface HttpSession {
@@ -179,6 +181,7 @@ export class McpHttp {
       board: h['coord-board'] ?? q.board,
       root: h['coord-root'],
       session: h['coord-session'],
+      workspace: h['coord-workspace'],
     });
     const httpId = randomUUID();
     const coordId = who.session ?? httpId;
@@ -189,6 +192,7 @@ export class McpHttp {
         board: who.board ?? DEFAULT_BOARD,
         root: who.root ?? null,
         id: coordId,
+        workspace: who.workspace === 'guessed' ? 'cwd' : 'given',
       });
       this.sessions.set(coordId, session);
     }

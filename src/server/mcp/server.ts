@@ -14,6 +14,7 @@ import { CHANNEL_METHOD, INBOX_URI, InboxWatch } from './inbox-push.js';
 import { listedSchema, type ToolArgs } from './listed-schema.js';
 import type { McpSession } from './session.js';
 import { type Tool, tools } from './tools.js';
+import { codexWorkspace, rootPath } from './workspace.js';
 
 export const INSTRUCTIONS = [
   'coord is the task board the agents working in this repository share.',
@@ -45,7 +46,11 @@ export function buildMcpServer(deps: McpServerDeps): McpServer {
     server.registerTool(
       tool.name,
       { description: tool.description, inputSchema: listedSchema(tool.input), annotations: tool.annotations },
-      (args, extra) => callTool(tool, args, { ...ctx, session_id: session.id, signal: extra.mcpReq.signal }),
+      (args, extra) => {
+        const workspace = codexWorkspace(extra.mcpReq._meta);
+        if (workspace) session.learnWorkspace(workspace, 'call');
+        return callTool(tool, args, { ...ctx, session_id: session.id, signal: extra.mcpReq.signal });
+      },
     );
   }
 
@@ -102,6 +107,15 @@ function watchInbox(server: McpServer, { ctx, session, log, onClose }: McpServer
   low.setRequestHandler('resources/subscribe', subscription(true));
   low.setRequestHandler('resources/unsubscribe', subscription(false));
   low.oninitialized = () => {
+    if (low.getClientCapabilities()?.roots) {
+      low.listRoots().then(
+        ({ roots }) => {
+          const dir = rootPath(roots);
+          if (dir) session.learnWorkspace(dir, 'roots');
+        },
+        (err) => log?.debug({ err }, 'roots/list failed'),
+      );
+    }
     watch.channel = wantsChannel(low.getClientCapabilities()?.experimental, low.getClientVersion()?.name);
     watch.update();
   };
