@@ -127,3 +127,30 @@ export function coordText(client: ClientName, r: ToolResult): string {
 }
 
 export const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+/**
+ * The script steps that make a client's model change `from` to `to` in `file` (relative to `cwd`) with
+ * the client's own write tool: Claude Code Read then Edit (Edit refuses a file the session has not
+ * read), Codex apply_patch, Gemini CLI replace.
+ */
+export function editSteps(client: ClientName, cwd: string, file: string, from: string, to: string): Step[] {
+  const abs = join(cwd, file);
+  if (client === 'claude') {
+    return [
+      { tool: 'Read', args: { file_path: abs } },
+      { tool: 'Edit', args: { file_path: abs, old_string: from, new_string: to } },
+    ];
+  }
+  if (client === 'codex') {
+    const patch = `*** Begin Patch\n*** Update File: ${file}\n@@\n-${from}\n+${to}\n*** End Patch\n`;
+    return [{ tool: 'apply_patch', args: { input: patch } }];
+  }
+  return [{ tool: 'replace', args: { file_path: abs, old_string: from, new_string: to, instruction: 'edit' } }];
+}
+
+/** The tool result of the client's write tool (the last one), as the model read it. */
+export function editResult(client: ClientName, fake: FakeModel): ToolResult | undefined {
+  const name = client === 'claude' ? 'Edit' : client === 'codex' ? 'apply_patch' : 'replace';
+  const all = fake.results().filter((r) => r.tool === name);
+  return all[all.length - 1];
+}

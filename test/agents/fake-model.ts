@@ -46,6 +46,11 @@ export interface Recorded {
   url: string;
   body: unknown;
   agentTurn: boolean;
+  /** When the request had arrived in full, and when its answer was sent (ms since the epoch). */
+  at: number;
+  answeredAt?: number;
+  /** The step this request was answered with, if it was an agent turn. */
+  step?: Step;
 }
 
 export interface FakeModel {
@@ -58,6 +63,11 @@ export interface FakeModel {
   results(): ToolResult[];
   /** Replace the script (and start it from its first step). */
   script(steps: Step[]): void;
+  /**
+   * How long the client took over each tool step named `tool`: from the answer that asked for the call
+   * to the next agent-loop request (which carries the result) — the tool's cost as the client sees it.
+   */
+  toolMs(tool: string): number[];
   /** How many steps were answered. */
   stepsDone(): number;
   close(): Promise<void>;
@@ -90,7 +100,11 @@ export async function startFakeModel(wire: Wire, steps: Step[] = []): Promise<Fa
         /* keep the raw text */
       }
       const agentTurn = req.method === 'POST' && wire.isAgentTurn(body, req);
-      requests.push({ method: req.method ?? '', url: req.url ?? '', body, agentTurn });
+      const rec: Recorded = { method: req.method ?? '', url: req.url ?? '', body, agentTurn, at: Date.now() };
+      requests.push(rec);
+      res.on('finish', () => {
+        rec.answeredAt = Date.now();
+      });
       try {
         if (agentTurn) {
           const step = script[next] ?? { say: 'done' };
@@ -98,12 +112,14 @@ export async function startFakeModel(wire: Wire, steps: Step[] = []): Promise<Fa
             // Not offered yet: call it anyway (the client answers "no such tool") without moving on —
             // a few times, then give up in words so a client whose MCP server never came ends its run.
             missed += 1;
+            rec.step = step;
             wire.answer(missed > PATIENCE ? { say: `never offered ${step.tool}` } : step, body, req, res, n);
             return;
           }
           missed = 0;
           next += 1;
           await step.before?.();
+          rec.step = step;
           wire.answer(step, body, req, res, n);
           return;
         }
@@ -134,6 +150,17 @@ export async function startFakeModel(wire: Wire, steps: Step[] = []): Promise<Fa
       next = 0;
     },
     stepsDone: () => next,
+    toolMs(tool) {
+      const turns = requests.filter((r) => r.agentTurn);
+      const out: number[] = [];
+      turns.forEach((r, i) => {
+        const nextTurn = turns[i + 1];
+        if (r.step && 'tool' in r.step && r.step.tool === tool && r.answeredAt && nextTurn) {
+          out.push(nextTurn.at - r.answeredAt);
+        }
+      });
+      return out;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -24,11 +24,15 @@ describe('Claude Code and coord MCP', () => {
       const fake = await startFake('claude', [{ tool: 'mcp__coord__who', args: {} }, { say: 'done' }]);
       const debugLog = join(tempDir('coord-agent-debug-'), 'claude.log');
       try {
-        const r = await start(clientBin('claude'), [...argv('claude', fake, 'Who is here?'), '--debug-file', debugLog], {
-          cwd: repo,
-          env: { ...agent.env, ...modelEnv('claude', fake) },
-          timeoutMs: 180_000,
-        }).done;
+        const r = await start(
+          clientBin('claude'),
+          [...argv('claude', fake, 'Who is here?'), '--debug-file', debugLog],
+          {
+            cwd: repo,
+            env: { ...agent.env, ...modelEnv('claude', fake) },
+            timeoutMs: 180_000,
+          },
+        ).done;
         assert.equal(r.code, 0, describeRun(r));
       } finally {
         await fake.close();

@@ -1,0 +1,182 @@
+/**
+ * SPEC §10 with the real clients, set up by `coord setup <client> --write` alone: the pre-edit hook
+ * blocks a model's edit of a file another agent holds (the file stays as it was; the model is told
+ * `lock_conflict…` and who holds it), auto-locks a free file for the session's agent, never blocks an
+ * agent on its own locks, and the auto-lock dies with the client's session.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it, type TestContext } from 'node:test';
+import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { waitFor } from '../support/wait-for.js';
+import {
+  type Agent,
+  CLIENT_NAMES,
+  coordText,
+  editResult,
+  editSteps,
+  setUpAgent,
+  startAgent,
+  startFake,
+  toolName,
+} from './clients.js';
+import { type ClientName, coord, describeRun, makeRepo, type Run } from './support.js';
+
+const A1 = 'export const a = 1;';
+const A2 = 'export const a = 2;';
+const B1 = 'export const b = 1;';
+const B2 = 'export const b = 2;';
+
+/** Did `coord setup` give this client its pre-edit hook? (Until it does, the hook tests wait for it.) */
+function hooksWritten(agent: Agent): boolean {
+  const read = (p: string) => (existsSync(p) ? readFileSync(p, 'utf8') : '');
+  if (agent.client === 'claude') return /PreToolUse/.test(read(join(agent.home, '.claude', 'settings.json')));
+  if (agent.client === 'codex')
+    return /hooks[.\]]*PreToolUse|PreToolUse/.test(read(join(agent.home, '.codex', 'config.toml')));
+  return /BeforeTool/.test(read(join(agent.home, '.gemini', 'settings.json')));
+}
+
+async function ready(t: TestContext, client: ClientName, repo: string, stateDir: string): Promise<Agent | null> {
+  const agent = await setUpAgent(client, repo, stateDir);
+  if (agent.setup.stderr.includes(`unknown client "${client}"`)) {
+    t.skip(`coord setup ${client} does not exist yet`);
+    return null;
+  }
+  assert.equal(agent.setup.code, 0, `coord setup ${client} --write: ${describeRun(agent.setup)}`);
+  if (!hooksWritten(agent)) {
+    t.skip(`coord setup ${client} --write writes no pre-edit hook yet`);
+    return null;
+  }
+  return agent;
+}
+
+interface Who {
+  agents: { name: string; locks: string[]; claims: unknown[] }[];
+}
+async function holders(repo: string, env: NodeJS.ProcessEnv, path: string): Promise<string[]> {
+  const r = await coord(['who', '--json'], { cwd: repo, env });
+  assert.equal(r.code, 0, describeRun(r));
+  return (JSON.parse(r.stdout) as Who).agents.filter((a) => a.locks.includes(path)).map((a) => a.name);
+}
+
+const read = (repo: string, file: string) => readFileSync(join(repo, file), 'utf8');
+
+describe('real clients: the pre-edit hook enforces locks', () => {
+  let daemon: SpawnedDaemon;
+  before(async () => {
+    daemon = await spawnDaemon();
+  });
+  after(async () => {
+    await daemon.stop();
+  });
+
+  for (const client of CLIENT_NAMES) {
+    it(`${client}: its model's edit of a file another agent holds is blocked, the file unchanged, and the model told lock_conflict with the holder`, async (t) => {
+      const repo = makeRepo(`coord-agent-block-${client}-`);
+      const agent = await ready(t, client, repo, daemon.stateDir);
+      if (!agent) return;
+      const held = await coord(['lock', 'src/a.ts', '--agent', 'alice', '--lease', '600', '--json'], {
+        cwd: repo,
+        env: agent.env,
+      });
+      assert.equal(held.code, 0, describeRun(held));
+      const fake = await startFake(client, [...editSteps(client, repo, 'src/a.ts', A1, A2), { say: 'done' }]);
+      let run: Run;
+      try {
+        run = await startAgent(agent, fake, repo, 'Set a to 2 in src/a.ts.').done;
+      } finally {
+        await fake.close();
+      }
+      assert.equal(read(repo, 'src/a.ts'), `${A1}\n`, 'the file is unchanged');
+      const told = editResult(client, fake);
+      t.diagnostic(`${client}: the model was told ${JSON.stringify(told?.text)}`);
+      assert.ok(told, `the model got a result for its edit: ${JSON.stringify(fake.results())}\n${describeRun(run)}`);
+      assert.match(told.text, /lock_conflict/, told.text);
+      assert.match(told.text, /alice/, told.text);
+      assert.match(told.text, /src\/a\.ts/, told.text);
+      assert.deepEqual(await holders(repo, agent.env, 'src/a.ts'), ['alice'], 'alice still holds it, alone');
+    });
+
+    it(`${client}: an agent's own lock_files never blocks its own edit`, async (t) => {
+      const repo = makeRepo(`coord-agent-own-${client}-`);
+      const agent = await ready(t, client, repo, daemon.stateDir);
+      if (!agent) return;
+      const fake = await startFake(client, [
+        { tool: toolName(client, 'lock_files'), args: { files: ['src/a.ts'] } },
+        ...editSteps(client, repo, 'src/a.ts', A1, A2),
+        { say: 'done' },
+      ]);
+      try {
+        const run = await startAgent(agent, fake, repo, 'Lock src/a.ts, then set a to 2.').done;
+        assert.equal(run.code, 0, describeRun(run));
+      } finally {
+        await fake.close();
+      }
+      const locked = fake.results().filter((r) => r.tool === toolName(client, 'lock_files'));
+      assert.ok(
+        locked.some((r) => !r.isError && !/lock_conflict/.test(coordText(client, r))),
+        JSON.stringify(locked),
+      );
+      const told = editResult(client, fake);
+      assert.doesNotMatch(told?.text ?? '', /lock_conflict/, told?.text);
+      assert.equal(read(repo, 'src/a.ts'), `${A2}\n`, 'the edit went through');
+    });
+  }
+
+  it('claude: an edit of a free file succeeds and auto-locks it for the session agent, which blocks a second client until the first exits', async (t) => {
+    const repo = makeRepo('coord-agent-autolock-');
+    const first = await ready(t, 'claude', repo, daemon.stateDir);
+    if (!first) return;
+    const second = await setUpAgent('claude', repo, daemon.stateDir);
+    let id = '';
+    let claimedBy: string[] = [];
+    let heldBy: string[] = [];
+    let secondTold = '';
+    let secondFile = '';
+    const posted = await coord(['post', 'Bump b', '--json'], { cwd: repo, env: first.env });
+    id = (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
+    const fake = await startFake('claude', [
+      // The claim names the MCP session's agent; the hook's auto-lock must be held by the same one.
+      { tool: 'mcp__coord__claim_task', args: { task_id: id } },
+      ...editSteps('claude', repo, 'src/b.ts', B1, B2),
+      {
+        tool: 'mcp__coord__who',
+        args: {},
+        before: async () => {
+          const who = JSON.parse((await coord(['who', '--json'], { cwd: repo, env: first.env })).stdout) as Who;
+          claimedBy = who.agents.filter((a) => a.claims.length > 0).map((a) => a.name);
+          heldBy = await holders(repo, first.env, 'src/b.ts');
+          // While the first client still runs, a second one tries the same file.
+          const fake2 = await startFake('claude', [
+            ...editSteps('claude', repo, 'src/b.ts', B2, '// mine'),
+            { say: 'done' },
+          ]);
+          try {
+            await startAgent(second, fake2, repo, 'Rewrite b.').done;
+          } finally {
+            await fake2.close();
+          }
+          secondTold = editResult('claude', fake2)?.text ?? '';
+          secondFile = read(repo, 'src/b.ts');
+        },
+      },
+      { say: 'done' },
+    ]);
+    try {
+      const run = await startAgent(first, fake, repo, `Claim #${id} and set b to 2.`).done;
+      assert.equal(run.code, 0, describeRun(run));
+    } finally {
+      await fake.close();
+    }
+    assert.doesNotMatch(editResult('claude', fake)?.text ?? '', /lock_conflict/);
+    assert.equal(claimedBy.length, 1, 'one agent claimed the task');
+    assert.deepEqual(heldBy, claimedBy, "the auto-lock is held by the session's own agent");
+    t.diagnostic(`second client was told ${JSON.stringify(secondTold)}`);
+    assert.match(secondTold, /lock_conflict/);
+    assert.ok(secondTold.includes(claimedBy[0] ?? '?'), `the holder is named: ${secondTold}`);
+    assert.equal(secondFile, `${B2}\n`, "the second client's edit changed nothing");
+    // The session is over: its auto-lock goes with it (rule 13). The deadline only bounds a hang.
+    await waitFor(async () => (await holders(repo, first.env, 'src/b.ts')).length === 0, 'the auto-lock freed', 30_000);
+  });
+});
