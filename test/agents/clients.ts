@@ -4,7 +4,7 @@
  * was told. The model wiring (base URL, dummy key, provider) is the harness's own and is given on the
  * command line or in the environment, never in the files coord setup manages.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeAnthropic } from './fake-anthropic.js';
 import { startFakeGemini } from './fake-gemini.js';
@@ -153,4 +153,13 @@ export function editResult(client: ClientName, fake: FakeModel): ToolResult | un
   const name = client === 'claude' ? 'Edit' : client === 'codex' ? 'apply_patch' : 'replace';
   const all = fake.results().filter((r) => r.tool === name);
   return all[all.length - 1];
+}
+
+/** Did `coord setup` give this client its pre-edit hook? (Until it does, the hook tests wait for it.) */
+export function hooksWritten(agent: Agent): boolean {
+  const read = (p: string) => (existsSync(p) ? readFileSync(p, 'utf8') : '');
+  if (agent.client === 'claude') return /PreToolUse/.test(read(join(agent.home, '.claude', 'settings.json')));
+  if (agent.client === 'codex')
+    return /hooks[.\]]*PreToolUse|PreToolUse/.test(read(join(agent.home, '.codex', 'config.toml')));
+  return /BeforeTool/.test(read(join(agent.home, '.gemini', 'settings.json')));
 }

@@ -5,7 +5,7 @@
  * agent on its own locks, and the auto-lock dies with the client's session.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
@@ -16,6 +16,7 @@ import {
   coordText,
   editResult,
   editSteps,
+  hooksWritten,
   setUpAgent,
   startAgent,
   startFake,
@@ -27,15 +28,6 @@ const A1 = 'export const a = 1;';
 const A2 = 'export const a = 2;';
 const B1 = 'export const b = 1;';
 const B2 = 'export const b = 2;';
-
-/** Did `coord setup` give this client its pre-edit hook? (Until it does, the hook tests wait for it.) */
-function hooksWritten(agent: Agent): boolean {
-  const read = (p: string) => (existsSync(p) ? readFileSync(p, 'utf8') : '');
-  if (agent.client === 'claude') return /PreToolUse/.test(read(join(agent.home, '.claude', 'settings.json')));
-  if (agent.client === 'codex')
-    return /hooks[.\]]*PreToolUse|PreToolUse/.test(read(join(agent.home, '.codex', 'config.toml')));
-  return /BeforeTool/.test(read(join(agent.home, '.gemini', 'settings.json')));
-}
 
 async function ready(t: TestContext, client: ClientName, repo: string, stateDir: string): Promise<Agent | null> {
   const agent = await setUpAgent(client, repo, stateDir);
@@ -81,7 +73,13 @@ describe('real clients: the pre-edit hook enforces locks', () => {
         env: agent.env,
       });
       assert.equal(held.code, 0, describeRun(held));
-      const fake = await startFake(client, [...editSteps(client, repo, 'src/a.ts', A1, A2), { say: 'done' }]);
+      // Gemini CLI has two write tools: replace, then write_file of the whole file.
+      const writeFile = { tool: 'write_file', args: { file_path: join(repo, 'src/a.ts'), content: '// clobbered\n' } };
+      const fake = await startFake(client, [
+        ...editSteps(client, repo, 'src/a.ts', A1, A2),
+        ...(client === 'gemini' ? [writeFile] : []),
+        { say: 'done' },
+      ]);
       let run: Run;
       try {
         run = await startAgent(agent, fake, repo, 'Set a to 2 in src/a.ts.').done;
@@ -95,6 +93,11 @@ describe('real clients: the pre-edit hook enforces locks', () => {
       assert.match(told.text, /lock_conflict/, told.text);
       assert.match(told.text, /alice/, told.text);
       assert.match(told.text, /src\/a\.ts/, told.text);
+      if (client === 'gemini') {
+        const wrote = fake.results().filter((r) => r.tool === 'write_file');
+        t.diagnostic(`gemini write_file: the model was told ${JSON.stringify(wrote[0]?.text)}`);
+        assert.match(wrote[0]?.text ?? '', /lock_conflict[\s\S]*alice/, JSON.stringify(fake.results()));
+      }
       assert.deepEqual(await holders(repo, agent.env, 'src/a.ts'), ['alice'], 'alice still holds it, alone');
     });
 
