@@ -6,16 +6,18 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Command } from 'commander';
+import { identify, isClientKind } from '../../client/agent-identity.js';
 import { ensureDaemon, findDaemon } from '../../client/daemon-launcher.js';
 import { Bridge } from '../../client/mcp-relay.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
 import { findRepoRoot, resolveBoard } from '../../state-dir/board-name.js';
-import { holdSessionLock } from '../../state-dir/index.js';
+import { holdSessionLock, type SessionLock } from '../../state-dir/index.js';
 import { resolveStateDir } from '../../state-dir/state-dir.js';
 import { EXIT } from '../exit-codes.js';
 
 interface McpFlags {
   agent?: string;
+  client?: string;
   board?: string;
   state?: string;
 }
@@ -25,6 +27,10 @@ export function registerMcp(program: Command): void {
     .command('mcp')
     .description('MCP server on stdio for Claude Code, Cursor and Codex (starts the daemon if none runs)')
     .option('--agent <name>', 'agent name (default: $COORD_AGENT, else the MCP client name plus a short suffix)')
+    .option(
+      '--client <kind>',
+      'the client that runs this (claude, codex, gemini, cursor): act as the same agent as its hooks',
+    )
     .option('--board <name>', 'board (default: $COORD_BOARD, else this git repository, else "default")')
     .option('--state <dir>', 'state directory (default: $COORD_STATE or ~/.coord)')
     .action(async (flags: McpFlags) => {
@@ -33,7 +39,10 @@ export function registerMcp(program: Command): void {
       // A stdio server's working directory is not reliable: Claude Code names the project it works in.
       const fromClient = Boolean(env.CLAUDE_PROJECT_DIR);
       const workspace = env.CLAUDE_PROJECT_DIR || process.cwd();
-      const agent = flags.agent ?? env.COORD_AGENT;
+      // One agent, one name: the hooks of this client session derive the same name and session (SPEC §10).
+      const kind = isClientKind(flags.client) ? flags.client : env.CLAUDE_CODE_SESSION_ID ? 'claude' : undefined;
+      const identity = kind ? identify(kind, env) : null;
+      const agent = flags.agent ?? env.COORD_AGENT ?? identity?.agent;
       const board = resolveBoard(flags.board, env, workspace);
       const boardGiven = Boolean(flags.board || env.COORD_BOARD);
       if ((agent !== undefined && !AgentName.safeParse(agent).success) || !BoardName.safeParse(board).success) {
@@ -41,7 +50,7 @@ export function registerMcp(program: Command): void {
         process.exit(EXIT.usage);
       }
       const stateDir = resolveStateDir(flags.state, env);
-      const session = holdSessionLock(stateDir);
+      const session = holdIdentitySession(stateDir, identity?.sessionId, log);
       const bridge = new Bridge({
         agent: new StdioServerTransport(),
         connect: () =>
@@ -68,4 +77,18 @@ export function registerMcp(program: Command): void {
       await bridge.run();
       exit();
     });
+}
+
+/**
+ * The client session's own session lock, so the locks its hooks take die with it; when another
+ * `coord mcp` of the same client process holds it already, a session of this process's own.
+ */
+function holdIdentitySession(stateDir: string, id: string | undefined, log: (m: string) => void): SessionLock {
+  if (id === undefined) return holdSessionLock(stateDir);
+  try {
+    return holdSessionLock(stateDir, id);
+  } catch {
+    log(`session ${id} is held by another coord mcp of this client; using a session of its own`);
+    return holdSessionLock(stateDir);
+  }
 }
