@@ -41,12 +41,13 @@ export function isolatedHome(prefix = 'coord-agent-home-'): string {
 }
 
 /**
- * The environment a client runs with: built from nothing but PATH (the client's own bin directory and
- * this node first, so `coord setup` finds `claude` and hooks find `node`), HOME and locale — no
+ * The environment a client runs with: built from nothing but PATH (the clients' bin directories and this
+ * node first, so `coord setup` finds `claude` and `codex` as a user's shell would, and hooks find `node`), HOME and locale — no
  * ANTHROPIC_*, OPENAI_*, GEMINI_*, GOOGLE_*, CODEX_*, CLAUDE_* or COORD_* from the tester's shell.
  */
 export function cleanEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const dirs = [dirname(clientBin('claude')), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'];
+  const clients = (['claude', 'codex', 'gemini'] as const).map((c) => dirname(clientBin(c)));
+  const dirs = [...clients, dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'];
   return {
     PATH: [...new Set(dirs)].join(':'),
     HOME: home,
