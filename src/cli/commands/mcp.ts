@@ -42,7 +42,7 @@ export function registerMcp(program: Command): void {
       // One agent, one name: the hooks of this client session derive the same name and session (SPEC §10).
       const kind = isClientKind(flags.client) ? flags.client : env.CLAUDE_CODE_SESSION_ID ? 'claude' : undefined;
       const identity = kind ? identify(kind, env) : null;
-      const agent = flags.agent ?? env.COORD_AGENT ?? identity?.agent;
+      const agent = flags.agent ?? (env.COORD_AGENT || identity?.agent);
       const board = resolveBoard(flags.board, env, workspace);
       const boardGiven = Boolean(flags.board || env.COORD_BOARD);
       if ((agent !== undefined && !AgentName.safeParse(agent).success) || !BoardName.safeParse(board).success) {
