@@ -127,59 +127,72 @@ describe('real clients: the pre-edit hook enforces locks', () => {
     });
   }
 
-  it('claude: an edit of a free file succeeds and auto-locks it for the session agent, which blocks a second client until the first exits', async (t) => {
-    const repo = makeRepo('coord-agent-autolock-');
-    const first = await ready(t, 'claude', repo, daemon.stateDir);
-    if (!first) return;
-    const second = await setUpAgent('claude', repo, daemon.stateDir);
-    let id = '';
-    let claimedBy: string[] = [];
-    let heldBy: string[] = [];
-    let secondTold = '';
-    let secondFile = '';
-    const posted = await coord(['post', 'Bump b', '--json'], { cwd: repo, env: first.env });
-    id = (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
-    const fake = await startFake('claude', [
-      // The claim names the MCP session's agent; the hook's auto-lock must be held by the same one.
-      { tool: 'mcp__coord__claim_task', args: { task_id: id } },
-      ...editSteps('claude', repo, 'src/b.ts', B1, B2),
-      {
-        tool: 'mcp__coord__who',
-        args: {},
-        before: async () => {
-          const who = JSON.parse((await coord(['who', '--json'], { cwd: repo, env: first.env })).stdout) as Who;
-          claimedBy = who.agents.filter((a) => a.claims.length > 0).map((a) => a.name);
-          heldBy = await holders(repo, first.env, 'src/b.ts');
-          // While the first client still runs, a second one tries the same file.
-          const fake2 = await startFake('claude', [
-            ...editSteps('claude', repo, 'src/b.ts', B2, '// mine'),
-            { say: 'done' },
-          ]);
-          try {
-            await startAgent(second, fake2, repo, 'Rewrite b.').done;
-          } finally {
-            await fake2.close();
-          }
-          secondTold = editResult('claude', fake2)?.text ?? '';
-          secondFile = read(repo, 'src/b.ts');
+  for (const client of CLIENT_NAMES) {
+    // The second client is another vendor's: a lock is a lock, whoever edits.
+    const other: ClientName = client === 'claude' ? 'codex' : 'claude';
+    it(`${client}: an edit of a free file succeeds and auto-locks it for the session's agent, which blocks ${other}'s edit until the ${client} session ends`, async (t) => {
+      const repo = makeRepo(`coord-agent-autolock-${client}-`);
+      const first = await ready(t, client, repo, daemon.stateDir);
+      if (!first) return;
+      const second = await ready(t, other, repo, daemon.stateDir);
+      if (!second) return;
+      let claimedBy: string[] = [];
+      let heldBy: string[] = [];
+      let secondTold = '';
+      let secondFile = '';
+      const posted = await coord(['post', 'Bump b', '--json'], { cwd: repo, env: first.env });
+      const id = (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
+      const fake = await startFake(client, [
+        // The claim names the MCP session's agent; the hook's auto-lock must be held by the same one.
+        { tool: toolName(client, 'claim_task'), args: { task_id: id } },
+        ...editSteps(client, repo, 'src/b.ts', B1, B2),
+        {
+          tool: toolName(client, 'who'),
+          args: {},
+          before: async () => {
+            const who = JSON.parse((await coord(['who', '--json'], { cwd: repo, env: first.env })).stdout) as Who;
+            claimedBy = who.agents.filter((a) => a.claims.length > 0).map((a) => a.name);
+            heldBy = await holders(repo, first.env, 'src/b.ts');
+            // While the first client still runs, the second tries the same file.
+            const fake2 = await startFake(other, [
+              ...editSteps(other, repo, 'src/b.ts', B2, '// mine'),
+              { say: 'done' },
+            ]);
+            try {
+              await startAgent(second, fake2, repo, 'Rewrite b.').done;
+            } finally {
+              await fake2.close();
+            }
+            secondTold = editResult(other, fake2)?.text ?? '';
+            secondFile = read(repo, 'src/b.ts');
+          },
         },
-      },
-      { say: 'done' },
-    ]);
-    try {
-      const run = await startAgent(first, fake, repo, `Claim #${id} and set b to 2.`).done;
-      assert.equal(run.code, 0, describeRun(run));
-    } finally {
-      await fake.close();
-    }
-    assert.doesNotMatch(editResult('claude', fake)?.text ?? '', /lock_conflict/);
-    assert.equal(claimedBy.length, 1, 'one agent claimed the task');
-    assert.deepEqual(heldBy, claimedBy, "the auto-lock is held by the session's own agent");
-    t.diagnostic(`second client was told ${JSON.stringify(secondTold)}`);
-    assert.match(secondTold, /lock_conflict/);
-    assert.ok(secondTold.includes(claimedBy[0] ?? '?'), `the holder is named: ${secondTold}`);
-    assert.equal(secondFile, `${B2}\n`, "the second client's edit changed nothing");
-    // The session is over: its auto-lock goes with it (rule 13). The deadline only bounds a hang.
-    await waitFor(async () => (await holders(repo, first.env, 'src/b.ts')).length === 0, 'the auto-lock freed', 30_000);
-  });
+        { say: 'done' },
+      ]);
+      try {
+        const run = await startAgent(first, fake, repo, `Claim #${id} and set b to 2.`).done;
+        assert.equal(run.code, 0, describeRun(run));
+      } finally {
+        await fake.close();
+      }
+      assert.doesNotMatch(editResult(client, fake)?.text ?? '', /lock_conflict/);
+      assert.equal(read(repo, 'src/b.ts'), `${B2}\n`, "the first client's edit went through, the second's did not");
+      assert.equal(secondFile, `${B2}\n`, "the second client's edit changed nothing");
+      assert.equal(claimedBy.length, 1, 'one agent claimed the task');
+      assert.deepEqual(heldBy, claimedBy, "the auto-lock is held by the session's own agent");
+      t.diagnostic(`${other}, second, was told ${JSON.stringify(secondTold)}`);
+      assert.match(secondTold, /lock_conflict/);
+      assert.ok(secondTold.includes(claimedBy[0] ?? '?'), `the holder is named: ${secondTold}`);
+      // The session is over: its auto-lock goes with it (rule 13). The deadline only bounds a hang.
+      const ended = Date.now();
+      const board = (JSON.parse(posted.stdout) as { task: { board: string } }).task.board;
+      const lockedB = async () => {
+        const res = await daemon.fetch(`/v1/locks?board=${encodeURIComponent(board)}`);
+        const { locks } = (await res.json()) as { locks: { resources: string[] }[] };
+        return locks.some((l) => l.resources.includes('src/b.ts'));
+      };
+      await waitFor(async () => !(await lockedB()), 'the auto-lock freed', 30_000);
+      t.diagnostic(`${client}: the auto-lock was gone ${Date.now() - ended} ms after the client exited`);
+    });
+  }
 });
