@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { tempDir } from '../support/ctx.js';
@@ -93,7 +94,7 @@ describe('the pre-edit hook, timed as the client sees it', () => {
       assert.equal(hooked.length, EDITS, `timed every edit: ${hooked}`);
       assert.equal(bare.length, EDITS, `timed every edit: ${bare}`);
       t.diagnostic(
-        `${client} ${tool}: median ${median(hooked)} ms with coord's hooks [${hooked.join(', ')}], ${median(bare)} ms without [${bare.join(', ')}] → the hook adds ${median(hooked) - median(bare)} ms per edit`,
+        `${client} ${tool}: median ${median(hooked)} ms with coord's hooks [${hooked.join(', ')}], ${median(bare)} ms without [${bare.join(', ')}] → the hook adds ${median(hooked) - median(bare)} ms per edit (load average ${loadavg()[0]?.toFixed(1)})`,
       );
     });
   }
