@@ -8,21 +8,24 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
+import { tempDir } from '../support/ctx.js';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { waitFor } from '../support/wait-for.js';
 import {
   type Agent,
+  argv,
   CLIENT_NAMES,
   coordText,
   editResult,
   editSteps,
   hooksWritten,
+  modelEnv,
   setUpAgent,
   startAgent,
   startFake,
   toolName,
 } from './clients.js';
-import { type ClientName, coord, describeRun, makeRepo, type Run } from './support.js';
+import { type ClientName, clientBin, coord, describeRun, makeRepo, type Run, start } from './support.js';
 
 const A1 = 'export const a = 1;';
 const A2 = 'export const a = 2;';
@@ -195,4 +198,46 @@ describe('real clients: the pre-edit hook enforces locks', () => {
       t.diagnostic(`${client}: the auto-lock was gone ${Date.now() - ended} ms after the client exited`);
     });
   }
+});
+
+describe('real clients: with the daemon down the pre-edit hook fails open', () => {
+  it('claude: with no daemon (and its MCP server, which would start one, left out) the edit goes through and the hook prints one warning', async (t) => {
+    const daemon = await spawnDaemon();
+    const repo = makeRepo('coord-agent-down-claude-');
+    const agent = await ready(t, 'claude', repo, daemon.stateDir);
+    await daemon.stop();
+    if (!agent) return;
+    const fake = await startFake('claude', [...editSteps('claude', repo, 'src/a.ts', A1, A2), { say: 'done' }]);
+    const debugLog = join(tempDir('coord-agent-debug-'), 'claude.log');
+    try {
+      const run = await start(
+        clientBin('claude'),
+        // --strict-mcp-config with no --mcp-config: no MCP servers, so nothing starts a daemon.
+        [...argv('claude', fake, 'Set a to 2.'), '--strict-mcp-config', '--debug-file', debugLog],
+        { cwd: repo, env: { ...agent.env, ...modelEnv('claude', fake) }, timeoutMs: 180_000 },
+      ).done;
+      assert.equal(run.code, 0, describeRun(run));
+    } finally {
+      await fake.close();
+    }
+    assert.equal(read(repo, 'src/a.ts'), `${A2}\n`, 'the edit went through');
+    assert.doesNotMatch(editResult('claude', fake)?.text ?? '', /lock_conflict|hook error/);
+    // Claude Code's debug log quotes each hook's stderr: the pre-edit hook said one line.
+    const log = readFileSync(debugLog, 'utf8');
+    const said = [...log.matchAll(/Hook PreToolUse:Edit \(PreToolUse\) [a-z]+:\\nstderr:\\n((?:[^"\\]|\\.)*)"/g)].map(
+      (m) => m[1] ?? '',
+    );
+    t.diagnostic(`claude: the pre-edit hook said ${JSON.stringify(said)}`);
+    assert.equal(
+      said.length,
+      1,
+      `one pre-edit hook run reported: ${log
+        .split('\n')
+        .filter((l) => l.includes('PreToolUse'))
+        .join('\n')}`,
+    );
+    const lines = (said[0] ?? '').split('\\n').filter((l) => l.trim() !== '');
+    assert.equal(lines.length, 1, `one warning line: ${JSON.stringify(lines)}`);
+    assert.match(lines[0] ?? '', /^coord: .*daemon/);
+  });
 });
