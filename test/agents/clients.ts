@@ -101,9 +101,9 @@ export function startAgent(
   fake: FakeModel,
   cwd: string,
   prompt: string,
-  opts: { env?: Record<string, string>; timeoutMs?: number } = {},
+  opts: { env?: Record<string, string>; timeoutMs?: number; extraArgs?: string[] } = {},
 ): Started {
-  return start(clientBin(agent.client), argv(agent.client, fake, prompt), {
+  return start(clientBin(agent.client), [...argv(agent.client, fake, prompt), ...(opts.extraArgs ?? [])], {
     cwd,
     env: { ...agent.env, ...modelEnv(agent.client, fake), ...opts.env },
     timeoutMs: opts.timeoutMs ?? 180_000,

@@ -5,12 +5,12 @@
  * tests hold no timing thresholds.
  */
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { tempDir } from '../support/ctx.js';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { ROOT, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import {
   type Agent,
   CLIENT_NAMES,
@@ -25,6 +25,17 @@ import type { Step } from './fake-model.js';
 import { cleanEnv, describeRun, makeRepo } from './support.js';
 
 const EDITS = 7;
+
+/** Whether bin/coord.js runs the compiled dist/ (it falls back to tsx when a file under src/ is newer). */
+function distFresh(): boolean {
+  const newest = (dir: string): number =>
+    readdirSync(dir, { withFileTypes: true }).reduce(
+      (m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs),
+      0,
+    );
+  const dist = join(ROOT, 'dist', 'main.js');
+  return existsSync(dist) && statSync(dist).mtimeMs >= newest(join(ROOT, 'src'));
+}
 
 /** The same client without coord's hooks: a copy of its HOME with the hook entries removed. */
 function withoutHooks(agent: Agent, stateDir: string): Agent {
@@ -77,10 +88,13 @@ describe('the pre-edit hook, timed as the client sees it', () => {
         return;
       }
       const tool = client === 'claude' ? 'Edit' : client === 'codex' ? 'apply_patch' : 'replace';
+      // Claude Code times each hook itself, in its debug log ("PreToolUse:Edit [...] finished with status 0 (199ms)").
+      const debugLog = join(tempDir('coord-agent-debug-'), 'claude.log');
       const time = async (a: Agent, label: string) => {
         const fake = await startFake(client, steps(a, repo));
         try {
-          const run = await startAgent(a, fake, repo, 'Bump b again and again.').done;
+          const debug = client === 'claude' && label === 'with hooks' ? { extraArgs: ['--debug-file', debugLog] } : {};
+          const run = await startAgent(a, fake, repo, 'Bump b again and again.', debug).done;
           assert.equal(run.code, 0, describeRun(run));
           assert.ok(!/lock_conflict/.test(editResult(client, fake)?.text ?? ''), `${label}: an edit was refused`);
           return fake.toolMs(tool);
@@ -93,8 +107,18 @@ describe('the pre-edit hook, timed as the client sees it', () => {
       const bare = await time(withoutHooks(agent, daemon.stateDir), 'without hooks');
       assert.equal(hooked.length, EDITS, `timed every edit: ${hooked}`);
       assert.equal(bare.length, EDITS, `timed every edit: ${bare}`);
+      if (client === 'claude') {
+        const own = [
+          ...readFileSync(debugLog, 'utf8').matchAll(
+            /PreToolUse:Edit \[[^\]]*hook pre-edit[^\]]*\] finished with status \d+ \((\d+)ms\)/g,
+          ),
+        ].map((m) => Number(m[1]));
+        t.diagnostic(
+          `claude: the pre-edit hook's own run time as Claude Code logs it: median ${median(own)} ms [${own.join(', ')}]`,
+        );
+      }
       t.diagnostic(
-        `${client} ${tool}: median ${median(hooked)} ms with coord's hooks [${hooked.join(', ')}], ${median(bare)} ms without [${bare.join(', ')}] → the hook adds ${median(hooked) - median(bare)} ms per edit (load average ${loadavg()[0]?.toFixed(1)})`,
+        `${client} ${tool}: median ${median(hooked)} ms with coord's hooks [${hooked.join(', ')}], ${median(bare)} ms without [${bare.join(', ')}] → the hook adds ${median(hooked) - median(bare)} ms per edit (load average ${loadavg()[0]?.toFixed(1)}; coord runs ${distFresh() ? 'dist/' : 'src/ through tsx'})`,
       );
     });
   }
