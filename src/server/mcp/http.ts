@@ -56,6 +56,8 @@ interface HttpSession {
   reapable: boolean;
   /** Open GET event streams. */
   streams: number;
+  /** Whether it ever opened one: a client that never listens is judged by idleness alone. */
+  listened: boolean;
   timer?: NodeJS.Timeout;
 }
 
@@ -147,6 +149,7 @@ export class McpHttp {
     if (!live.reapable) return;
     if (req.method === 'GET') {
       live.streams++;
+      live.listened = true;
       reply.raw.once('close', () => {
         live.streams--;
         this.arm(live);
@@ -159,7 +162,8 @@ export class McpHttp {
     clearTimeout(live.timer);
     if (!this.live.has(live.httpId)) return;
     const idleMs = Math.max(DEFAULT_LEASE_S * 1000, live.session.longestLeaseMs);
-    const ms = live.streams > 0 ? idleMs : Math.min(idleMs, this.opts.streamGraceMs ?? DEFAULT_STREAM_GRACE_MS);
+    const closed = live.listened && live.streams === 0;
+    const ms = closed ? Math.min(idleMs, this.opts.streamGraceMs ?? DEFAULT_STREAM_GRACE_MS) : idleMs;
     live.timer = setTimeout(() => void this.reap(live), ms);
     live.timer.unref();
   }
@@ -212,7 +216,15 @@ export class McpHttp {
       },
     });
     await server.connect(transport);
-    const live: HttpSession = { transport, httpId, coordId, session, reapable: who.session === undefined, streams: 0 };
+    const live: HttpSession = {
+      transport,
+      httpId,
+      coordId,
+      session,
+      reapable: who.session === undefined,
+      streams: 0,
+      listened: false,
+    };
     this.live.set(httpId, live);
     return live;
   }
