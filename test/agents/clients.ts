@@ -148,10 +148,15 @@ export function editSteps(client: ClientName, cwd: string, file: string, from: s
   return [{ tool: 'replace', args: { file_path: abs, old_string: from, new_string: to, instruction: 'edit' } }];
 }
 
-/** The tool result of the client's write tool (the last one), as the model read it. */
-export function editResult(client: ClientName, fake: FakeModel): ToolResult | undefined {
+/** The results of the client's edit tool (Edit, apply_patch, replace) as the model read them, in order. */
+export function editResults(client: ClientName, fake: FakeModel): ToolResult[] {
   const name = client === 'claude' ? 'Edit' : client === 'codex' ? 'apply_patch' : 'replace';
-  const all = fake.results().filter((r) => r.tool === name);
+  return fake.results().filter((r) => r.tool === name);
+}
+
+/** The last of them. */
+export function editResult(client: ClientName, fake: FakeModel): ToolResult | undefined {
+  const all = editResults(client, fake);
   return all[all.length - 1];
 }
 

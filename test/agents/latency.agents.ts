@@ -24,7 +24,7 @@ import {
 import type { Step } from './fake-model.js';
 import { cleanEnv, describeRun, makeRepo } from './support.js';
 
-const EDITS = 7;
+const EDITS = 5;
 
 /** Whether bin/coord.js runs the compiled dist/ (it falls back to tsx when a file under src/ is newer). */
 function distFresh(): boolean {
