@@ -4,6 +4,7 @@ import { registerCancel } from './commands/cancel.js';
 import { registerClaim } from './commands/claim.js';
 import { registerEvents } from './commands/events.js';
 import { registerFenced } from './commands/fenced.js';
+import { registerGuard } from './commands/guard.js';
 import { registerInbox } from './commands/inbox.js';
 import { registerLock } from './commands/lock.js';
 import { registerLs } from './commands/ls.js';
@@ -33,7 +34,9 @@ Start here:
   coord post "fix the login bug"       put a task on the board
   coord claim                          take the next task; prints its claim_id (your fencing token)
   coord submit <id> --claim <c> --ok   finish it (retrying the same result is safe)
-  coord setup claude --write           let Claude Code (or cursor, codex) use coord over MCP
+  coord setup claude --write           let Claude Code (or codex, gemini, cursor) use coord: MCP, hooks, instructions
+  coord guard install                  refuse git commits that stage files other agents hold
+  coord prime                          what an agent is told at session start (hooks: coord hook <event>)
   coord open                           the live dashboard
 
 Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon unreachable.`,
@@ -52,5 +55,6 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerOpen(program);
   registerMcp(program);
   registerSetup(program);
+  registerGuard(program);
   return program;
 }

@@ -76,6 +76,13 @@ export class Bridge {
   private async forward(m: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
     const request = isJSONRPCRequest(m) ? m : undefined;
+    if (request && isDiscoverProbe(request) && !this.init) {
+      // Claude Code probes for the 2026-07-28 protocol first and falls back to `initialize` on "method not
+      // found", as a 2025-era server answers: an expected step of the handshake, so nothing is logged and no
+      // daemon is started for it.
+      void this.opts.agent.send(discoverUnsupported(request.id)).catch(() => {});
+      return;
+    }
     if (request) this.pending.add(request.id);
     if (isInitializeRequest(m)) this.nameAgent(m.params.clientInfo.name);
     // A killed daemon can still look alive for a moment (its lock outlives its sockets), so a lost daemon is
@@ -231,6 +238,20 @@ export class Bridge {
       .catch((err) => this.opts.log(`stdout: ${(err as Error).message}`));
   }
 }
+
+/** `server/discover`: the 2026-07-28 protocol's opening probe. */
+export const DISCOVER = 'server/discover';
+const isDiscoverProbe = (m: JSONRPCRequest): boolean => m.method === DISCOVER;
+
+/** The answer of a server that speaks the 2025 protocols: the client falls back to `initialize`. */
+export const discoverUnsupported = (id: RequestId): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  id,
+  error: {
+    code: -32601,
+    message: `Method not found: ${DISCOVER} — send initialize (2025-11-25, 2025-06-18, 2025-03-26)`,
+  },
+});
 
 const rpc = (method: string): JSONRPCRequest => ({ jsonrpc: '2.0', id: 0, method });
 

@@ -26,6 +26,8 @@ export interface DaemonConfig {
   logFormat: LogFormat;
   /** Background sweep period for due leases and ttls; lazy expiry works without it. */
   sweepMs: number;
+  /** How long an MCP-over-HTTP session's event stream may stay closed before the session ends (SPEC §5). */
+  mcpStreamGraceMs: number;
 }
 
 export const DEFAULT_PORT = 7777;
@@ -63,6 +65,7 @@ export function resolveDaemonConfig(
     logLevel: env.COORD_LOG_LEVEL ?? 'info',
     logFormat: logFormat(flags.logFormat ?? env.COORD_LOG_FORMAT, terminal),
     sweepMs: Number(env.COORD_SWEEP_MS ?? 1000),
+    mcpStreamGraceMs: Number(env.COORD_MCP_GRACE_MS ?? 30_000),
   };
 }
 

@@ -62,7 +62,7 @@ export async function startDaemon(
     let port = config.port;
     // Read by the guard at request time: the bound address joins once listen has told us the port.
     const allowedHosts = [...config.allowedHosts];
-    const mcp = new McpHttp({ ctx, version: VERSION, log });
+    const mcp = new McpHttp({ ctx, version: VERSION, log, streamGraceMs: config.mcpStreamGraceMs });
     const app = buildHttpApp({
       ctx,
       token,

@@ -32,11 +32,14 @@ export const isSessionId = (id: string): boolean => SESSION_FILE.test(`${id}${SU
 
 const sessionFile = (stateDir: string, id: string): string => join(sessionsDir(stateDir), `${id}${SUFFIX}`);
 
-/** Create this process's session file and hold its lock until release or exit. */
-export function holdSessionLock(stateDir: string): SessionLock {
+/**
+ * Create this process's session file and hold its lock until release or exit. A `sessionId` derived
+ * from the client session (client/agent-identity.ts) lets the client's hooks tie their locks to it.
+ */
+export function holdSessionLock(stateDir: string, sessionId: string = randomUUID()): SessionLock {
   ensurePrivateDir(stateDir);
   ensurePrivateDir(sessionsDir(stateDir));
-  const sessionId = randomUUID();
+  if (!isSessionId(sessionId)) throw new CoordError('internal', `not a session id: ${sessionId}`);
   const path = sessionFile(stateDir, sessionId);
   const lock = withCoordinationLock(sessionsCoordPath(stateDir), () => tryLockFile(path));
   if (lock === null) {

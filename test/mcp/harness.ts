@@ -47,7 +47,7 @@ export async function mcpHarness(): Promise<McpHarness> {
         async call(name, args = {}) {
           const res = (await client.callTool({ name, arguments: args })) as any;
           const text = res.content?.map((c: { text?: string }) => c.text ?? '').join('\n') ?? '';
-          return { text, isError: res.isError === true, data: res.structuredContent };
+          return { text, isError: res.isError === true, data: res._meta?.['coord/data'] };
         },
         async close() {
           await client.close();

@@ -8,7 +8,8 @@ import { waitFor } from './harness.js';
 
 let daemon: SpawnedDaemon;
 before(async () => {
-  daemon = await spawnDaemon();
+  // A short grace, so a client that vanished without DELETE is seen gone within the test.
+  daemon = await spawnDaemon({ env: { COORD_MCP_GRACE_MS: '300' } });
 });
 after(async () => {
   await daemon.stop();
@@ -22,7 +23,11 @@ async function connect(name: string, headers: Record<string, string> = {}, query
   await client.connect(transport);
   const call = async (tool: string, args: Record<string, unknown> = {}) => {
     const res = (await client.callTool({ name: tool, arguments: args })) as any;
-    return { text: String(res.content?.[0]?.text ?? ''), isError: res.isError === true, data: res.structuredContent };
+    return {
+      text: String(res.content?.[0]?.text ?? ''),
+      isError: res.isError === true,
+      data: res._meta?.['coord/data'],
+    };
   };
   return { client, transport, call };
 }
@@ -122,6 +127,23 @@ describe('MCP over Streamable HTTP', () => {
     await a.client.close();
     assert.equal((await b.call('lock_files', { files: ['src/held.ts'] })).isError, false);
     assert.equal((await b.call('claim_task', { task_id: id })).data.task.claimed_by, 'stayer');
+    await b.transport.terminateSession();
+    await b.client.close();
+  });
+
+  test('a client that exits without DELETE /mcp has its claims and locks freed once its event stream stayed closed for the grace period', async () => {
+    const a = await connect('claude-code', { 'coord-agent': 'vanisher', 'coord-board': 'vanish' });
+    const b = await connect('agent-b', { 'coord-agent': 'survivor', 'coord-board': 'vanish' });
+    const id = (await a.call('post_task', { title: 'held by a client that will vanish' })).data.task.id;
+    await a.call('claim_task', { task_id: id, lease_s: 3600 });
+    await a.call('lock_files', { files: ['src/vanish.ts'], lease_s: 3600 });
+    // The client goes away as Claude Code and Gemini CLI do: its streams close, no DELETE is sent.
+    await a.client.close();
+    await waitFor(
+      async () => (await b.call('lock_files', { files: ['src/vanish.ts'] })).isError === false,
+      'the lock freed',
+    );
+    assert.equal((await b.call('claim_task', { task_id: id })).data.task.claimed_by, 'survivor');
     await b.transport.terminateSession();
     await b.client.close();
   });

@@ -48,7 +48,11 @@ export async function startMcp(
     stderr: () => err,
     async call(tool, args = {}) {
       const res = (await client.callTool({ name: tool, arguments: args })) as any;
-      return { text: String(res.content?.[0]?.text ?? ''), isError: res.isError === true, data: res.structuredContent };
+      return {
+        text: String(res.content?.[0]?.text ?? ''),
+        isError: res.isError === true,
+        data: res._meta?.['coord/data'],
+      };
     },
     close: () => client.close(),
   };

@@ -117,7 +117,7 @@ async function callRaw(a: McpAgent, name: string, args: unknown): Promise<Answer
   const wire = JSON.parse(JSON.stringify(args ?? {}));
   const res = (await a.client.callTool({ name, arguments: wire })) as any;
   const text = res.content?.map((c: { text?: string }) => c.text ?? '').join('\n') ?? '';
-  return { isError: res.isError === true, text, data: res.structuredContent };
+  return { isError: res.isError === true, text, data: res._meta?.['coord/data'] };
 }
 
 describe('MCP fuzz', () => {
@@ -180,7 +180,7 @@ describe('MCP fuzz', () => {
           const code = /^([a-z_]+): \S/.exec(res.text)?.[1] ?? '';
           figures.codes[code] = (figures.codes[code] ?? 0) + 1;
           assert.ok(CLIENT_CODES.has(code), `isError text does not start with a SPEC §4 code: ${where}`);
-          assert.equal(res.data?.error?.code, code, `structuredContent disagrees with the text: ${where}`);
+          assert.equal(res.data?.error?.code, code, `the result data disagrees with the text: ${where}`);
           assert.doesNotMatch(res.text, /\.(ts|js):\d+|SQLITE_|ZodError|TypeError|RangeError/, where);
           if (code === 'invalid_request') assert.ok(Array.isArray(res.data.error.issues), where);
         } else {

@@ -80,7 +80,7 @@ describe('no stack trace or SQL text reaches a client', () => {
           assert.equal(a.isError, true, `${name}: ${a.text}`);
           assert.match(a.text, /^internal: /, `${name}: ${a.text}`);
           assert.doesNotMatch(a.text, LEAKS, `${name} leaked: ${a.text}`);
-          assert.doesNotMatch(JSON.stringify(a.data ?? {}), LEAKS, `${name} leaked in structuredContent`);
+          assert.doesNotMatch(JSON.stringify(a.data ?? {}), LEAKS, `${name} leaked in the result data`);
         }
       }
     } finally {

@@ -6,9 +6,9 @@
  * the working directory.
  */
 import { statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { CliError } from '../../client/daemon-client.js';
-import { findRepoRoot } from '../../state-dir/board-name.js';
+import { findRepoRoot, treeRelative } from '../../state-dir/board-name.js';
 
 const isDir = (path: string): boolean => {
   try {
@@ -22,12 +22,12 @@ export function repoRelative(paths: string[], cwd: string): string[] {
   const root = findRepoRoot(cwd) ?? cwd;
   return paths.map((p) => {
     const abs = resolve(cwd, p);
-    const rel = relative(root, abs);
-    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+    const rel = treeRelative(abs, root);
+    if (rel === null) {
       throw new CliError('invalid_request', `${p} is outside ${root} — lock paths inside the repository`);
     }
-    if (rel === '') return './';
-    const key = rel.split(sep).join('/');
+    if (rel === '.' || rel === './') return './';
+    const key = rel.replace(/\/$/, '');
     return p.endsWith('/') || isDir(abs) ? `${key}/` : key;
   });
 }

@@ -6,16 +6,18 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Command } from 'commander';
+import { identify, isClientKind } from '../../client/agent-identity.js';
 import { ensureDaemon, findDaemon } from '../../client/daemon-launcher.js';
 import { Bridge } from '../../client/mcp-relay.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
 import { findRepoRoot, resolveBoard } from '../../state-dir/board-name.js';
-import { holdSessionLock } from '../../state-dir/index.js';
+import { holdSessionLock, type SessionLock } from '../../state-dir/index.js';
 import { resolveStateDir } from '../../state-dir/state-dir.js';
 import { EXIT } from '../exit-codes.js';
 
 interface McpFlags {
   agent?: string;
+  client?: string;
   board?: string;
   state?: string;
 }
@@ -25,21 +27,31 @@ export function registerMcp(program: Command): void {
     .command('mcp')
     .description('MCP server on stdio for Claude Code, Cursor and Codex (starts the daemon if none runs)')
     .option('--agent <name>', 'agent name (default: $COORD_AGENT, else the MCP client name plus a short suffix)')
+    .option(
+      '--client <kind>',
+      'the client that runs this (claude, codex, gemini, cursor): act as the same agent as its hooks',
+    )
     .option('--board <name>', 'board (default: $COORD_BOARD, else this git repository, else "default")')
     .option('--state <dir>', 'state directory (default: $COORD_STATE or ~/.coord)')
     .option('--json', 'accepted like on every command: what this one prints is MCP JSON-RPC already')
     .action(async (flags: McpFlags) => {
       const env = process.env;
       const log = (message: string) => process.stderr.write(`coord mcp: ${message}\n`);
-      const cwd = process.cwd();
-      const agent = flags.agent ?? env.COORD_AGENT;
-      const board = resolveBoard(flags.board, env, cwd);
+      // A stdio server's working directory is not reliable: Claude Code names the project it works in.
+      const fromClient = Boolean(env.CLAUDE_PROJECT_DIR);
+      const workspace = env.CLAUDE_PROJECT_DIR || process.cwd();
+      // One agent, one name: the hooks of this client session derive the same name and session (SPEC §10).
+      const kind = isClientKind(flags.client) ? flags.client : env.CLAUDE_CODE_SESSION_ID ? 'claude' : undefined;
+      const identity = kind ? identify(kind, env) : null;
+      const agent = flags.agent ?? (env.COORD_AGENT || identity?.agent);
+      const board = resolveBoard(flags.board, env, workspace);
+      const boardGiven = Boolean(flags.board || env.COORD_BOARD);
       if ((agent !== undefined && !AgentName.safeParse(agent).success) || !BoardName.safeParse(board).success) {
         log(`invalid agent or board name "${agent ?? board}": use 1–64 characters of A-Z a-z 0-9 . _ : # @ / -`);
         process.exit(EXIT.usage);
       }
       const stateDir = resolveStateDir(flags.state, env);
-      const session = holdSessionLock(stateDir);
+      const session = holdIdentitySession(stateDir, identity?.sessionId, log);
       const bridge = new Bridge({
         agent: new StdioServerTransport(),
         connect: () =>
@@ -49,7 +61,9 @@ export function registerMcp(program: Command): void {
           'coord-board': board,
           'coord-session': session.sessionId,
           // Outside a repository, the working directory is the root that file paths are relative to.
-          'coord-root': encodeURIComponent(findRepoRoot(cwd) ?? cwd),
+          'coord-root': encodeURIComponent(findRepoRoot(workspace) ?? workspace),
+          // Only a guess from the working directory may be replaced by what the client says per call or in roots.
+          ...(fromClient || boardGiven ? {} : { 'coord-workspace': 'guessed' }),
           ...(agent ? { 'coord-agent': agent } : {}),
         },
         log,
@@ -64,4 +78,18 @@ export function registerMcp(program: Command): void {
       await bridge.run();
       exit();
     });
+}
+
+/**
+ * The client session's own session lock, so the locks its hooks take die with it; when another
+ * `coord mcp` of the same client process holds it already, a session of this process's own.
+ */
+function holdIdentitySession(stateDir: string, id: string | undefined, log: (m: string) => void): SessionLock {
+  if (id === undefined) return holdSessionLock(stateDir);
+  try {
+    return holdSessionLock(stateDir, id);
+  } catch {
+    log(`session ${id} is held by another coord mcp of this client; using a session of its own`);
+    return holdSessionLock(stateDir);
+  }
 }

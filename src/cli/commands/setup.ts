@@ -1,65 +1,93 @@
 /**
- * `coord setup claude|cursor|codex [--write]`: print the client's MCP
- * configuration for coord, or add it — idempotently, keeping whatever the
- * file already holds (SPEC §5).
+ * `coord setup claude|codex|gemini|cursor [--write] [--remove] [--scope user|project]`
+ * (SPEC §5, §10): the client's MCP configuration for coord, its hooks and a
+ * marked instructions section. Prints what it would write; `--write` writes
+ * it (twice changes nothing); `--remove` puts every file back as it was.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { CLIENT_KINDS, type ClientKind, isClientKind } from '../../client/agent-identity.js';
 import { CliError } from '../../client/daemon-client.js';
 import { findRepoRoot } from '../../state-dir/board-name.js';
-import { EXIT } from '../exit-codes.js';
+import { resolveStateDir } from '../../state-dir/state-dir.js';
 import { fail } from '../output.js';
+import { TomlConflict, trustCodexHooks } from '../setup/codex-toml.js';
+import { ConfigUnreadable } from '../setup/json-file.js';
 import {
-  CLIENTS,
-  type ClientName,
-  claudeAddArgs,
-  codexSection,
-  cursorEntry,
-  type Launch,
-  type Merge,
-  mergeCodexToml,
-  mergeCursorJson,
-  shellQuote,
-} from '../setup/client-config.js';
+  dropManifest,
+  type FileRecord,
+  type Manifest,
+  manifestPath,
+  readManifest,
+  writeManifest,
+} from '../setup/manifest.js';
+import { type FilePlan, type Launch, planFor, type Scope, type SetupContext } from '../setup/plans.js';
 
 interface SetupFlags {
   write?: boolean;
-  json?: boolean;
+  remove?: boolean;
+  scope?: string;
   state?: string;
+  json?: boolean;
 }
 
-interface Outcome {
-  client: ClientName;
-  /** The file to change (cursor, codex) or the command to run (claude). */
-  target: string;
-  config: unknown;
-  /** printed: not asked to write · written: added now · present: coord was there already · failed: see note. */
-  status: 'printed' | 'written' | 'present' | 'failed';
-  note: string;
+export interface FileOutcome {
+  path: string;
+  what: string;
+  /** printed: not asked to write · written · unchanged · restored · removed (deleted: coord had created it). */
+  status: 'printed' | 'written' | 'unchanged' | 'restored' | 'removed' | 'deleted';
+  content?: string;
 }
+
+export interface SetupOutcome {
+  client: ClientKind;
+  scope: Scope;
+  files: FileOutcome[];
+  notes: string[];
+}
+
+/** Where each client keeps its configuration by default: Cursor's is per project, the others' per user. */
+const DEFAULT_SCOPE: Record<ClientKind, Scope> = { claude: 'user', codex: 'user', gemini: 'user', cursor: 'project' };
 
 export function registerSetup(program: Command): void {
   program
     .command('setup')
-    .description('Print (or with --write, add) the MCP configuration that makes Claude Code, Cursor or Codex use coord')
-    .argument('<client>', CLIENTS.join(' | '))
-    .option('--write', 'add it: run `claude mcp add`, or merge into .cursor/mcp.json / ~/.codex/config.toml')
+    .description(
+      'Print (or with --write, add) what makes Claude Code, Codex, Gemini CLI or Cursor use coord: MCP server, hooks, instructions',
+    )
+    .argument('<client>', CLIENT_KINDS.join(' | '))
+    .option('--write', 'write it (running it again changes nothing)')
+    .option('--remove', 'take out everything setup added, restoring each file it touched')
+    .option(
+      '--scope <scope>',
+      'user (your home; default for claude, codex, gemini) or project (this repository; default for cursor)',
+    )
     .option('--state <dir>', 'pin this state directory in the configuration (default: $COORD_STATE if set)')
     .option('--json', 'print JSON instead of text')
-    .action((client: string, flags: SetupFlags) => {
+    .action(async (client: string, flags: SetupFlags) => {
       try {
-        if (!(CLIENTS as readonly string[]).includes(client)) {
-          throw new CliError('invalid_request', `unknown client "${client}": use ${CLIENTS.join(', ')}`);
+        if (!isClientKind(client)) {
+          throw new CliError('invalid_request', `unknown client "${client}": use ${CLIENT_KINDS.join(', ')}`);
         }
-        const launch = coordLaunch(flags.state ?? process.env.COORD_STATE);
-        const out = SETUP[client as ClientName](launch, flags.write === true);
-        process.stdout.write(flags.json ? `${JSON.stringify(out, null, 2)}\n` : `${out.note}\n`);
-        if (out.status === 'failed') process.exit(EXIT.usage);
+        if (flags.scope !== undefined && flags.scope !== 'user' && flags.scope !== 'project') {
+          throw new CliError('invalid_request', `--scope must be user or project, got "${flags.scope}"`);
+        }
+        const out = await runSetup(client, flags, process.env, process.cwd());
+        process.stdout.write(flags.json ? `${JSON.stringify(out, null, 2)}\n` : report(out));
       } catch (e) {
+        if (e instanceof ConfigUnreadable || e instanceof TomlConflict)
+          fail(flags, new CliError('invalid_request', e.message));
         fail(flags, e);
       }
     });
@@ -68,60 +96,128 @@ export function registerSetup(program: Command): void {
 /** This coord's bin/coord.js (the same path from src/ and dist/), which runs from any working directory. */
 const BIN = fileURLToPath(new URL('../../../bin/coord.js', import.meta.url));
 
-/** Absolute node and script: GUI-launched clients (Cursor) do not see the shell's PATH or nvm. */
-function coordLaunch(stateDir: string | undefined): Launch {
-  const state = stateDir ? ['--state', resolve(stateDir)] : [];
-  return { command: process.execPath, args: [realpathSync(BIN), 'mcp', ...state] };
-}
-
-const SETUP: Record<ClientName, (l: Launch, write: boolean) => Outcome> = {
-  claude(l, write) {
-    const args = claudeAddArgs(l);
-    const line = ['claude', ...args].map(shellQuote).join(' ');
-    const base = { client: 'claude' as const, target: line, config: { command: 'claude', args } };
-    if (!write) return { ...base, status: 'printed', note: line };
-    const known = spawnSync('claude', ['mcp', 'get', 'coord'], { stdio: 'ignore' });
-    if (known.error) return { ...base, status: 'failed', note: `could not find the claude CLI on PATH; run:\n${line}` };
-    if (known.status === 0)
-      return { ...base, status: 'present', note: 'Claude Code already has a coord MCP server (left as it is)' };
-    const added = spawnSync('claude', args, { stdio: ['ignore', 'ignore', 'inherit'] });
-    if (added.status !== 0) return { ...base, status: 'failed', note: `claude exited ${added.status}; run:\n${line}` };
-    return { ...base, status: 'written', note: `added coord to Claude Code: ${line}` };
-  },
-  cursor(l, write) {
-    const path = join(findRepoRoot(process.cwd()) ?? process.cwd(), '.cursor', 'mcp.json');
-    const config = cursorEntry(l);
-    if (!write) return printed('cursor', path, config, JSON.stringify(config, null, 2));
-    return written('cursor', path, config, mergeCursorJson(read(path), l));
-  },
-  codex(l, write) {
-    const path = join(process.env.CODEX_HOME ?? join(homedir(), '.codex'), 'config.toml');
-    if (!write) return printed('codex', path, l, codexSection(l).trimEnd());
-    return written('codex', path, l, mergeCodexToml(read(path), l));
-  },
-};
-
-const printed = (client: ClientName, path: string, config: unknown, text: string): Outcome => ({
-  client,
-  target: path,
-  config,
-  status: 'printed',
-  note: `# add to ${path}\n${text}`,
-});
-
-function written(client: ClientName, path: string, config: unknown, merge: Merge): Outcome {
-  if (!merge.changed) {
+export async function runSetup(
+  client: ClientKind,
+  flags: SetupFlags,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<SetupOutcome> {
+  const scope = (flags.scope as Scope | undefined) ?? DEFAULT_SCOPE[client];
+  const pinned = flags.state ?? env.COORD_STATE;
+  const launch: Launch = {
+    node: process.execPath,
+    bin: realpathSync(BIN),
+    stateArgs: pinned ? ['--state', resolve(pinned)] : [],
+  };
+  const root = findRepoRoot(cwd) ?? cwd;
+  const ctx: SetupContext = { client, scope, root, env, launch };
+  const plans = planFor(ctx);
+  const stateDir = resolveStateDir(flags.state, env);
+  const mpath = manifestPath(stateDir, client, scope, root);
+  if (flags.remove) return remove(ctx, plans, mpath);
+  if (!flags.write) {
     return {
       client,
-      target: path,
-      config,
-      status: merge.present ? 'present' : 'failed',
-      note: `${path} unchanged: ${merge.reason}`,
+      scope,
+      files: plans.map((p) => ({ path: p.path, what: p.what, status: 'printed', content: p.apply(read(p.path)) })),
+      notes: [],
     };
   }
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, merge.text);
-  return { client, target: path, config, status: 'written', note: `added coord to ${path}` };
+  const manifest: Manifest = readManifest(mpath) ?? { version: 1, client, scope, files: [], trusted: [] };
+  const files: FileOutcome[] = [];
+  const notes: string[] = [];
+  // Compute every file first: one that cannot be read as config stops setup before anything is written.
+  const next = plans.map((p) => {
+    const before = read(p.path);
+    return { p, before, after: p.apply(before) };
+  });
+  for (const { p, before, after } of next) {
+    const rec = record(manifest, p.path, before);
+    if (after !== before) {
+      const made = write(p.path, after);
+      if (made) manifest.dirs = [...new Set([...(manifest.dirs ?? []), made])];
+    }
+    rec.after = after;
+    files.push({ path: p.path, what: p.what, status: after === before ? 'unchanged' : 'written' });
+  }
+  if (client === 'codex') {
+    const toml = plans[0];
+    const bin = env.COORD_CODEX_BIN || 'codex';
+    const trust = await trustCodexHooks(bin, root, launch.bin, env);
+    if (trust.problem) {
+      notes.push(
+        `the Codex hooks are written but not trusted (${trust.problem}); Codex skips untrusted hooks without a word — trust them in codex with /hooks, or rerun with the codex binary on PATH (or COORD_CODEX_BIN)`,
+      );
+    }
+    manifest.trusted = [...new Set([...manifest.trusted, ...trust.keys])];
+    if (toml) {
+      const rec = record(manifest, toml.path, null);
+      const now = read(toml.path);
+      if (now !== null && now !== rec.after) {
+        rec.after = now;
+        const f = files.find((x) => x.path === toml.path);
+        if (f) f.status = 'written';
+      }
+    }
+  }
+  writeManifest(mpath, manifest);
+  return { client, scope, files, notes };
+}
+
+async function remove(ctx: SetupContext, plans: FilePlan[], mpath: string): Promise<SetupOutcome> {
+  const manifest = readManifest(mpath);
+  const files: FileOutcome[] = [];
+  const notes: string[] = [];
+  if (!manifest) notes.push(`no record of a coord setup here (${mpath}): took out coord's entries only`);
+  for (const p of plans) {
+    const current = read(p.path);
+    const rec = manifest?.files.find((f) => f.path === p.path);
+    let next: string | null;
+    if (rec && current === rec.after) next = rec.before;
+    else if (rec) next = p.undo(current, rec.before, manifest?.trusted ?? []);
+    else {
+      next = current === null ? null : p.undo(current, current, manifest?.trusted ?? []);
+      // Without a record, a file is never deleted: it may have been there before coord.
+      if (next === null && current !== null) next = current;
+    }
+    if (next === current) {
+      files.push({ path: p.path, what: p.what, status: 'unchanged' });
+      continue;
+    }
+    if (next === null) {
+      rmSync(p.path, { force: true });
+      files.push({ path: p.path, what: p.what, status: 'deleted' });
+    } else {
+      write(p.path, next);
+      files.push({ path: p.path, what: p.what, status: rec && current === rec.after ? 'restored' : 'removed' });
+    }
+  }
+  // Folders coord created, deepest first, if nothing else has moved in.
+  for (const dir of [...(manifest?.dirs ?? [])].sort((a, b) => b.length - a.length)) removeEmptyTree(dir);
+  dropManifest(mpath);
+  return { client: ctx.client, scope: ctx.scope, files, notes };
+}
+
+/** The record of a file, made on first touch: its content before coord ever wrote it is never replaced. */
+function record(m: Manifest, path: string, before: string | null): FileRecord {
+  let rec = m.files.find((f) => f.path === path);
+  if (!rec) {
+    rec = { path, before, after: before ?? '' };
+    m.files.push(rec);
+  }
+  return rec;
+}
+
+function report(out: SetupOutcome): string {
+  const lines: string[] = [];
+  for (const f of out.files) {
+    if (f.status === 'printed') lines.push(`# ${f.path} — ${f.what}\n${f.content ?? ''}`);
+    else lines.push(`${f.status.padEnd(9)} ${f.path} (${f.what})`);
+  }
+  if (out.files.every((f) => f.status === 'printed'))
+    lines.push(`(nothing written: run coord setup ${out.client} --write)`);
+  for (const n of out.notes) lines.push(`note: ${n}`);
+  return `${lines.join('\n')}\n`;
 }
 
 function read(path: string): string | null {
@@ -130,5 +226,31 @@ function read(path: string): string | null {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
+  }
+}
+
+/** Writes the file; returns the top folder it had to create, if any. */
+function write(path: string, text: string): string | undefined {
+  const made = mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  return made;
+}
+
+/** `dir` and the empty folders under it, when they hold nothing else. */
+function removeEmptyTree(dir: string): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) removeEmptyTree(p);
+  }
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty: something else lives there now
   }
 }

@@ -80,7 +80,8 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
           // sent; aborting then would only build an AbortError nobody reads, on every request.
           if (!reply.raw.writableFinished) ac.abort();
         });
-        const out = await invoke(route.op, { ...opts.ctx, signal: ac.signal }, rawInput(route, req));
+        const ctx = { ...opts.ctx, signal: ac.signal, session_id: sessionOf(req.headers['coord-session']) };
+        const out = await invoke(route.op, ctx, rawInput(route, req));
         const status = successStatus(route, out);
         if (status === 204) return reply.code(204).send();
         return reply.code(status).send(out);
@@ -94,3 +95,11 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   (opts.mcp ?? new McpHttp({ ctx: opts.ctx, version: opts.version, log: opts.logger })).register(app);
   return app;
 }
+
+/**
+ * `Coord-Session: <uuid>`: the call belongs to that session (rule 13), so the locks and claims it
+ * takes end with it — how a client's hooks tie their auto-locks to the session of its `coord mcp`.
+ */
+const SESSION_HEADER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const sessionOf = (h: string | string[] | undefined): string | null =>
+  typeof h === 'string' && SESSION_HEADER.test(h) ? h : null;

@@ -6,6 +6,15 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { CoordError, isCoordError } from '../../core/errors.js';
 
+/**
+ * Where a tool result carries the operation's output for programs. Not
+ * `structuredContent`: Claude Code and Codex hand the model
+ * `JSON.stringify(structuredContent)` instead of the text when both are
+ * present (SPEC §5), so the short text would never be read. No client shows
+ * a result's `_meta` to its model.
+ */
+export const DATA_META = 'coord/data';
+
 /** Anything that is not a CoordError is a bug: the model sees `internal`, never a stack trace. */
 export function toCoordError(err: unknown): CoordError {
   return isCoordError(err) ? err : new CoordError('internal', 'internal error in the coord daemon — see its log');
@@ -15,6 +24,6 @@ export function toolError(err: CoordError): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
-    structuredContent: { error: err.toJSON() },
+    _meta: { [DATA_META]: { error: err.toJSON() } },
   };
 }

@@ -12,7 +12,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { DEFAULT_BOARD } from '../../core/model.js';
+import { DEFAULT_BOARD, DEFAULT_LEASE_S } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
 import { parseWith } from './parse-with.js';
@@ -40,18 +40,36 @@ export const HttpIdentity = z.object({
     .refine(isAbsolute, 'must be an absolute path')
     .optional(),
   session: z.uuid().optional(),
+  /** `guessed`: board and root came from a working directory; the client's own word may replace them. */
+  workspace: z.literal('guessed').optional(),
 });
 
 interface HttpSession {
   transport: NodeStreamableHTTPServerTransport;
+  httpId: string;
   coordId: string;
+  session: McpSession;
+  /**
+   * A plain HTTP client's session, which nothing but its requests proves alive. A `coord mcp` bridge's
+   * (Coord-Session given) lives by its session lock instead (rule 13), and may reconnect after a drop.
+   */
+  reapable: boolean;
+  /** Open GET event streams. */
+  streams: number;
+  /** Whether it ever opened one: a client that never listens is judged by idleness alone. */
+  listened: boolean;
+  timer?: NodeJS.Timeout;
 }
 
 export interface McpHttpOptions {
   ctx: Ctx;
   version: string;
   log?: Logger | undefined;
+  /** How long a session's event stream may stay closed before the client counts as gone (default 30 s). */
+  streamGraceMs?: number;
 }
+
+const DEFAULT_STREAM_GRACE_MS = 30_000;
 
 export class McpHttp {
   private readonly sessions = new Map<string, McpSession>();
@@ -101,11 +119,18 @@ export class McpHttp {
       return void reply.code(404).send(rpcError(-32001, 'Session not found: initialize again'));
     }
     if (!live) {
+      // The 2026-07-28 opening probe, answered as a 2025-era server does so the client falls back to initialize.
+      const body = req.body as { method?: unknown; id?: unknown } | undefined;
+      if (req.method === 'POST' && body?.method === 'server/discover' && isId(body.id)) {
+        const message = 'Method not found: server/discover — send initialize (2025-11-25, 2025-06-18, 2025-03-26)';
+        return void reply.code(200).send({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message } });
+      }
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
         return void reply.code(400).send(rpcError(-32000, 'Bad Request: no Mcp-Session-Id; send initialize first'));
       }
       live = await this.open(req);
     }
+    this.activity(live, req, reply);
     reply.hijack();
     try {
       await live.transport.handleRequest(req.raw, reply.raw, req.body);
@@ -113,6 +138,43 @@ export class McpHttp {
       this.opts.log?.error({ err }, 'MCP request failed');
       if (!reply.raw.headersSent) reply.raw.writeHead(500).end();
     }
+  }
+
+  /**
+   * Claude Code and Gemini CLI exit without DELETE /mcp. A plain HTTP session counts as gone once its
+   * event stream has been closed for the grace period, or once it has been idle longer than its longest
+   * lease (by then nothing it held would still be live); then it ends like a DELETE, freeing what it held.
+   */
+  private activity(live: HttpSession, req: FastifyRequest, reply: FastifyReply): void {
+    if (!live.reapable) return;
+    if (req.method === 'GET') {
+      live.streams++;
+      live.listened = true;
+      reply.raw.once('close', () => {
+        live.streams--;
+        this.arm(live);
+      });
+    }
+    this.arm(live);
+  }
+
+  private arm(live: HttpSession): void {
+    clearTimeout(live.timer);
+    if (!this.live.has(live.httpId)) return;
+    const idleMs = Math.max(DEFAULT_LEASE_S * 1000, live.session.longestLeaseMs);
+    const closed = live.listened && live.streams === 0;
+    const ms = closed ? Math.min(idleMs, this.opts.streamGraceMs ?? DEFAULT_STREAM_GRACE_MS) : idleMs;
+    live.timer = setTimeout(() => void this.reap(live), ms);
+    live.timer.unref();
+  }
+
+  private async reap(live: HttpSession): Promise<void> {
+    this.opts.log?.info(
+      { session: live.coordId },
+      'MCP HTTP client gone (no event stream, or idle): ending its session',
+    );
+    await live.transport.close().catch(() => {});
+    await this.free(live.coordId);
   }
 
   private async open(req: FastifyRequest): Promise<HttpSession> {
@@ -123,6 +185,7 @@ export class McpHttp {
       board: h['coord-board'] ?? q.board,
       root: h['coord-root'],
       session: h['coord-session'],
+      workspace: h['coord-workspace'],
     });
     const httpId = randomUUID();
     const coordId = who.session ?? httpId;
@@ -133,6 +196,7 @@ export class McpHttp {
         board: who.board ?? DEFAULT_BOARD,
         root: who.root ?? null,
         id: coordId,
+        workspace: who.workspace === 'guessed' ? 'cwd' : 'given',
       });
       this.sessions.set(coordId, session);
     }
@@ -146,13 +210,26 @@ export class McpHttp {
       session,
       version: this.opts.version,
       log: this.opts.log,
-      onClose: () => this.live.delete(httpId),
+      onClose: () => {
+        clearTimeout(this.live.get(httpId)?.timer);
+        this.live.delete(httpId);
+      },
     });
     await server.connect(transport);
-    const live = { transport, coordId };
+    const live: HttpSession = {
+      transport,
+      httpId,
+      coordId,
+      session,
+      reapable: who.session === undefined,
+      streams: 0,
+      listened: false,
+    };
     this.live.set(httpId, live);
     return live;
   }
 }
+
+const isId = (id: unknown): id is string | number => typeof id === 'string' || typeof id === 'number';
 
 const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });

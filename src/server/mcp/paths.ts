@@ -4,19 +4,20 @@
  * it is refused, so one agent cannot lock another repository's files.
  * Relative paths are already repo-relative: core normalises them (core/paths.ts).
  */
-import { isAbsolute, relative, sep } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { CoordError } from '../../core/errors.js';
+import { treeRelative } from '../../state-dir/board-name.js';
 
+/**
+ * An absolute path becomes relative to the root of the work tree it is in (any work tree of the
+ * session's repository: the same file in two worktrees is one resource), else to the session's root.
+ */
 export function toRepoPath(root: string | null, path: string): string {
   if (!isAbsolute(path)) return path;
   if (root === null) throw refused(path, 'this session has no repository root — give paths relative to the repository');
-  const rel = relative(root, path);
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
-    throw refused(path, `it is outside the repository ${root}`);
-  }
-  // relative() drops a trailing separator, but `dir/` means the whole directory.
-  const dir = /[\\/]$/.test(path) && rel !== '' ? '/' : '';
-  return (rel.split(sep).join('/') || '.') + dir;
+  const key = treeRelative(path, root);
+  if (key === null) throw refused(path, `it is outside the repository ${root}`);
+  return key;
 }
 
 /** Each string of `files` made repo-relative; anything else is left for the schema to reject. */

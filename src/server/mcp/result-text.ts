@@ -1,6 +1,6 @@
 /**
  * What a model reads back from each tool: short, ids first, then what to do
- * next. Programs read `structuredContent` instead. Times are UTC wall-clock
+ * next. Programs read the operation's output in the result's `_meta` (mcp/errors.ts DATA_META). Times are UTC wall-clock
  * plus how long is left, because a model has no clock of its own.
  */
 

@@ -9,11 +9,12 @@ import { inboxText } from '../../core/inbox-text.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
 import { operations } from '../../core/operations.js';
-import { toCoordError, toolError } from './errors.js';
+import { DATA_META, toCoordError, toolError } from './errors.js';
 import { CHANNEL_METHOD, INBOX_URI, InboxWatch } from './inbox-push.js';
 import { listedSchema, type ToolArgs } from './listed-schema.js';
 import type { McpSession } from './session.js';
 import { type Tool, tools } from './tools.js';
+import { codexWorkspace, rootPath } from './workspace.js';
 
 export const INSTRUCTIONS = [
   'coord is the task board the agents working in this repository share.',
@@ -44,15 +45,20 @@ export function buildMcpServer(deps: McpServerDeps): McpServer {
   for (const tool of tools) {
     server.registerTool(
       tool.name,
-      { description: tool.description, inputSchema: listedSchema(tool.input), annotations: tool.annotations ?? {} },
-      (args, extra) => callTool(tool, args, { ...ctx, session_id: session.id, signal: extra.mcpReq.signal }),
+      { description: tool.description, inputSchema: listedSchema(tool.input), annotations: tool.annotations },
+      (args, extra) => {
+        const workspace = codexWorkspace(extra.mcpReq._meta);
+        if (workspace) session.learnWorkspace(workspace, 'call');
+        return callTool(tool, args, { ...ctx, session_id: session.id, signal: extra.mcpReq.signal });
+      },
     );
   }
 
   async function callTool(tool: Tool, args: ToolArgs, callCtx: Ctx): Promise<CallToolResult> {
     try {
+      session.noteLease(args.lease_s);
       const out = await tool.run(args, { ctx: callCtx, session });
-      return { content: [{ type: 'text', text: out.text }], structuredContent: { ...out.data } };
+      return { content: [{ type: 'text', text: out.text }], _meta: { [DATA_META]: { ...out.data } } };
     } catch (err) {
       const e = toCoordError(err);
       if (e.code === 'internal') log?.error({ err, tool: tool.name }, 'MCP tool failed');
@@ -101,6 +107,15 @@ function watchInbox(server: McpServer, { ctx, session, log, onClose }: McpServer
   low.setRequestHandler('resources/subscribe', subscription(true));
   low.setRequestHandler('resources/unsubscribe', subscription(false));
   low.oninitialized = () => {
+    if (low.getClientCapabilities()?.roots) {
+      low.listRoots().then(
+        ({ roots }) => {
+          const dir = rootPath(roots);
+          if (dir) session.learnWorkspace(dir, 'roots');
+        },
+        (err) => log?.debug({ err }, 'roots/list failed'),
+      );
+    }
     watch.channel = wantsChannel(low.getClientCapabilities()?.experimental, low.getClientVersion()?.name);
     watch.update();
   };

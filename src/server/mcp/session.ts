@@ -6,6 +6,8 @@
  */
 import { derivedAgentName } from '../../core/agent-name.js';
 import { CoordError } from '../../core/errors.js';
+import { boardForDir, findRepoRoot } from '../../state-dir/board-name.js';
+import { WORKSPACE_SOURCES, type WorkspaceSource } from './workspace.js';
 
 export interface SessionIdentity {
   /** The agent name asked for, or null to derive one from the client's name. */
@@ -15,6 +17,11 @@ export interface SessionIdentity {
   root: string | null;
   /** Ties claims and locks to this session (SPEC rule 13): the `coord mcp` session lock's uuid, or the HTTP session's. */
   id: string;
+  /**
+   * How board and root were found: `cwd` when only guessed from a working directory, so what the
+   * client says (Codex's per-call workspaces, MCP roots) may replace them. Default `given`.
+   */
+  workspace?: WorkspaceSource;
 }
 
 export class McpSession {
@@ -23,7 +30,26 @@ export class McpSession {
   /** The MCP client's self-declared name, known once it has initialised. */
   private clientName: () => string | undefined = () => undefined;
 
-  constructor(readonly identity: SessionIdentity) {}
+  private board_: string;
+  private root_: string | null;
+  private source: WorkspaceSource;
+
+  constructor(readonly identity: SessionIdentity) {
+    this.board_ = identity.board;
+    this.root_ = identity.root;
+    this.source = identity.workspace ?? 'given';
+  }
+
+  /**
+   * The client named the folder it works in: it replaces a weaker guess (SPEC §5 order). The board
+   * follows the folder's repository; outside any, the board stays and only the root moves.
+   */
+  learnWorkspace(dir: string, from: WorkspaceSource): void {
+    if (WORKSPACE_SOURCES.indexOf(from) < WORKSPACE_SOURCES.indexOf(this.source) || this.source === 'given') return;
+    this.source = from;
+    this.root_ = findRepoRoot(dir) ?? dir;
+    this.board_ = boardForDir(dir) ?? this.board_;
+  }
 
   /** Called by each MCP server that serves this session (a reconnecting bridge keeps its name). */
   nameClient(name: () => string | undefined): void {
@@ -34,16 +60,24 @@ export class McpSession {
     return this.identity.id;
   }
   get board(): string {
-    return this.identity.board;
+    return this.board_;
   }
   get root(): string | null {
-    return this.identity.root;
+    return this.root_;
   }
 
   get agent(): string {
     if (this.identity.agent) return this.identity.agent;
     this.derived ??= derivedAgentName(this.clientName());
     return this.derived;
+  }
+
+  /** The longest lease this session asked for, in ms: an HTTP session idle longer than this holds nothing live. */
+  longestLeaseMs = 0;
+
+  noteLease(leaseS: unknown): void {
+    if (typeof leaseS === 'number' && Number.isFinite(leaseS))
+      this.longestLeaseMs = Math.max(this.longestLeaseMs, leaseS * 1000);
   }
 
   remember(taskId: string, claimId: string): void {

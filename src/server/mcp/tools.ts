@@ -47,9 +47,17 @@ export interface Tool {
   name: string;
   description: string;
   input: z.ZodObject;
-  annotations?: ToolAnnotations;
+  /** SPEC §5: Codex refuses, headless, any tool without them. */
+  annotations: ToolAnnotations;
   run(args: ToolArgs, env: ToolEnv): Promise<ToolOutput>;
 }
+
+/** Reads only this board. */
+const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+/** Writes this board only, nothing outside it, and nothing that cannot be redone: safe without a human. */
+const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+/** Retrying is safe (the store replays it). */
+const WRITE_IDEMPOTENT: ToolAnnotations = { ...WRITE, idempotentHint: true };
 
 const RememberedClaimId = { claim_id: true } as const;
 const claimIdNote = ' Leave claim_id out when this session made the claim: it is remembered.';
@@ -62,6 +70,7 @@ export const tools: Tool[] = [
     description:
       'Post a task to the shared board for any agent (or, with `for`, one agent) to claim. Use idempotency_key to make a retry safe.',
     input: CreateTaskInput.omit({ agent: true, board: true }),
+    annotations: WRITE,
     async run(args, { ctx, session }) {
       const out = await invoke(op.createTask, ctx, { ...args, agent: session.agent, board: session.board });
       return { text: say.postedText(out.task, out.created), data: out };
@@ -72,7 +81,7 @@ export const tools: Tool[] = [
     description:
       'Your claims, then the tasks you may claim on this board, one short line each. Pass the cursor from the last inbox as `since` to see only what changed.',
     input: InboxInput.omit({ agent: true, board: true, format: true }),
-    annotations: { readOnlyHint: true },
+    annotations: READ,
     async run(args, { ctx, session }) {
       const view = await invoke(op.inbox, ctx, { ...args, agent: session.agent, board: session.board });
       return { text: inboxText(view, ctx.clock.now(), since(args)), data: view };
@@ -89,6 +98,7 @@ export const tools: Tool[] = [
           'Without task_id: wait up to this many seconds (0–60) for a task.',
         ),
       }),
+    annotations: WRITE,
     async run(args, { ctx, session }) {
       const input = { ...args, agent: session.agent };
       if (args.task_id === undefined) {
@@ -112,6 +122,7 @@ export const tools: Tool[] = [
     name: 'heartbeat',
     description: `Extend your lease on a task you claimed; do it well before the lease ends or another agent may take the task.${claimIdNote}`,
     input: HeartbeatInput.partial(RememberedClaimId),
+    annotations: WRITE_IDEMPOTENT,
     async run(args, { ctx, session }) {
       const input = { ...args, claim_id: session.claimIdFor(str(args.task_id), args.claim_id) };
       const out = await invoke(op.heartbeat, ctx, input);
@@ -124,7 +135,15 @@ export const tools: Tool[] = [
   {
     name: 'submit_result',
     description: `Finish a task you claimed as completed or failed, with any JSON result. Retrying the same result is safe; a different one is refused.${claimIdNote}`,
-    input: SubmitInput.partial(RememberedClaimId),
+    // Listed as an object so clients that rewrite schemas keep a type (Codex turned an untyped `result` into `{}`);
+    // core still accepts any JSON value.
+    input: SubmitInput.partial(RememberedClaimId).extend({
+      result: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe('What came of it, as a JSON object (e.g. {"summary": "…", "files": […]}).'),
+    }),
+    annotations: WRITE_IDEMPOTENT,
     async run(args, { ctx, session }) {
       const input = { ...args, claim_id: session.claimIdFor(str(args.task_id), args.claim_id) };
       const out = await invoke(op.submitResult, ctx, input);
@@ -135,6 +154,7 @@ export const tools: Tool[] = [
     name: 'release_task',
     description: `Give a task you claimed back to the queue without finishing it; with \`to\`, hand it to that agent only.${claimIdNote}`,
     input: ReleaseInput.partial(RememberedClaimId),
+    annotations: WRITE,
     async run(args, { ctx, session }) {
       const input = { ...args, claim_id: session.claimIdFor(str(args.task_id), args.claim_id) };
       const out = await invoke(op.releaseTask, ctx, input);
@@ -145,7 +165,7 @@ export const tools: Tool[] = [
     name: 'cancel_task',
     description: 'Cancel a queued or claimed task that should not be done; its holder is stopped at once.',
     input: CancelInput.omit({ agent: true }),
-    annotations: { destructiveHint: true },
+    annotations: WRITE,
     async run(args, { ctx, session }) {
       const out = await invoke(op.cancelTask, ctx, { ...args, agent: session.agent });
       return { text: say.cancelledText(out.task), data: out };
@@ -155,7 +175,7 @@ export const tools: Tool[] = [
     name: 'show_task',
     description: 'Show one task in full: state, holder and lease, body, result.',
     input: ShowTaskInput.omit({ agent: true }),
-    annotations: { readOnlyHint: true },
+    annotations: READ,
     async run(args, { ctx, session }) {
       const out = await invoke(op.showTask, ctx, { ...args, agent: session.agent });
       return { text: say.taskText(out.task, ctx.clock.now()), data: out };
@@ -168,6 +188,7 @@ export const tools: Tool[] = [
       content: z.string().describe('The artifact itself: text, or base64 when encoding is "base64".'),
       encoding: z.enum(['utf8', 'base64']).optional().describe('How content is encoded (default utf8).'),
     }),
+    annotations: WRITE_IDEMPOTENT,
     async run(args, { ctx, session }) {
       const base64 = args.encoding === 'base64';
       if (typeof args.content !== 'string' || (base64 && !/^[A-Za-z0-9+/=\s_-]*$/.test(args.content))) {
@@ -191,6 +212,7 @@ export const tools: Tool[] = [
     input: LockFilesInput.omit({ agent: true, board: true, resources: true }).extend({
       files: LockFilesInput.shape.resources,
     }),
+    annotations: WRITE,
     async run(args, { ctx, session }) {
       const { files, ...rest } = args;
       const resources = toRepoPaths(session.root, files);
@@ -202,6 +224,7 @@ export const tools: Tool[] = [
     name: 'unlock_files',
     description: 'Release a lock you took with lock_files, by its lock_id. Releasing twice is fine.',
     input: UnlockInput,
+    annotations: WRITE_IDEMPOTENT,
     async run(args, { ctx }) {
       const out = await invoke(op.unlockFiles, ctx, args);
       return { text: `released lock ${str(args.lock_id)}`, data: out };
@@ -211,7 +234,7 @@ export const tools: Tool[] = [
     name: 'who',
     description: 'The agents active on this board now and what each holds — who else works in this repository.',
     input: AgentsInput.omit({ board: true }),
-    annotations: { readOnlyHint: true },
+    annotations: READ,
     async run(_args, { ctx, session }) {
       const out = await invoke(op.listAgents, ctx, { board: session.board });
       return { text: say.whoText(out.agents, session.agent, session.board, ctx.clock.now()), data: out };

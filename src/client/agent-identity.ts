@@ -1,0 +1,121 @@
+/**
+ * One agent, one name (SPEC §10): a client session's MCP server and its hooks
+ * must act as the same agent, so the agent's own locks never block its edits
+ * and the locks its hooks take die with its session. Both sides derive the
+ * name and the session id from the one fact the client gives both:
+ *
+ * - Claude Code: `CLAUDE_CODE_SESSION_ID`, in the environment of hooks and MCP servers alike;
+ * - Codex, Gemini CLI, Cursor: the client process that both descend from —
+ *   the nearest ancestor that is not a shell — named by its pid and start
+ *   time (a pid alone can be reused). Codex does give hooks a `session_id`,
+ *   but its MCP server sees it only inside calls; its MCP server process
+ *   serves every session of one Codex process, so the process is what both
+ *   sides share from the start.
+ *
+ * The session id is a uuid derived from the same fact: `coord mcp` holds the
+ * session lock file of that uuid (rule 13), so locks a hook took under it are
+ * freed when the client — and with it its `coord mcp` — exits.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+export const CLIENT_KINDS = ['claude', 'codex', 'gemini', 'cursor'] as const;
+export type ClientKind = (typeof CLIENT_KINDS)[number];
+
+export const isClientKind = (s: unknown): s is ClientKind =>
+  typeof s === 'string' && (CLIENT_KINDS as readonly string[]).includes(s);
+
+export interface AgentIdentity {
+  /** `claude#1a2b3c`, or COORD_AGENT when set. */
+  agent: string;
+  /** A uuid: the session whose end frees this agent's claims and locks. */
+  sessionId: string;
+  /** What both were derived from, for messages: `claude session …` or `codex process 1234`. */
+  source: string;
+}
+
+/** Processes that only pass a command on: a hook's parent is usually the shell its client ran it through. */
+const WRAPPERS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'busybox', 'env', 'timeout', 'nice', 'nohup']);
+
+/**
+ * `skip` names more pass-through processes: git's pre-commit hook runs under `git`, itself run by the
+ * agent's shell tool under the client.
+ */
+export function identify(
+  client: ClientKind,
+  env: NodeJS.ProcessEnv,
+  opts: { pid?: number; skip?: string[] } = {},
+): AgentIdentity | null {
+  let key: string;
+  let source: string;
+  const claudeSession = env.CLAUDE_CODE_SESSION_ID;
+  if (client === 'claude' && claudeSession) {
+    key = `claude:${claudeSession}`;
+    source = `claude session ${claudeSession}`;
+  } else {
+    const parent = clientProcess(opts.pid ?? process.pid, opts.skip);
+    if (!parent) return null;
+    key = `${client}:process:${parent.pid}:${parent.start}`;
+    source = `${client} process ${parent.pid}`;
+  }
+  const hash = createHash('sha256').update(key).digest('hex');
+  return { agent: env.COORD_AGENT || `${client}#${hash.slice(0, 6)}`, sessionId: uuidFrom(hash), source };
+}
+
+/** The hex of a sha256 laid out as a uuid (version 8: custom). */
+function uuidFrom(hex: string): string {
+  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+interface ProcessFacts {
+  pid: number;
+  ppid: number;
+  name: string;
+  start: string;
+}
+
+/** The nearest ancestor of `pid` that is not a shell or wrapper: the client that started us. */
+export function clientProcess(pid: number, skip: string[] = []): { pid: number; start: string } | null {
+  let at = facts(pid);
+  for (let hops = 0; at && hops < 12; hops++) {
+    const parent = facts(at.ppid);
+    if (!parent || parent.pid <= 1) return null;
+    if (!WRAPPERS.has(parent.name) && !skip.includes(parent.name)) return { pid: parent.pid, start: parent.start };
+    at = parent;
+  }
+  return null;
+}
+
+function facts(pid: number): ProcessFacts | null {
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  return process.platform === 'linux' ? procFacts(pid) : psFacts(pid);
+}
+
+/** /proc/<pid>/stat: `pid (comm) state ppid …`, start time is field 22 (after the comm, which may hold spaces). */
+function procFacts(pid: number): ProcessFacts | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  const close = stat.lastIndexOf(')');
+  const name = stat.slice(stat.indexOf('(') + 1, close);
+  const rest = stat
+    .slice(close + 2)
+    .split(' ')
+    .filter(Boolean);
+  const ppid = Number(rest[1]);
+  const start = rest[19];
+  return start === undefined || !Number.isInteger(ppid) ? null : { pid, ppid, name, start };
+}
+
+function psFacts(pid: number): ProcessFacts | null {
+  const out = spawnSync('ps', ['-o', 'ppid=,lstart=,comm=', '-p', String(pid)], { encoding: 'utf8' });
+  const m = /^\s*(\d+)\s+(\S+\s+\S+\s+\d+\s+[\d:]+\s+\d+)\s+(.+?)\s*$/.exec(out.stdout ?? '');
+  if (!m?.[1] || !m[2] || !m[3]) return null;
+  const name = m[3].split('/').pop() ?? m[3];
+  return { pid, ppid: Number(m[1]), name: name.replace(/^-/, ''), start: m[2] };
+}

@@ -1,0 +1,34 @@
+/**
+ * `COORD_GUARD` turns the hooks' enforcement up or down: `off` skips them,
+ * `warn` only warns where it would block, `strict` also refuses when the
+ * daemon cannot be asked (by default a hook fails open: allow + one warning).
+ */
+export type GuardMode = 'on' | 'off' | 'warn' | 'strict';
+
+export function guardMode(env: NodeJS.ProcessEnv): GuardMode {
+  const v = (env.COORD_GUARD ?? '').trim().toLowerCase();
+  return v === 'off' || v === 'warn' || v === 'strict' ? v : 'on';
+}
+
+/** What a hook decided, before it is put in its client's words (answer.ts). */
+export type Verdict =
+  | { kind: 'allow'; warning?: string }
+  | { kind: 'deny'; reason: string }
+  /** Session start / stop: context for the model. */
+  | { kind: 'context'; text: string }
+  /** Stop: keep the agent going with this. */
+  | { kind: 'continue'; reason: string };
+
+/** `14:02:11 UTC (in 9m)`: a model has no clock of its own. */
+export function leaseEnd(iso: string, now = Date.now()): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const left = Math.max(0, Math.round((t - now) / 1000));
+  const span =
+    left >= 3600
+      ? `${Math.floor(left / 3600)}h${Math.floor((left % 3600) / 60)}m`
+      : left >= 60
+        ? `${Math.floor(left / 60)}m`
+        : `${left}s`;
+  return `${new Date(t).toISOString().slice(11, 19)} UTC (in ${span})`;
+}

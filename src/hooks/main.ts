@@ -1,0 +1,95 @@
+/**
+ * The hooks' entry point: `coord hook <event> [--client C] [--state DIR]` and
+ * `coord prime`, dispatched by src/main.ts before the CLI loads, so an edit
+ * pays for Node's start and one or two local HTTP calls — never for fastify,
+ * the MCP SDK, zod or commander.
+ */
+import { type AgentIdentity, type ClientKind, identify, isClientKind } from '../client/agent-identity.js';
+import { resolveBoard } from '../state-dir/board-name.js';
+import { resolveStateDir } from '../state-dir/state-dir.js';
+import { type HookEvent, type Spoken, speak } from './answer.js';
+import { hookDaemon } from './daemon.js';
+import { guardMode } from './guard-mode.js';
+import { readInput, str } from './input.js';
+import { preCommit } from './pre-commit.js';
+import { preEdit } from './pre-edit.js';
+import { primeText } from './prime.js';
+import { stopCheck } from './stop.js';
+
+const EVENTS: readonly HookEvent[] = ['pre-edit', 'session-start', 'stop', 'pre-commit'];
+
+interface Args {
+  event: HookEvent;
+  client: ClientKind;
+  state?: string;
+  json: boolean;
+}
+
+const USAGE =
+  'usage: coord hook pre-edit|session-start|stop|pre-commit [--client claude|codex|gemini|cursor] [--state DIR]';
+
+export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args | string {
+  const [command, ...rest] = argv;
+  let event: string | undefined = command === 'prime' ? 'session-start' : undefined;
+  const out: Partial<Args> = { json: false };
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    if (a === '--client') out.client = rest[++i] as ClientKind;
+    else if (a === '--state') out.state = rest[++i];
+    else if (a === '--json') out.json = true;
+    else if (event === undefined && a !== undefined && !a.startsWith('-')) event = a;
+    else return `${USAGE}\nunexpected argument: ${a}`;
+  }
+  if (!EVENTS.includes(event as HookEvent)) return USAGE;
+  const client = out.client ?? detectClient(env);
+  if (!isClientKind(client)) return `${USAGE}\nunknown client: ${String(client)}`;
+  return { event: event as HookEvent, client, json: out.json ?? false, ...(out.state ? { state: out.state } : {}) };
+}
+
+/** Without --client: what the environment says (Gemini CLI also sets CLAUDE_PROJECT_DIR, so it goes first). */
+function detectClient(env: NodeJS.ProcessEnv): ClientKind {
+  if (env.GEMINI_SESSION_ID || env.GEMINI_CLI) return 'gemini';
+  if (env.CLAUDE_CODE_SESSION_ID || env.CLAUDECODE) return 'claude';
+  if (env.CODEX_SANDBOX || env.CODEX_HOME || env.CODEX_THREAD_ID) return 'codex';
+  if (env.CURSOR_TRACE_ID || env.CURSOR_AGENT) return 'cursor';
+  return 'claude';
+}
+
+export async function runHook(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<Spoken> {
+  const args = parseArgs(argv, env);
+  if (typeof args === 'string') return { code: 1, stdout: '', stderr: `${args}\n` };
+  const stateDir = resolveStateDir(args.state, env);
+  const mode = guardMode(env);
+  if (args.event === 'pre-commit') {
+    const r = await preCommit(env, mode, () => hookDaemon(stateDir));
+    return { code: r.code, stdout: '', stderr: r.message ? `${r.message}\n` : '' };
+  }
+  const input = args.event === 'session-start' && process.stdin.isTTY ? {} : await readInput();
+  const cwd = str(input.cwd) ?? (env.CLAUDE_PROJECT_DIR || process.cwd());
+  const identity: AgentIdentity | null = identify(args.client, env);
+  const daemon = () => hookDaemon(stateDir, identity?.sessionId);
+  if (args.event === 'pre-edit') {
+    return speak(args.client, 'pre-edit', await preEdit(input, { mode, cwd, identity, daemon }));
+  }
+  const agent = identity?.agent ?? env.COORD_AGENT ?? `${args.client}#unknown`;
+  const board = resolveBoard(undefined, env, cwd);
+  if (args.event === 'session-start') {
+    const text = await primeText(agent, board, daemon);
+    return speak(args.json ? 'gemini' : args.client, 'session-start', { kind: 'context', text });
+  }
+  if (mode === 'off') return { code: 0, stdout: '', stderr: '' };
+  return speak(args.client, 'stop', await stopCheck(input, { agent, board, stateDir }, daemon));
+}
+
+/** Run, say it, exit — a hook that throws must still let the client go on (fail open). */
+export async function main(argv: string[]): Promise<void> {
+  let spoken: Spoken;
+  try {
+    spoken = await runHook(argv);
+  } catch (e) {
+    spoken = { code: 0, stdout: '', stderr: `coord hook: ${(e as Error).message}; allowed\n` };
+  }
+  if (spoken.stdout) process.stdout.write(spoken.stdout);
+  if (spoken.stderr) process.stderr.write(spoken.stderr);
+  process.exitCode = spoken.code;
+}

@@ -1,0 +1,76 @@
+/**
+ * The git guard (SPEC §10): `coord guard install` puts a pre-commit hook in
+ * the repository's common hooks directory (shared by its work trees) that
+ * runs this. A commit staging a path another agent holds is refused with the
+ * `lock_conflict` lines; `COORD_GUARD=warn` only warns, `off` skips it.
+ */
+import { spawnSync } from 'node:child_process';
+import { CLIENT_KINDS, identify } from '../client/agent-identity.js';
+import { normaliseResource, overlaps } from '../core/paths.js';
+import { findRepoRoot, resolveBoard } from '../state-dir/board-name.js';
+import { DaemonDown, type HookDaemon, query } from './daemon.js';
+import type { GuardMode } from './guard-mode.js';
+import { conflictReason } from './pre-edit.js';
+
+export interface CommitCheck {
+  code: number;
+  message: string;
+}
+
+interface LiveLock {
+  agent: string;
+  resources: string[];
+  lease_until: string;
+  task_id: string | null;
+}
+
+export async function preCommit(
+  env: NodeJS.ProcessEnv,
+  mode: GuardMode,
+  daemon: () => HookDaemon,
+): Promise<CommitCheck> {
+  if (mode === 'off') return { code: 0, message: '' };
+  const cwd = process.cwd();
+  const root = findRepoRoot(cwd) ?? cwd;
+  const staged = spawnSync('git', ['diff', '--cached', '--name-only', '-z'], { cwd: root, encoding: 'utf8' });
+  const keys = (staged.stdout ?? '')
+    .split('\0')
+    .filter(Boolean)
+    .map((p) => normaliseResource(p))
+    .flatMap((k) => (k.ok ? [k.key] : []));
+  if (keys.length === 0) return { code: 0, message: '' };
+  const board = resolveBoard(undefined, env, root);
+  // The committer is whichever agent's shell ran git (or a human, who holds no agent's name).
+  const me = new Set<string>(env.COORD_AGENT ? [env.COORD_AGENT] : []);
+  for (const kind of CLIENT_KINDS) {
+    const id = identify(kind, env, { skip: ['git'] });
+    if (id) me.add(id.agent);
+  }
+  let locks: LiveLock[];
+  try {
+    const answer = await daemon().get<{ locks: LiveLock[] }>(`/v1/locks?${query({ board })}`);
+    if (answer.status !== 200) throw new DaemonDown(`the coord daemon answered HTTP ${answer.status}`);
+    locks = answer.body.locks;
+  } catch (e) {
+    if (!(e instanceof DaemonDown)) throw e;
+    return mode === 'strict'
+      ? { code: 1, message: `coord guard: ${e.message} — COORD_GUARD=strict refuses the commit` }
+      : { code: 0, message: `coord guard: ${e.message}; commit not checked for locks` };
+  }
+  const conflicts = keys.flatMap((resource) =>
+    locks.flatMap((l) =>
+      me.has(l.agent)
+        ? []
+        : l.resources
+            .filter((held) => overlaps(resource, held))
+            .map((held) => ({ resource, held, holder: l.agent, lease_until: l.lease_until, task_id: l.task_id })),
+    ),
+  );
+  if (conflicts.length === 0) return { code: 0, message: '' };
+  const reason = conflictReason(conflicts);
+  if (mode === 'warn') return { code: 0, message: `coord guard (COORD_GUARD=warn): ${reason}` };
+  return {
+    code: 1,
+    message: `coord guard: commit refused — ${reason}\n(COORD_GUARD=warn git commit … to commit anyway)`,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * `coord prime` (SPEC §10 session-start): what a model needs at the start of
+ * a session and after compaction — who it is on which board, what it holds,
+ * the top of its inbox, who else is here, and the four rules — in at most
+ * 1,000 bytes.
+ */
+import type { HookDaemon } from './daemon.js';
+import { DaemonDown, query } from './daemon.js';
+
+export const PRIME_MAX_BYTES = 1000;
+
+export const RULES = [
+  'Rules: 1) claim_task before working on a task (one agent wins; if you lose, pick another).',
+  '2) heartbeat before the lease ends.',
+  '3) submit_result when done, or release_task to give it back.',
+  '4) Files you edit are locked for you; lock_conflict means another agent holds one: edit something else.',
+].join(' ');
+
+interface Agents {
+  agents: { name: string; active: boolean; claims: string[]; locks: string[] }[];
+}
+
+export async function primeText(agent: string, board: string, daemon: () => HookDaemon): Promise<string> {
+  const head = `coord: you are ${agent} on board ${board} (tools: mcp coord).`;
+  let body: string[];
+  try {
+    const d = daemon();
+    const [inbox, agents] = await Promise.all([
+      d.text(`/v1/inbox?${query({ agent, board, format: 'text' })}`),
+      d.get<Agents>(`/v1/agents?${query({ board })}`),
+    ]);
+    const me = agents.body.agents?.find((a) => a.name === agent);
+    const holds = me && me.locks.length > 0 ? [`You hold locks on: ${me.locks.slice(0, 8).join(', ')}`] : [];
+    const others = (agents.body.agents ?? [])
+      .filter((a) => a.active && a.name !== agent)
+      .slice(0, 6)
+      .map((a) => `${a.name}${a.claims.length ? ` (${a.claims.length} claimed)` : ''}`);
+    body = [...holds, ...inbox.trimEnd().split('\n'), ...(others.length ? [`Also here: ${others.join(', ')}`] : [])];
+  } catch (e) {
+    if (!(e instanceof DaemonDown)) throw e;
+    body = [`(${e.message}; the coord MCP server starts one when you first use a tool)`];
+  }
+  return fit([head, ...body], RULES);
+}
+
+/** Lines that fit in the budget with the rules kept: inbox lines are dropped from the end first. */
+function fit(lines: string[], tail: string): string {
+  const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+  const kept: string[] = [];
+  let used = bytes(tail) + 1;
+  for (const line of lines) {
+    const cut = bytes(line) > 200 ? `${line.slice(0, 196)}…` : line;
+    if (used + bytes(cut) + 1 > PRIME_MAX_BYTES) break;
+    kept.push(cut);
+    used += bytes(cut) + 1;
+  }
+  return [...kept, tail].join('\n');
+}

@@ -1,0 +1,76 @@
+/**
+ * stop (SPEC §10): when the agent would stop while a handoff or a task for it
+ * alone has arrived since it last looked, the stop is blocked once with those
+ * lines. Items already shown are remembered in `<state>/hooks/`, so the same
+ * item never blocks twice and two agents can never loop each other.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HookDaemon } from './daemon.js';
+import { DaemonDown, query } from './daemon.js';
+import type { Verdict } from './guard-mode.js';
+import type { HookInput } from './input.js';
+
+interface Inbox {
+  tasks: { id: string; title: string; for: string | null; created_by: string; kind: string }[];
+}
+
+const MAX_LINES = 5;
+
+export async function stopCheck(
+  input: HookInput,
+  who: { agent: string; board: string; stateDir: string },
+  daemon: () => HookDaemon,
+): Promise<Verdict> {
+  // The client is already continuing because of a stop hook: never hold it twice in a row.
+  if (input.stop_hook_active === true) return { kind: 'allow' };
+  let inbox: Inbox;
+  try {
+    inbox = (await daemon().get<Inbox>(`/v1/inbox?${query({ agent: who.agent, board: who.board })}`)).body;
+  } catch (e) {
+    if (e instanceof DaemonDown) return { kind: 'allow' };
+    throw e;
+  }
+  const mine = (inbox.tasks ?? []).filter((t) => t.for === who.agent);
+  const file = seenFile(who.stateDir, who.agent, who.board);
+  const seen = readSeen(file);
+  const fresh = mine.filter((t) => !seen.has(t.id));
+  if (fresh.length === 0) return { kind: 'allow' };
+  writeSeen(file, [...seen, ...fresh.map((t) => t.id)]);
+  const lines = fresh
+    .slice(0, MAX_LINES)
+    .map((t) => `#${t.id} ${t.kind} from ${t.created_by}: ${t.title.slice(0, 80)}`);
+  const more = fresh.length > MAX_LINES ? [`…and ${fresh.length - MAX_LINES} more (inbox)`] : [];
+  return {
+    kind: 'continue',
+    reason: [
+      `coord: ${fresh.length === 1 ? 'a task arrived' : `${fresh.length} tasks arrived`} for you alone since you last looked:`,
+      ...lines,
+      ...more,
+      'claim_task it and do it, or release_task it to another agent, before you stop.',
+    ].join('\n'),
+  };
+}
+
+function seenFile(stateDir: string, agent: string, board: string): string {
+  const id = createHash('sha256').update(`${board}\n${agent}`).digest('hex').slice(0, 16);
+  return join(stateDir, 'hooks', `stop-${id}.json`);
+}
+
+function readSeen(file: string): Set<string> {
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as { ids?: unknown };
+    return new Set(Array.isArray(v.ids) ? v.ids.filter((x): x is string => typeof x === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/** Keeps the newest 500 ids: enough to never repeat, bounded forever. */
+function writeSeen(file: string, ids: string[]): void {
+  mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ ids: ids.slice(-500) }), { mode: 0o600 });
+  renameSync(tmp, file);
+}

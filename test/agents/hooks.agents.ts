@@ -1,0 +1,234 @@
+/**
+ * SPEC §10 with the real clients, set up by `coord setup <client> --write` alone: the pre-edit hook
+ * blocks a model's edit of a file another agent holds (the file stays as it was; the model is told
+ * `lock_conflict…` and who holds it), auto-locks a free file for the session's agent, never blocks an
+ * agent on its own locks, and the auto-lock dies with the client's session.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it, type TestContext } from 'node:test';
+import { tempDir } from '../support/ctx.js';
+import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { waitFor } from '../support/wait-for.js';
+import {
+  type Agent,
+  argv,
+  CLIENT_NAMES,
+  coordText,
+  editResult,
+  editResults,
+  editSteps,
+  hooksWritten,
+  modelEnv,
+  setUpAgent,
+  startAgent,
+  startFake,
+  toolName,
+} from './clients.js';
+import { type ClientName, clientBin, coord, describeRun, makeRepo, type Run, start } from './support.js';
+
+const A1 = 'export const a = 1;';
+const A2 = 'export const a = 2;';
+const B1 = 'export const b = 1;';
+const B2 = 'export const b = 2;';
+
+async function ready(t: TestContext, client: ClientName, repo: string, stateDir: string): Promise<Agent | null> {
+  const agent = await setUpAgent(client, repo, stateDir);
+  if (agent.setup.stderr.includes(`unknown client "${client}"`)) {
+    t.skip(`coord setup ${client} does not exist yet`);
+    return null;
+  }
+  assert.equal(agent.setup.code, 0, `coord setup ${client} --write: ${describeRun(agent.setup)}`);
+  if (!hooksWritten(agent)) {
+    t.skip(`coord setup ${client} --write writes no pre-edit hook yet`);
+    return null;
+  }
+  return agent;
+}
+
+interface Who {
+  agents: { name: string; locks: string[]; claims: unknown[] }[];
+}
+async function holders(repo: string, env: NodeJS.ProcessEnv, path: string): Promise<string[]> {
+  const r = await coord(['who', '--json'], { cwd: repo, env });
+  assert.equal(r.code, 0, describeRun(r));
+  return (JSON.parse(r.stdout) as Who).agents.filter((a) => a.locks.includes(path)).map((a) => a.name);
+}
+
+const read = (repo: string, file: string) => readFileSync(join(repo, file), 'utf8');
+
+describe('real clients: the pre-edit hook enforces locks', () => {
+  let daemon: SpawnedDaemon;
+  before(async () => {
+    daemon = await spawnDaemon();
+  });
+  after(async () => {
+    await daemon.stop();
+  });
+
+  for (const client of CLIENT_NAMES) {
+    it(`${client}: its model's edit of a file another agent holds is blocked (file unchanged, the model told lock_conflict with the holder), while its edit of a file it locked itself goes through`, async (t) => {
+      const repo = makeRepo(`coord-agent-block-${client}-`);
+      const agent = await ready(t, client, repo, daemon.stateDir);
+      if (!agent) return;
+      const held = await coord(['lock', 'src/a.ts', '--agent', 'alice', '--lease', '600', '--json'], {
+        cwd: repo,
+        env: agent.env,
+      });
+      assert.equal(held.code, 0, describeRun(held));
+      // Gemini CLI has two write tools: replace, then write_file of the whole file.
+      const writeFile = { tool: 'write_file', args: { file_path: join(repo, 'src/a.ts'), content: '// clobbered\n' } };
+      const fake = await startFake(client, [
+        { tool: toolName(client, 'lock_files'), args: { files: ['src/b.ts'] } },
+        ...editSteps(client, repo, 'src/a.ts', A1, A2),
+        ...(client === 'gemini' ? [writeFile] : []),
+        ...editSteps(client, repo, 'src/b.ts', B1, B2),
+        { say: 'done' },
+      ]);
+      let run: Run;
+      try {
+        run = await startAgent(agent, fake, repo, 'Lock src/b.ts, then set a and b to 2.').done;
+      } finally {
+        await fake.close();
+      }
+      const edits = editResults(client, fake);
+      assert.equal(
+        edits.length,
+        2,
+        `the model got a result for both edits: ${JSON.stringify(fake.results())}\n${describeRun(run)}`,
+      );
+      const [toA, toB] = edits.map((r) => r.text);
+
+      assert.equal(read(repo, 'src/a.ts'), `${A1}\n`, 'the held file is unchanged');
+      t.diagnostic(`${client}: the model was told ${JSON.stringify(toA)}`);
+      assert.match(toA ?? '', /lock_conflict/);
+      assert.match(toA ?? '', /alice/);
+      assert.match(toA ?? '', /src\/a\.ts/);
+      if (client === 'gemini') {
+        const wrote = fake.results().filter((r) => r.tool === 'write_file');
+        t.diagnostic(`gemini write_file: the model was told ${JSON.stringify(wrote[0]?.text)}`);
+        assert.match(wrote[0]?.text ?? '', /lock_conflict[\s\S]*alice/, JSON.stringify(fake.results()));
+      }
+      assert.deepEqual(await holders(repo, agent.env, 'src/a.ts'), ['alice'], 'alice still holds it, alone');
+
+      const locked = fake.results().filter((r) => r.tool === toolName(client, 'lock_files'));
+      assert.ok(
+        locked.some((r) => !r.isError && !/lock_conflict/.test(coordText(client, r))),
+        JSON.stringify(locked),
+      );
+      assert.doesNotMatch(toB ?? '', /lock_conflict/, 'its own lock did not block it');
+      assert.equal(read(repo, 'src/b.ts'), `${B2}\n`, 'the edit of its own locked file went through');
+    });
+  }
+  for (const client of CLIENT_NAMES) {
+    // The second client is another vendor's: a lock is a lock, whoever edits.
+    const other: ClientName = client === 'claude' ? 'codex' : 'claude';
+    it(`${client}: an edit of a free file succeeds and auto-locks it for the session's agent, which blocks ${other}'s edit until the ${client} session ends`, async (t) => {
+      const repo = makeRepo(`coord-agent-autolock-${client}-`);
+      const first = await ready(t, client, repo, daemon.stateDir);
+      if (!first) return;
+      const second = await ready(t, other, repo, daemon.stateDir);
+      if (!second) return;
+      let claimedBy: string[] = [];
+      let heldBy: string[] = [];
+      let secondTold = '';
+      let secondFile = '';
+      const posted = await coord(['post', 'Bump b', '--json'], { cwd: repo, env: first.env });
+      const id = (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
+      const fake = await startFake(client, [
+        // The claim names the MCP session's agent; the hook's auto-lock must be held by the same one.
+        { tool: toolName(client, 'claim_task'), args: { task_id: id } },
+        ...editSteps(client, repo, 'src/b.ts', B1, B2),
+        {
+          tool: toolName(client, 'who'),
+          args: {},
+          before: async () => {
+            const who = JSON.parse((await coord(['who', '--json'], { cwd: repo, env: first.env })).stdout) as Who;
+            claimedBy = who.agents.filter((a) => a.claims.length > 0).map((a) => a.name);
+            heldBy = await holders(repo, first.env, 'src/b.ts');
+            // While the first client still runs, the second tries the same file.
+            const fake2 = await startFake(other, [
+              ...editSteps(other, repo, 'src/b.ts', B2, '// mine'),
+              { say: 'done' },
+            ]);
+            try {
+              await startAgent(second, fake2, repo, 'Rewrite b.').done;
+            } finally {
+              await fake2.close();
+            }
+            secondTold = editResult(other, fake2)?.text ?? '';
+            secondFile = read(repo, 'src/b.ts');
+          },
+        },
+        { say: 'done' },
+      ]);
+      try {
+        const run = await startAgent(first, fake, repo, `Claim #${id} and set b to 2.`).done;
+        assert.equal(run.code, 0, describeRun(run));
+      } finally {
+        await fake.close();
+      }
+      assert.doesNotMatch(editResult(client, fake)?.text ?? '', /lock_conflict/);
+      assert.equal(read(repo, 'src/b.ts'), `${B2}\n`, "the first client's edit went through, the second's did not");
+      assert.equal(secondFile, `${B2}\n`, "the second client's edit changed nothing");
+      assert.equal(claimedBy.length, 1, 'one agent claimed the task');
+      assert.deepEqual(heldBy, claimedBy, "the auto-lock is held by the session's own agent");
+      t.diagnostic(`${other}, second, was told ${JSON.stringify(secondTold)}`);
+      assert.match(secondTold, /lock_conflict/);
+      assert.ok(secondTold.includes(claimedBy[0] ?? '?'), `the holder is named: ${secondTold}`);
+      // The session is over: its auto-lock goes with it (rule 13). The deadline only bounds a hang.
+      const ended = Date.now();
+      const board = (JSON.parse(posted.stdout) as { task: { board: string } }).task.board;
+      const lockedB = async () => {
+        const res = await daemon.fetch(`/v1/locks?board=${encodeURIComponent(board)}`);
+        const { locks } = (await res.json()) as { locks: { resources: string[] }[] };
+        return locks.some((l) => l.resources.includes('src/b.ts'));
+      };
+      await waitFor(async () => !(await lockedB()), 'the auto-lock freed', 30_000);
+      t.diagnostic(`${client}: the auto-lock was gone ${Date.now() - ended} ms after the client exited`);
+    });
+  }
+});
+
+describe('real clients: with the daemon down the pre-edit hook fails open', () => {
+  it('claude: with no daemon (and its MCP server, which would start one, left out) the edit goes through and the hook prints one warning', async (t) => {
+    const daemon = await spawnDaemon();
+    const repo = makeRepo('coord-agent-down-claude-');
+    const agent = await ready(t, 'claude', repo, daemon.stateDir);
+    await daemon.stop();
+    if (!agent) return;
+    const fake = await startFake('claude', [...editSteps('claude', repo, 'src/a.ts', A1, A2), { say: 'done' }]);
+    const debugLog = join(tempDir('coord-agent-debug-'), 'claude.log');
+    try {
+      const run = await start(
+        clientBin('claude'),
+        // --strict-mcp-config with no --mcp-config: no MCP servers, so nothing starts a daemon.
+        [...argv('claude', fake, 'Set a to 2.'), '--strict-mcp-config', '--debug-file', debugLog],
+        { cwd: repo, env: { ...agent.env, ...modelEnv('claude', fake) }, timeoutMs: 180_000 },
+      ).done;
+      assert.equal(run.code, 0, describeRun(run));
+    } finally {
+      await fake.close();
+    }
+    assert.equal(read(repo, 'src/a.ts'), `${A2}\n`, 'the edit went through');
+    assert.doesNotMatch(editResult('claude', fake)?.text ?? '', /lock_conflict|hook error/);
+    // Claude Code's debug log quotes each hook's stderr: the pre-edit hook said one line.
+    const log = readFileSync(debugLog, 'utf8');
+    const said = [...log.matchAll(/Hook PreToolUse:Edit \(PreToolUse\) [a-z]+:\\nstderr:\\n((?:[^"\\]|\\.)*)"/g)].map(
+      (m) => m[1] ?? '',
+    );
+    t.diagnostic(`claude: the pre-edit hook said ${JSON.stringify(said)}`);
+    assert.equal(
+      said.length,
+      1,
+      `one pre-edit hook run reported: ${log
+        .split('\n')
+        .filter((l) => l.includes('PreToolUse'))
+        .join('\n')}`,
+    );
+    const lines = (said[0] ?? '').split('\\n').filter((l) => l.trim() !== '');
+    assert.equal(lines.length, 1, `one warning line: ${JSON.stringify(lines)}`);
+    assert.match(lines[0] ?? '', /^coord: .*daemon/);
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * What the pre-edit hook costs per edit, as the client sees it: the time from the model asking for an
+ * edit to the client sending the result back, with coord's hooks and without them (the same HOME with
+ * the hooks taken out of the client's config — for this measurement only). Reported, never asserted:
+ * tests hold no timing thresholds.
+ */
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { tempDir } from '../support/ctx.js';
+import { ROOT, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import {
+  type Agent,
+  CLIENT_NAMES,
+  editResult,
+  editSteps,
+  hooksWritten,
+  setUpAgent,
+  startAgent,
+  startFake,
+} from './clients.js';
+import type { Step } from './fake-model.js';
+import { cleanEnv, describeRun, makeRepo } from './support.js';
+
+const EDITS = 5;
+
+/** Whether bin/coord.js runs the compiled dist/ (it falls back to tsx when a file under src/ is newer). */
+function distFresh(): boolean {
+  const newest = (dir: string): number =>
+    readdirSync(dir, { withFileTypes: true }).reduce(
+      (m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs),
+      0,
+    );
+  const dist = join(ROOT, 'dist', 'main.js');
+  return existsSync(dist) && statSync(dist).mtimeMs >= newest(join(ROOT, 'src'));
+}
+
+/** The same client without coord's hooks: a copy of its HOME with the hook entries removed. */
+function withoutHooks(agent: Agent, stateDir: string): Agent {
+  const home = tempDir(`coord-agent-nohooks-${agent.client}-`);
+  cpSync(agent.home, home, { recursive: true });
+  const json = (p: string) => {
+    const doc = JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
+    delete doc.hooks;
+    writeFileSync(p, JSON.stringify(doc, null, 2));
+  };
+  if (agent.client === 'claude') json(join(home, '.claude', 'settings.json'));
+  if (agent.client === 'gemini') json(join(home, '.gemini', 'settings.json'));
+  if (agent.client === 'codex') {
+    const p = join(home, '.codex', 'config.toml');
+    const sections = readFileSync(p, 'utf8').split(/^(?=\[)/m);
+    writeFileSync(p, sections.filter((s) => !/^\[\[?\s*hooks\b/.test(s)).join(''));
+  }
+  return { ...agent, home, env: cleanEnv(home, { COORD_STATE: stateDir }) };
+}
+
+function steps(agent: Agent, repo: string): Step[] {
+  const out: Step[] = [];
+  for (let i = 1; i <= EDITS; i++) {
+    const s = editSteps(agent.client, repo, 'src/b.ts', `export const b = ${i};`, `export const b = ${i + 1};`);
+    out.push(...(i === 1 ? s : s.filter((x) => !('tool' in x) || x.tool !== 'Read')));
+  }
+  return [...out, { say: 'done' }];
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? Number.NaN : (s[Math.floor((s.length - 1) / 2)] as number);
+};
+
+describe('the pre-edit hook, timed as the client sees it', () => {
+  let daemon: SpawnedDaemon;
+  before(async () => {
+    daemon = await spawnDaemon();
+  });
+  after(async () => {
+    await daemon.stop();
+  });
+
+  for (const client of CLIENT_NAMES) {
+    it(`${client}: ${EDITS} edits of a free file with and without coord's hooks (median reported)`, async (t) => {
+      const repo = makeRepo(`coord-agent-latency-${client}-`);
+      const agent = await setUpAgent(client, repo, daemon.stateDir);
+      if (agent.setup.code !== 0 || !hooksWritten(agent)) {
+        t.skip(`coord setup ${client} --write gives it no pre-edit hook yet`);
+        return;
+      }
+      const tool = client === 'claude' ? 'Edit' : client === 'codex' ? 'apply_patch' : 'replace';
+      // Claude Code times each hook itself, in its debug log ("PreToolUse:Edit [...] finished with status 0 (199ms)").
+      const debugLog = join(tempDir('coord-agent-debug-'), 'claude.log');
+      const time = async (a: Agent, label: string) => {
+        const fake = await startFake(client, steps(a, repo));
+        try {
+          const debug = client === 'claude' && label === 'with hooks' ? { extraArgs: ['--debug-file', debugLog] } : {};
+          const run = await startAgent(a, fake, repo, 'Bump b again and again.', debug).done;
+          assert.equal(run.code, 0, describeRun(run));
+          assert.ok(!/lock_conflict/.test(editResult(client, fake)?.text ?? ''), `${label}: an edit was refused`);
+          return fake.toolMs(tool);
+        } finally {
+          await fake.close();
+        }
+      };
+      const hooked = await time(agent, 'with hooks');
+      writeFileSync(join(repo, 'src/b.ts'), 'export const b = 1;\n');
+      const bare = await time(withoutHooks(agent, daemon.stateDir), 'without hooks');
+      assert.equal(hooked.length, EDITS, `timed every edit: ${hooked}`);
+      assert.equal(bare.length, EDITS, `timed every edit: ${bare}`);
+      if (client === 'claude') {
+        const own = [
+          ...readFileSync(debugLog, 'utf8').matchAll(
+            /PreToolUse:Edit \[[^\]]*hook pre-edit[^\]]*\] finished with status \d+ \((\d+)ms\)/g,
+          ),
+        ].map((m) => Number(m[1]));
+        t.diagnostic(
+          `claude: the pre-edit hook's own run time as Claude Code logs it: median ${median(own)} ms [${own.join(', ')}]`,
+        );
+      }
+      t.diagnostic(
+        `${client} ${tool}: median ${median(hooked)} ms with coord's hooks [${hooked.join(', ')}], ${median(bare)} ms without [${bare.join(', ')}] → the hook adds ${median(hooked) - median(bare)} ms per edit (load average ${loadavg()[0]?.toFixed(1)}; coord runs ${distFresh() ? 'dist/' : 'src/ through tsx'})`,
+      );
+    });
+  }
+});

@@ -1,0 +1,85 @@
+/**
+ * SPEC §10 one agent, one name: a client session's `coord mcp` and its hooks act as the same agent, so
+ * its own lock_files never blocks its edits, and the auto-locks its hooks took die with its session.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { boardForDir } from '../../src/state-dir/board-name.js';
+import { COORD, childEnv, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { waitFor } from '../support/wait-for.js';
+import { repoWithWorktrees } from '../worktrees/git-repo.js';
+import { runCoord } from './run-hook.js';
+
+const [cmd, , , main] = COORD as [string, string, string, string];
+const base = ['--import', import.meta.resolve('tsx'), main];
+
+describe('one agent across a session’s MCP server and hooks', () => {
+  let d: SpawnedDaemon;
+  let root: string;
+  let board: string;
+  before(async () => {
+    d = await spawnDaemon();
+    root = repoWithWorktrees(0).main;
+    board = boardForDir(root) ?? '';
+  });
+  after(async () => {
+    await d.stop();
+  });
+
+  async function mcp(client: string, env: NodeJS.ProcessEnv) {
+    const transport = new StdioClientTransport({
+      command: cmd,
+      args: [...base, 'mcp', '--client', client, '--state', d.stateDir],
+      cwd: root,
+      env: childEnv({ COORD_AGENT: '', COORD_BOARD: '', ...env }) as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const c = new Client({ name: client === 'claude' ? 'claude-code' : 'gemini-cli-mcp-client', version: '1' });
+    await c.connect(transport);
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const res = (await c.callTool({ name, arguments: args })) as any;
+      return { text: String(res.content?.[0]?.text ?? ''), data: res._meta?.['coord/data'] };
+    };
+    return { client: c, call };
+  }
+  const edit = (client: string, file: string, env: NodeJS.ProcessEnv) =>
+    runCoord(['hook', 'pre-edit', '--client', client, '--state', d.stateDir], {
+      stdin: { cwd: root, tool_name: 'Edit', tool_input: { file_path: join(root, file) } },
+      env,
+      cwd: root,
+    });
+  const locksOf = async (agent: string) =>
+    (
+      (await (await d.fetch(`/v1/locks?board=${board}`)).json()) as { locks: { agent: string; resources: string[] }[] }
+    ).locks.filter((l) => l.agent === agent);
+
+  test('Claude Code: its own lock_files never blocks its edit; its auto-locks and locks are freed when its coord mcp exits', async () => {
+    const env = { CLAUDE_CODE_SESSION_ID: 'claude-session-one' };
+    const agent = await mcp('claude', env);
+    assert.match((await agent.call('lock_files', { files: ['src/mine.ts'] })).text, /^locked /);
+    const who = (await agent.call('who', {})).text;
+    assert.match(who, /claude#[0-9a-f]{6}/);
+    const name = who.match(/(claude#[0-9a-f]{6})/)?.[1] ?? '';
+    assert.equal((await edit('claude', 'src/mine.ts', env)).stdout, '', 'its own lock_files lock');
+    assert.equal((await edit('claude', 'src/auto.ts', env)).stdout, '', 'a free file');
+    assert.deepEqual((await locksOf(name)).flatMap((l) => l.resources).sort(), ['src/auto.ts', 'src/mine.ts']);
+    const other = await edit('claude', 'src/auto.ts', { CLAUDE_CODE_SESSION_ID: 'claude-session-two' });
+    assert.match(JSON.parse(other.stdout).hookSpecificOutput.permissionDecisionReason, new RegExp(`held by ${name}`));
+    await agent.client.close();
+    await waitFor(async () => (await locksOf(name)).length === 0, "the session's locks freed");
+    assert.equal((await edit('claude', 'src/auto.ts', { CLAUDE_CODE_SESSION_ID: 'claude-session-two' })).stdout, '');
+  });
+
+  test('Gemini CLI, which shares nothing but its process: the hook and the MCP server it started are one agent', async () => {
+    // Here the test process stands in for gemini: it starts the MCP server and runs the hook itself.
+    const agent = await mcp('gemini', {});
+    await agent.call('lock_files', { files: ['src/gem.ts'] });
+    const r = await edit('gemini', 'src/gem.ts', {});
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    await agent.client.close();
+  });
+});

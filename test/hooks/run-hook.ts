@@ -1,0 +1,37 @@
+/** Runs `coord hook …` from source as a client does: JSON on stdin, answer on stdout/stderr and the exit code. */
+import { spawn } from 'node:child_process';
+import { COORD, childEnv } from '../support/daemon.js';
+
+const [cmd, , , main] = COORD as [string, string, string, string];
+const base = ['--import', import.meta.resolve('tsx'), main];
+
+export interface HookRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCoord(
+  args: string[],
+  opts: { stdin?: unknown; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<HookRun> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, [...base, ...args], {
+      cwd: opts.cwd ?? process.cwd(),
+      env: childEnv({ COORD_AGENT: '', COORD_GUARD: '', COORD_BOARD: '', CLAUDE_CODE_SESSION_ID: '', ...opts.env }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(
+      opts.stdin === undefined ? '' : typeof opts.stdin === 'string' ? opts.stdin : JSON.stringify(opts.stdin),
+    );
+  });
+}
