@@ -95,7 +95,6 @@ export async function submit(
   );
   if (r) {
     await onClaimEnded(tx, r);
-    if (r.state === 'completed') await blockerCompleted(tx, r);
     appendEvent(tx, {
       type: cmd.status === 'completed' ? 'task.completed' : 'task.failed',
       board: r.board,
@@ -103,6 +102,7 @@ export async function submit(
       agent: r.claimed_by,
       data: { fence: r.attempts },
     });
+    if (r.state === 'completed') await blockerCompleted(tx, r);
     return { ok: true, task: toTask(r), replayed: false };
   }
   const now = await currentRow(tx, cmd.task_id);

@@ -74,7 +74,6 @@ export function submit(
   }) as TaskRow | undefined;
   if (row) {
     onClaimEnded(tx, row);
-    if (row.state === 'completed') blockerCompleted(tx, row);
     appendEvent(tx, {
       type: cmd.status === 'completed' ? 'task.completed' : 'task.failed',
       board: row.board,
@@ -82,6 +81,7 @@ export function submit(
       agent: row.claimed_by,
       data: { fence: row.attempts },
     });
+    if (row.state === 'completed') blockerCompleted(tx, row);
     return { ok: true, task: toTask(row), replayed: false };
   }
   const now = current(tx, cmd.task_id);
