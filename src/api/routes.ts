@@ -44,4 +44,12 @@ export const routes: Route[] = [
   { method: 'GET', url: '/v1/locks', op: op.listLocks, from: 'query' },
   { method: 'POST', url: '/v1/locks/:lock_id/renew', op: op.renewLock, from: 'body', params: LOCK },
   { method: 'DELETE', url: '/v1/locks/:lock_id', op: op.unlockFiles, from: 'query', params: LOCK },
+  { method: 'POST', url: '/v1/tasks/:id/deps', op: op.setDeps, from: 'body', params: ID },
+  {
+    method: 'POST',
+    url: '/v1/plans',
+    op: op.postPlan,
+    from: 'body',
+    status: (o) => ((o as { created: boolean }).created ? 201 : 200),
+  },
 ];
