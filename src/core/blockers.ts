@@ -4,15 +4,15 @@
  * `blocked: []` and the operations that show tasks fill it in here, with one
  * lookup for the whole answer.
  *
- * Only a task that is queued and not ready, cancelled or expired can have an
- * open blocker: blockers are added only to queued tasks, a claim needs every
- * blocker completed, and a completed blocker stays completed.
+ * Only a queued task that is not ready is blocked: blockers are added only to
+ * queued tasks, a claim needs every blocker completed, a completed blocker
+ * stays completed, and a finished task (cancelled or expired while it waited
+ * included) waits for nothing any more — its row never changes again.
  */
 import type { Task } from './model.js';
 import type { Store } from './ports.js';
 
-const mayBeBlocked = (t: Task): boolean =>
-  t.blocked_by.length > 0 && ((t.state === 'queued' && !t.ready) || t.state === 'cancelled' || t.state === 'expired');
+const mayBeBlocked = (t: Task): boolean => t.blocked_by.length > 0 && t.state === 'queued' && !t.ready;
 
 export async function describeBlocked<T extends Iterable<Task>>(store: Store, tasks: T): Promise<T> {
   const need = [...tasks].filter(mayBeBlocked);

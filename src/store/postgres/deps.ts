@@ -9,7 +9,7 @@
  */
 import { cycleThrough } from '../../core/dependency-graph.js';
 import { CoordError } from '../../core/errors.js';
-import { type Blocker, MAX_BLOCKERS, type Task } from '../../core/model.js';
+import { type Blocker, isTerminal, MAX_BLOCKERS, type Task } from '../../core/model.js';
 import type { Lost, Outcome, PlanCommand, SetDepsCommand } from '../../core/ports.js';
 import { explainNotQueued, visibleTo } from '../../core/rules.js';
 import { checkLinkRows, type LinkRow, type Links } from '../shared/deps-rows.js';
@@ -76,12 +76,15 @@ export async function setDeps(tx: Tx, cmd: SetDepsCommand): Promise<Outcome<{ ta
   if (!task || !visibleTo({ for: task.for_agent, created_by: task.created_by }, cmd.agent)) {
     return { ok: false, reason: 'not_found' };
   }
+  // A task being worked on cannot start waiting for something; a finished one never changes again.
+  if ((cmd.add.length > 0 && task.state !== 'queued') || isTerminal(task.state)) {
+    return explainNotQueued(toFacts(task), tx.now);
+  }
   const before = task.blocked_by as string[];
   const removed = before.filter((id) => cmd.remove.includes(id));
   const added = cmd.add.filter((id) => !before.includes(id) && !cmd.remove.includes(id));
   let states = new Map<string, LinkRow>();
   if (added.length > 0) {
-    if (task.state !== 'queued') return explainNotQueued(toFacts(task), tx.now);
     states = await linkRows(tx.db, added, true);
     const checked = checkLinkRows(states, task.board, cmd.agent, added, null);
     if (!checked.ok) return checked;
@@ -129,7 +132,8 @@ function ready(tx: Tx, r: { id: string; board: string }, agent: string | null, a
 // completion took its row lock, including one whose request waited for that lock. Dependents are locked in id
 // order, so two completions sharing dependents queue instead of deadlocking.
 const COMPLETED_BLOCKER = `WITH d AS (
-    SELECT t.id FROM tasks AS t JOIN task_deps AS e ON e.task_id = t.id WHERE e.blocker_id = @id
+    SELECT t.id FROM tasks AS t JOIN task_deps AS e ON e.task_id = t.id
+    WHERE e.blocker_id = @id AND t.state IN ('queued', 'claimed')
     ORDER BY t.id FOR NO KEY UPDATE OF t)
   UPDATE tasks AS t SET blockers_open = t.blockers_open - 1, updated_at = @now::bigint FROM d WHERE t.id = d.id
   RETURNING t.id, t.board, t.state, t.blockers_open`;

@@ -5,7 +5,7 @@
  */
 import { cycleThrough } from '../../core/dependency-graph.js';
 import { CoordError } from '../../core/errors.js';
-import { type Blocker, MAX_BLOCKERS, type Task } from '../../core/model.js';
+import { type Blocker, isTerminal, MAX_BLOCKERS, type Task } from '../../core/model.js';
 import type { Lost, Outcome, PlanCommand, SetDepsCommand } from '../../core/ports.js';
 import { explainNotQueued, visibleTo } from '../../core/rules.js';
 import { checkLinkRows, type LinkRow, type Links } from '../shared/deps-rows.js';
@@ -63,12 +63,14 @@ export function setDeps(tx: Tx, cmd: SetDepsCommand): Outcome<{ task: Task }> {
   if (!task || !visibleTo({ for: task.for_agent, created_by: task.created_by }, cmd.agent)) {
     return { ok: false, reason: 'not_found' };
   }
+  // A task being worked on cannot start waiting for something; a finished one never changes again.
+  if ((cmd.add.length > 0 && task.state !== 'queued') || isTerminal(task.state)) {
+    return explainNotQueued(toFacts(task), tx.now);
+  }
   const before = JSON.parse(task.blocked_by as string) as string[];
   const removed = before.filter((id) => cmd.remove.includes(id));
   const added = cmd.add.filter((id) => !before.includes(id) && !cmd.remove.includes(id));
   if (added.length > 0) {
-    // A task being worked on (or finished) cannot start waiting for something.
-    if (task.state !== 'queued') return explainNotQueued(toFacts(task), tx.now);
     const checked = checkLinks(tx, task.board, cmd.agent, added, null);
     if (!checked.ok) return checked;
     const cycle = cycleThrough(reachable(tx.db, added), task.id, added);
@@ -109,7 +111,7 @@ function ready(tx: Tx, r: { id: string; board: string }, agent: string | null, a
 }
 
 const COMPLETED_BLOCKER = `UPDATE tasks SET blockers_open = blockers_open - 1, updated_at = @now
-  WHERE id IN (SELECT task_id FROM task_deps WHERE blocker_id = @id)
+  WHERE id IN (SELECT task_id FROM task_deps WHERE blocker_id = @id) AND state IN ('queued', 'claimed')
   RETURNING id, board, state, blockers_open`;
 
 /**
