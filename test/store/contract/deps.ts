@@ -208,7 +208,7 @@ export function depsContract(make: MakeStore): void {
       assert.notEqual(before, mid);
     });
 
-    test('blockers cannot be added to a claimed or finished task (claimed names the holder), but can be removed', async () => {
+    test('blockers cannot be added to a claimed or finished task (claimed names the holder); a claimed one may lose some, a finished one never changes', async () => {
       const b = board();
       const x = await b.post('alice');
       const held = await b.post('alice');
@@ -220,6 +220,13 @@ export function depsContract(make: MakeStore): void {
       assert.equal((await b.fail(op.setDeps, { task_id: done.id, agent: 'alice', add: [x.id] })).code, 'not_claimable');
       const none = await b.call(op.setDeps, { task_id: held.id, agent: 'alice', remove: [x.id] });
       assert.equal(none.task.state, 'claimed');
+      // A finished task never changes again: removing is refused too.
+      const before = await written(b);
+      assert.equal(
+        (await b.fail(op.setDeps, { task_id: done.id, agent: 'alice', remove: [x.id] })).code,
+        'not_claimable',
+      );
+      assert.equal(await written(b), before);
     });
 
     test('a task may wait for at most 50 others', async () => {
