@@ -1,6 +1,7 @@
 /** The scenario registry, in report order. Add a scenario: write scenarios/<name>.ts, add one line here. */
 import type { Scenario } from '../lib/types.js';
 import claimLatencyHttp from './claim-latency-http.js';
+import claimNextBlocked from './claim-next-blocked.js';
 import claimNextHttp from './claim-next-http.js';
 import claimNextInprocess from './claim-next-inprocess.js';
 import daemonRss from './daemon-rss.js';
@@ -10,6 +11,7 @@ import jobCycleInprocess from './job-cycle-inprocess.js';
 import mcpSpawn from './mcp-spawn.js';
 import pgClaimComplete1 from './pg-claim-complete-1-daemon.js';
 import pgClaimComplete2 from './pg-claim-complete-2-daemons.js';
+import planVsPosts from './plan-vs-posts.js';
 import postToClaim from './post-to-claim.js';
 
 export const SCENARIOS: { file: string; scenario: Scenario }[] = [
@@ -24,4 +26,6 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'daemon-rss', scenario: daemonRss },
   { file: 'pg-claim-complete-1-daemon', scenario: pgClaimComplete1 },
   { file: 'pg-claim-complete-2-daemons', scenario: pgClaimComplete2 },
+  { file: 'claim-next-blocked', scenario: claimNextBlocked },
+  { file: 'plan-vs-posts', scenario: planVsPosts },
 ];

@@ -88,4 +88,12 @@ export const routes: Route[] = [
     summary:
       'The event log as Server-Sent Events (id = seq, event = type); Last-Event-ID or ?since resumes right after that event. ?format=json (or Accept: application/json) answers one page of list_events instead.',
   },
+  { method: 'POST', url: '/v1/tasks/:id/deps', op: op.setDeps, from: 'body', params: ID },
+  {
+    method: 'POST',
+    url: '/v1/plans',
+    op: op.postPlan,
+    from: 'body',
+    status: { ok: 201, replay: 200 },
+  },
 ];

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { VERSION } from '../core/version.js';
 import { registerCancel } from './commands/cancel.js';
 import { registerClaim } from './commands/claim.js';
+import { registerDeps } from './commands/deps.js';
 import { registerEvents } from './commands/events.js';
 import { registerFenced } from './commands/fenced.js';
 import { registerGuard } from './commands/guard.js';
@@ -10,10 +11,12 @@ import { registerLock } from './commands/lock.js';
 import { registerLs } from './commands/ls.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerOpen } from './commands/open.js';
+import { registerPlan } from './commands/plan.js';
 import { registerPost } from './commands/post.js';
 import { registerServe } from './commands/serve.js';
 import { registerSetup } from './commands/setup.js';
 import { registerShow } from './commands/show.js';
+import { registerTree } from './commands/tree.js';
 import { registerWho } from './commands/who.js';
 import { EXIT } from './exit-codes.js';
 
@@ -56,5 +59,8 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerMcp(program);
   registerSetup(program);
   registerGuard(program);
+  registerDeps(program);
+  registerPlan(program);
+  registerTree(program);
   return program;
 }

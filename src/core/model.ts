@@ -36,6 +36,17 @@ export type Task = z.output<typeof TaskSchema>;
 /** What the winner of a claim receives; `lock` when the claim locked files (rule 10), ending with it. */
 export type ClaimGrant = z.output<typeof ClaimOutput>;
 
+/** An open blocker of a task: its id and its state now (queued, claimed, failed, cancelled or expired). */
+export interface Blocker {
+  id: string;
+  state: TaskState;
+}
+
+/** At most this many blockers per task (SPEC §11). */
+export const MAX_BLOCKERS = 50;
+/** At most this many tasks in one plan (SPEC §11). */
+export const MAX_PLAN_TASKS = 200;
+
 export type Artifact = z.output<typeof ArtifactSchema>;
 
 /**
@@ -53,6 +64,7 @@ export const EVENT_TYPES = [
   'task.failed',
   'task.cancelled',
   'task.expired',
+  'task.ready',
   'lock.acquired',
   'lock.released',
 ] as const;

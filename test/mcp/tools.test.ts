@@ -16,6 +16,8 @@ const SPEC_TOOLS = [
   'lock_files',
   'unlock_files',
   'who',
+  'post_plan',
+  'set_deps',
 ];
 
 describe('MCP tools over an in-memory pair', () => {

@@ -28,6 +28,8 @@ export interface ModelTask {
   result: { status: ResultStatus; value: unknown } | null;
   /** Every claim_id ever granted on this task, oldest first. */
   claims: string[];
+  /** SPEC §11: the tasks this one waits for, in the order added. */
+  blocked_by: string[];
 }
 
 /** What a caller must get: an error code (with the holder for `claimed`) or success. */
@@ -65,7 +67,31 @@ export class BoardModel {
     }
   }
 
-  post(id: string, p: { agent: string; for: string | null; priority: number; ttl_ms: number }): void {
+  /**
+   * SPEC §11: a post naming a blocker the agent cannot see is not_found (nothing
+   * written); the store then never told us an id, so the caller skips `post`.
+   */
+  checkPost(agent: string, blockers: string[]): Expected {
+    for (const b of blockers) {
+      const t = this.tasks.get(b);
+      if (!t || !this.visible(t, agent)) return fail('not_found');
+    }
+    return { ok: true };
+  }
+
+  /** The blockers of `t` that are not completed. */
+  open(t: ModelTask): string[] {
+    return t.blocked_by.filter((b) => this.tasks.get(b)?.state !== 'completed');
+  }
+
+  ready(t: ModelTask): boolean {
+    return t.state === 'queued' && this.open(t).length === 0;
+  }
+
+  post(
+    id: string,
+    p: { agent: string; for: string | null; priority: number; ttl_ms: number; blocked_by?: string[] },
+  ): void {
     this.tasks.set(id, {
       id,
       created_by: p.agent,
@@ -82,6 +108,7 @@ export class BoardModel {
       claim_lease_ms: 0,
       result: null,
       claims: [],
+      blocked_by: [...new Set(p.blocked_by ?? [])],
     });
     this.events.push(`task.created:${id}`);
   }
@@ -112,6 +139,7 @@ export class BoardModel {
         return fail('not_claimable');
       case 'queued':
         if (t.for !== null && t.for !== agent) return fail('not_claimable');
+        if (!this.ready(t)) return fail('blocked');
         this.grant(t, agent, lease_ms, fresh);
         return { ok: true, claim_id: fresh, reclaimed: false };
     }
@@ -119,7 +147,7 @@ export class BoardModel {
 
   /** Claim-next: the queued tasks `agent` may claim with the lowest priority, then the oldest — any of ties. */
   nextCandidates(agent: string): string[] {
-    const open = [...this.tasks.values()].filter((t) => t.state === 'queued' && (t.for === null || t.for === agent));
+    const open = [...this.tasks.values()].filter((t) => this.ready(t) && (t.for === null || t.for === agent));
     if (open.length === 0) return [];
     const best = open.reduce((a, b) =>
       b.priority < a.priority || (b.priority === a.priority && b.created_at < a.created_at) ? b : a,
@@ -192,6 +220,12 @@ export class BoardModel {
     if (!f.ok) return f;
     Object.assign(f.task, { state: status, lease_until: null, claim_end: 'submitted', result: { status, value } });
     this.events.push(`task.${status}:${id}`);
+    // SPEC §11: each queued task this was the last open blocker of is ready now.
+    if (status === 'completed') {
+      for (const d of this.tasks.values()) {
+        if (d.blocked_by.includes(id) && this.ready(d)) this.events.push(`task.ready:${d.id}`);
+      }
+    }
     return { ok: true, replayed: false };
   }
 
@@ -208,6 +242,51 @@ export class BoardModel {
     return { ok: true };
   }
 
+  /**
+   * SPEC §11: add needs a queued task, a finished task never changes; every
+   * added id visible; no cycle. On success the edges change, and a task whose
+   * last open blocker was removed is ready (task.ready).
+   */
+  setDeps(id: string, agent: string, add: string[], remove: string[]): Expected {
+    const t = this.tasks.get(id);
+    // The operation refuses an id both added and removed before it asks the store anything.
+    if (add.some((a) => remove.includes(a))) return fail('invalid_request');
+    if (!t || !this.visible(t, agent)) return fail('not_found');
+    if ((add.length > 0 && t.state !== 'queued') || isTerminal(t)) {
+      if (t.state === 'claimed')
+        return { ok: false, code: 'claimed', holder: t.claimed_by ?? '', lease_until: t.lease_until ?? 0 };
+      return fail(t.state === 'cancelled' || t.state === 'expired' ? t.state : 'not_claimable');
+    }
+    const added = [...new Set(add)].filter((a) => !t.blocked_by.includes(a));
+    for (const a of added) {
+      const b = this.tasks.get(a);
+      if (!b || !this.visible(b, agent)) return fail('not_found');
+    }
+    for (const a of added) if (a === id || this.reaches(a, id)) return fail('dependency_cycle');
+    const wasBlocked = this.open(t).length > 0;
+    const after = [...t.blocked_by.filter((b) => !remove.includes(b)), ...added];
+    if (after.length > 50) return fail('invalid_request');
+    t.blocked_by = after;
+    if (wasBlocked && this.ready(t)) this.events.push(`task.ready:${id}`);
+    return { ok: true };
+  }
+
+  /** Does `from` wait for `to`, directly or through others? */
+  private reaches(from: string, to: string): boolean {
+    const todo = [from];
+    const seen = new Set(todo);
+    while (todo.length) {
+      const id = todo.pop()!;
+      if (id === to) return true;
+      for (const b of this.tasks.get(id)?.blocked_by ?? []) {
+        if (seen.has(b)) continue;
+        seen.add(b);
+        todo.push(b);
+      }
+    }
+    return false;
+  }
+
   /** The inbox (SPEC §6) as sets: own claims, private tasks for the agent, the board's open tasks. */
   inbox(agent: string): { claims: string[]; mine: string[]; open: string[] } {
     const all = [...this.tasks.values()];
@@ -218,8 +297,8 @@ export class BoardModel {
         .sort();
     return {
       claims: ids((t) => t.state === 'claimed' && t.claimed_by === agent),
-      mine: ids((t) => t.state === 'queued' && t.for === agent),
-      open: ids((t) => t.state === 'queued' && t.for === null),
+      mine: ids((t) => this.ready(t) && t.for === agent),
+      open: ids((t) => this.ready(t) && t.for === null),
     };
   }
 

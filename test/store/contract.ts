@@ -9,6 +9,7 @@ import { artifactContract } from './contract/artifacts.js';
 import { claimContract } from './contract/claim.js';
 import { claimNextContract } from './contract/claim-next.js';
 import { createContract } from './contract/create.js';
+import { depsContract } from './contract/deps.js';
 import { eventContract } from './contract/events.js';
 import { finishContract } from './contract/finish.js';
 import { inboxContract } from './contract/inbox.js';
@@ -32,5 +33,6 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
     inboxContract(makeStore);
     listTasksContract(makeStore);
     lazyExpiryContract(makeStore);
+    depsContract(makeStore);
   });
 }

@@ -4,7 +4,8 @@
  * agree (success or error code, and the key fields), and after every step the
  * invariants hold: at most one live claim per task, terminal states never
  * change, a rejected call (a stale claim_id above all) changes no row, a
- * replayed submit changes nothing, and every change appended its event.
+ * replayed submit changes nothing, every change appended its event, and no
+ * task is ever claimed while one of its blockers is not completed (SPEC §11).
  * Exported so each store runs it: `checkModelBased(makeStore)`.
  */
 import assert from 'node:assert/strict';
@@ -21,7 +22,8 @@ const S = 1000;
 type Ref = { last: true } | { old: number } | { forged: true };
 
 export type Command =
-  | { kind: 'post'; agent: number; for: number | null; priority: number; ttl_s: number | null }
+  | { kind: 'post'; agent: number; for: number | null; priority: number; ttl_s: number | null; after: number[] }
+  | { kind: 'deps'; task: number; agent: number; add: number[]; remove: number[] }
   | { kind: 'claim'; task: number; agent: number; lease_s: number }
   | { kind: 'claimNext'; agent: number; lease_s: number }
   | { kind: 'heartbeat'; task: number; ref: Ref; lease_s: number | null }
@@ -52,6 +54,18 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
       for: fc.oneof(w(3, fc.constant(null)), w(1, agent)),
       priority: fc.integer({ min: -1, max: 2 }),
       ttl_s: fc.oneof(w(4, fc.constant(null)), w(1, fc.integer({ min: 1, max: 600 })), w(1, fc.constantFrom(10, 60))),
+      // SPEC §11: blockers among the tasks posted so far (indices, like `task`).
+      after: fc.oneof(w(2, fc.constant<number[]>([])), w(2, fc.array(task, { minLength: 1, maxLength: 3 }))),
+    }),
+  ),
+  w(
+    2,
+    fc.record({
+      kind: fc.constant('deps' as const),
+      task,
+      agent,
+      add: fc.array(task, { maxLength: 2 }),
+      remove: fc.array(task, { maxLength: 2 }),
     }),
   ),
   w(4, fc.record({ kind: fc.constant('claim' as const), task, agent, lease_s })),
@@ -115,8 +129,11 @@ const view = (t: Task) => ({
   priority: t.priority,
   created_by: t.created_by,
   expires_at: t.expires_at,
+  blocked_by: t.blocked_by,
+  ready: t.ready,
+  blocked: t.blocked.map((b) => `${b.id}:${b.state}`),
 });
-const modelView = (m: ModelTask) => ({
+const modelView = (model: BoardModel, m: ModelTask) => ({
   state: m.state,
   claimed_by: m.claimed_by,
   attempts: m.attempts,
@@ -127,6 +144,9 @@ const modelView = (m: ModelTask) => ({
   priority: m.priority,
   created_by: m.created_by,
   expires_at: iso(m.expires_at),
+  blocked_by: m.blocked_by,
+  ready: model.ready(m),
+  blocked: m.state === 'queued' ? model.open(m).map((b) => `${b}:${model.tasks.get(b)?.state}`) : [],
 });
 
 class Run {
@@ -163,6 +183,7 @@ class Run {
         return { touched: this.ids, mayChange: true };
       }
       case 'post': {
+        const after = [...new Set(cmd.after.flatMap((i) => this.pick(i)?.id ?? []))];
         const got = await attempt(
           h.call(op.createTask, {
             title: 'model task',
@@ -170,9 +191,12 @@ class Run {
             priority: cmd.priority,
             ...(cmd.for === null ? {} : { for: name(cmd.for) }),
             ...(cmd.ttl_s === null ? {} : { ttl_s: cmd.ttl_s }),
+            ...(after.length ? { blocked_by: after } : {}),
           }),
         );
-        assert.ok(got.ok, at);
+        const allowed = model.checkPost(name(cmd.agent), after);
+        agree(got, allowed, at);
+        if (!got.ok) return { touched: [], mayChange: false };
         const { task: t, created } = got.value as { task: Task; created: boolean };
         assert.equal(created, true, at);
         model.post(t.id, {
@@ -180,9 +204,23 @@ class Run {
           for: cmd.for === null ? null : name(cmd.for),
           priority: cmd.priority,
           ttl_ms: (cmd.ttl_s ?? 86_400) * S,
+          blocked_by: after,
         });
         this.ids.push(t.id);
         return { touched: [t.id], mayChange: true };
+      }
+      case 'deps': {
+        const t = this.pick(cmd.task);
+        if (!t) return { touched: [], mayChange: false };
+        const ids = (is: number[]) => [...new Set(is.flatMap((i) => this.pick(i)?.id ?? []))];
+        const add = ids(cmd.add);
+        const remove = ids(cmd.remove);
+        const before = [...t.blocked_by];
+        const got = await attempt(h.call(op.setDeps, { task_id: t.id, agent: name(cmd.agent), add, remove }));
+        const want = model.setDeps(t.id, name(cmd.agent), add, remove);
+        agree(got, want, at);
+        if (got.ok) assert.deepEqual(view((got.value as { task: Task }).task), modelView(model, t), at);
+        return { touched: [t.id], mayChange: want.ok && before.join() !== t.blocked_by.join() };
       }
       case 'claim': {
         const t = this.pick(cmd.task);
@@ -240,7 +278,7 @@ class Run {
         const got = await attempt(h.call(op.releaseTask, { task_id: t.id, claim_id, ...(to ? { to } : {}) }));
         const want = model.release(t.id, claim_id, to);
         agree(got, want, at);
-        if (got.ok) assert.deepEqual(view((got.value as { task: Task }).task), modelView(t), at);
+        if (got.ok) assert.deepEqual(view((got.value as { task: Task }).task), modelView(model, t), at);
         return { touched: [t.id], mayChange: want.ok };
       }
       case 'submit': {
@@ -254,7 +292,7 @@ class Run {
         if (got.ok && want.ok) {
           const out = got.value as { task: Task; replayed: boolean };
           assert.equal(out.replayed, want.replayed, at);
-          assert.deepEqual(view(out.task), modelView(t), at);
+          assert.deepEqual(view(out.task), modelView(model, t), at);
           // Replay is idempotent: it answers exactly the stored task.
           if (want.replayed) assert.deepEqual(out.task, this.rows.get(t.id), `${at}: replay answers the stored task`);
         }
@@ -306,7 +344,7 @@ class Run {
     for (const [id, m] of model.tasks) {
       const row = after.get(id);
       assert.ok(row, `${at}: ${id} missing`);
-      assert.deepEqual(view(row), modelView(m), `${at}: task ${id}`);
+      assert.deepEqual(view(row), modelView(model, m), `${at}: task ${id}`);
       // Terminal states never change — not the state, not a byte of the row.
       const prev = before.get(id);
       if (prev && ['completed', 'failed', 'cancelled', 'expired'].includes(prev.state)) {
@@ -316,6 +354,18 @@ class Run {
       if (!mayChange && prev) assert.deepEqual(row, prev, `${at}: ${id} changed by a call that changed nothing`);
     }
     this.rows = after;
+
+    // SPEC §11: no task is ever claimed while a blocker is not completed (on the store's own rows).
+    for (const row of after.values()) {
+      if (row.state !== 'claimed') continue;
+      for (const b of row.blocked_by) {
+        assert.equal(
+          after.get(b)?.state,
+          'completed',
+          `${at}: ${row.id} is claimed while its blocker ${b} is not completed`,
+        );
+      }
+    }
 
     // Every change appended its event, in the same step.
     const events = (await h.call(op.listEvents, { since: this.seq, limit: 1000 })).events;

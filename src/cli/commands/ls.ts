@@ -12,17 +12,22 @@ interface LsFlags extends CommonFlags {
   all?: boolean;
   limit?: string;
   cursor?: string;
+  ready?: boolean;
+  blocked?: boolean;
+  parent?: string;
 }
 
 export function taskTable(tasks: Task[]): string {
   if (tasks.length === 0) return 'no tasks';
   const rows = tasks.map((t) => [
     `#${t.id}`,
-    t.state,
+    // SPEC §11: a queued task still waiting for its blockers shows what it waits for.
+    t.state === 'queued' && !t.ready ? 'blocked' : t.state,
     t.kind,
     `p${t.priority}`,
     t.claimed_by ?? (t.for ? `for ${t.for}` : ''),
-    t.title.length > 60 ? `${t.title.slice(0, 59)}…` : t.title,
+    (t.title.length > 60 ? `${t.title.slice(0, 59)}…` : t.title) +
+      (t.blocked.length ? ` (waits for ${t.blocked.map((b) => `#${b.id}`).join(' ')})` : ''),
   ]);
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
@@ -38,7 +43,10 @@ export function registerLs(program: Command): void {
       .option('--label <label>', 'only tasks with this label')
       .option('--all', 'operator view: every task, private ones included')
       .option('--limit <n>', 'at most this many (default 100, max 500)')
-      .option('--cursor <cursor>', 'continue from a previous page'),
+      .option('--cursor <cursor>', 'continue from a previous page')
+      .option('--ready', 'only queued tasks whose blockers all completed (what claim takes next)')
+      .option('--blocked', 'only queued tasks still waiting for a blocker')
+      .option('--parent <id>', 'only the children of this task'),
   ).action(
     action(async (flags: LsFlags) => {
       const inv = resolveInvocation(flags);
@@ -50,6 +58,9 @@ export function registerLs(program: Command): void {
         agent: flags.all ? undefined : inv.agent,
         limit: flags.limit,
         cursor: flags.cursor,
+        ready: flags.ready,
+        blocked: flags.blocked,
+        parent: flags.parent,
       });
       const res = await inv.client.call(operations.listTasks, query);
       emit(flags, res, () =>

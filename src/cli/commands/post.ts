@@ -12,6 +12,8 @@ interface PostFlags extends CommonFlags {
   for?: string;
   ttl?: string;
   key?: string;
+  after?: string[];
+  parent?: string;
 }
 
 const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
@@ -28,7 +30,9 @@ export function registerPost(program: Command): void {
       .option('--label <label...>', 'labels (repeatable)')
       .option('--for <agent>', 'make it private to this agent')
       .option('--ttl <seconds>', 'expire after this many seconds (default 86400)')
-      .option('--key <idempotency-key>', 'posting again with the same key returns the same task'),
+      .option('--key <idempotency-key>', 'posting again with the same key returns the same task')
+      .option('--after <id...>', 'claimable only once these tasks completed (blocked_by)')
+      .option('--parent <id>', 'a task of this board this one is part of'),
   ).action(
     action(async (title: string, flags: PostFlags) => {
       const inv = resolveInvocation(flags);
@@ -41,6 +45,8 @@ export function registerPost(program: Command): void {
         for: flags.for,
         ttl_s: num(flags.ttl),
         idempotency_key: flags.key,
+        blocked_by: flags.after,
+        parent: flags.parent,
         board: inv.board,
         agent: inv.agent,
       });
@@ -48,7 +54,7 @@ export function registerPost(program: Command): void {
       const t = res.task;
       emit(flags, res, () =>
         res.created
-          ? `posted #${t.id} on ${t.board}: ${t.title}`
+          ? `posted #${t.id} on ${t.board}: ${t.title}${t.ready ? '' : `\nwaits for ${t.blocked.map((b) => `#${b.id} (${b.state})`).join(', ')}`}`
           : `already posted as #${t.id} (same idempotency key and payload): ${t.title}`,
       );
     }),

@@ -13,6 +13,10 @@ export function describeTask(t: Task): string {
     `posted by ${t.created_by} at ${t.created_at}${t.for ? ` · for ${t.for}` : ''} · expires ${t.expires_at}`,
   ];
   if (t.labels.length) lines.push(`labels ${t.labels.join(', ')}`);
+  if (t.blocked.length) lines.push(`blocked by ${t.blocked.map((b) => `#${b.id} (${b.state})`).join(', ')}`);
+  else if (t.blocked_by.length) lines.push(`after ${t.blocked_by.map((id) => `#${id}`).join(', ')} (all completed)`);
+  if (t.parent) lines.push(`parent #${t.parent}`);
+  if (t.children) lines.push(`children ${t.children.completed}/${t.children.total} completed`);
   if (t.body) lines.push('', t.body);
   if (t.result_status) lines.push('', `result (${t.result_status}): ${JSON.stringify(t.result)}`);
   return lines.join('\n');

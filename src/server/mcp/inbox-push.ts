@@ -73,7 +73,8 @@ export function newsFor(e: CoordEvent, task: Task, me: string): string | null {
   const d = e.data;
   switch (e.type) {
     case 'task.created':
-      if (task.created_by === me || task.state !== 'queued') return null;
+      // SPEC §11: a task that waits for others is news when it becomes ready (task.ready), not before.
+      if (task.created_by === me || task.state !== 'queued' || !task.ready) return null;
       return `new task #${task.id} ${task.for === me ? 'for you ' : ''}from ${task.created_by} (${task.kind}, p${task.priority}): ${title} — ${take}`;
     case 'task.requeued':
       if (d.previous === me) {
@@ -85,6 +86,9 @@ export function newsFor(e: CoordEvent, task: Task, me: string): string | null {
       return d.reason === 'handoff' && d.to === me
         ? `#${task.id} was handed to you by ${String(d.previous)}: ${title} — ${take}`
         : `#${task.id} is queued again: ${title} — ${take}`;
+    case 'task.ready':
+      if (task.state !== 'queued' || !task.ready || (task.for !== null && task.for !== me)) return null;
+      return `#${task.id} is ready (what it waited for completed): ${title} — ${take}`;
     case 'task.cancelled':
       return d.holder === me ? `#${task.id} was cancelled by ${e.agent} — stop working on it` : null;
     case 'task.expired':

@@ -20,7 +20,8 @@ const oneLine = (s: string, n = 80): string => {
 export function postedText(task: Task, created: boolean): string {
   if (!created) return `#${task.id} was already posted with that idempotency_key (state ${task.state}) — nothing new`;
   const to = task.for ? `, only for ${task.for}` : '';
-  return `posted #${task.id} (${task.kind}, p${task.priority}${to}) on board ${task.board} — another agent can claim it now`;
+  const when = task.ready ? 'another agent can claim it now' : `claimable once ${waitingFor(task)} completed`;
+  return `posted #${task.id} (${task.kind}, p${task.priority}${to}) on board ${task.board} — ${when}`;
 }
 
 export function claimText(g: z.infer<typeof ClaimOutput>, now: number): string {
@@ -57,6 +58,29 @@ export function artifactText(a: Artifact, created: boolean): string {
 export const lockedText = (l: { lock_id: string; resources: string[]; lease_until: string }, now: number): string =>
   `locked ${l.resources.join(', ')} until ${at(l.lease_until, now)} · lock_id ${l.lock_id} — unlock_files when done`;
 
+const waitingFor = (t: Task): string => t.blocked.map((b) => `#${b.id} (${b.state})`).join(', ');
+
+/** SPEC §11: each ref with its task id, ready ones first. */
+export function planText(tasks: Record<string, Task>, created: boolean): string {
+  const all = Object.entries(tasks);
+  const ready = all.filter(([, t]) => t.ready);
+  const head = created
+    ? `posted a plan of ${all.length} tasks: ${ready.length} ready now, ${all.length - ready.length} waiting for others`
+    : `this plan was already posted with that idempotency_key — nothing new`;
+  const lines = all.map(
+    ([ref, t]) =>
+      `${ref} = #${t.id}${t.ready ? ' ready' : t.blocked.length ? ` after ${t.blocked.map((b) => `#${b.id}`).join(',')}` : ` ${t.state}`}`,
+  );
+  return [head, ...lines].join('\n');
+}
+
+export function depsText(t: Task): string {
+  if (t.blocked_by.length === 0) return `#${t.id} waits for nothing${t.ready ? ' — it can be claimed now' : ''}`;
+  if (t.ready)
+    return `#${t.id} waits for ${t.blocked_by.map((id) => `#${id}`).join(', ')}, all completed — it can be claimed now`;
+  return `#${t.id} is blocked by ${waitingFor(t)}`;
+}
+
 export function taskText(t: Task, now: number): string {
   const lines = [
     `#${t.id} [${t.state}] ${t.kind} p${t.priority} · by ${t.created_by}${t.for ? ` · only for ${t.for}` : ''} · attempts ${t.attempts}`,
@@ -64,6 +88,11 @@ export function taskText(t: Task, now: number): string {
   ];
   if (t.claimed_by) lines.push(`held by ${t.claimed_by} until ${at(t.lease_until, now)}`);
   if (t.labels.length) lines.push(`labels: ${t.labels.join(', ')}`);
+  if (t.blocked.length) lines.push(`blocked by: ${waitingFor(t)}`);
+  else if (t.blocked_by.length)
+    lines.push(`blockers (all completed): ${t.blocked_by.map((id) => `#${id}`).join(', ')}`);
+  if (t.parent) lines.push(`parent: #${t.parent}`);
+  if (t.children) lines.push(`children: ${t.children.completed}/${t.children.total} completed`);
   if (t.body) lines.push(`body:\n${t.body}`);
   if (t.result_status) lines.push(`result (${t.result_status}): ${JSON.stringify(t.result)}`);
   return lines.join('\n');

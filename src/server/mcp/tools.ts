@@ -20,8 +20,10 @@ import {
   HeartbeatInput,
   InboxInput,
   LockFilesInput,
+  PostPlanInput,
   PutArtifactInput,
   ReleaseInput,
+  SetDepsInput,
   ShowTaskInput,
   SubmitInput,
   UnlockInput,
@@ -68,7 +70,7 @@ export const tools: Tool[] = [
   {
     name: 'post_task',
     description:
-      'Post a task to the shared board for any agent (or, with `for`, one agent) to claim. Use idempotency_key to make a retry safe.',
+      'Post a task to the shared board for any agent (or, with `for`, one agent) to claim. Use idempotency_key to make a retry safe. With blocked_by: [task ids], nobody can claim it until every one of those tasks completed; parent: a task id groups it under that task. To post several steps that depend on each other, use post_plan instead (one call).',
     input: CreateTaskInput.omit({ agent: true, board: true }),
     annotations: WRITE,
     async run(args, { ctx, session }) {
@@ -90,7 +92,7 @@ export const tools: Tool[] = [
   {
     name: 'claim_task',
     description:
-      'Claim a task before working on it: exactly one agent wins. With task_id, claim that task; without it, claim the next one you may take (priority, then age), waiting up to wait_s seconds for one to appear instead of polling. A lost race answers `claimed` naming the holder: pick another task.',
+      'Claim a task before working on it: exactly one agent wins. With task_id, claim that task; without it, claim the next ready one you may take (priority, then age; tasks still waiting for their blockers are skipped), waiting up to wait_s seconds for one to appear or become ready instead of polling. A lost race answers `claimed` naming the holder: pick another task. A task waiting for others answers `blocked` listing them.',
     input: ClaimTaskInput.omit({ agent: true })
       .partial({ task_id: true })
       .extend({
@@ -116,6 +118,28 @@ export const tools: Tool[] = [
       const grant = await invoke(op.claimTask, ctx, { ...input, ...files });
       session.remember(grant.task.id, grant.claim_id);
       return { text: say.claimText(grant, ctx.clock.now()), data: grant };
+    },
+  },
+  {
+    name: 'post_plan',
+    description:
+      'Break work into steps in ONE call: up to 200 tasks, each with a short `ref` you choose, and `blocked_by: [refs]` naming the steps it needs first (or ids of existing tasks). All are created together or none (a cycle is refused as dependency_cycle). Agents claiming without a task_id then get each step only once all its blockers completed, so steps run in order and independent ones in parallel. Give parent: ref to group steps under an umbrella task. Use idempotency_key to make a retry return the same plan.',
+    input: PostPlanInput.omit({ agent: true, board: true }),
+    annotations: { destructiveHint: false, openWorldHint: false },
+    async run(args, { ctx, session }) {
+      const out = await invoke(op.postPlan, ctx, { ...args, agent: session.agent, board: session.board });
+      return { text: say.planText(out.tasks, out.created), data: out };
+    },
+  },
+  {
+    name: 'set_deps',
+    description:
+      'Change what a queued task waits for: add ids of tasks it must wait for, remove ids it should no longer wait for. Use it to unblock a task whose blocker failed or was cancelled. A cycle is refused (dependency_cycle names it); nothing changes on a refusal.',
+    input: SetDepsInput.omit({ agent: true }),
+    annotations: { destructiveHint: false, openWorldHint: false },
+    async run(args, { ctx, session }) {
+      const out = await invoke(op.setDeps, ctx, { ...args, agent: session.agent });
+      return { text: say.depsText(out.task), data: out };
     },
   },
   {

@@ -8,6 +8,7 @@ import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
 import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
 import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
 import { taskFinished, taskRequeued } from '../shared/task-events.js';
+import { blockerCompleted } from './deps.js';
 import type { ClaimEndedHook } from './due.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
@@ -90,6 +91,7 @@ export async function submit(
   if (r) {
     await onClaimEnded(tx, r);
     appendEvent(tx, taskFinished(r, cmd.status));
+    if (r.state === 'completed') await blockerCompleted(tx, r);
     return { ok: true, task: toTask(r), replayed: false };
   }
   const now = await currentRow(tx, cmd.task_id);

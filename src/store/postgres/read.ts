@@ -19,6 +19,8 @@ const LIST = `SELECT * FROM tasks
     AND (@kind::text IS NULL OR kind = @kind)
     AND (@label::text IS NULL OR @label = ANY (labels))
     AND ${VISIBLE}
+    AND (@parent::text IS NULL OR parent = @parent)
+    AND (@ready::boolean IS NULL OR (state = 'queued' AND (blockers_open = 0) = @ready))
     AND (@at::bigint IS NULL OR (created_at, id) < (@at, @id::text))
   ORDER BY created_at DESC, id DESC LIMIT @limit`;
 

@@ -16,6 +16,8 @@ export function listParams(q: ListTasksQuery) {
     kind: q.kind ?? null,
     label: q.label ?? null,
     agent: q.agent ?? null,
+    parent: q.parent ?? null,
+    ready: q.ready ?? null,
     at,
     id,
     limit: q.limit + 1,

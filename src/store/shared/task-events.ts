@@ -3,18 +3,20 @@
  * (docs/live.md lists them). A store runs its own SQL and hands the rows it got back to these.
  */
 import type { ResultStatus } from '../../core/model.js';
+import { createdData, type Links } from './deps-rows.js';
 import type { NewEvent } from './new-event.js';
 import type { TaskRow } from './rows.js';
 
 type Row = Pick<TaskRow, 'id' | 'board' | 'title' | 'kind' | 'priority' | 'for_agent' | 'created_by'> &
   Pick<TaskRow, 'claimed_by' | 'attempts' | 'lease_until'>;
 
-export const taskCreated = (r: Row): NewEvent => ({
+/** The edges ride along so the event log alone shows the graph (SPEC §11). */
+export const taskCreated = (r: Row, links: Links): NewEvent => ({
   type: 'task.created',
   board: r.board,
   task_id: r.id,
   agent: r.created_by,
-  data: { title: r.title, kind: r.kind, priority: r.priority, for: r.for_agent },
+  data: createdData(r, links),
 });
 
 export const taskClaimed = (r: Row): NewEvent => ({

@@ -8,6 +8,7 @@ import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
 import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
 import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
 import { taskFinished, taskRequeued } from '../shared/task-events.js';
+import { blockerCompleted } from './deps.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const FENCE = `id = @task_id AND state = 'claimed' AND claim_id = @claim_id AND lease_until > @now`;
@@ -69,6 +70,7 @@ export function submit(
   if (row) {
     onClaimEnded(tx, row);
     appendEvent(tx, taskFinished(row, cmd.status));
+    if (row.state === 'completed') blockerCompleted(tx, row);
     return { ok: true, task: toTask(row), replayed: false };
   }
   const now = current(tx, cmd.task_id);

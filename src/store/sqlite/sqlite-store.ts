@@ -13,6 +13,7 @@ import { claimNext, peekNext } from './claim.js';
 import { claimWithFiles } from './claim-with-files.js';
 import { createTask } from './create-task.js';
 import { type Db, openDatabase } from './database.js';
+import { createPlan, setDeps, taskStates } from './deps.js';
 import { anyDue, moveDue } from './due.js';
 import { endSession } from './end-session.js';
 import { heartbeat, release, submit } from './fenced.js';
@@ -221,6 +222,15 @@ export class SqliteStore implements Store {
     }
     this.publish(tx.events);
     return moved;
+  }
+  async setDeps(cmd: Parameters<Store['setDeps']>[0]) {
+    return this.write((tx) => setDeps(tx, cmd));
+  }
+  async createPlan(cmd: Parameters<Store['createPlan']>[0]) {
+    return this.write((tx) => createPlan(tx, cmd));
+  }
+  async taskStates(ids: string[]) {
+    return this.read(() => taskStates(this.db, ids));
   }
   async close() {
     this.listeners.clear();
