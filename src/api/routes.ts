@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { Operation } from '../core/operation.js';
 import { operations as op } from '../core/operations.js';
+import { messageRoutes } from './message-routes.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -44,4 +45,5 @@ export const routes: Route[] = [
   { method: 'GET', url: '/v1/locks', op: op.listLocks, from: 'query' },
   { method: 'POST', url: '/v1/locks/:lock_id/renew', op: op.renewLock, from: 'body', params: LOCK },
   { method: 'DELETE', url: '/v1/locks/:lock_id', op: op.unlockFiles, from: 'query', params: LOCK },
+  ...messageRoutes,
 ];

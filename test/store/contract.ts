@@ -15,6 +15,8 @@ import { inboxContract } from './contract/inbox.js';
 import { lazyExpiryContract } from './contract/lazy-expiry.js';
 import { leaseContract } from './contract/leases.js';
 import { listTasksContract } from './contract/list-tasks.js';
+import { messagesContract } from './contract/messages.js';
+import { notesContract } from './contract/notes.js';
 import { privateContract } from './contract/private.js';
 
 export type { MakeStore };
@@ -32,5 +34,7 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
     inboxContract(makeStore);
     listTasksContract(makeStore);
     lazyExpiryContract(makeStore);
+    notesContract(makeStore);
+    messagesContract(makeStore);
   });
 }
