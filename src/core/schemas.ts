@@ -408,7 +408,11 @@ export const AddNoteOutput = z.object({ note: NoteSchema, created: z.boolean() }
 export const SendMessageInput = z.object({
   agent: AgentName,
   to: z
-    .union([z.literal('*'), AgentName])
+    .string()
+    .regex(
+      /^(\*|[A-Za-z0-9._:#@/-]{1,64})$/,
+      'must be an agent name (1–64 characters of A-Z a-z 0-9 . _ : # @ / -) or *',
+    )
     .describe('The agent to tell, or "*" for every agent known on the board (seen in the last 24 h).'),
   text: NoteText.describe(`The message (at most ${MAX_NOTE_BYTES} bytes).`),
   task_id: TaskId.optional().describe('The task this message is about.'),

@@ -16,6 +16,10 @@ const SPEC_TOOLS = [
   'lock_files',
   'unlock_files',
   'who',
+  'add_note',
+  'send_message',
+  'ack_message',
+  'list_messages',
 ];
 
 describe('MCP tools over an in-memory pair', () => {

@@ -30,6 +30,7 @@ import type { ToolArgs } from './listed-schema.js';
 import { toRepoPaths } from './paths.js';
 import * as say from './result-text.js';
 import type { McpSession } from './session.js';
+import { messageTools } from './tools-messages.js';
 
 export interface ToolEnv {
   ctx: Ctx;
@@ -217,6 +218,7 @@ export const tools: Tool[] = [
       return { text: say.whoText(out.agents, session.agent, session.board, ctx.clock.now()), data: out };
     },
   },
+  ...messageTools,
 ];
 
 const since = (args: ToolArgs): number | undefined =>
