@@ -8,6 +8,7 @@ import { registerInbox } from './commands/inbox.js';
 import { registerLock } from './commands/lock.js';
 import { registerLs } from './commands/ls.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerMessages } from './commands/messages.js';
 import { registerOpen } from './commands/open.js';
 import { registerPost } from './commands/post.js';
 import { registerServe } from './commands/serve.js';
@@ -52,5 +53,6 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerOpen(program);
   registerMcp(program);
   registerSetup(program);
+  registerMessages(program);
   return program;
 }

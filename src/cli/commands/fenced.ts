@@ -14,6 +14,7 @@ interface FenceFlags extends CommonFlags {
   ok?: boolean;
   fail?: boolean;
   result?: string;
+  note?: string;
 }
 
 export function registerFenced(program: Command): void {
@@ -47,15 +48,22 @@ export function registerFenced(program: Command): void {
       .description('Give a claimed task back to the queue, or hand it off with --to')
       .argument('<id>', 'task id')
       .requiredOption('--claim <claim_id>', 'the claim_id you got when claiming')
-      .option('--to <agent>', 'hand off: only this agent may claim it next'),
+      .option('--to <agent>', 'hand off: only this agent may claim it next')
+      .option('--note <text>', 'a note on the task for the next agent (what was done, what is left)'),
     { board: false, agent: false },
   ).action(
     action(async (id: string, flags: FenceFlags) => {
       const inv = resolveInvocation(flags);
-      const input = parseInput(operations.releaseTask, { task_id: id, claim_id: flags.claim, to: flags.to });
+      const input = parseInput(operations.releaseTask, {
+        task_id: id,
+        claim_id: flags.claim,
+        to: flags.to,
+        note: flags.note,
+      });
       const res = await inv.client.request<{ task: Task }>('POST', `/v1/tasks/${input.task_id}/release`, {
         claim_id: input.claim_id,
         to: input.to,
+        note: input.note,
       });
       emit(flags, res.body, () =>
         input.to ? `handed #${input.task_id} to ${input.to}` : `released #${input.task_id} back to the queue`,
@@ -71,7 +79,8 @@ export function registerFenced(program: Command): void {
       .requiredOption('--claim <claim_id>', 'the claim_id you got when claiming')
       .option('--ok', 'the task is completed')
       .option('--fail', 'the task failed')
-      .option('--result <json>', 'a JSON value describing the outcome (default null)'),
+      .option('--result <json>', 'a JSON value describing the outcome (default null)')
+      .option('--note <text>', 'a note on the task (what was done)'),
     { board: false, agent: false },
   ).action(
     action(async (id: string, flags: FenceFlags) => {
@@ -91,11 +100,12 @@ export function registerFenced(program: Command): void {
         claim_id: flags.claim,
         status: flags.ok ? 'completed' : 'failed',
         result,
+        note: flags.note,
       });
       const res = await inv.client.request<{ task: Task; replayed: boolean }>(
         'POST',
         `/v1/tasks/${input.task_id}/submit`,
-        { claim_id: input.claim_id, status: input.status, result: input.result },
+        { claim_id: input.claim_id, status: input.status, result: input.result, note: input.note },
       );
       emit(
         flags,
