@@ -129,6 +129,10 @@ const params = (cmd: DeliverCommand) => ({
   limit: cmd.limit,
 });
 
+/** Read-only, one index probe: has the agent any unacknowledged message on the board? (Most inbox polls: no.) */
+export const anyOpen = async (db: Queryable, agent: string, board: string): Promise<boolean> =>
+  (await row(db, `SELECT 1 FROM message_receipts WHERE ${OPEN} LIMIT 1`, { agent, board })) !== undefined;
+
 /** Read-only: would delivering record anything? */
 export async function deliveryWrites(db: Queryable, cmd: DeliverCommand): Promise<boolean> {
   if (cmd.peek) return false;

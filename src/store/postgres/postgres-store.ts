@@ -26,6 +26,7 @@ import {
 } from './locks.js';
 import {
   ackMessage,
+  anyOpen,
   deliver,
   deliveryWrites,
   getMessage,
@@ -280,6 +281,7 @@ export class PostgresStore implements Store {
   }
   async deliverMessages(cmd: Parameters<Store['deliverMessages']>[0]) {
     return guarded(async () => {
+      if (!(await anyOpen(this.pool, cmd.agent, cmd.board))) return { messages: [], unread: 0 };
       // Look first (read-only): a poll with nothing new to record never opens a write transaction.
       if (!(await deliveryWrites(this.pool, cmd))) return deliver(this.pool, cmd, null);
       return this.write((tx) => deliver(tx.db, cmd, tx));

@@ -141,6 +141,10 @@ const params = (cmd: DeliverCommand) => ({
   limit: cmd.limit,
 });
 
+/** Read-only, one index probe: has the agent any unacknowledged message on the board? (Most inbox polls: no.) */
+export const anyOpen = (db: Db, agent: string, board: string): boolean =>
+  stmt(db, `SELECT 1 FROM message_receipts WHERE ${OPEN} LIMIT 1`).get({ agent, board }) !== undefined;
+
 /** Read-only: would delivering record anything? (An inbox poll with nothing new must not take the write lock.) */
 export function deliveryWrites(db: Db, cmd: DeliverCommand): boolean {
   if (cmd.peek) return false;

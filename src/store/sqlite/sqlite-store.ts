@@ -28,6 +28,7 @@ import {
 } from './locks.js';
 import {
   ackMessage,
+  anyOpen,
   deliver,
   deliveryWrites,
   getMessage,
@@ -242,6 +243,7 @@ export class SqliteStore implements Store {
     return this.read(() => listMessages(this.db, q));
   }
   async deliverMessages(cmd: Parameters<Store['deliverMessages']>[0]) {
+    if (!this.read(() => anyOpen(this.db, cmd.agent, cmd.board))) return { messages: [], unread: 0 };
     // Look first (read-only): a poll with nothing new to record never takes the write lock.
     if (!this.read(() => deliveryWrites(this.db, cmd))) return this.read(() => deliver(this.db, cmd, null));
     return this.write((tx) => deliver(tx.db, cmd, tx));
