@@ -1,6 +1,8 @@
 /** `coord note`, `send`, `ack`, `messages` and `release --note` against a real daemon (SPEC §12). */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { connect } from '../../src/client/daemon-client.js';
+import { pendingMessageLines } from '../../src/client/pending-messages.js';
 import { runCli, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 
 describe('the coord CLI: notes and messages', () => {
@@ -56,6 +58,21 @@ describe('the coord CLI: notes and messages', () => {
     const other = await runCli(['ack', id], env('mallory'));
     assert.equal(other.code, 1);
     assert.match(other.stderr, /^coord: not_found: no message/);
+  });
+
+  test('the hooks’ get-and-mark shows a message once to the stop hook and every unacknowledged one to prime', async () => {
+    const sent = await json('alice', ['send', 'hooked', 'stop here', '--ack']);
+    const client = connect(d.stateDir);
+    const q = { agent: 'hooked', board: 'cli-msgs' };
+    const stop = await pendingMessageLines(client, { ...q, via: 'stop' });
+    assert.deepEqual(
+      stop.lines.map((l) => l.replace(/ \d+s,/, ',')),
+      [`msg ${sent.message.id} from alice, ack: stop here`],
+    );
+    assert.deepEqual((await pendingMessageLines(client, { ...q, via: 'stop' })).lines, [], 'never twice');
+    const prime = await pendingMessageLines(client, { ...q, via: 'prime', all: true });
+    assert.equal(prime.lines.length, 1);
+    assert.equal(prime.messages[0]?.receipts[0]?.delivered_via, 'stop', 'the first delivery is kept');
   });
 
   test('every new command has --help', async () => {
