@@ -100,13 +100,11 @@ export class ClaudePush {
 
   private async follow(): Promise<void> {
     while (!this.closed) {
-      const endpoint = this.opts.agent() ? this.opts.find() : null;
-      if (endpoint) {
-        try {
-          await this.stream(endpoint);
-        } catch {
-          // The daemon went away or restarted: resume from the last event seen.
-        }
+      try {
+        const endpoint = this.opts.agent() ? this.opts.find() : null;
+        if (endpoint) await this.stream(endpoint);
+      } catch {
+        // No daemon yet, or it went away or restarted: look again, and resume from the last event seen.
       }
       if (!this.closed) await sleep(RETRY_MS, undefined, { signal: this.abort.signal }).catch(() => {});
     }
