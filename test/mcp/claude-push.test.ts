@@ -112,6 +112,28 @@ describe('push into a live session through Claude Code’s messaging socket', ()
     rmSync(dir, { recursive: true, force: true });
   });
 
+  test('after the daemon restarts, push resumes: a message sent to the new daemon still arrives as a frame', async () => {
+    const dir = tempDir('coord-claude-restart-');
+    const path = join(dir, 'messaging.sock');
+    const { server, frames } = await fakeClaudeSocket(path);
+    const me = await startMcp(d.stateDir, {
+      env: { COORD_AGENT: 'claude#restart', CLAUDE_CODE_MESSAGING_SOCKET: path, CLAUDE_CODE_MESSAGING_TOKEN: 't' },
+    });
+    agents.push(me);
+    await me.call('who');
+    const first = await send('claude#restart', 'before');
+    await waitFor(() => userTexts(frames).some((t) => t.includes(first.id)), 'the first frame');
+    await d.stop();
+    d = await spawnDaemon({ stateDir: d.stateDir });
+    const second = await send('claude#restart', 'after the restart');
+    await waitFor(() => userTexts(frames).some((t) => t.includes(second.id)), 'a frame after the restart');
+    await waitFor(async () => (await receiptOf(second.id, 'claude#restart'))?.delivered_via === 'push', 'receipt');
+    assert.equal(userTexts(frames).filter((t) => t.includes(first.id)).length, 1, 'nothing pushed twice');
+    await me.close();
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   test('with the socket advertised but not there, the message waits and is delivered by the next inbox', async () => {
     const dir = tempDir('coord-claude-nosock-');
     const me = await startMcp(d.stateDir, {
