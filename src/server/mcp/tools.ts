@@ -71,7 +71,7 @@ export const tools: Tool[] = [
   {
     name: 'inbox',
     description:
-      'Your claims, then the tasks you may claim on this board, one short line each. Pass the cursor from the last inbox as `since` to see only what changed.',
+      'Messages to you first (until you ack_message them), then your claims, then the tasks you may claim on this board, one short line each. Pass the cursor from the last inbox as `since` to see only what changed.',
     input: InboxInput.omit({ agent: true, board: true, format: true }),
     annotations: { readOnlyHint: true },
     async run(args, { ctx, session }) {
