@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { Operation } from '../core/operation.js';
 import { operations as op } from '../core/operations.js';
+import { messageRoutes } from './message-routes.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -96,4 +97,5 @@ export const routes: Route[] = [
     from: 'body',
     status: { ok: 201, replay: 200 },
   },
+  ...messageRoutes,
 ];

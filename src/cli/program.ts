@@ -10,6 +10,7 @@ import { registerInbox } from './commands/inbox.js';
 import { registerLock } from './commands/lock.js';
 import { registerLs } from './commands/ls.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerMessages } from './commands/messages.js';
 import { registerOpen } from './commands/open.js';
 import { registerPlan } from './commands/plan.js';
 import { registerPost } from './commands/post.js';
@@ -62,5 +63,6 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerDeps(program);
   registerPlan(program);
   registerTree(program);
+  registerMessages(program);
   return program;
 }

@@ -15,3 +15,6 @@ export const newTaskId = (): string => randomString(8);
 /** claim_id: 128 random bits, the fencing token. */
 export const newClaimId = (): string => `c_${randomBytes(16).toString('base64url')}`;
 export const newLockId = (): string => `l_${randomBytes(12).toString('base64url')}`;
+/** Message ids: `m` + 8 chars, typed by agents (`coord ack m…`); the store retries on a collision. */
+export const newMessageId = (): string => `m${randomString(8)}`;
+export const newNoteId = (): string => `n${randomString(10)}`;

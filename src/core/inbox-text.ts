@@ -2,6 +2,7 @@
  * The inbox as a model reads it (SPEC §6): every byte lands in a context
  * window. Empty ≤ 64 bytes; one line per task ≤ 140 bytes for an 80-char title.
  */
+import { messageLine } from './message-text.js';
 import type { Task } from './model.js';
 import type { InboxOutput } from './schemas.js';
 
@@ -44,7 +45,8 @@ export function claimLine(t: Task, now: number): string {
 
 export function inboxText(view: InboxOutput, now: number, since: number | undefined): string {
   const lines: string[] = [];
-  const n = view.claims.length + view.tasks.length + view.gone.length;
+  const messages = view.messages ?? [];
+  const n = view.claims.length + view.tasks.length + view.gone.length + messages.length;
   // SPEC §11: blocked tasks are counted, never listed (they cannot be claimed yet).
   const blocked = view.blocked > 0 ? ` · ${view.blocked} blocked` : '';
   if (n === 0)
@@ -52,9 +54,14 @@ export function inboxText(view: InboxOutput, now: number, since: number | undefi
       ? `inbox empty${blocked} · cursor ${view.cursor}`
       : `no changes${blocked} · cursor ${view.cursor}`;
   const parts = [];
+  if (messages.length) parts.push(`${view.unread ?? messages.length} message${messages.length === 1 ? '' : 's'}`);
   if (view.claims.length) parts.push(`${view.claims.length} claimed by you`);
   parts.push(`${view.tasks.length + view.more} to claim${blocked}`);
   lines.push(`${parts.join(', ')} · cursor ${view.cursor}`);
+  // Unread messages first (SPEC §12): they stay listed until acknowledged (ack_message).
+  for (const m of messages) lines.push(messageLine(m, now));
+  const unlisted = (view.unread ?? 0) - messages.length;
+  if (unlisted > 0) lines.push(`+${unlisted} more messages (coord messages)`);
   for (const c of view.claims) lines.push(claimLine(c.task, now));
   for (const t of view.tasks) lines.push(taskLine(t, view.agent, now));
   if (view.more > 0) lines.push(`+${view.more} more (coord ls)`);

@@ -67,6 +67,9 @@ export const EVENT_TYPES = [
   'task.ready',
   'lock.acquired',
   'lock.released',
+  'task.noted',
+  'message.sent',
+  'message.acked',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -76,3 +79,42 @@ export type CoordEvent = z.output<typeof EventSchema>;
 export type AgentSeen = z.output<typeof AgentsOutput>['agents'][number];
 
 export const isTerminal = (state: TaskState): boolean => TERMINAL_STATES.has(state);
+
+/** A note on a task (SPEC §12): append-only, anyone who can see the task may add one. */
+export interface Note {
+  id: string;
+  task_id: string;
+  agent: string;
+  text: string;
+  at: string;
+}
+
+/** How a message was first shown to a recipient. */
+export const DELIVERY_VIAS = ['inbox', 'prime', 'stop', 'push'] as const;
+export type DeliveryVia = (typeof DELIVERY_VIAS)[number];
+
+/** One recipient's receipt: when and how the message was first shown, and when it was acknowledged. */
+export interface Receipt {
+  agent: string;
+  delivered_at: string | null;
+  delivered_via: DeliveryVia | null;
+  acked_at: string | null;
+}
+
+/**
+ * A message between agents (SPEC §12). Private to its sender and recipients; `to` is an agent or `*`
+ * (every agent known on the board when it was sent, one receipt each). The sender sees every receipt,
+ * a recipient only its own.
+ */
+export interface Message {
+  id: string;
+  board: string;
+  from: string;
+  to: string;
+  text: string;
+  task_id: string | null;
+  ack_required: boolean;
+  created_at: string;
+  idempotency_key: string | null;
+  receipts: Receipt[];
+}

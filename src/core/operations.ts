@@ -10,6 +10,8 @@ import { heartbeat, releaseTask, submitResult } from './ops/fenced.js';
 import { inbox } from './ops/inbox.js';
 import { listTasks } from './ops/list-tasks.js';
 import { listLocks, lockFiles, renewLock, unlockFiles } from './ops/locks.js';
+import { ackMessage, listMessages, pendingMessages, sendMessage, showMessage } from './ops/messages.js';
+import { addNote } from './ops/notes.js';
 import { postPlan } from './ops/post-plan.js';
 import { setDeps } from './ops/set-deps.js';
 import { showTask } from './ops/show-task.js';
@@ -35,6 +37,12 @@ export const operations = {
   listLocks,
   setDeps,
   postPlan,
+  addNote,
+  sendMessage,
+  listMessages,
+  ackMessage,
+  pendingMessages,
+  showMessage,
 } as const;
 
 export type Operations = typeof operations;

@@ -4,6 +4,7 @@
  * (`{ ok: false, reason }`), never as an exception or parsed SQL error text.
  * Core turns those values into CoordErrors in exactly one place (ops/outcomes.ts).
  */
+import type { NoteDraft, NotesAndMessages } from './message-ports.js';
 import type { Artifact, Blocker, ClaimGrant, CoordEvent, Lock, ResultStatus, Task, TaskState } from './model.js';
 
 /** Capabilities that differ between backends, named in one place. */
@@ -108,6 +109,8 @@ export interface FenceCommand {
 }
 
 export interface SubmitCommand extends FenceCommand {
+  /** Written in the same transaction (SPEC §12); not again on a replay. */
+  note?: NoteDraft | null;
   status: ResultStatus;
   result: unknown;
   result_hash: string;
@@ -172,7 +175,7 @@ export interface SessionEnded {
 
 export type EventListener = (events: CoordEvent[]) => void;
 
-export interface Store {
+export interface Store extends NotesAndMessages {
   readonly kind: 'sqlite' | 'postgres';
   readonly capabilities: StoreCapabilities;
 
@@ -185,9 +188,14 @@ export interface Store {
   /** null when nothing is claimable; never opens a write transaction in that case. */
   claimNext(cmd: ClaimNextCommand): Promise<ClaimGrant | null>;
   heartbeat(cmd: FenceCommand & { lease_ms: number | null }): Promise<Outcome<{ lease_until: string }>>;
-  release(cmd: FenceCommand & { to: string | null }): Promise<Outcome<{ task: Task }>>;
+  release(cmd: FenceCommand & { to: string | null; note?: NoteDraft | null }): Promise<Outcome<{ task: Task }>>;
   submit(cmd: SubmitCommand): Promise<Outcome<{ task: Task; replayed: boolean }>>;
-  cancel(cmd: { task_id: string; agent: string; reason: string | null }): Promise<Outcome<{ task: Task }>>;
+  cancel(cmd: {
+    task_id: string;
+    agent: string;
+    reason: string | null;
+    note?: NoteDraft | null;
+  }): Promise<Outcome<{ task: Task }>>;
 
   putArtifact(cmd: PutArtifactCommand): Promise<Outcome<{ artifact: Artifact; created: boolean }>>;
   getArtifact(task_id: string, artifact_id: string): Promise<{ artifact: Artifact; bytes: Uint8Array } | null>;

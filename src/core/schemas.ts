@@ -205,11 +205,21 @@ export const ClaimNextInput = z.object({
 });
 export type ClaimNextInput = z.infer<typeof ClaimNextInput>;
 
+export const MAX_NOTE_BYTES = 8192;
+/** A note or message text: free text (newlines allowed), at most 8 KiB of UTF-8. */
+export const NoteText = text()
+  .min(1)
+  .refine((s) => Buffer.byteLength(s) <= MAX_NOTE_BYTES, `must be at most ${MAX_NOTE_BYTES} bytes of UTF-8`);
+const NoteField = NoteText.describe(
+  'A note on the task, written in the same transaction (what was done, what is left): the next agent reads it.',
+);
+
 export const HeartbeatInput = z.object({ task_id: TaskId, claim_id: ClaimId, lease_s: LeaseS.optional() });
 export const ReleaseInput = z.object({
   task_id: TaskId,
   claim_id: ClaimId,
   to: AgentName.optional().describe('Hand the task off: only this agent may claim it next.'),
+  note: NoteField.optional(),
 });
 export const SubmitInput = z.object({
   task_id: TaskId,
@@ -218,11 +228,13 @@ export const SubmitInput = z.object({
   result: JsonValue.optional().describe(
     `Any JSON value describing the outcome (nested at most ${MAX_JSON_DEPTH} deep).`,
   ),
+  note: NoteField.optional(),
 });
 export const CancelInput = z.object({
   task_id: TaskId,
   agent: AgentName,
   reason: line().max(1000).optional(),
+  note: NoteField.optional(),
 });
 export const PutArtifactInput = z.object({
   task_id: TaskId,
@@ -291,6 +303,11 @@ export const TaskSchema = z.object({
     .object({ total: z.int(), completed: z.int() })
     .optional()
     .describe('On a task that has children: how many, and how many completed.'),
+  notes: z
+    .lazy(() => z.array(NoteSchema))
+    .optional()
+    .describe('GET /v1/tasks/:id only: the last 20 notes, oldest first.'),
+  notes_count: z.int().optional().describe('GET /v1/tasks/:id only: how many notes the task has.'),
 });
 export const TaskEnvelope = z.object({ task: TaskSchema });
 export const CreateTaskOutput = z.object({ task: TaskSchema, created: z.boolean() });
@@ -336,6 +353,7 @@ export const AgentsOutput = z.object({
       last_seen: z.string(),
       claims: z.array(z.string()),
       locks: z.array(z.string()),
+      unread: z.int().optional().describe('Messages to this agent on the board not acknowledged yet.'),
     }),
   ),
 });
@@ -364,6 +382,11 @@ export const InboxOutput = z.object({
   more: z.int(),
   gone: z.array(z.object({ id: z.string(), state: TaskStateSchema, claimed_by: z.string().nullable() })),
   blocked: z.int().describe('Queued tasks you could claim once their blockers complete (not listed).'),
+  messages: z
+    .lazy(() => z.array(MessageSchema))
+    .optional()
+    .describe('Your unacknowledged messages, unread first (SPEC §12).'),
+  unread: z.int().optional().describe('How many messages to you are not acknowledged yet.'),
 });
 export type InboxOutput = z.infer<typeof InboxOutput>;
 // ---- SPEC §11: dependencies and plans ----
@@ -424,3 +447,94 @@ export const ErrorSchema = z.object({
 });
 
 export const DEFAULTS = { board: DEFAULT_BOARD, lease_s: DEFAULT_LEASE_S, ttl_s: DEFAULT_TTL_S } as const;
+
+// ---- notes and messages (SPEC §12) ----
+
+export const NoteSchema = z.object({
+  id: z.string(),
+  task_id: z.string(),
+  agent: z.string(),
+  text: z.string(),
+  at: z.string(),
+});
+export const MessageId = z
+  .string()
+  .regex(/^m[a-z0-9]{1,24}$/, 'must be a message id such as "m3k9x2qab"')
+  .describe('The message id, e.g. "m3k9x2qab".');
+export const DeliveryViaSchema = z.enum(['inbox', 'prime', 'stop', 'push']);
+export const ReceiptSchema = z.object({
+  agent: z.string().describe('The recipient.'),
+  delivered_at: z.string().nullable().describe('When it was first shown to the recipient.'),
+  delivered_via: DeliveryViaSchema.nullable().describe('How it was first shown: inbox, prime, stop (hook) or push.'),
+  acked_at: z.string().nullable(),
+});
+export const MessageSchema = z.object({
+  id: z.string(),
+  board: z.string(),
+  from: z.string(),
+  to: z.string().describe('An agent, or * for every agent known on the board when it was sent.'),
+  text: z.string(),
+  task_id: z.string().nullable(),
+  ack_required: z.boolean(),
+  created_at: z.string(),
+  idempotency_key: z.string().nullable(),
+  receipts: z.array(ReceiptSchema).describe('The sender sees every recipient; a recipient only its own.'),
+});
+const IdempotencyKey = text()
+  .min(1)
+  .max(MAX_IDEMPOTENCY_KEY_CHARS)
+  .describe('Names one intent: sending again with the same key and payload returns the first one.');
+
+export const AddNoteInput = z.object({
+  task_id: TaskId,
+  agent: AgentName,
+  text: NoteText.describe('The note: what was done, what is left, what the next agent should know.'),
+  idempotency_key: IdempotencyKey.optional(),
+});
+export const AddNoteOutput = z.object({ note: NoteSchema, created: z.boolean() });
+
+export const SendMessageInput = z.object({
+  agent: AgentName,
+  to: z
+    .string()
+    .regex(
+      /^(\*|[A-Za-z0-9._:#@/-]{1,64})$/,
+      'must be an agent name (1–64 characters of A-Z a-z 0-9 . _ : # @ / -) or *',
+    )
+    .describe('The agent to tell, or "*" for every agent known on the board (seen in the last 24 h).'),
+  text: NoteText.describe(`The message (at most ${MAX_NOTE_BYTES} bytes).`),
+  task_id: TaskId.optional().describe('The task this message is about.'),
+  ack_required: z.boolean().optional().describe('The recipient should acknowledge it with ack_message.'),
+  idempotency_key: IdempotencyKey.optional(),
+  board: BoardName.optional(),
+});
+export const MessageEnvelope = z.object({ message: MessageSchema });
+export const SendMessageOutput = z.object({ message: MessageSchema, created: z.boolean() });
+
+export const ListMessagesInput = z.object({
+  agent: AgentName.optional().describe('Whose messages; omit for the operator view (every message, nothing marked).'),
+  box: z.enum(['inbox', 'sent']).optional().describe('inbox (default): messages to you; sent: yours, with receipts.'),
+  board: BoardName.optional(),
+  task_id: TaskId.optional().describe('Only messages about this task.'),
+  unacked: z
+    .union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')])
+    .optional()
+    .describe('Only messages not acknowledged yet.'),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+export const ListMessagesOutput = z.object({ messages: z.array(MessageSchema) });
+
+export const ShowMessageInput = z.object({ message_id: MessageId, agent: AgentName.optional() });
+export const AckMessageInput = z.object({ message_id: MessageId, agent: AgentName });
+export const AckMessageOutput = z.object({ message: MessageSchema, acked: z.boolean() });
+
+export const PendingMessagesInput = z.object({
+  agent: AgentName,
+  board: BoardName.optional(),
+  via: DeliveryViaSchema.describe('How the caller shows them: prime, stop (hook), push or inbox.'),
+  all: z.boolean().optional().describe('Every unacknowledged message, not only those never shown before.'),
+  peek: z.boolean().optional().describe('Record nothing (the relay peeks, pushes, then marks with ids).'),
+  ids: z.array(MessageId).max(100).optional().describe('Only these messages.'),
+  limit: z.int().min(1).max(100).optional(),
+});
+export const PendingMessagesOutput = z.object({ messages: z.array(MessageSchema), unread: z.int() });

@@ -36,7 +36,7 @@ describe('MCP over Streamable HTTP', () => {
   test('two sessions race for one task: one wins, the other reads text starting with claimed', async () => {
     const a = await connect('cursor', { 'coord-agent': 'cursor', 'coord-board': 'race' });
     const b = await connect('codex', {}, '?agent=codex&board=race');
-    assert.equal((await a.client.listTools()).tools.length, 14);
+    assert.equal((await a.client.listTools()).tools.length, 18);
     const id = (await a.call('post_task', { title: 'only one of you' })).data.task.id;
     const [ra, rb] = await Promise.all([a.call('claim_task', { task_id: id }), b.call('claim_task', { task_id: id })]);
     const winner = ra.isError ? rb : ra;
@@ -93,7 +93,7 @@ describe('MCP over Streamable HTTP', () => {
     const client = new Client({ name: 'prober', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(transport);
     assert.match(transport.protocolVersion ?? '', /^2025-/);
-    assert.equal((await client.listTools()).tools.length, 14);
+    assert.equal((await client.listTools()).tools.length, 18);
     await transport.terminateSession();
     await client.close();
   });

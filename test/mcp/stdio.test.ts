@@ -15,7 +15,7 @@ describe('coord mcp over stdio', () => {
     const alpha = await startMcp(state, { args: ['--agent', 'alpha'] });
     const beta = await startMcp(state, { env: { COORD_AGENT: 'beta' } });
     try {
-      assert.equal((await alpha.client.listTools()).tools.length, 14);
+      assert.equal((await alpha.client.listTools()).tools.length, 18);
       const id = (await alpha.call('post_task', { title: 'ship it' })).data.task.id;
       const claim = await alpha.call('claim_task', { task_id: id });
       assert.match(claim.text, new RegExp(`^claimed: #${id} ship it`));

@@ -18,6 +18,10 @@ const SPEC_TOOLS = [
   'who',
   'post_plan',
   'set_deps',
+  'add_note',
+  'send_message',
+  'ack_message',
+  'list_messages',
 ];
 
 describe('MCP tools over an in-memory pair', () => {

@@ -16,6 +16,8 @@ import { inboxContract } from './contract/inbox.js';
 import { lazyExpiryContract } from './contract/lazy-expiry.js';
 import { leaseContract } from './contract/leases.js';
 import { listTasksContract } from './contract/list-tasks.js';
+import { messagesContract } from './contract/messages.js';
+import { notesContract } from './contract/notes.js';
 import { privateContract } from './contract/private.js';
 
 export type { MakeStore };
@@ -34,5 +36,7 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
     listTasksContract(makeStore);
     lazyExpiryContract(makeStore);
     depsContract(makeStore);
+    notesContract(makeStore);
+    messagesContract(makeStore);
   });
 }

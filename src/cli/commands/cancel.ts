@@ -10,12 +10,18 @@ export function registerCancel(program: Command): void {
       .command('cancel')
       .description('Cancel a queued or claimed task; its holder is fenced off at once')
       .argument('<id>', 'task id')
-      .option('--reason <text>', 'why'),
+      .option('--reason <text>', 'why')
+      .option('--note <text>', 'a note on the task'),
     { board: false },
   ).action(
-    action(async (id: string, flags: CommonFlags & { reason?: string }) => {
+    action(async (id: string, flags: CommonFlags & { reason?: string; note?: string }) => {
       const inv = resolveInvocation(flags);
-      const input = parseInput(operations.cancelTask, { task_id: id, agent: inv.agent, reason: flags.reason });
+      const input = parseInput(operations.cancelTask, {
+        task_id: id,
+        agent: inv.agent,
+        reason: flags.reason,
+        note: flags.note,
+      });
       const res = await inv.client.call(operations.cancelTask, input);
       emit(flags, res, () => `cancelled #${input.task_id}`);
     }),

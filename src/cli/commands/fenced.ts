@@ -13,6 +13,7 @@ interface FenceFlags extends CommonFlags {
   ok?: boolean;
   fail?: boolean;
   result?: string;
+  note?: string;
 }
 
 export function registerFenced(program: Command): void {
@@ -43,12 +44,18 @@ export function registerFenced(program: Command): void {
       .description('Give a claimed task back to the queue, or hand it off with --to')
       .argument('<id>', 'task id')
       .requiredOption('--claim <claim_id>', 'the claim_id you got when claiming')
-      .option('--to <agent>', 'hand off: only this agent may claim it next'),
+      .option('--to <agent>', 'hand off: only this agent may claim it next')
+      .option('--note <text>', 'a note on the task for the next agent (what was done, what is left)'),
     { board: false, agent: false },
   ).action(
     action(async (id: string, flags: FenceFlags) => {
       const inv = resolveInvocation(flags);
-      const input = parseInput(operations.releaseTask, { task_id: id, claim_id: flags.claim, to: flags.to });
+      const input = parseInput(operations.releaseTask, {
+        task_id: id,
+        claim_id: flags.claim,
+        to: flags.to,
+        note: flags.note,
+      });
       const res = await inv.client.call(operations.releaseTask, input);
       emit(flags, res, () =>
         input.to ? `handed #${input.task_id} to ${input.to}` : `released #${input.task_id} back to the queue`,
@@ -64,7 +71,8 @@ export function registerFenced(program: Command): void {
       .requiredOption('--claim <claim_id>', 'the claim_id you got when claiming')
       .option('--ok', 'the task is completed')
       .option('--fail', 'the task failed')
-      .option('--result <json>', 'a JSON value describing the outcome (default null)'),
+      .option('--result <json>', 'a JSON value describing the outcome (default null)')
+      .option('--note <text>', 'a note on the task (what was done)'),
     { board: false, agent: false },
   ).action(
     action(async (id: string, flags: FenceFlags) => {
@@ -84,6 +92,7 @@ export function registerFenced(program: Command): void {
         claim_id: flags.claim,
         status: flags.ok ? 'completed' : 'failed',
         result,
+        note: flags.note,
       });
       const res = await inv.client.call(operations.submitResult, input);
       emit(

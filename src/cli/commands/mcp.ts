@@ -7,6 +7,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Command } from 'commander';
 import { identify, isClientKind } from '../../client/agent-identity.js';
+import { claudePushFromEnv } from '../../client/claude-push.js';
 import { ensureDaemon, findDaemon } from '../../client/daemon-launcher.js';
 import { Bridge } from '../../client/mcp-relay.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
@@ -52,23 +53,33 @@ export function registerMcp(program: Command): void {
       }
       const stateDir = resolveStateDir(flags.state, env);
       const session = holdIdentitySession(stateDir, identity?.sessionId, log);
+      const headers: Record<string, string> = {
+        'coord-board': board,
+        'coord-session': session.sessionId,
+        // Outside a repository, the working directory is the root that file paths are relative to.
+        'coord-root': encodeURIComponent(findRepoRoot(workspace) ?? workspace),
+        // Only a guess from the working directory may be replaced by what the client says per call or in roots.
+        ...(fromClient || boardGiven ? {} : { 'coord-workspace': 'guessed' }),
+        ...(agent ? { 'coord-agent': agent } : {}),
+      };
+      // Claude Code's messaging socket, when it offers one (SPEC §12): the bridge names the agent in `headers`.
+      const push = claudePushFromEnv(env, {
+        board,
+        agent: () => headers['coord-agent'],
+        find: () => findDaemon(stateDir),
+        log,
+      });
+      push?.start();
       const bridge = new Bridge({
         agent: new StdioServerTransport(),
         connect: () =>
           ensureDaemon({ stateDir, env, log, command: [process.execPath, ...process.execArgv, process.argv[1] ?? ''] }),
         find: () => findDaemon(stateDir),
-        headers: {
-          'coord-board': board,
-          'coord-session': session.sessionId,
-          // Outside a repository, the working directory is the root that file paths are relative to.
-          'coord-root': encodeURIComponent(findRepoRoot(workspace) ?? workspace),
-          // Only a guess from the working directory may be replaced by what the client says per call or in roots.
-          ...(fromClient || boardGiven ? {} : { 'coord-workspace': 'guessed' }),
-          ...(agent ? { 'coord-agent': agent } : {}),
-        },
+        headers,
         log,
       });
       const exit = () => {
+        push?.close();
         session.release();
         process.exit(EXIT.ok);
       };

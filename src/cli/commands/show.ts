@@ -19,6 +19,13 @@ export function describeTask(t: Task): string {
   if (t.children) lines.push(`children ${t.children.completed}/${t.children.total} completed`);
   if (t.body) lines.push('', t.body);
   if (t.result_status) lines.push('', `result (${t.result_status}): ${JSON.stringify(t.result)}`);
+  if (t.notes?.length) {
+    lines.push(
+      '',
+      `notes (${t.notes_count}${(t.notes_count ?? 0) > t.notes.length ? `, last ${t.notes.length}` : ''}):`,
+    );
+    for (const n of t.notes) lines.push(`  ${n.at} ${n.agent}: ${n.text.replace(/\n/g, '\n    ')}`);
+  }
   return lines.join('\n');
 }
 

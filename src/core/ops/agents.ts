@@ -31,7 +31,12 @@ export const listAgents = defineOperation({
     for (const p of ctx.presence.list(input.board)) seen(p.name, new Date(p.at).toISOString());
     for (const c of act.claims) get(c.agent).claims.push(c.task_id);
     for (const l of await ctx.store.listLocks(input.board)) get(l.agent).locks.push(...l.resources);
+    for (const u of await ctx.store.unreadCounts(input.board)) {
+      const a = byName.get(u.agent);
+      if (a) a.unread = u.unread;
+    }
     for (const a of byName.values()) {
+      a.unread ??= 0;
       a.active = a.claims.length > 0 || a.locks.length > 0 || now - Date.parse(a.last_seen) < ACTIVE_WINDOW_MS;
     }
     return { agents: [...byName.values()].sort((a, b) => b.last_seen.localeCompare(a.last_seen)) };

@@ -13,6 +13,7 @@ export const cancelTask = defineOperation({
       task_id: input.task_id,
       agent: input.agent,
       reason: input.reason ?? null,
+      note: input.note === undefined ? null : { text: input.note },
     });
     const value = unwrap(outcome, input.task_id);
     ctx.presence.touch(input.agent, value.task.board, ctx.clock.now());

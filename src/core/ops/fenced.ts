@@ -25,7 +25,12 @@ export const releaseTask = defineOperation({
   input: ReleaseInput,
   output: TaskEnvelope,
   async run(ctx, input) {
-    const outcome = await ctx.store.release({ task_id: input.task_id, claim_id: input.claim_id, to: input.to ?? null });
+    const outcome = await ctx.store.release({
+      task_id: input.task_id,
+      claim_id: input.claim_id,
+      to: input.to ?? null,
+      note: input.note === undefined ? null : { text: input.note },
+    });
     return unwrap(outcome, input.task_id);
   },
 });
@@ -43,6 +48,7 @@ export const submitResult = defineOperation({
       status: input.status,
       result,
       result_hash: resultHash(input.status, result),
+      note: input.note === undefined ? null : { text: input.note },
     });
     return unwrap(outcome, input.task_id);
   },

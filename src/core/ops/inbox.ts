@@ -4,6 +4,8 @@ import { InboxInput, InboxOutput } from '../schemas.js';
 
 /** At most this many task lines: the inbox is read into a model's context. */
 export const INBOX_LINES = 20;
+/** At most this many message lines, unread first. */
+export const INBOX_MESSAGES = 10;
 
 export const inbox = defineOperation({
   name: 'inbox',
@@ -14,6 +16,17 @@ export const inbox = defineOperation({
     const board = input.board ?? DEFAULT_BOARD;
     ctx.presence.touch(input.agent, board, ctx.clock.now());
     const view = await ctx.store.inbox({ agent: input.agent, board, since: input.since, limit: INBOX_LINES });
+    // Unread messages come first (SPEC §12); showing them records delivery, `since` acknowledges the no-ack ones.
+    const mail = await ctx.store.deliverMessages({
+      agent: input.agent,
+      board,
+      via: 'inbox',
+      all: true,
+      peek: false,
+      since: input.since,
+      cursor: view.cursor,
+      limit: INBOX_MESSAGES,
+    });
     return {
       agent: input.agent,
       board,
@@ -23,6 +36,8 @@ export const inbox = defineOperation({
       more: view.more,
       gone: view.gone,
       blocked: view.blocked,
+      messages: mail.messages,
+      unread: mail.unread,
     };
   },
 });

@@ -6,6 +6,7 @@
 
 import type { z } from 'zod';
 import { shortDuration } from '../../core/inbox-text.js';
+import { noteLine } from '../../core/message-text.js';
 import type { AgentSeen, Artifact, Task } from '../../core/model.js';
 import type { ClaimOutput } from '../../core/schemas.js';
 
@@ -95,6 +96,11 @@ export function taskText(t: Task, now: number): string {
   if (t.children) lines.push(`children: ${t.children.completed}/${t.children.total} completed`);
   if (t.body) lines.push(`body:\n${t.body}`);
   if (t.result_status) lines.push(`result (${t.result_status}): ${JSON.stringify(t.result)}`);
+  if (t.notes?.length) {
+    const more = (t.notes_count ?? 0) - t.notes.length;
+    lines.push(`notes (${t.notes_count}${more > 0 ? `, last ${t.notes.length}` : ''}):`);
+    for (const n of t.notes) lines.push(noteLine(n, now));
+  }
   return lines.join('\n');
 }
 

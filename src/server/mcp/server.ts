@@ -21,6 +21,7 @@ export const INSTRUCTIONS = [
   'Read `inbox` for work; `claim_task` before you start a task (exactly one agent wins; if you lose, pick another);',
   '`heartbeat` while you work; `submit_result` when done, or `release_task` to give it back.',
   '`lock_files` before editing files another agent might touch; `who` shows who else is here.',
+  'Messages from other agents come first in `inbox`: `ack_message` once handled; `send_message` to tell one (or "*") something; a note (`add_note`, or `note` on release_task) tells the next agent on a task what was done.',
 ].join(' ');
 
 export interface McpServerDeps {

@@ -32,6 +32,7 @@ import type { ToolArgs } from './listed-schema.js';
 import { toRepoPaths } from './paths.js';
 import * as say from './result-text.js';
 import type { McpSession } from './session.js';
+import { messageTools } from './tools-messages.js';
 
 export interface ToolEnv {
   ctx: Ctx;
@@ -81,7 +82,7 @@ export const tools: Tool[] = [
   {
     name: 'inbox',
     description:
-      'Your claims, then the tasks you may claim on this board, one short line each. Pass the cursor from the last inbox as `since` to see only what changed.',
+      'Messages to you first (until you ack_message them), then your claims, then the tasks you may claim on this board, one short line each. Pass the cursor from the last inbox as `since` to see only what changed.',
     input: InboxInput.omit({ agent: true, board: true, format: true }),
     annotations: READ,
     async run(args, { ctx, session }) {
@@ -264,6 +265,7 @@ export const tools: Tool[] = [
       return { text: say.whoText(out.agents, session.agent, session.board, ctx.clock.now()), data: out };
     },
   },
+  ...messageTools,
 ];
 
 const since = (args: ToolArgs): number | undefined =>

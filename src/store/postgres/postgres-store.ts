@@ -25,8 +25,20 @@ import {
   releaseLock,
   renewLock,
 } from './locks.js';
+import {
+  ackMessage,
+  anyOpen,
+  deliver,
+  deliveryWrites,
+  getMessage,
+  listMessages,
+  sendMessage,
+  unreadCounts,
+} from './messages.js';
+import { addNote, taskNotes, withNote } from './notes.js';
 import { guarded, isConnectionError, isRetryable } from './pg-errors.js';
 import { activity, getTask, lastSeq, listEvents, listTasks } from './read.js';
+import { row } from './sql.js';
 import { commit, type Tx } from './tx.js';
 
 export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: true, databaseClock: true };
@@ -208,13 +220,23 @@ export class PostgresStore implements Store {
     return this.write((tx) => heartbeat(tx, cmd));
   }
   async release(cmd: Parameters<Store['release']>[0]) {
-    return this.write((tx) => release(tx, cmd, this.claimEnded));
+    return this.write(async (tx) => {
+      const holder = cmd.note ? await holderOf(tx, cmd.task_id, cmd.claim_id) : null;
+      return withNote(tx, await release(tx, cmd, this.claimEnded), cmd.note, holder, 'release', true);
+    });
   }
   async submit(cmd: Parameters<Store['submit']>[0]) {
-    return this.write((tx) => submit(tx, cmd, this.claimEnded));
+    return this.write(async (tx) => {
+      const out = await submit(tx, cmd, this.claimEnded);
+      return withNote(tx, out, cmd.note, out.ok ? out.task.claimed_by : null, 'submit', out.ok && !out.replayed);
+    });
   }
   async cancel(cmd: Parameters<Store['cancel']>[0]) {
-    return this.write((tx) => cancel(tx, cmd, this.claimEnded));
+    return this.write(async (tx) => {
+      // Locked, so "was it open" is still true when the cancel runs (a second cancel writes no second note).
+      const open = cmd.note ? await isOpen(tx, cmd.task_id) : false;
+      return withNote(tx, await cancel(tx, cmd, this.claimEnded), cmd.note, cmd.agent, 'cancel', open);
+    });
   }
   async putArtifact(cmd: Parameters<Store['putArtifact']>[0]) {
     return this.write((tx) => putArtifact(tx, cmd));
@@ -245,6 +267,35 @@ export class PostgresStore implements Store {
   }
   async endSession(sessionId: string) {
     return this.write((tx) => endSession(tx, sessionId, this.claimEnded));
+  }
+  async addNote(cmd: Parameters<Store['addNote']>[0]) {
+    return this.write((tx) => addNote(tx, cmd));
+  }
+  async taskNotes(taskId: string, limit: number) {
+    return guarded(() => taskNotes(this.pool, taskId, limit));
+  }
+  async sendMessage(cmd: Parameters<Store['sendMessage']>[0]) {
+    return this.write((tx) => sendMessage(tx, cmd));
+  }
+  async listMessages(q: Parameters<Store['listMessages']>[0]) {
+    return guarded(() => listMessages(this.pool, q));
+  }
+  async deliverMessages(cmd: Parameters<Store['deliverMessages']>[0]) {
+    return guarded(async () => {
+      if (!(await anyOpen(this.pool, cmd.agent, cmd.board))) return { messages: [], unread: 0 };
+      // Look first (read-only): a poll with nothing new to record never opens a write transaction.
+      if (!(await deliveryWrites(this.pool, cmd))) return deliver(this.pool, cmd, null);
+      return this.write((tx) => deliver(tx.db, cmd, tx));
+    });
+  }
+  async ackMessage(cmd: Parameters<Store['ackMessage']>[0]) {
+    return this.write((tx) => ackMessage(tx, cmd));
+  }
+  async getMessage(id: string, agent: string | undefined) {
+    return guarded(() => getMessage(this.pool, id, agent));
+  }
+  async unreadCounts(board?: string) {
+    return guarded(() => unreadCounts(this.pool, board));
   }
   async sweep() {
     return guarded(async () => {
@@ -283,3 +334,24 @@ const rollback = (client: pg.PoolClient): Promise<boolean | undefined> =>
     () => undefined,
     () => true,
   );
+
+/** The agent whose claim this is (a claim_id names one claim of one agent), for a release's note. */
+const holderOf = async (tx: Tx, taskId: string, claimId: string): Promise<string | null> =>
+  (
+    await row<{ claimed_by: string | null }>(
+      tx.db,
+      'SELECT claimed_by FROM tasks WHERE id = @id AND claim_id = @claim_id',
+      {
+        id: taskId,
+        claim_id: claimId,
+      },
+    )
+  )?.claimed_by ?? null;
+
+/** Whether a cancel would change the task; the row is locked until the cancel runs. */
+const isOpen = async (tx: Tx, taskId: string): Promise<boolean> => {
+  const r = await row<{ state: string }>(tx.db, 'SELECT state FROM tasks WHERE id = @id FOR NO KEY UPDATE', {
+    id: taskId,
+  });
+  return r?.state === 'queued' || r?.state === 'claimed';
+};

@@ -27,9 +27,20 @@ import {
   releaseLock,
   renewLock,
 } from './locks.js';
+import {
+  ackMessage,
+  anyOpen,
+  deliver,
+  deliveryWrites,
+  getMessage,
+  listMessages,
+  sendMessage,
+  unreadCounts,
+} from './messages.js';
+import { addNote, taskNotes, withNote } from './notes.js';
 import { activity, getTask, listEvents, listTasks } from './read.js';
 import { isDiskFault, storeFault } from './sqlite-errors.js';
-import type { Tx } from './tx.js';
+import { stmt, type Tx } from './tx.js';
 
 export const SQLITE_CAPABILITIES: StoreCapabilities = { crossProcessEvents: false, databaseClock: false };
 
@@ -170,13 +181,22 @@ export class SqliteStore implements Store {
     return this.write((tx) => heartbeat(tx, cmd));
   }
   async release(cmd: Parameters<Store['release']>[0]) {
-    return this.write((tx) => release(tx, cmd, this.claimEnded));
+    return this.write((tx) => {
+      const holder = cmd.note ? holderOf(tx, cmd.task_id, cmd.claim_id) : null;
+      return withNote(tx, release(tx, cmd, this.claimEnded), cmd.note, holder, 'release', true);
+    });
   }
   async submit(cmd: Parameters<Store['submit']>[0]) {
-    return this.write((tx) => submit(tx, cmd, this.claimEnded));
+    return this.write((tx) => {
+      const out = submit(tx, cmd, this.claimEnded);
+      return withNote(tx, out, cmd.note, out.ok ? out.task.claimed_by : null, 'submit', out.ok && !out.replayed);
+    });
   }
   async cancel(cmd: Parameters<Store['cancel']>[0]) {
-    return this.write((tx) => cancel(tx, cmd, this.claimEnded));
+    return this.write((tx) => {
+      const open = cmd.note ? isOpen(tx, cmd.task_id) : false;
+      return withNote(tx, cancel(tx, cmd, this.claimEnded), cmd.note, cmd.agent, 'cancel', open);
+    });
   }
   async putArtifact(cmd: Parameters<Store['putArtifact']>[0]) {
     return this.write((tx) => putArtifact(tx, cmd));
@@ -211,6 +231,33 @@ export class SqliteStore implements Store {
   async endSession(sessionId: string) {
     return this.write((tx) => endSession(tx, sessionId, this.claimEnded));
   }
+  async addNote(cmd: Parameters<Store['addNote']>[0]) {
+    return this.write((tx) => addNote(tx, cmd));
+  }
+  async taskNotes(taskId: string, limit: number) {
+    return this.read(() => taskNotes(this.db, taskId, limit));
+  }
+  async sendMessage(cmd: Parameters<Store['sendMessage']>[0]) {
+    return this.write((tx) => sendMessage(tx, cmd));
+  }
+  async listMessages(q: Parameters<Store['listMessages']>[0]) {
+    return this.read(() => listMessages(this.db, q));
+  }
+  async deliverMessages(cmd: Parameters<Store['deliverMessages']>[0]) {
+    if (!this.read(() => anyOpen(this.db, cmd.agent, cmd.board))) return { messages: [], unread: 0 };
+    // Look first (read-only): a poll with nothing new to record never takes the write lock.
+    if (!this.read(() => deliveryWrites(this.db, cmd))) return this.read(() => deliver(this.db, cmd, null));
+    return this.write((tx) => deliver(tx.db, cmd, tx));
+  }
+  async ackMessage(cmd: Parameters<Store['ackMessage']>[0]) {
+    return this.write((tx) => ackMessage(tx, cmd));
+  }
+  async getMessage(id: string, agent: string | undefined) {
+    return this.read(() => getMessage(this.db, id, agent));
+  }
+  async unreadCounts(board?: string) {
+    return this.read(() => unreadCounts(this.db, board));
+  }
   async sweep() {
     const tx: Tx = { db: this.db, now: this.clock.now(), events: [] };
     if (!this.read(() => anyDue(this.db, tx.now) || anyLockLapsed(this.db, tx.now))) return 0;
@@ -237,3 +284,17 @@ export class SqliteStore implements Store {
     if (this.db.open) this.db.close();
   }
 }
+
+/** The agent whose claim this is (a claim_id names one claim of one agent), for a release's note. */
+const holderOf = (tx: Tx, taskId: string, claimId: string): string | null =>
+  (
+    stmt(tx.db, 'SELECT claimed_by FROM tasks WHERE id = ? AND claim_id = ?').get(taskId, claimId) as
+      | { claimed_by: string | null }
+      | undefined
+  )?.claimed_by ?? null;
+
+/** Whether a cancel would change the task (a second cancel writes no second note). */
+const isOpen = (tx: Tx, taskId: string): boolean =>
+  (stmt(tx.db, 'SELECT state FROM tasks WHERE id = ?').get(taskId) as { state: string } | undefined)?.state.match(
+    /^(queued|claimed)$/,
+  ) !== null;

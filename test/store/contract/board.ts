@@ -27,7 +27,9 @@ export function wrap(h: Harness): Board {
       return h.call(op.claimTask, { task_id, agent, ...(lease_s === undefined ? {} : { lease_s }) });
     },
     async show(task_id) {
-      return (await h.call(op.showTask, { task_id })).task;
+      // The task as other operations answer it; its notes (show only) are read with op.showTask.
+      const { notes: _notes, notes_count: _count, ...task } = (await h.call(op.showTask, { task_id })).task;
+      return task;
     },
     async events() {
       return (await h.call(op.listEvents, { limit: 1000 })).events;

@@ -1,0 +1,22 @@
+/** The HTTP routes of notes and messages (SPEC §12), part of the route table. */
+import { operations as op } from '../core/operations.js';
+import type { Route } from './routes.js';
+
+/** 201 for a new note or message; 200 when the same key and payload named it already. */
+const created = { ok: 201, replay: 200 } as const;
+
+export const messageRoutes: Route[] = [
+  {
+    method: 'POST',
+    url: '/v1/tasks/:id/notes',
+    op: op.addNote,
+    from: 'body',
+    params: { id: 'task_id' },
+    status: created,
+  },
+  { method: 'POST', url: '/v1/messages', op: op.sendMessage, from: 'body', status: created },
+  { method: 'GET', url: '/v1/messages', op: op.listMessages, from: 'query' },
+  { method: 'POST', url: '/v1/messages/pending', op: op.pendingMessages, from: 'body' },
+  { method: 'GET', url: '/v1/messages/:id', op: op.showMessage, from: 'query', params: { id: 'message_id' } },
+  { method: 'POST', url: '/v1/messages/:id/ack', op: op.ackMessage, from: 'body', params: { id: 'message_id' } },
+];
