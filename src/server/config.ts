@@ -20,6 +20,11 @@ export interface DaemonConfig {
   logLevel: string;
   /** Background sweep period for due leases and ttls; lazy expiry works without it. */
   sweepMs: number;
+  /**
+   * 'full' (default): every acknowledged write survives power loss (SQLite synchronous=FULL, group commit).
+   * 'normal' (`--durability normal`): survives kill -9, not an OS crash or power cut.
+   */
+  durability: 'full' | 'normal';
 }
 
 export const DEFAULT_PORT = 7777;
@@ -31,12 +36,16 @@ export interface DaemonFlags {
   store?: string;
   host?: string;
   allowHost?: string[];
+  durability?: string;
 }
 
 export function resolveDaemonConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv): DaemonConfig {
   const port = Number(flags.port ?? env.COORD_PORT ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`--port must be 0–65535, got ${flags.port}`);
+  const durability = flags.durability ?? env.COORD_DURABILITY ?? 'full';
+  if (durability !== 'full' && durability !== 'normal')
+    throw new Error(`--durability must be full or normal, got ${JSON.stringify(durability)}`);
   return {
     stateDir: resolveStateDir(flags.state, env),
     port,
@@ -45,6 +54,7 @@ export function resolveDaemonConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv):
     allowedHosts: [...(flags.allowHost ?? []), ...(env.COORD_ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [])],
     logLevel: env.COORD_LOG_LEVEL ?? 'info',
     sweepMs: Number(env.COORD_SWEEP_MS ?? 1000),
+    durability,
   };
 }
 

@@ -13,11 +13,13 @@ export async function openStore(
   stateDir: string,
   clock: Clock,
   log: Pick<Logger, 'error'>,
+  durability: 'full' | 'normal' = 'full',
 ): Promise<Store> {
   if (spec === 'sqlite') {
     return new SqliteStore({
       path: join(stateDir, 'coord.db'),
       clock,
+      durability,
       // The answer says what to do; the log keeps SQLite's own error for whoever has to look deeper.
       onFault: (err, answer) => log.error({ err, answer: answer.message }, 'store unavailable'),
     });

@@ -25,6 +25,8 @@ export interface HttpOptions {
   logger?: Logger;
   /** MCP over Streamable HTTP at /mcp; the daemon passes its own to end sessions whose `coord mcp` died. */
   mcp?: McpHttp;
+  /** Shown by /v1/health: 'full' (acknowledged writes survive power loss) or 'normal' (`--durability normal`). */
+  durability?: 'full' | 'normal';
 }
 
 /** The daemon's HTTP API (SPEC §4). Plugins for live events, locks, MCP and the dashboard register onto it. */
@@ -58,7 +60,8 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
     }
   });
 
-  app.get('/v1/health', async () => ({ ok: true, version: opts.version, store: opts.ctx.store.kind }));
+  const durability = opts.durability ?? 'full';
+  app.get('/v1/health', async () => ({ ok: true, version: opts.version, store: opts.ctx.store.kind, durability }));
   app.get('/v1/openapi.json', async () => openApiDocument(opts.version));
 
   // A long-poll must not hold the daemon open for up to 60 s when it shuts down.
