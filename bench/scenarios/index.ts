@@ -1,7 +1,7 @@
 /** The scenario registry, in report order. Add a scenario: write scenarios/<name>.ts, add one line here. */
 import type { Scenario } from '../lib/types.js';
 import claimLatencyHttp from './claim-latency-http.js';
-import claimNextHttp from './claim-next-http.js';
+import claimNextHttpDurable, { claimNextHttp } from './claim-next-http.js';
 import claimNextInprocess from './claim-next-inprocess.js';
 import daemonRss from './daemon-rss.js';
 import emptyInboxHttp from './empty-inbox-http.js';
@@ -15,7 +15,8 @@ import postToClaim from './post-to-claim.js';
 export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'claim-next-inprocess', scenario: claimNextInprocess },
   { file: 'job-cycle-inprocess', scenario: jobCycleInprocess },
-  { file: 'claim-next-http', scenario: claimNextHttp },
+  { file: 'claim-next-http', scenario: claimNextHttpDurable },
+  { file: 'claim-next-http-normal', scenario: claimNextHttp('normal') },
   { file: 'claim-latency-http', scenario: claimLatencyHttp },
   { file: 'empty-inbox-http', scenario: emptyInboxHttp },
   { file: 'inbox-history', scenario: inboxHistory },

@@ -61,7 +61,16 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   });
 
   const durability = opts.durability ?? 'full';
-  app.get('/v1/health', async () => ({ ok: true, version: opts.version, store: opts.ctx.store.kind, durability }));
+  // SQLite's group commit counts (batches committed, writes in them): how well the daemon batches under load.
+  // A live object: read at each answer.
+  const groupCommit = (opts.ctx.store as { commitStats?: object }).commitStats;
+  app.get('/v1/health', async () => ({
+    ok: true,
+    version: opts.version,
+    store: opts.ctx.store.kind,
+    durability,
+    ...(groupCommit ? { group_commit: groupCommit } : {}),
+  }));
   app.get('/v1/openapi.json', async () => openApiDocument(opts.version));
 
   // A long-poll must not hold the daemon open for up to 60 s when it shuts down.
