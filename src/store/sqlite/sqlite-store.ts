@@ -59,8 +59,6 @@ export class SqliteStore implements Store {
   /** Hooks run inside the transaction that ends a claim (the locks module frees the claim's files here). */
   readonly claimEndedHooks: ((tx: Tx, row: TaskRow) => void)[] = [];
 
-  /** The transaction body of `write`, wrapped once (better-sqlite3 builds a wrapper per `transaction()` call). */
-  private readonly inTx: Database.Transaction<(tx: Tx, fn: (tx: Tx) => unknown, due: boolean) => unknown>;
   /** Several reads from one snapshot (a deferred transaction that only reads). */
   private readonly inSnapshot: Database.Transaction<(fn: () => unknown) => unknown>;
 
@@ -68,14 +66,16 @@ export class SqliteStore implements Store {
     mkdirSync(dirname(opts.path), { recursive: true });
     this.durability = opts.durability ?? 'full';
     this.db = openDatabase(opts.path, this.durability);
-    this.group = new GroupCommit(this.db);
+    this.clock = opts.clock ?? systemClock;
+    // Each batch moves due rows first (lazy expiry, SPEC §2), once for all its writes; their events are heard
+    // once the batch committed.
+    this.group = new GroupCommit(this.db, this.clock, (now) => {
+      const tx: Tx = { db: this.db, now, events: [] };
+      const moved = anyDue(this.db, now) ? moveDue(tx, this.claimEnded) : 0;
+      return { moved, after: () => this.publish(tx.events) };
+    });
     this.path = opts.path;
     this.onFault = opts.onFault ?? (() => {});
-    this.clock = opts.clock ?? systemClock;
-    this.inTx = this.db.transaction((tx: Tx, fn: (tx: Tx) => unknown, due: boolean) => {
-      if (due && anyDue(this.db, tx.now)) moveDue(tx, this.claimEnded);
-      return fn(tx);
-    });
     this.inSnapshot = this.db.transaction((fn: () => unknown) => fn());
     // Rule 10: a claim's files are freed in the transaction that ends the claim.
     this.claimEndedHooks.push((tx, row) => freeClaimLocks(tx, row.claim_id));
@@ -86,18 +86,17 @@ export class SqliteStore implements Store {
   };
 
   /**
-   * One write: its statements run in the next group commit, in their own savepoint, due rows moved first;
+   * One write: its statements run in the next group commit (group-commit.ts), due rows moved first;
    * it resolves once that batch's COMMIT returned (listeners hear then), or rejects with its own error.
    */
-  write<T>(fn: (tx: Tx) => T, moveDueFirst = true): Promise<T> {
+  write<T>(fn: (tx: Tx) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       let tx: Tx;
       let result: T;
       this.group.enqueue({
-        run: () => {
-          tx = { db: this.db, now: this.clock.now(), events: [] };
-          // Called inside the batch's transaction, better-sqlite3 runs it as a savepoint.
-          result = this.inTx(tx, fn, moveDueFirst) as T;
+        run: (now, opened) => {
+          tx = { db: this.db, now, events: [], dueMoved: opened.moved };
+          result = fn(tx);
         },
         committed: () => {
           this.publish(tx.events);
@@ -175,13 +174,15 @@ export class SqliteStore implements Store {
     // Another writer may win the candidate we peeked at; then look again.
     for (;;) {
       const now = this.clock.now();
-      // Both looks from one snapshot: a requeue committed by another process between two separate reads
+      // The common case first: one read-only statement finds a candidate. Only when it finds none are both
+      // looks taken from one snapshot: a requeue committed by another process between two separate reads
       // would hide the task from both (the peek saw it claimed, the probe no longer due) and answer none.
-      const look = this.read(
-        () =>
-          this.inSnapshot.deferred(() =>
-            peekNext(this.db, now, cmd) ? 'claimable' : anyDue(this.db, now) ? 'due' : 'none',
-          ) as 'claimable' | 'due' | 'none',
+      const look = this.read(() =>
+        peekNext(this.db, now, cmd)
+          ? 'claimable'
+          : (this.inSnapshot.deferred(() =>
+              peekNext(this.db, now, cmd) ? 'claimable' : anyDue(this.db, now) ? 'due' : 'none',
+            ) as 'claimable' | 'due' | 'none'),
       );
       if (look === 'claimable') {
         const grant = await this.write((tx) => claimNext(tx, cmd));
@@ -238,7 +239,8 @@ export class SqliteStore implements Store {
   async sweep() {
     const now = this.clock.now();
     if (!this.read(() => anyDue(this.db, now) || anyLockLapsed(this.db, now))) return 0;
-    return this.write((tx) => moveDue(tx, this.claimEnded) + freeLapsedLocks(tx), false);
+    // The batch moved the due tasks before this write ran (dueMoved); nothing is left for moveDue here.
+    return this.write((tx) => (tx.dueMoved ?? 0) + moveDue(tx, this.claimEnded) + freeLapsedLocks(tx));
   }
   async close() {
     // Writes already queued are committed (or answered with their error) before the file closes.
