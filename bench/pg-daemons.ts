@@ -50,6 +50,8 @@ async function seed(url: string): Promise<void> {
             ttl_ms: 86_400_000,
             idempotency_key: null,
             payload_hash: 'x',
+            blocked_by: [],
+            parent: null,
           }),
         ),
       );

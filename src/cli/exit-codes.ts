@@ -15,6 +15,8 @@ const CONFLICTS: ReadonlySet<ErrorCode> = new Set([
   'idempotency_conflict',
   'artifact_conflict',
   'lock_conflict',
+  'blocked',
+  'dependency_cycle',
 ]);
 
 export function exitCodeFor(code: string): number {

@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'idempotency_conflict',
   'artifact_conflict',
   'lock_conflict',
+  'blocked',
+  'dependency_cycle',
   'too_large',
   'store_unavailable',
   'internal',

@@ -45,11 +45,15 @@ export function claimLine(t: Task, now: number): string {
 export function inboxText(view: InboxOutput, now: number, since: number | undefined): string {
   const lines: string[] = [];
   const n = view.claims.length + view.tasks.length + view.gone.length;
+  // SPEC §11: blocked tasks are counted, never listed (they cannot be claimed yet).
+  const blocked = view.blocked > 0 ? ` · ${view.blocked} blocked` : '';
   if (n === 0)
-    return since === undefined ? `inbox empty · cursor ${view.cursor}` : `no changes · cursor ${view.cursor}`;
+    return since === undefined
+      ? `inbox empty${blocked} · cursor ${view.cursor}`
+      : `no changes${blocked} · cursor ${view.cursor}`;
   const parts = [];
   if (view.claims.length) parts.push(`${view.claims.length} claimed by you`);
-  parts.push(`${view.tasks.length + view.more} to claim`);
+  parts.push(`${view.tasks.length + view.more} to claim${blocked}`);
   lines.push(`${parts.join(', ')} · cursor ${view.cursor}`);
   for (const c of view.claims) lines.push(claimLine(c.task, now));
   for (const t of view.tasks) lines.push(taskLine(t, view.agent, now));

@@ -46,7 +46,27 @@ export interface Task {
   updated_at: string;
   expires_at: string;
   idempotency_key: string | null;
+  /** The tasks this one waits for (SPEC §11), in the order they were added. */
+  blocked_by: string[];
+  /** The blockers that are not completed, with their states; empty when nothing holds the task back. */
+  blocked: Blocker[];
+  /** Queued with every blocker completed: claim-next may take it. */
+  ready: boolean;
+  parent: string | null;
+  /** Present on a task that has children: how many, and how many of them completed. */
+  children?: { total: number; completed: number };
 }
+
+/** An open blocker of a task: its id and its state now (queued, claimed, failed, cancelled or expired). */
+export interface Blocker {
+  id: string;
+  state: TaskState;
+}
+
+/** At most this many blockers per task (SPEC §11). */
+export const MAX_BLOCKERS = 50;
+/** At most this many tasks in one plan (SPEC §11). */
+export const MAX_PLAN_TASKS = 200;
 
 /** What the winner of a claim receives. */
 export interface ClaimGrant {
@@ -92,6 +112,7 @@ export const EVENT_TYPES = [
   'task.failed',
   'task.cancelled',
   'task.expired',
+  'task.ready',
   'lock.acquired',
   'lock.released',
 ] as const;

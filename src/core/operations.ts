@@ -10,6 +10,8 @@ import { heartbeat, releaseTask, submitResult } from './ops/fenced.js';
 import { inbox } from './ops/inbox.js';
 import { listTasks } from './ops/list-tasks.js';
 import { listLocks, lockFiles, renewLock, unlockFiles } from './ops/locks.js';
+import { postPlan } from './ops/post-plan.js';
+import { setDeps } from './ops/set-deps.js';
 import { showTask } from './ops/show-task.js';
 
 export const operations = {
@@ -31,6 +33,8 @@ export const operations = {
   renewLock,
   unlockFiles,
   listLocks,
+  setDeps,
+  postPlan,
 } as const;
 
 export type Operations = typeof operations;

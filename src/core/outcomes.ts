@@ -8,6 +8,13 @@ export function lostToError(lost: Lost, taskId: string): CoordError {
   const t = `#${taskId}`;
   switch (lost.reason) {
     case 'not_found':
+      if (lost.id !== undefined && lost.id !== taskId) {
+        return new CoordError(
+          'not_found',
+          `#${lost.id} does not exist on this board (or is private to another agent) — check the id with ls`,
+          { task_id: lost.id },
+        );
+      }
       return new CoordError(
         'not_found',
         `${t} does not exist (or is private to another agent) — check the id with inbox or ls`,
@@ -71,6 +78,18 @@ export function lostToError(lost: Lost, taskId: string): CoordError {
         'lock_conflict',
         `${lost.conflicts.map((c) => `${c.resource} is held by ${c.holder}${c.held === c.resource ? '' : ` (as ${c.held})`} until ${clock(c.lease_until)} UTC`).join('; ')} — work on something else or ask the holder`,
         { conflicts: lost.conflicts },
+      );
+    case 'blocked':
+      return new CoordError(
+        'blocked',
+        `${t} is waiting for ${lost.blocked.map((b) => `#${b.id} (${b.state})`).join(', ')} — claim a ready task instead (claim without an id)`,
+        { task_id: taskId, blocked: lost.blocked },
+      );
+    case 'dependency_cycle':
+      return new CoordError(
+        'dependency_cycle',
+        `that edge would close a cycle: ${lost.cycle.join(' → ')} waits for itself — remove an edge of the cycle instead`,
+        { task_id: taskId, cycle: lost.cycle },
       );
   }
 }

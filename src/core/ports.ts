@@ -4,7 +4,7 @@
  * (`{ ok: false, reason }`), never as an exception or parsed SQL error text.
  * Core turns those values into CoordErrors in exactly one place (ops/outcomes.ts).
  */
-import type { Artifact, ClaimGrant, CoordEvent, Lock, ResultStatus, Task, TaskState } from './model.js';
+import type { Artifact, Blocker, ClaimGrant, CoordEvent, Lock, ResultStatus, Task, TaskState } from './model.js';
 
 /** Capabilities that differ between backends, named in one place. */
 export interface StoreCapabilities {
@@ -15,7 +15,7 @@ export interface StoreCapabilities {
 }
 
 export type Lost =
-  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'not_found' /** The id that was not found, when it is not the task acted on. */; id?: string }
   | { ok: false; reason: 'claimed'; holder: string; lease_until: string }
   | { ok: false; reason: 'not_claimable'; state: TaskState; for?: string | null }
   | { ok: false; reason: 'cancelled' | 'expired' }
@@ -23,7 +23,9 @@ export type Lost =
   | { ok: false; reason: 'result_mismatch' }
   | { ok: false; reason: 'idempotency_conflict'; task_id: string }
   | { ok: false; reason: 'artifact_conflict'; sha256: string }
-  | { ok: false; reason: 'lock_conflict'; conflicts: LockConflict[] };
+  | { ok: false; reason: 'lock_conflict'; conflicts: LockConflict[] }
+  | { ok: false; reason: 'blocked'; blocked: Blocker[] }
+  | { ok: false; reason: 'dependency_cycle'; cycle: string[] };
 
 /** One requested resource that overlaps a live lock of someone else (or another lock of the caller). */
 export interface LockConflict {
@@ -51,6 +53,36 @@ export interface CreateTaskCommand {
   idempotency_key: string | null;
   /** sha256 of the canonical create payload; same key + other hash → idempotency_conflict. */
   payload_hash: string;
+  /** SPEC §11: ids of tasks of the same board this one waits for (deduplicated, ≤ 50). */
+  blocked_by: string[];
+  /** SPEC §11: a task of the same board. */
+  parent: string | null;
+}
+
+/** SPEC §11: change a task's blockers; every id exists and is visible, no cycle, or nothing is written. */
+export interface SetDepsCommand {
+  task_id: string;
+  agent: string;
+  add: string[];
+  remove: string[];
+}
+
+/** One task of a plan; its edges name other plan tasks by ref or existing tasks by id. */
+export interface PlanTaskCommand
+  extends Omit<CreateTaskCommand, 'blocked_by' | 'parent' | 'idempotency_key' | 'payload_hash'> {
+  ref: string;
+  blocked_by: PlanLink[];
+  parent: PlanLink | null;
+}
+export type PlanLink = { ref: string } | { id: string };
+
+/** SPEC §11: tasks in dependency order (a ref is always created before the tasks that name it). */
+export interface PlanCommand {
+  board: string;
+  agent: string;
+  idempotency_key: string | null;
+  payload_hash: string;
+  tasks: PlanTaskCommand[];
 }
 
 export interface ClaimCommand {
@@ -89,6 +121,10 @@ export interface ListTasksQuery {
   agent?: string | undefined;
   limit: number;
   cursor?: string | undefined;
+  /** SPEC §11: only children of this task. */
+  parent?: string | undefined;
+  /** SPEC §11: only queued tasks that are ready (true) or blocked (false). */
+  ready?: boolean | undefined;
 }
 
 export interface InboxQuery {
@@ -104,6 +140,8 @@ export interface InboxView {
   tasks: Task[];
   more: number;
   gone: { id: string; state: TaskState; claimed_by: string | null }[];
+  /** Queued tasks the agent could claim once their blockers complete (SPEC §11); not listed. */
+  blocked: number;
 }
 
 export interface PutArtifactCommand extends FenceCommand {
@@ -173,6 +211,13 @@ export interface Store {
   listLocks(board?: string): Promise<Lock[]>;
   /** Rule 13: the session's owner is gone — requeue its claims and free its locks now, in one transaction. */
   endSession(session_id: string): Promise<SessionEnded>;
+
+  /** SPEC §11: add and remove blockers of a queued task, in one transaction, or nothing. */
+  setDeps(cmd: SetDepsCommand): Promise<Outcome<{ task: Task }>>;
+  /** SPEC §11: every task of the plan with its edges in one transaction, or none; `created: false` on a replay. */
+  createPlan(cmd: PlanCommand): Promise<Outcome<{ tasks: Record<string, Task>; created: boolean }>>;
+  /** The states of these tasks (missing ids are left out): describes a task's open blockers. */
+  taskStates(ids: string[]): Promise<Blocker[]>;
 
   /** Who did what lately: agents by their last event, and who holds which claims. */
   activity(q: { board?: string | undefined; since_ms: number }): Promise<Activity>;

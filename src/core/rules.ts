@@ -19,6 +19,8 @@ export interface TaskFacts {
   attempts: number;
   /** How the claim named by claim_id ended; null while it is live. */
   claim_end: ClaimEnd | null;
+  /** Blockers not completed yet (SPEC §11); a queued task with any is not ready. */
+  blockers_open: number;
 }
 
 export type ClaimEnd = 'lapsed' | 'released' | 'submitted' | 'cancelled' | 'expired' | 'session_ended';
@@ -54,6 +56,8 @@ export function explainClaimLoss(t: TaskFacts | null, agent: string, now: number
       return { ok: false, reason: t.state };
     case 'queued':
       if (t.expires_at_ms <= now) return { ok: false, reason: 'expired' };
+      // The store lists the open blockers with their states.
+      if (t.blockers_open > 0 && claimableBy(t, agent)) return { ok: false, reason: 'blocked', blocked: [] };
       return { ok: false, reason: 'not_claimable', state: t.state, for: t.for };
     default:
       return { ok: false, reason: 'not_claimable', state: t.state };
@@ -93,4 +97,25 @@ export function explainSubmitLoss(
     return t.result_hash === resultHash ? { ok: true, replayed: true } : { ok: false, reason: 'result_mismatch' };
   }
   return explainFenceLoss(t, claimId, now);
+}
+
+/**
+ * Why blockers cannot be added to a task that is not queued (SPEC §11): a
+ * claimed task is being worked on (its holder is named), a finished one is done.
+ */
+export function explainNotQueued(t: TaskFacts, now: number): Lost {
+  switch (t.state) {
+    case 'claimed':
+      return {
+        ok: false,
+        reason: 'claimed',
+        holder: t.claimed_by ?? 'unknown',
+        lease_until: new Date(t.lease_until_ms ?? now).toISOString(),
+      };
+    case 'cancelled':
+    case 'expired':
+      return { ok: false, reason: t.state };
+    default:
+      return { ok: false, reason: 'not_claimable', state: t.state };
+  }
 }

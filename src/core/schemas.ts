@@ -3,7 +3,16 @@
  * input schemas and CLI parsing all derive from these — never a second copy.
  */
 import { z } from 'zod';
-import { DEFAULT_BOARD, DEFAULT_LEASE_S, DEFAULT_TTL_S, MAX_LEASE_S, MIN_LEASE_S, TASK_STATES } from './model.js';
+import {
+  DEFAULT_BOARD,
+  DEFAULT_LEASE_S,
+  DEFAULT_TTL_S,
+  MAX_BLOCKERS,
+  MAX_LEASE_S,
+  MAX_PLAN_TASKS,
+  MIN_LEASE_S,
+  TASK_STATES,
+} from './model.js';
 import { canonicalSet, normaliseResource } from './paths.js';
 
 const NAME_RE = /^[A-Za-z0-9._:#@/-]{1,64}$/;
@@ -118,8 +127,19 @@ export const CreateTaskInput = z.object({
     .describe('Names one intent: posting again with the same key and payload returns the same task.'),
   board: BoardName.optional(),
   agent: AgentName,
+  blocked_by: z
+    .array(TaskId)
+    .max(MAX_BLOCKERS)
+    .optional()
+    .describe(
+      `Ids of tasks of this board that must complete before this one can be claimed (at most ${MAX_BLOCKERS}).`,
+    ),
+  parent: TaskId.optional().describe('A task of this board this one is part of (its children are counted on it).'),
 });
 export type CreateTaskInput = z.infer<typeof CreateTaskInput>;
+
+/** A boolean that may arrive as a query string ("true" / "false"). */
+const QueryBool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
 export const ListTasksInput = z.object({
   board: BoardName.optional(),
@@ -134,6 +154,9 @@ export const ListTasksInput = z.object({
     .regex(/^\d{1,15}\.[A-Za-z0-9_-]{1,12}$/, 'must be the next_cursor of a previous page')
     .optional()
     .describe('next_cursor from the previous page.'),
+  parent: TaskId.optional().describe('Only the children of this task.'),
+  ready: QueryBool.optional().describe('Only queued tasks whose blockers have all completed.'),
+  blocked: QueryBool.optional().describe('Only queued tasks still waiting for a blocker.'),
 });
 export type ListTasksInput = z.infer<typeof ListTasksInput>;
 
@@ -257,6 +280,16 @@ export const TaskSchema = z.object({
   updated_at: z.string(),
   expires_at: z.string(),
   idempotency_key: z.string().nullable(),
+  blocked_by: z.array(z.string()).describe('Ids of the tasks this one waits for.'),
+  blocked: z
+    .array(z.object({ id: z.string(), state: TaskStateSchema }))
+    .describe('The blockers not completed yet, with their states; empty when nothing holds the task back.'),
+  ready: z.boolean().describe('Queued with every blocker completed: claim-next may take it.'),
+  parent: z.string().nullable(),
+  children: z
+    .object({ total: z.int(), completed: z.int() })
+    .optional()
+    .describe('On a task that has children: how many, and how many completed.'),
 });
 export const TaskEnvelope = z.object({ task: TaskSchema });
 export const CreateTaskOutput = z.object({ task: TaskSchema, created: z.boolean() });
@@ -329,8 +362,62 @@ export const InboxOutput = z.object({
   tasks: z.array(TaskSchema),
   more: z.int(),
   gone: z.array(z.object({ id: z.string(), state: TaskStateSchema, claimed_by: z.string().nullable() })),
+  blocked: z.int().describe('Queued tasks you could claim once their blockers complete (not listed).'),
 });
 export type InboxOutput = z.infer<typeof InboxOutput>;
+// ---- SPEC §11: dependencies and plans ----
+
+export const SetDepsInput = z.object({
+  task_id: TaskId,
+  agent: AgentName,
+  add: z.array(TaskId).max(MAX_BLOCKERS).optional().describe('Ids of tasks this one must wait for.'),
+  remove: z.array(TaskId).max(MAX_BLOCKERS).optional().describe('Ids of blockers to drop.'),
+});
+export type SetDepsInput = z.infer<typeof SetDepsInput>;
+
+export const PlanRef = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 characters of A-Z a-z 0-9 . _ -')
+  .describe('Your name for this task within the plan, e.g. "schema" or "step-2".');
+const PlanLinkName = z
+  .string()
+  .regex(/^#?[A-Za-z0-9._-]{1,64}$/, 'must be a ref of this plan or a task id')
+  .transform((s) => s.replace(/^#/, ''));
+
+export const PlanTaskInput = z.object({
+  ref: PlanRef,
+  title: CreateTaskInput.shape.title,
+  body: CreateTaskInput.shape.body,
+  kind: CreateTaskInput.shape.kind,
+  priority: CreateTaskInput.shape.priority,
+  labels: CreateTaskInput.shape.labels,
+  for: CreateTaskInput.shape.for,
+  ttl_s: CreateTaskInput.shape.ttl_s,
+  parent: PlanLinkName.optional().describe('The ref of a task of this plan, or the id of an existing task.'),
+  blocked_by: z
+    .array(PlanLinkName)
+    .max(MAX_BLOCKERS)
+    .optional()
+    .describe('Refs of tasks of this plan (or ids of existing tasks) that must complete first.'),
+});
+export const PostPlanInput = z.object({
+  agent: AgentName,
+  board: BoardName.optional(),
+  idempotency_key: CreateTaskInput.shape.idempotency_key.describe(
+    'Names the plan: posting again with the same key and tasks returns the same tasks.',
+  ),
+  tasks: z
+    .array(PlanTaskInput)
+    .min(1)
+    .max(MAX_PLAN_TASKS)
+    .describe(`Up to ${MAX_PLAN_TASKS} tasks, created together with their edges, or none of them.`),
+});
+export type PostPlanInput = z.infer<typeof PostPlanInput>;
+export const PostPlanOutput = z.object({
+  tasks: z.record(z.string(), TaskSchema).describe('Each ref of the plan with the task created for it.'),
+  created: z.boolean().describe('false when this key had already posted the same plan (nothing new was written).'),
+});
+
 export const ErrorSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).catchall(z.unknown()),
 });

@@ -27,6 +27,10 @@ const task = (over: Partial<Task> = {}): Task => ({
   updated_at: new Date(NOW).toISOString(),
   expires_at: new Date(NOW + 86_400_000).toISOString(),
   idempotency_key: null,
+  blocked_by: [],
+  blocked: [],
+  ready: true,
+  parent: null,
   ...over,
 });
 
@@ -38,6 +42,7 @@ const inbox = (over: Partial<InboxOutput> = {}): InboxOutput => ({
   tasks: [],
   more: 0,
   gone: [],
+  blocked: 0,
   ...over,
 });
 

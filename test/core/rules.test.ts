@@ -21,6 +21,7 @@ const facts = (over: Partial<TaskFacts> = {}): TaskFacts => ({
   expires_at_ms: NOW + 60_000,
   attempts: 0,
   claim_end: null,
+  blockers_open: 0,
   ...over,
 });
 const held = (over: Partial<TaskFacts> = {}) =>

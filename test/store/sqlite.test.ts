@@ -128,14 +128,14 @@ describe('sqlite: the hot read-only queries are index probes', () => {
     await store.close();
   });
 
-  test("claim-next's read-only peek searches the queue index", async () => {
+  test("claim-next's read-only peek searches the index of ready tasks (blocked ones are not in it)", async () => {
     const store = (await makeSqliteStore(new ManualClock())) as SqliteStore;
     const details = plan(store.db, PEEK_NEXT, { board: 'b', agent: 'a', now: 0, kinds: null, labels: null });
     assert.ok(
       details.every((d) => !/\bSCAN tasks\b/.test(d)),
       details.join('\n'),
     );
-    assert.ok(details.some((d) => d.includes('tasks_queue')));
+    assert.ok(details.some((d) => d.includes('tasks_ready')));
     await store.close();
   });
 });

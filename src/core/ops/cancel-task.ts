@@ -1,3 +1,4 @@
+import { describeBlocked } from '../blockers.js';
 import { defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
 import { CancelInput, TaskEnvelope } from '../schemas.js';
@@ -15,6 +16,7 @@ export const cancelTask = defineOperation({
     });
     const value = unwrap(outcome, input.task_id);
     ctx.presence.touch(input.agent, value.task.board, ctx.clock.now());
+    await describeBlocked(ctx.store, [value.task]);
     return value;
   },
 });

@@ -5,11 +5,12 @@ import type { Store } from '../ports.js';
 import { ClaimNextInput, ClaimOutput } from '../schemas.js';
 
 /** Events after which something may have become claimable on a board. */
-const WAKES = new Set(['task.created', 'task.requeued']);
+const WAKES = new Set(['task.created', 'task.requeued', 'task.ready']);
 
 export const claimNext = defineOperation({
   name: 'claim_next',
-  summary: 'Claim the next queued task you may take (priority, then age); with wait_s, wait for one.',
+  summary:
+    'Claim the next ready task you may take (priority, then age; blocked tasks are skipped); with wait_s, wait for one.',
   input: ClaimNextInput,
   output: ClaimOutput.nullable(),
   async run(ctx, input): Promise<ClaimGrant | null> {

@@ -22,6 +22,7 @@ export const inbox = defineOperation({
       tasks: view.tasks,
       more: view.more,
       gone: view.gone,
+      blocked: view.blocked,
     };
   },
 });

@@ -1,3 +1,4 @@
+import { describeBlocked } from '../blockers.js';
 import { defineOperation } from '../operation.js';
 import { ListTasksInput, ListTasksOutput } from '../schemas.js';
 
@@ -7,6 +8,15 @@ export const listTasks = defineOperation({
   input: ListTasksInput,
   output: ListTasksOutput,
   async run(ctx, input) {
-    return ctx.store.listTasks({ ...input, limit: input.limit ?? 100 });
+    const { ready, blocked, ...q } = input;
+    // SPEC §11: ready and blocked each ask for queued tasks of one kind; both together, for every queued one.
+    const page = await ctx.store.listTasks({
+      ...q,
+      ready: ready && !blocked ? true : blocked && !ready ? false : undefined,
+      ...(ready && blocked ? { state: 'queued' as const } : {}),
+      limit: input.limit ?? 100,
+    });
+    await describeBlocked(ctx.store, page.tasks);
+    return page;
   },
 });

@@ -1,3 +1,4 @@
+import { describeBlocked } from '../blockers.js';
 import { CoordError } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import { ShowTaskInput, TaskEnvelope } from '../schemas.js';
@@ -10,6 +11,7 @@ export const showTask = defineOperation({
   async run(ctx, input) {
     const task = await ctx.store.getTask(input.task_id, input.agent);
     if (!task) throw new CoordError('not_found', `#${input.task_id} does not exist (or is private to another agent)`);
+    await describeBlocked(ctx.store, [task]);
     return { task };
   },
 });

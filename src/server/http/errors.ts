@@ -20,6 +20,8 @@ export const STATUS: Record<ErrorCode, number> = {
   idempotency_conflict: 409,
   artifact_conflict: 409,
   lock_conflict: 409,
+  blocked: 409,
+  dependency_cycle: 409,
   too_large: 413,
   store_unavailable: 503,
   internal: 500,

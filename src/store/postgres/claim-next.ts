@@ -19,7 +19,7 @@ import { DB_NOW, dueAt } from './due.js';
 import { row } from './sql.js';
 import { NOTIFY_APPENDED, SERIALISE_EVENTS } from './tx.js';
 
-const nextFilter = (now: string) => `board = @board AND state = 'queued' AND expires_at > ${now}
+const nextFilter = (now: string) => `board = @board AND state = 'queued' AND blockers_open = 0 AND expires_at > ${now}
   AND (for_agent IS NULL OR for_agent = @agent)
   AND (cardinality(@kinds::text[]) = 0 OR kind = ANY (@kinds::text[]))
   AND (cardinality(@labels::text[]) = 0 OR labels && @labels::text[])`;
@@ -32,7 +32,7 @@ export const LOOK_NEXT = `SELECT n.now, ${dueAt('n.now')} AS due,
 export const CLAIM_NEXT = `WITH next AS (
     SELECT id FROM tasks WHERE ${nextFilter('@now::bigint')} ${NEXT_ORDER} FOR UPDATE SKIP LOCKED),
   claimed AS (
-    UPDATE tasks AS t ${SET_CLAIMED} FROM next WHERE t.id = next.id AND t.state = 'queued' RETURNING t.*),
+    UPDATE tasks AS t ${SET_CLAIMED} FROM next WHERE t.id = next.id AND t.state = 'queued' AND t.blockers_open = 0 RETURNING t.*),
   serial AS (SELECT ${SERIALISE_EVENTS} FROM claimed),
   appended AS (
     INSERT INTO events (board, type, task_id, agent, at, data)

@@ -2,6 +2,7 @@ import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, Outcome } from '../../core/ports.js';
 import { claimableBy, explainClaimLoss } from '../../core/rules.js';
 import { type TaskRow, toFacts, toGrant } from '../shared/rows.js';
+import { openBlockers } from './deps.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
@@ -14,7 +15,7 @@ export const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id
 // racing: the second UPDATE waits for the first's row lock, then re-checks state.
 const CLAIM_BY_ID = `UPDATE tasks ${SET_CLAIMED}
   WHERE id = @task_id AND state = 'queued' AND expires_at > @now::bigint
-    AND (for_agent IS NULL OR for_agent = @agent)
+    AND (for_agent IS NULL OR for_agent = @agent) AND blockers_open = 0
   RETURNING *`;
 
 const params = (tx: Tx, cmd: ClaimCommand) => ({
@@ -45,11 +46,16 @@ export async function claimTask(tx: Tx, cmd: ClaimCommand): Promise<Outcome<Clai
     const current = await row<TaskRow>(tx.db, 'SELECT * FROM tasks WHERE id = @id', { id: cmd.task_id });
     // Read committed: the holder may have released between our UPDATE and this read. Try the write again.
     const requeued =
-      current?.state === 'queued' && current.expires_at > tx.now && claimableBy({ for: current.for_agent }, cmd.agent);
+      current?.state === 'queued' &&
+      current.expires_at > tx.now &&
+      current.blockers_open === 0 &&
+      claimableBy({ for: current.for_agent }, cmd.agent);
     if (requeued && turn < 5) continue;
     const why = explainClaimLoss(current ? toFacts(current) : null, cmd.agent, tx.now);
     // Rule 2: the holder claiming again gets its existing claim, lease unchanged.
     if (why.ok && current) return { ok: true, ...toGrant(current, true) };
+    // SPEC §11: name each open blocker with its state.
+    if (!why.ok && why.reason === 'blocked' && current) return { ...why, blocked: await openBlockers(tx.db, current) };
     return why.ok ? { ok: false, reason: 'not_found' } : why;
   }
 }

@@ -7,6 +7,7 @@ import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
 import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
 import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
+import { blockerCompleted } from './deps.js';
 import type { ClaimEndedHook } from './due.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
@@ -94,6 +95,7 @@ export async function submit(
   );
   if (r) {
     await onClaimEnded(tx, r);
+    if (r.state === 'completed') await blockerCompleted(tx, r);
     appendEvent(tx, {
       type: cmd.status === 'completed' ? 'task.completed' : 'task.failed',
       board: r.board,

@@ -10,6 +10,7 @@ import { claimNext, lookNext } from './claim-next.js';
 import { claimWithFiles } from './claim-with-files.js';
 import { createTask } from './create-task.js';
 import { type ConnectionOptions, clientConfig, makePool, migrate, type Pool, type Queryable } from './database.js';
+import { createPlan, setDeps, taskStates } from './deps.js';
 import { type ClaimEndedHook, DB_NOW, moveDue, type Probe, probeSql } from './due.js';
 import { endSession } from './end-session.js';
 import { EventFeed } from './event-feed.js';
@@ -251,6 +252,15 @@ export class PostgresStore implements Store {
       if (!probe.due && !(await anyLockLapsed(this.pool, probe.now))) return 0;
       return this.write(async (tx) => tx.moved + (await freeLapsedLocks(tx)));
     });
+  }
+  async setDeps(cmd: Parameters<Store['setDeps']>[0]) {
+    return this.write((tx) => setDeps(tx, cmd));
+  }
+  async createPlan(cmd: Parameters<Store['createPlan']>[0]) {
+    return this.write((tx) => createPlan(tx, cmd));
+  }
+  async taskStates(ids: string[]) {
+    return guarded(() => taskStates(this.pool, ids));
   }
   async close() {
     this.listeners.clear();

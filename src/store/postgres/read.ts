@@ -18,6 +18,8 @@ const LIST = `SELECT * FROM tasks
     AND (@kind::text IS NULL OR kind = @kind)
     AND (@label::text IS NULL OR @label = ANY (labels))
     AND ${VISIBLE}
+    AND (@parent::text IS NULL OR parent = @parent)
+    AND (@ready::boolean IS NULL OR (state = 'queued' AND (blockers_open = 0) = @ready))
     AND (@at::bigint IS NULL OR (created_at, id) < (@at, @id::text))
   ORDER BY created_at DESC, id DESC LIMIT @limit`;
 
@@ -33,6 +35,8 @@ export async function listTasks(
     kind: q.kind ?? null,
     label: q.label ?? null,
     agent: q.agent ?? null,
+    parent: q.parent ?? null,
+    ready: q.ready ?? null,
     at,
     id,
     limit: q.limit + 1,

@@ -28,6 +28,13 @@ export interface TaskRow {
   claim_session: string | null;
   claim_lease_ms: number | null;
   claim_end: ClaimEnd | null;
+  /** SPEC §11 (migration 0003): blocker ids as JSON text (SQLite) or text[] (PostgreSQL), in the order added. */
+  blocked_by: string | string[];
+  /** How many blockers are not completed yet: claims require 0. */
+  blockers_open: number;
+  parent: string | null;
+  children_total: number;
+  children_completed: number;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -53,6 +60,12 @@ export function toTask(r: TaskRow): Task {
     updated_at: iso(r.updated_at),
     expires_at: iso(r.expires_at),
     idempotency_key: r.idempotency_key,
+    blocked_by: typeof r.blocked_by === 'string' ? (JSON.parse(r.blocked_by) as string[]) : r.blocked_by,
+    // The open blockers' states live on their own rows: core fills them in (core/blockers.ts).
+    blocked: [],
+    ready: r.state === 'queued' && r.blockers_open === 0,
+    parent: r.parent,
+    ...(r.children_total > 0 ? { children: { total: r.children_total, completed: r.children_completed } } : {}),
   };
 }
 
@@ -68,6 +81,7 @@ export function toFacts(r: TaskRow): TaskFacts & { result_hash: string | null } 
     attempts: r.attempts,
     claim_end: r.claim_end,
     result_hash: r.result_hash,
+    blockers_open: r.blockers_open,
   };
 }
 

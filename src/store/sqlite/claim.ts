@@ -3,6 +3,7 @@ import type { ClaimCommand, ClaimNextCommand, Outcome } from '../../core/ports.j
 import { explainClaimLoss } from '../../core/rules.js';
 import { type TaskRow, toFacts, toGrant } from '../shared/rows.js';
 import type { Db } from './database.js';
+import { openBlockers } from './deps.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id = @claim_id, lease_until = @lease_until,
@@ -13,6 +14,7 @@ const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id = @cla
 // task of someone else can never be won, whatever the interleaving.
 const CLAIM_BY_ID = `UPDATE tasks ${SET_CLAIMED}
   WHERE id = @task_id AND state = 'queued' AND expires_at > @now AND (for_agent IS NULL OR for_agent = @agent)
+    AND blockers_open = 0
   RETURNING *`;
 
 // The kind and label filters are added only when asked for: their json_each lists
@@ -21,14 +23,14 @@ const KINDS = ' AND kind IN (SELECT value FROM json_each(@kinds))';
 const LABELS = ` AND EXISTS (SELECT 1 FROM json_each(tasks.labels) AS l
                              WHERE l.value IN (SELECT value FROM json_each(@labels)))`;
 const nextFilter = (kinds: boolean, labels: boolean) =>
-  `board = @board AND state = 'queued' AND expires_at > @now
+  `board = @board AND state = 'queued' AND blockers_open = 0 AND expires_at > @now
   AND (for_agent IS NULL OR for_agent = @agent)${kinds ? KINDS : ''}${labels ? LABELS : ''}`;
 const NEXT_ORDER = 'ORDER BY priority, created_at, id LIMIT 1';
 
 const peekSql = (kinds: boolean, labels: boolean) =>
   `SELECT id FROM tasks WHERE ${nextFilter(kinds, labels)} ${NEXT_ORDER}`;
 const claimNextSql = (kinds: boolean, labels: boolean) => `UPDATE tasks ${SET_CLAIMED}
-  WHERE state = 'queued' AND id = (SELECT id FROM tasks WHERE ${nextFilter(kinds, labels)} ${NEXT_ORDER})
+  WHERE state = 'queued' AND blockers_open = 0 AND id = (SELECT id FROM tasks WHERE ${nextFilter(kinds, labels)} ${NEXT_ORDER})
   RETURNING *`;
 /** The four variants, built once: [kinds?][labels?]. */
 const PEEK = [0, 1].map((k) => [0, 1].map((l) => peekSql(k === 1, l === 1)));
@@ -73,6 +75,8 @@ export function claimTask(tx: Tx, cmd: ClaimCommand): Outcome<ClaimGrant> {
   const why = explainClaimLoss(current ? toFacts(current) : null, cmd.agent, tx.now);
   // Rule 2: the holder claiming again gets its existing claim, lease unchanged.
   if (why.ok && current) return { ok: true, ...toGrant(current, true) };
+  // SPEC §11: name each open blocker with its state.
+  if (!why.ok && why.reason === 'blocked' && current) return { ...why, blocked: openBlockers(tx.db, current) };
   return why.ok ? { ok: false, reason: 'not_found' } : why;
 }
 

@@ -1,13 +1,15 @@
 import { newTaskId } from '../../core/ids.js';
 import type { Task } from '../../core/model.js';
 import type { CreateTaskCommand, Outcome } from '../../core/ports.js';
+import { createdData, type Links, openCount } from '../shared/deps-rows.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
+import { checkLinks, insertEdges } from './deps.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const INSERT = `INSERT INTO tasks (id, board, kind, title, body, priority, labels, for_agent, created_by, state,
-                   created_at, updated_at, expires_at, idempotency_key, payload_hash)
+                   created_at, updated_at, expires_at, idempotency_key, payload_hash, blocked_by, blockers_open, parent)
   VALUES (@id, @board, @kind, @title, @body, @priority, @labels, @for_agent, @created_by, 'queued',
-          @now, @now, @expires_at, @idempotency_key, @payload_hash)
+          @now, @now, @expires_at, @idempotency_key, @payload_hash, @blocked_by, @blockers_open, @parent)
   ON CONFLICT DO NOTHING RETURNING *`;
 
 /** Rule 7: the idempotency key names one intent; the same key with another payload is a conflict. */
@@ -24,6 +26,14 @@ export function createTask(tx: Tx, cmd: CreateTaskCommand): Outcome<{ task: Task
       return { ok: true, task: toTask(existing), created: false };
     }
   }
+  // SPEC §11: every blocker and the parent are checked before anything is written.
+  const checked = checkLinks(tx, cmd.board, cmd.created_by, cmd.blocked_by, cmd.parent);
+  if (!checked.ok) return checked;
+  return { ok: true, task: toTask(insertTask(tx, cmd, checked.links)), created: true };
+}
+
+/** Inserts a checked task with its edges, counts it on its parent, and records task.created. */
+export function insertTask(tx: Tx, cmd: Omit<CreateTaskCommand, 'blocked_by' | 'parent'>, links: Links): TaskRow {
   // A random 8-char id collides rarely; ON CONFLICT DO NOTHING lets us simply draw again.
   for (;;) {
     const row = stmt(tx.db, INSERT).get({
@@ -40,16 +50,23 @@ export function createTask(tx: Tx, cmd: CreateTaskCommand): Outcome<{ task: Task
       expires_at: tx.now + cmd.ttl_ms,
       idempotency_key: cmd.idempotency_key,
       payload_hash: cmd.payload_hash,
+      blocked_by: JSON.stringify(links.blockers.map((b) => b.id)),
+      blockers_open: openCount(links.blockers),
+      parent: links.parent,
     }) as TaskRow | undefined;
     if (row) {
+      insertEdges(tx, row.id, links.blockers);
+      if (row.parent !== null) {
+        stmt(tx.db, 'UPDATE tasks SET children_total = children_total + 1 WHERE id = ?').run(row.parent);
+      }
       appendEvent(tx, {
         type: 'task.created',
         board: row.board,
         task_id: row.id,
         agent: row.created_by,
-        data: { title: row.title, kind: row.kind, priority: row.priority, for: row.for_agent },
+        data: createdData(row, links),
       });
-      return { ok: true, task: toTask(row), created: true };
+      return row;
     }
   }
 }

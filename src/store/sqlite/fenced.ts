@@ -7,6 +7,7 @@ import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
 import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
 import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
+import { blockerCompleted } from './deps.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const FENCE = `id = @task_id AND state = 'claimed' AND claim_id = @claim_id AND lease_until > @now`;
@@ -73,6 +74,7 @@ export function submit(
   }) as TaskRow | undefined;
   if (row) {
     onClaimEnded(tx, row);
+    if (row.state === 'completed') blockerCompleted(tx, row);
     appendEvent(tx, {
       type: cmd.status === 'completed' ? 'task.completed' : 'task.failed',
       board: row.board,

@@ -13,11 +13,14 @@ import { stmt } from './tx.js';
 
 const OWN_CLAIMS = `SELECT * FROM tasks WHERE claimed_by = @agent AND board = @board AND state = 'claimed'
   ORDER BY lease_until`;
-const PRIVATE = `SELECT * FROM tasks WHERE board = @board AND state = 'queued' AND for_agent = @agent
+const PRIVATE = `SELECT * FROM tasks WHERE board = @board AND state = 'queued' AND blockers_open = 0 AND for_agent = @agent
   AND expires_at > @now ORDER BY priority, created_at, id LIMIT @limit`;
-const PUBLIC = `SELECT * FROM tasks WHERE board = @board AND state = 'queued' AND for_agent IS NULL
+const PUBLIC = `SELECT * FROM tasks WHERE board = @board AND state = 'queued' AND blockers_open = 0 AND for_agent IS NULL
   AND expires_at > @now ORDER BY priority, created_at, id LIMIT @limit`;
-const COUNT = `SELECT count(*) AS n FROM tasks WHERE board = @board AND state = 'queued'
+const COUNT = `SELECT count(*) AS n FROM tasks WHERE board = @board AND state = 'queued' AND blockers_open = 0
+  AND (for_agent IS NULL OR for_agent = @agent) AND expires_at > @now`;
+// SPEC §11: blocked tasks are not listed, only counted in the header.
+const BLOCKED = `SELECT count(*) AS n FROM tasks WHERE board = @board AND state = 'queued' AND blockers_open > 0
   AND (for_agent IS NULL OR for_agent = @agent) AND expires_at > @now`;
 const CHANGED = `SELECT * FROM tasks WHERE id IN
   (SELECT task_id FROM events WHERE board = @board AND seq > @since AND task_id IS NOT NULL LIMIT 2000)`;
@@ -32,7 +35,17 @@ export function inbox(db: Db, now: number, q: InboxQuery): InboxView {
     const tasks = [...mine, ...open];
     // Fewer rows than asked for means nothing was cut off: count only when the list is full.
     const total = tasks.length < q.limit ? tasks.length : (stmt(db, COUNT).get(p) as { n: number }).n;
-    return { cursor, claims: claims.map(toTask), tasks: tasks.map(toTask), more: total - tasks.length, gone: [] };
+    const view = { cursor, claims: claims.map(toTask), tasks: tasks.map(toTask), more: total - tasks.length, gone: [] };
+    return { ...view, blocked: blockedCount(db, p) };
   }
-  return changedView(stmt(db, CHANGED).all({ ...p, since: q.since }) as TaskRow[], q.agent, now, q.limit, cursor);
+  const changed = changedView(
+    stmt(db, CHANGED).all({ ...p, since: q.since }) as TaskRow[],
+    q.agent,
+    now,
+    q.limit,
+    cursor,
+  );
+  return { ...changed, blocked: blockedCount(db, p) };
 }
+
+const blockedCount = (db: Db, p: object): number => (stmt(db, BLOCKED).get(p) as { n: number }).n;

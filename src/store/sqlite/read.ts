@@ -23,6 +23,8 @@ export function listTasks(db: Db, q: ListTasksQuery): { tasks: Task[]; next_curs
        AND (@kind IS NULL OR kind = @kind)
        AND (@label IS NULL OR EXISTS (SELECT 1 FROM json_each(tasks.labels) AS l WHERE l.value = @label))
        AND ${VISIBLE}
+       AND (@parent IS NULL OR parent = @parent)
+       AND (@ready IS NULL OR (state = 'queued' AND (blockers_open = 0) = @ready))
        AND (@at IS NULL OR (created_at, id) < (@at, @id))
      ORDER BY created_at DESC, id DESC LIMIT @limit`,
   ).all({
@@ -31,6 +33,8 @@ export function listTasks(db: Db, q: ListTasksQuery): { tasks: Task[]; next_curs
     kind: q.kind ?? null,
     label: q.label ?? null,
     agent: q.agent ?? null,
+    parent: q.parent ?? null,
+    ready: q.ready === undefined ? null : q.ready ? 1 : 0,
     at,
     id,
     limit: q.limit + 1,

@@ -13,6 +13,7 @@ import { claimNext, peekNext } from './claim.js';
 import { claimWithFiles } from './claim-with-files.js';
 import { createTask } from './create-task.js';
 import { type Db, type Durability, openDatabase } from './database.js';
+import { createPlan, setDeps, taskStates } from './deps.js';
 import { anyDue, moveDue } from './due.js';
 import { endSession } from './end-session.js';
 import { heartbeat, release, submit } from './fenced.js';
@@ -241,6 +242,15 @@ export class SqliteStore implements Store {
     if (!this.read(() => anyDue(this.db, now) || anyLockLapsed(this.db, now))) return 0;
     // The batch moved the due tasks before this write ran (dueMoved); nothing is left for moveDue here.
     return this.write((tx) => (tx.dueMoved ?? 0) + moveDue(tx, this.claimEnded) + freeLapsedLocks(tx));
+  }
+  async setDeps(cmd: Parameters<Store['setDeps']>[0]) {
+    return this.write((tx) => setDeps(tx, cmd));
+  }
+  async createPlan(cmd: Parameters<Store['createPlan']>[0]) {
+    return this.write((tx) => createPlan(tx, cmd));
+  }
+  async taskStates(ids: string[]) {
+    return this.read(() => taskStates(this.db, ids));
   }
   async close() {
     // Writes already queued are committed (or answered with their error) before the file closes.

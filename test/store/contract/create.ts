@@ -33,6 +33,10 @@ export function createContract(make: MakeStore): void {
         updated_at: now,
         expires_at: new Date(b.clock.now() + 86_400 * S).toISOString(),
         idempotency_key: null,
+        blocked_by: [],
+        blocked: [],
+        ready: true,
+        parent: null,
       });
       assert.deepEqual(await b.show(id), out.task);
     });

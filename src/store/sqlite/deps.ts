@@ -1,0 +1,201 @@
+/**
+ * SPEC §11 on SQLite: edges, readiness and plans. Every function runs inside
+ * the caller's BEGIN IMMEDIATE transaction, so the checks it reads cannot be
+ * overtaken before its writes: a refused request returns before writing.
+ */
+import { cycleThrough } from '../../core/dependency-graph.js';
+import { CoordError } from '../../core/errors.js';
+import { type Blocker, MAX_BLOCKERS, type Task } from '../../core/model.js';
+import type { Lost, Outcome, PlanCommand, SetDepsCommand } from '../../core/ports.js';
+import { explainNotQueued, visibleTo } from '../../core/rules.js';
+import { checkLinkRows, type LinkRow, type Links } from '../shared/deps-rows.js';
+import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
+import { insertTask } from './create-task.js';
+import type { Db } from './database.js';
+import { appendEvent, stmt, type Tx } from './tx.js';
+
+const LINK_ROWS = `SELECT id, board, state, for_agent, created_by FROM tasks WHERE id IN (SELECT value FROM json_each(?))`;
+
+function linkRows(db: Db, ids: readonly string[]): Map<string, LinkRow> {
+  if (ids.length === 0) return new Map();
+  const found = stmt(db, LINK_ROWS).all(JSON.stringify(ids)) as LinkRow[];
+  return new Map(found.map((r) => [r.id, r]));
+}
+
+/** The blockers and parent of a task about to be created: each exists, is on its board and visible. */
+export function checkLinks(
+  tx: Tx,
+  board: string,
+  agent: string,
+  blockers: readonly string[],
+  parent: string | null,
+): { ok: true; links: Links } | Lost {
+  const ids = parent === null ? blockers : [...blockers, parent];
+  return checkLinkRows(linkRows(tx.db, ids), board, agent, blockers, parent);
+}
+
+export function insertEdges(tx: Tx, taskId: string, blockers: readonly Blocker[]): void {
+  const insert = stmt(tx.db, 'INSERT OR IGNORE INTO task_deps (task_id, blocker_id) VALUES (?, ?)');
+  for (const b of blockers) insert.run(taskId, b.id);
+}
+
+// Every edge reachable from the given tasks along blocked_by: the part of the graph a new edge could close a cycle in.
+const REACHABLE = `WITH RECURSIVE reach(id) AS (
+    SELECT value FROM json_each(?)
+    UNION SELECT d.blocker_id FROM task_deps AS d JOIN reach AS r ON d.task_id = r.id)
+  SELECT d.task_id, d.blocker_id FROM task_deps AS d JOIN reach AS r ON d.task_id = r.id`;
+
+function reachable(db: Db, from: readonly string[]): Map<string, string[]> {
+  const edges = new Map<string, string[]>();
+  for (const e of stmt(db, REACHABLE).all(JSON.stringify(from)) as { task_id: string; blocker_id: string }[]) {
+    const list = edges.get(e.task_id);
+    if (list) list.push(e.blocker_id);
+    else edges.set(e.task_id, [e.blocker_id]);
+  }
+  return edges;
+}
+
+const rowOf = (db: Db, id: string) => stmt(db, 'SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
+
+/** Adds and removes blockers of one task: all checks first, then the writes (SPEC §11). */
+export function setDeps(tx: Tx, cmd: SetDepsCommand): Outcome<{ task: Task }> {
+  const task = rowOf(tx.db, cmd.task_id);
+  if (!task || !visibleTo({ for: task.for_agent, created_by: task.created_by }, cmd.agent)) {
+    return { ok: false, reason: 'not_found' };
+  }
+  const before = JSON.parse(task.blocked_by as string) as string[];
+  const removed = before.filter((id) => cmd.remove.includes(id));
+  const added = cmd.add.filter((id) => !before.includes(id) && !cmd.remove.includes(id));
+  if (added.length > 0) {
+    // A task being worked on (or finished) cannot start waiting for something.
+    if (task.state !== 'queued') return explainNotQueued(toFacts(task), tx.now);
+    const checked = checkLinks(tx, task.board, cmd.agent, added, null);
+    if (!checked.ok) return checked;
+    const cycle = cycleThrough(reachable(tx.db, added), task.id, added);
+    if (cycle) return { ok: false, reason: 'dependency_cycle', cycle };
+  }
+  const after = [...before.filter((id) => !removed.includes(id)), ...added];
+  if (after.length > MAX_BLOCKERS) {
+    throw new CoordError(
+      'invalid_request',
+      `a task may wait for at most ${MAX_BLOCKERS} others (this would make ${after.length})`,
+      {
+        issues: [{ path: 'add', message: `at most ${MAX_BLOCKERS} blockers per task` }],
+      },
+    );
+  }
+  if (removed.length === 0 && added.length === 0) return { ok: true, task: toTask(task) };
+  const states = linkRows(tx.db, [...removed, ...added]);
+  const open = (ids: string[]) => ids.filter((id) => states.get(id)?.state !== 'completed').length;
+  const del = stmt(tx.db, 'DELETE FROM task_deps WHERE task_id = ? AND blocker_id = ?');
+  for (const id of removed) del.run(task.id, id);
+  insertEdges(
+    tx,
+    task.id,
+    added.map((id) => ({ id, state: states.get(id)!.state })),
+  );
+  const row = stmt(
+    tx.db,
+    `UPDATE tasks SET blocked_by = @blocked_by, blockers_open = blockers_open + @delta, updated_at = @now
+     WHERE id = @id RETURNING *`,
+  ).get({ id: task.id, blocked_by: JSON.stringify(after), delta: open(added) - open(removed), now: tx.now }) as TaskRow;
+  if (task.blockers_open > 0 && row.blockers_open === 0 && row.state === 'queued') ready(tx, row, cmd.agent, null);
+  return { ok: true, task: toTask(row) };
+}
+
+/** task.ready: claim-next may take it now; wakes long-poll claimers like task.created. */
+function ready(tx: Tx, r: { id: string; board: string }, agent: string | null, after: string | null): void {
+  appendEvent(tx, { type: 'task.ready', board: r.board, task_id: r.id, agent, data: after ? { after } : {} });
+}
+
+const COMPLETED_BLOCKER = `UPDATE tasks SET blockers_open = blockers_open - 1, updated_at = @now
+  WHERE id IN (SELECT task_id FROM task_deps WHERE blocker_id = @id)
+  RETURNING id, board, state, blockers_open`;
+
+/**
+ * In the transaction that completes `r`: each task it blocked has one open
+ * blocker fewer, and those it was the last open blocker of become ready.
+ * A failed, cancelled or expired blocker never gets here: its dependents stay blocked.
+ */
+export function blockerCompleted(tx: Tx, r: TaskRow): void {
+  const dependents = stmt(tx.db, COMPLETED_BLOCKER).all({ id: r.id, now: tx.now }) as {
+    id: string;
+    board: string;
+    state: string;
+    blockers_open: number;
+  }[];
+  for (const d of dependents) if (d.blockers_open === 0 && d.state === 'queued') ready(tx, d, r.claimed_by, r.id);
+  if (r.parent !== null) {
+    stmt(tx.db, 'UPDATE tasks SET children_completed = children_completed + 1 WHERE id = ?').run(r.parent);
+  }
+}
+
+/** The states of these tasks now (unknown ids left out). */
+export function taskStates(db: Db, ids: readonly string[]): Blocker[] {
+  const found = linkRows(db, ids);
+  return ids.flatMap((id) => {
+    const r = found.get(id);
+    return r ? [{ id, state: r.state }] : [];
+  });
+}
+
+/** The blockers of `r` that are not completed, with their states. */
+export const openBlockers = (db: Db, r: TaskRow): Blocker[] =>
+  taskStates(db, JSON.parse(r.blocked_by as string) as string[]).filter((b) => b.state !== 'completed');
+
+/** A plan (SPEC §11): its tasks in dependency order, one transaction, all or nothing; replayed by key. */
+export function createPlan(tx: Tx, cmd: PlanCommand): Outcome<{ tasks: Record<string, Task>; created: boolean }> {
+  if (cmd.idempotency_key !== null) {
+    const seen = stmt(tx.db, 'SELECT * FROM plans WHERE board = ? AND idempotency_key = ?').get(
+      cmd.board,
+      cmd.idempotency_key,
+    ) as { payload_hash: string; refs: string } | undefined;
+    if (seen) {
+      const refs = JSON.parse(seen.refs) as Record<string, string>;
+      if (seen.payload_hash !== cmd.payload_hash) {
+        return { ok: false, reason: 'idempotency_conflict', task_id: Object.values(refs)[0] ?? '' };
+      }
+      const tasks: Record<string, Task> = {};
+      for (const [ref, id] of Object.entries(refs)) {
+        const r = rowOf(tx.db, id);
+        if (r) tasks[ref] = toTask(r);
+      }
+      return { ok: true, tasks, created: false };
+    }
+  }
+  // Existing tasks the plan names: every one is checked before the first insert.
+  const existing = new Set<string>();
+  for (const t of cmd.tasks) {
+    for (const l of [...t.blocked_by, ...(t.parent ? [t.parent] : [])]) if ('id' in l) existing.add(l.id);
+  }
+  const found = linkRows(tx.db, [...existing]);
+  const checked = checkLinkRows(found, cmd.board, cmd.agent, [...existing], null);
+  if (!checked.ok) return checked;
+  const ids = new Map<string, string>();
+  const resolve = (l: { ref: string } | { id: string }): string => ('id' in l ? l.id : ids.get(l.ref)!);
+  const out: Record<string, Task> = {};
+  for (const t of cmd.tasks) {
+    const blockers = t.blocked_by.map((l) =>
+      'id' in l ? { id: l.id, state: found.get(l.id)!.state } : { id: resolve(l), state: 'queued' as const },
+    );
+    const row = insertTask(
+      tx,
+      { ...t, board: cmd.board, created_by: cmd.agent, idempotency_key: null, payload_hash: cmd.payload_hash },
+      { blockers, parent: t.parent ? resolve(t.parent) : null },
+    );
+    ids.set(t.ref, row.id);
+    out[t.ref] = toTask(row);
+  }
+  if (cmd.idempotency_key !== null) {
+    stmt(
+      tx.db,
+      'INSERT INTO plans (board, idempotency_key, payload_hash, refs, created_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(cmd.board, cmd.idempotency_key, cmd.payload_hash, JSON.stringify(Object.fromEntries(ids)), tx.now);
+  }
+  // A parent created earlier in the plan has counted its children since its row was returned.
+  for (const [ref, id] of ids) if (hasChildren(cmd, ref)) out[ref] = toTask(rowOf(tx.db, id)!);
+  return { ok: true, tasks: out, created: true };
+}
+
+const hasChildren = (cmd: PlanCommand, ref: string): boolean =>
+  cmd.tasks.some((t) => t.parent !== null && 'ref' in t.parent && t.parent.ref === ref);
