@@ -6,7 +6,6 @@ import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
 import { getArtifact, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
-import { claimNext, lookNext } from './claim-next.js';
 import { claimWithFiles } from './claim-with-files.js';
 import { createTask } from './create-task.js';
 import { type ConnectionOptions, clientConfig, makePool, migrate, type Pool, type Queryable } from './database.js';
@@ -25,6 +24,7 @@ import {
   releaseLock,
   renewLock,
 } from './locks.js';
+import { claimNextOne, claimOne, submitOne } from './one-trip.js';
 import { guarded, isConnectionError, isRetryable } from './pg-errors.js';
 import { activity, getTask, lastSeq, listEvents, listTasks } from './read.js';
 import { commit, type Tx } from './tx.js';
@@ -183,24 +183,31 @@ export class PostgresStore implements Store {
     });
   }
   async claimTask(cmd: Parameters<Store['claimTask']>[0]) {
-    return this.write((tx) => claimWithFiles(tx, cmd));
+    return guarded(async () => {
+      // One round trip when it wins and locks no files (one-trip.ts); anything else takes the general path.
+      if (cmd.files.length === 0) {
+        const one = await claimOne(this.pool, this.clockNow(), cmd);
+        if (one.done) {
+          await this.feed?.committed([one.event]);
+          return { ok: true as const, ...one.value };
+        }
+      }
+      return this.write((tx) => claimWithFiles(tx, cmd));
+    });
   }
   async claimNext(cmd: Parameters<Store['claimNext']>[0]) {
     return guarded(async () => {
-      // The look is read-only, so an empty claim-next writes nothing. A candidate that
-      // other workers take first (SKIP LOCKED, or they committed) sends us to look again.
+      // One statement: the look, the claim and its event (one-trip.ts). An empty claim-next writes nothing.
+      // Something due is moved by a write first; a candidate that other workers took first (SKIP LOCKED, or
+      // they committed) sends us to look again.
       for (;;) {
-        const look = await lookNext(this.pool, this.clockNow(), cmd);
-        if (look.due) {
-          await this.write(async () => undefined);
-          continue;
+        const one = await claimNextOne(this.pool, this.clockNow(), cmd);
+        if (one.done) {
+          await this.feed?.committed([one.event]);
+          return one.value;
         }
-        if (!look.claimable) return null;
-        const won = await claimNext(this.pool, look.now, cmd);
-        if (won) {
-          await this.feed?.committed([won.event]);
-          return won.grant;
-        }
+        if (one.due) await this.write(async () => undefined);
+        else if (!one.claimable) return null;
       }
     });
   }
@@ -211,7 +218,16 @@ export class PostgresStore implements Store {
     return this.write((tx) => release(tx, cmd, this.claimEnded));
   }
   async submit(cmd: Parameters<Store['submit']>[0]) {
-    return this.write((tx) => submit(tx, cmd, this.claimEnded));
+    return guarded(async () => {
+      // One round trip in the common case (coord_submit, migration 0005); replays, losses, locks, dependents
+      // and anything due take the general path.
+      const one = await submitOne(this.pool, this.clockNow(), cmd);
+      if (one.done) {
+        await this.feed?.committed([one.event]);
+        return { ok: true as const, ...one.value };
+      }
+      return this.write((tx) => submit(tx, cmd, this.claimEnded));
+    });
   }
   async cancel(cmd: Parameters<Store['cancel']>[0]) {
     return this.write((tx) => cancel(tx, cmd, this.claimEnded));
