@@ -61,15 +61,17 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   });
 
   const durability = opts.durability ?? 'full';
-  // SQLite's group commit counts (batches committed, writes in them): how well the daemon batches under load.
-  // A live object: read at each answer.
+  // SQLite's group commit counts (batches committed, writes in them): how well the daemon batches under load;
+  // PostgreSQL's round trips. Live objects: read at each answer.
   const groupCommit = (opts.ctx.store as { commitStats?: object }).commitStats;
+  const roundTrips = (opts.ctx.store as { queryStats?: object }).queryStats;
   app.get('/v1/health', async () => ({
     ok: true,
     version: opts.version,
     store: opts.ctx.store.kind,
     durability,
     ...(groupCommit ? { group_commit: groupCommit } : {}),
+    ...(roundTrips ? { round_trips: roundTrips } : {}),
   }));
   app.get('/v1/openapi.json', async () => openApiDocument(opts.version));
 

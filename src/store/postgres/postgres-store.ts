@@ -8,7 +8,16 @@ import { getArtifact, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
 import { claimWithFiles } from './claim-with-files.js';
 import { createTask } from './create-task.js';
-import { type ConnectionOptions, clientConfig, makePool, migrate, type Pool, type Queryable } from './database.js';
+import {
+  type ConnectionOptions,
+  clientConfig,
+  makePool,
+  migrate,
+  type Pool,
+  type Queryable,
+  type QueryStats,
+  queryStats,
+} from './database.js';
 import { createPlan, setDeps, taskStates } from './deps.js';
 import { type ClaimEndedHook, DB_NOW, moveDue, type Probe, probeSql } from './due.js';
 import { endSession } from './end-session.js';
@@ -77,6 +86,11 @@ export class PostgresStore implements Store {
   }
 
   private readonly publish = (events: CoordEvent[]): void => publishTo(this.listeners, events);
+
+  /** Round trips to the database so far (/v1/health; the bench divides them by jobs). */
+  get queryStats(): Readonly<QueryStats> {
+    return queryStats(this.pool);
+  }
 
   private readonly claimEnded = async (tx: Tx, r: TaskRow): Promise<void> => {
     for (const hook of this.claimEndedHooks) await hook(tx, r);
