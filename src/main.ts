@@ -1,4 +1,6 @@
 #!/usr/bin/env node
-import { buildProgram } from './cli/program.js';
+// `coord mcp` loads only its own command (cli/mcp-program.ts): an agent waits for it to start.
+const { buildProgram } =
+  process.argv[2] === 'mcp' ? await import('./cli/mcp-program.js') : await import('./cli/program.js');
 
 await buildProgram().parseAsync(process.argv);

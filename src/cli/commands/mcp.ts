@@ -4,14 +4,7 @@
  * session lock for its whole life so the daemon frees its claims and locks
  * the moment it exits (SPEC rule 13). stdout carries protocol only.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Command } from 'commander';
-import { ensureDaemon, findDaemon } from '../../client/daemon-launcher.js';
-import { Bridge } from '../../client/mcp-relay.js';
-import { AgentName, BoardName } from '../../core/schemas.js';
-import { findRepoRoot, resolveBoard } from '../../state-dir/board-name.js';
-import { holdSessionLock } from '../../state-dir/index.js';
-import { resolveStateDir } from '../../state-dir/state-dir.js';
 import { EXIT } from '../exit-codes.js';
 
 interface McpFlags {
@@ -28,19 +21,28 @@ export function registerMcp(program: Command): void {
     .option('--board <name>', 'board (default: $COORD_BOARD, else this git repository, else "default")')
     .option('--state <dir>', 'state directory (default: $COORD_STATE or ~/.coord)')
     .action(async (flags: McpFlags) => {
+      // Loaded here, not at the top: an agent waits for `coord mcp` to answer initialize, so it loads only what
+      // it uses — no SDK server, no zod (the names are checked by the same rule as core/schemas.ts, names.ts).
+      const { ensureDaemon, findDaemon } = await import('../../client/daemon-launcher.js');
+      const { Bridge } = await import('../../client/mcp-relay.js');
+      const { StdioTransport } = await import('../../client/jsonrpc.js');
+      const { isAgentName, isBoardName } = await import('../../core/names.js');
+      const { findRepoRoot, resolveBoard } = await import('../../state-dir/board-name.js');
+      const { holdSessionLock } = await import('../../state-dir/index.js');
+      const { resolveStateDir } = await import('../../state-dir/state-dir.js');
       const env = process.env;
       const log = (message: string) => process.stderr.write(`coord mcp: ${message}\n`);
       const cwd = process.cwd();
       const agent = flags.agent ?? env.COORD_AGENT;
       const board = resolveBoard(flags.board, env, cwd);
-      if ((agent !== undefined && !AgentName.safeParse(agent).success) || !BoardName.safeParse(board).success) {
+      if ((agent !== undefined && !isAgentName(agent)) || !isBoardName(board)) {
         log(`invalid agent or board name "${agent ?? board}": use 1–64 characters of A-Z a-z 0-9 . _ : # @ / -`);
         process.exit(EXIT.usage);
       }
       const stateDir = resolveStateDir(flags.state, env);
       const session = holdSessionLock(stateDir);
       const bridge = new Bridge({
-        agent: new StdioServerTransport(),
+        agent: new StdioTransport(),
         connect: () =>
           ensureDaemon({ stateDir, env, log, command: [process.execPath, ...process.execArgv, process.argv[1] ?? ''] }),
         find: () => findDaemon(stateDir),
