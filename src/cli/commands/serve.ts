@@ -40,6 +40,8 @@ export function registerServe(program: Command): void {
       const log = makeLogger(config.logLevel);
       try {
         const daemon = await startDaemon(config, log);
+        // Started: the young generation may grow again under load (main.ts held it during start-up).
+        (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=2');
         const exposed = exposureWarning(daemon.host, daemon.port);
         if (exposed) process.stderr.write(`coord: warning: ${exposed}\n`);
         const line = flags.json
