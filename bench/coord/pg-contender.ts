@@ -59,12 +59,13 @@ export async function coordPgDrain(
   jobs: number,
   workers: number,
   maxS?: number,
-  pgUrl?: string,
+  /** Across a link (pg-link.ts): the daemons reach the database at `linkedUrl`; seeding and counting use `url`. */
+  link?: { url: string; linkedUrl: string },
 ): Promise<{ value: number; extra: Record<string, number> }> {
-  const url = pgUrl ?? (await pgDatabase());
+  const url = link?.url ?? (await pgDatabase());
   const ds: CoordDaemon[] = [];
   try {
-    for (let i = 0; i < daemons; i++) ds.push(await startCoordDaemon({ store: url }));
+    for (let i = 0; i < daemons; i++) ds.push(await startCoordDaemon({ store: link?.linkedUrl ?? url }));
     await seed(url, jobs);
     const targets = ds.map((d) => ({ url: d.url, token: d.token }));
     const before = await roundTrips(ds);

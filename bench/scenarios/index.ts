@@ -10,6 +10,7 @@ import jobCycleInprocess from './job-cycle-inprocess.js';
 import mcpSpawn from './mcp-spawn.js';
 import pgClaimComplete1 from './pg-claim-complete-1-daemon.js';
 import pgClaimComplete2 from './pg-claim-complete-2-daemons.js';
+import pgLink from './pg-link.js';
 import postToClaim from './post-to-claim.js';
 
 export const SCENARIOS: { file: string; scenario: Scenario }[] = [
@@ -25,4 +26,5 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'daemon-rss', scenario: daemonRss },
   { file: 'pg-claim-complete-1-daemon', scenario: pgClaimComplete1 },
   { file: 'pg-claim-complete-2-daemons', scenario: pgClaimComplete2 },
+  { file: 'pg-link', scenario: pgLink },
 ];
