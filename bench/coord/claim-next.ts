@@ -23,7 +23,8 @@ export const runCoordClaims = (a: ClaimNextArgs, nodeArgs: string[] = []): Promi
   runChild<number>(FILE, a, { timeoutMs: 300_000, nodeArgs });
 
 childMain<ClaimNextArgs>(FILE, async (a) => {
-  const store = new SqliteStore({ path: a.path });
+  // synchronous=NORMAL like the floor's loop: one claim at a time cannot share a commit, so FULL would measure the disk.
+  const store = new SqliteStore({ path: a.path, durability: 'normal' });
   try {
     const cmd = (agent: string, claimId: string): ClaimNextCommand => ({
       board: BOARD,

@@ -26,7 +26,8 @@ export const runCoordCycle = (a: JobCycleArgs, nodeArgs: string[] = []): Promise
   runChild<number>(FILE, a, { timeoutMs: 300_000, nodeArgs });
 
 childMain<JobCycleArgs>(FILE, async (a) => {
-  const store = new SqliteStore({ path: a.path });
+  // synchronous=NORMAL like the floor's loop: one claim at a time cannot share a commit, so FULL would measure the disk.
+  const store = new SqliteStore({ path: a.path, durability: 'normal' });
   const ctx: Ctx = { store, clock: systemClock, presence: new Presence() };
   try {
     const t0 = performance.now();

@@ -30,15 +30,48 @@ async function seed(url: string, jobs: number): Promise<void> {
   }
 }
 
-/** jobs/s of `workers` HTTP workers draining `jobs` tasks through `daemons` daemons, for at most `maxS` seconds. */
-export async function coordPgDrain(daemons: number, jobs: number, workers: number, maxS?: number): Promise<number> {
-  const url = await pgDatabase();
+/** The daemons' round trips to PostgreSQL so far (GET /v1/health `round_trips`). */
+async function roundTrips(ds: CoordDaemon[]): Promise<number> {
+  let n = 0;
+  for (const d of ds) {
+    const h = (await (await fetch(`${d.url}/v1/health`)).json()) as { round_trips?: { queries: number } };
+    n += h.round_trips?.queries ?? Number.NaN;
+  }
+  return n;
+}
+
+async function completed(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query("SELECT count(*)::int AS n FROM tasks WHERE state = 'completed'")).rows[0].n as number;
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * jobs/s of `workers` HTTP workers draining `jobs` tasks through `daemons` daemons, for at most `maxS` seconds;
+ * extra.round_trips_per_job: the daemons' queries to PostgreSQL during the drain ÷ jobs completed.
+ */
+export async function coordPgDrain(
+  daemons: number,
+  jobs: number,
+  workers: number,
+  maxS?: number,
+  /** Across a link (pg-link.ts): the daemons reach the database at `linkedUrl`; seeding and counting use `url`. */
+  link?: { url: string; linkedUrl: string },
+): Promise<{ value: number; extra: Record<string, number> }> {
+  const url = link?.url ?? (await pgDatabase());
   const ds: CoordDaemon[] = [];
   try {
-    for (let i = 0; i < daemons; i++) ds.push(await startCoordDaemon({ store: url }));
+    for (let i = 0; i < daemons; i++) ds.push(await startCoordDaemon({ store: link?.linkedUrl ?? url }));
     await seed(url, jobs);
     const targets = ds.map((d) => ({ url: d.url, token: d.token }));
-    return await runHttpWorkers({ targets, workers, expect: jobs, ...(maxS ? { maxS } : {}) });
+    const before = await roundTrips(ds);
+    const rate = await runHttpWorkers({ targets, workers, expect: jobs, ...(maxS ? { maxS } : {}) });
+    const trips = (await roundTrips(ds)) - before;
+    return { value: rate, extra: { round_trips_per_job: trips / (await completed(url)) } };
   } finally {
     await Promise.all(ds.map((d) => d.stop()));
   }

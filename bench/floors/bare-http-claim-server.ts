@@ -20,6 +20,8 @@ export interface ClaimServerArgs {
   /** Create the schema first (an empty board). */
   create?: boolean;
   schema?: FloorSchema;
+  /** 'FULL': every claim its own synced commit (the per-request durable floor); default NORMAL. */
+  synchronous?: 'NORMAL' | 'FULL';
 }
 
 export function readBody(req: IncomingMessage): Promise<string> {
@@ -36,7 +38,7 @@ export function readBody(req: IncomingMessage): Promise<string> {
 
 serverMain<ClaimServerArgs>(FILE, async (a) => {
   const schema = a.schema ?? FLOOR_SCHEMA;
-  const db = openBenchDb(a.path);
+  const db = openBenchDb(a.path, { synchronous: a.synchronous });
   if (a.create) createSchema(db, schema.ddl);
   const claim = db.prepare(schema.claimSql);
   let claims = 0;

@@ -72,12 +72,15 @@ WHERE id = ? AND claim_id = ? AND state = 'claimed'`,
 
 export const BOARD = 'default';
 
-/** Opens a file the way a daemon would: WAL, synchronous=NORMAL, a busy timeout. */
-export function openBenchDb(path: string, opts: { readonly?: boolean } = {}): Db {
+/**
+ * Opens a file the way a daemon would: WAL, synchronous=NORMAL (or FULL: every commit synced, the per-request
+ * durable floor of the group-commit rows), a busy timeout.
+ */
+export function openBenchDb(path: string, opts: { readonly?: boolean; synchronous?: 'NORMAL' | 'FULL' } = {}): Db {
   const db = new Database(path, { readonly: opts.readonly ?? false });
   if (!opts.readonly) {
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    db.pragma(`synchronous = ${opts.synchronous ?? 'NORMAL'}`);
   }
   db.pragma('busy_timeout = 5000');
   return db;

@@ -2,7 +2,7 @@
 import type { Scenario } from '../lib/types.js';
 import claimLatencyHttp from './claim-latency-http.js';
 import claimNextBlocked from './claim-next-blocked.js';
-import claimNextHttp from './claim-next-http.js';
+import claimNextHttpDurable, { claimNextHttp } from './claim-next-http.js';
 import claimNextInprocess from './claim-next-inprocess.js';
 import daemonRss from './daemon-rss.js';
 import emptyInboxHttp from './empty-inbox-http.js';
@@ -11,13 +11,15 @@ import jobCycleInprocess from './job-cycle-inprocess.js';
 import mcpSpawn from './mcp-spawn.js';
 import pgClaimComplete1 from './pg-claim-complete-1-daemon.js';
 import pgClaimComplete2 from './pg-claim-complete-2-daemons.js';
+import pgLink from './pg-link.js';
 import planVsPosts from './plan-vs-posts.js';
 import postToClaim from './post-to-claim.js';
 
 export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'claim-next-inprocess', scenario: claimNextInprocess },
   { file: 'job-cycle-inprocess', scenario: jobCycleInprocess },
-  { file: 'claim-next-http', scenario: claimNextHttp },
+  { file: 'claim-next-http', scenario: claimNextHttpDurable },
+  { file: 'claim-next-http-normal', scenario: claimNextHttp('normal') },
   { file: 'claim-latency-http', scenario: claimLatencyHttp },
   { file: 'empty-inbox-http', scenario: emptyInboxHttp },
   { file: 'inbox-history', scenario: inboxHistory },
@@ -28,4 +30,5 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'pg-claim-complete-2-daemons', scenario: pgClaimComplete2 },
   { file: 'claim-next-blocked', scenario: claimNextBlocked },
   { file: 'plan-vs-posts', scenario: planVsPosts },
+  { file: 'pg-link', scenario: pgLink },
 ];

@@ -6,19 +6,17 @@
  * subscriptions, and replays them on a new session, so the agent never notices.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { JSONRPCMessage, JSONRPCRequest, RequestId, Transport } from '@modelcontextprotocol/server';
+import { derivedAgentName } from '../core/agent-name.js';
+import { type DaemonEndpoint, DaemonGone, DaemonLink } from './daemon-link.js';
+// The SDK's own guards are zod schemas: loading them is most of `coord mcp`'s start-up (jsonrpc.ts).
 import {
   isInitializedNotification,
   isInitializeRequest,
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type RequestId,
-  type Transport,
-} from '@modelcontextprotocol/server';
-import { derivedAgentName } from '../core/agent-name.js';
-import { type DaemonEndpoint, DaemonGone, DaemonLink } from './daemon-link.js';
+} from './jsonrpc.js';
 
 /** How long a call keeps reconnecting to a daemon that went away before it fails. */
 const RECONNECT_WINDOW_MS = 15_000;

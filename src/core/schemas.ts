@@ -14,9 +14,8 @@ import {
   MIN_LEASE_S,
   TASK_STATES,
 } from './model.js';
+import { NAME_RE } from './names.js';
 import { canonicalSet, normaliseResource } from './paths.js';
-
-const NAME_RE = /^[A-Za-z0-9._:#@/-]{1,64}$/;
 
 /** A lone UTF-16 surrogate: stores write text as UTF-8, where it would silently become U+FFFD. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

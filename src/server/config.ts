@@ -28,6 +28,11 @@ export interface DaemonConfig {
   sweepMs: number;
   /** How long an MCP-over-HTTP session's event stream may stay closed before the session ends (SPEC §5). */
   mcpStreamGraceMs: number;
+  /**
+   * 'full' (default): every acknowledged write survives power loss (SQLite synchronous=FULL, group commit).
+   * 'normal' (`--durability normal`): survives kill -9, not an OS crash or power cut.
+   */
+  durability: 'full' | 'normal';
 }
 
 export const DEFAULT_PORT = 7777;
@@ -40,6 +45,7 @@ export interface DaemonFlags {
   host?: string;
   allowHost?: string[];
   logFormat?: string;
+  durability?: string;
 }
 
 /** What the composition root knows about the process the daemon runs in. */
@@ -56,6 +62,9 @@ export function resolveDaemonConfig(
   const port = Number(flags.port ?? env.COORD_PORT ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`--port must be 0–65535, got ${flags.port}`);
+  const durability = flags.durability ?? env.COORD_DURABILITY ?? 'full';
+  if (durability !== 'full' && durability !== 'normal')
+    throw new Error(`--durability must be full or normal, got ${JSON.stringify(durability)}`);
   return {
     stateDir: resolveStateDir(flags.state, env),
     port,
@@ -66,6 +75,7 @@ export function resolveDaemonConfig(
     logFormat: logFormat(flags.logFormat ?? env.COORD_LOG_FORMAT, terminal),
     sweepMs: Number(env.COORD_SWEEP_MS ?? 1000),
     mcpStreamGraceMs: Number(env.COORD_MCP_GRACE_MS ?? 30_000),
+    durability,
   };
 }
 

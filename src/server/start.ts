@@ -57,7 +57,7 @@ export async function startDaemon(
       log.warn({ path, was: octal(mode) }, 'others could read this; made it private to its owner');
     const { token, replaced } = ensureToken(config.stateDir);
     if (replaced) log.warn({ path: config.stateDir }, 'the token file held no usable token; wrote a new one');
-    store = await openStore(config.store, config.stateDir, systemClock, log);
+    store = await openStore(config.store, config.stateDir, systemClock, log, config.durability);
     const ctx: Ctx = { store, clock: systemClock, presence: new Presence() };
     let port = config.port;
     // Read by the guard at request time: the bound address joins once listen has told us the port.
@@ -71,6 +71,7 @@ export async function startDaemon(
       extraHosts: allowedHosts,
       logger: log,
       mcp,
+      durability: config.durability,
     });
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();
@@ -105,7 +106,10 @@ export async function startDaemon(
       },
       { onError: (err) => log.warn({ err }, 'session watch failed') },
     );
-    log.info({ url, state: config.stateDir, store: store.kind }, 'coord daemon listening');
+    log.info(
+      { url, state: config.stateDir, store: store.kind, durability: config.durability },
+      'coord daemon listening',
+    );
     const openStoreRef = store;
     let closing: Promise<void> | undefined;
     return {

@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../support/ctx.js';
 
@@ -112,20 +112,27 @@ export function cannotShutDown(): string | null {
 
 export interface DyingDisk {
   dir: string;
-  /** The disk "dies": ext4's shutdown ioctl (what `xfs_io -x -c shutdown` does), after flushing what was written. */
-  shutDown(): void;
+  /**
+   * The disk "dies": ext4's shutdown ioctl (what `xfs_io -x -c shutdown` does). Flag 0 (the default) flushes
+   * what was written first; flag 2 (EXT4_GOING_FLAGS_NOLOGFLUSH) flushes nothing — what a power cut leaves.
+   */
+  shutDown(flag?: 0 | 1 | 2): void;
   /** Unmount and mount the image again: the disk is back, with what it had when it went down. */
   remount(): void;
   unmount(): void;
 }
 
-// EXT4_IOC_SHUTDOWN = _IOR('X', 125, __u32); flag 0 = EXT4_GOING_FLAGS_DEFAULT (sync, then refuse all I/O).
-const SHUTDOWN = (dir: string) =>
-  `import fcntl, os, struct\nfd = os.open(${JSON.stringify(dir)}, os.O_RDONLY)\nfcntl.ioctl(fd, 0x8004587D, struct.pack('I', 0))`;
+// EXT4_IOC_SHUTDOWN = _IOR('X', 125, __u32); flag 0 = EXT4_GOING_FLAGS_DEFAULT (sync, then refuse all I/O),
+// 1 = LOGFLUSH (the journal only), 2 = NOLOGFLUSH (nothing: the page cache and the open journal are dropped).
+const SHUTDOWN = (dir: string, flag: number) =>
+  `import fcntl, os, struct\nfd = os.open(${JSON.stringify(dir)}, os.O_RDONLY)\nfcntl.ioctl(fd, 0x8004587D, struct.pack('I', ${flag}))`;
 
-/** An ext4 file system in a `bytes`-sized image, loop-mounted; every later I/O on it fails with EIO once shut down. */
-export function dyingDisk(bytes: number): DyingDisk {
-  const root = tempDir('coord-dying-disk-');
+/**
+ * An ext4 file system in a `bytes`-sized image, loop-mounted; every later I/O on it fails with EIO once shut
+ * down. `parent` puts the image somewhere else than the temp dir (the power-loss test uses /dev/shm).
+ */
+export function dyingDisk(bytes: number, parent?: string): DyingDisk {
+  const root = parent ? mkdtempSync(join(parent, 'coord-dying-disk-')) : tempDir('coord-dying-disk-');
   const image = join(root, 'disk.img');
   const dir = join(root, 'mnt');
   mkdirSync(dir);
@@ -136,7 +143,7 @@ export function dyingDisk(bytes: number): DyingDisk {
   let mounted = true;
   return {
     dir,
-    shutDown: () => run('python3', ['-c', SHUTDOWN(dir)]),
+    shutDown: (flag = 0) => run('python3', ['-c', SHUTDOWN(dir, flag)]),
     remount() {
       run('umount', [dir]);
       run('mount', ['-o', 'loop', image, dir]);

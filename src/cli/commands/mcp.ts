@@ -4,16 +4,8 @@
  * session lock for its whole life so the daemon frees its claims and locks
  * the moment it exits (SPEC rule 13). stdout carries protocol only.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Command } from 'commander';
-import { identify, isClientKind } from '../../client/agent-identity.js';
-import { claudePushFromEnv } from '../../client/claude-push.js';
-import { ensureDaemon, findDaemon } from '../../client/daemon-launcher.js';
-import { Bridge } from '../../client/mcp-relay.js';
-import { AgentName, BoardName } from '../../core/schemas.js';
-import { findRepoRoot, resolveBoard } from '../../state-dir/board-name.js';
-import { holdSessionLock, type SessionLock } from '../../state-dir/index.js';
-import { resolveStateDir } from '../../state-dir/state-dir.js';
+import type { SessionLock } from '../../state-dir/index.js';
 import { EXIT } from '../exit-codes.js';
 
 interface McpFlags {
@@ -36,6 +28,17 @@ export function registerMcp(program: Command): void {
     .option('--state <dir>', 'state directory (default: $COORD_STATE or ~/.coord)')
     .option('--json', 'accepted like on every command: what this one prints is MCP JSON-RPC already')
     .action(async (flags: McpFlags) => {
+      // Loaded here, not at the top: an agent waits for `coord mcp` to answer initialize, so it loads only what
+      // it uses — no SDK server, no zod (the names are checked by the same rule as core/schemas.ts, names.ts).
+      const { identify, isClientKind } = await import('../../client/agent-identity.js');
+      const { claudePushFromEnv } = await import('../../client/claude-push.js');
+      const { ensureDaemon, findDaemon } = await import('../../client/daemon-launcher.js');
+      const { Bridge } = await import('../../client/mcp-relay.js');
+      const { StdioTransport } = await import('../../client/jsonrpc.js');
+      const { isAgentName, isBoardName } = await import('../../core/names.js');
+      const { findRepoRoot, resolveBoard } = await import('../../state-dir/board-name.js');
+      const { holdSessionLock } = await import('../../state-dir/index.js');
+      const { resolveStateDir } = await import('../../state-dir/state-dir.js');
       const env = process.env;
       const log = (message: string) => process.stderr.write(`coord mcp: ${message}\n`);
       // A stdio server's working directory is not reliable: Claude Code names the project it works in.
@@ -47,12 +50,12 @@ export function registerMcp(program: Command): void {
       const agent = flags.agent ?? (env.COORD_AGENT || identity?.agent);
       const board = resolveBoard(flags.board, env, workspace);
       const boardGiven = Boolean(flags.board || env.COORD_BOARD);
-      if ((agent !== undefined && !AgentName.safeParse(agent).success) || !BoardName.safeParse(board).success) {
+      if ((agent !== undefined && !isAgentName(agent)) || !isBoardName(board)) {
         log(`invalid agent or board name "${agent ?? board}": use 1–64 characters of A-Z a-z 0-9 . _ : # @ / -`);
         process.exit(EXIT.usage);
       }
       const stateDir = resolveStateDir(flags.state, env);
-      const session = holdIdentitySession(stateDir, identity?.sessionId, log);
+      const session = holdIdentitySession(holdSessionLock, stateDir, identity?.sessionId, log);
       const headers: Record<string, string> = {
         'coord-board': board,
         'coord-session': session.sessionId,
@@ -71,7 +74,7 @@ export function registerMcp(program: Command): void {
       });
       push?.start();
       const bridge = new Bridge({
-        agent: new StdioServerTransport(),
+        agent: new StdioTransport(),
         connect: () =>
           ensureDaemon({ stateDir, env, log, command: [process.execPath, ...process.execArgv, process.argv[1] ?? ''] }),
         find: () => findDaemon(stateDir),
@@ -95,7 +98,12 @@ export function registerMcp(program: Command): void {
  * The client session's own session lock, so the locks its hooks take die with it; when another
  * `coord mcp` of the same client process holds it already, a session of this process's own.
  */
-function holdIdentitySession(stateDir: string, id: string | undefined, log: (m: string) => void): SessionLock {
+function holdIdentitySession(
+  holdSessionLock: (stateDir: string, id?: string) => SessionLock,
+  stateDir: string,
+  id: string | undefined,
+  log: (m: string) => void,
+): SessionLock {
   if (id === undefined) return holdSessionLock(stateDir);
   try {
     return holdSessionLock(stateDir, id);

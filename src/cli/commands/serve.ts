@@ -15,6 +15,10 @@ export function registerServe(program: Command): void {
     .option('--allow-host <host...>', 'extra Host header values to accept, e.g. coord.local:7777')
     .option('--state <dir>', 'state directory (default: $COORD_STATE or ~/.coord)')
     .option('--store <store>', 'sqlite (default, <state>/coord.db) or postgres://user:pass@host/db')
+    .option(
+      '--durability <mode>',
+      'full (default: every acknowledged write survives power loss) or normal (survives kill -9, not a power cut)',
+    )
     .option('--json', 'print the listening address as JSON')
     .option(
       '--log-format <format>',
@@ -60,11 +64,21 @@ export function registerServe(program: Command): void {
       try {
         daemon = await startDaemon(config, log);
         if (stopping) return stop(stopping);
+        // Started: the young generation may grow again under load (main.ts held it during start-up).
+        (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=2');
         const exposed = exposureWarning(daemon.host, daemon.port);
         if (exposed) process.stderr.write(`coord: warning: ${exposed}\n`);
         const line = flags.json
-          ? JSON.stringify({ url: daemon.url, pid: process.pid, state: config.stateDir, store: daemon.store.kind })
-          : `coord ${daemon.store.kind} daemon on ${daemon.url} · state ${config.stateDir} · stop with Ctrl-C`;
+          ? JSON.stringify({
+              url: daemon.url,
+              pid: process.pid,
+              state: config.stateDir,
+              store: daemon.store.kind,
+              durability: config.durability,
+            })
+          : `coord ${daemon.store.kind} daemon on ${daemon.url} · state ${config.stateDir} · durability ${config.durability}${
+              config.durability === 'normal' ? ' (a power cut can lose acknowledged writes)' : ''
+            } · stop with Ctrl-C`;
         process.stdout.write(`${line}\n`);
       } catch (e) {
         if (e instanceof DaemonAlreadyRunning) {

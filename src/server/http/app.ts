@@ -25,6 +25,8 @@ export interface HttpOptions {
   logger?: Logger;
   /** MCP over Streamable HTTP at /mcp; the daemon passes its own to end sessions whose `coord mcp` died. */
   mcp?: McpHttp;
+  /** Shown by /v1/health: 'full' (acknowledged writes survive power loss) or 'normal' (`--durability normal`). */
+  durability?: 'full' | 'normal';
 }
 
 /** The daemon's HTTP API (SPEC §4). Plugins for live events, locks, MCP and the dashboard register onto it. */
@@ -58,7 +60,19 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
     }
   });
 
-  app.get('/v1/health', async () => ({ ok: true, version: opts.version, store: opts.ctx.store.kind }));
+  const durability = opts.durability ?? 'full';
+  // SQLite's group commit counts (batches committed, writes in them): how well the daemon batches under load;
+  // PostgreSQL's round trips. Live objects: read at each answer.
+  const groupCommit = (opts.ctx.store as { commitStats?: object }).commitStats;
+  const roundTrips = (opts.ctx.store as { queryStats?: object }).queryStats;
+  app.get('/v1/health', async () => ({
+    ok: true,
+    version: opts.version,
+    store: opts.ctx.store.kind,
+    durability,
+    ...(groupCommit ? { group_commit: groupCommit } : {}),
+    ...(roundTrips ? { round_trips: roundTrips } : {}),
+  }));
   app.get('/v1/openapi.json', async () => openApiDocument(opts.version));
 
   // A long-poll must not hold the daemon open for up to 60 s when it shuts down.

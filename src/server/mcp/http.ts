@@ -7,8 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isAbsolute } from 'node:path';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { isInitializeRequest } from '@modelcontextprotocol/server';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -16,7 +15,6 @@ import { DEFAULT_BOARD, DEFAULT_LEASE_S } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
 import { parseWith } from './parse-with.js';
-import { buildMcpServer } from './server.js';
 import { McpSession } from './session.js';
 
 /** A 16 MiB artifact as base64 inside a JSON-RPC message. */
@@ -125,6 +123,7 @@ export class McpHttp {
         const message = 'Method not found: server/discover — send initialize (2025-11-25, 2025-06-18, 2025-03-26)';
         return void reply.code(200).send({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message } });
       }
+      const { isInitializeRequest } = await sdk();
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
         return void reply.code(400).send(rpcError(-32000, 'Bad Request: no Mcp-Session-Id; send initialize first'));
       }
@@ -200,6 +199,7 @@ export class McpHttp {
       });
       this.sessions.set(coordId, session);
     }
+    const { NodeStreamableHTTPServerTransport, buildMcpServer } = await sdk();
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => httpId,
       // DELETE /mcp: the client is done with this session (the transport closes itself after).
@@ -231,5 +231,26 @@ export class McpHttp {
 }
 
 const isId = (id: unknown): id is string | number => typeof id === 'string' || typeof id === 'number';
+/**
+ * The MCP SDK and the tools are loaded with the first /mcp request, not at start: a daemon nobody talks MCP
+ * to (or not yet) does not hold them in memory (≈ 10 MB of its idle RSS; issue 15).
+ */
+let loaded:
+  | Promise<{
+      isInitializeRequest: typeof import('@modelcontextprotocol/server').isInitializeRequest;
+      NodeStreamableHTTPServerTransport: typeof import('@modelcontextprotocol/node').NodeStreamableHTTPServerTransport;
+      buildMcpServer: typeof import('./server.js').buildMcpServer;
+    }>
+  | undefined;
+const sdk = () =>
+  (loaded ??= Promise.all([
+    import('@modelcontextprotocol/server'),
+    import('@modelcontextprotocol/node'),
+    import('./server.js'),
+  ]).then(([server, node, tools]) => ({
+    isInitializeRequest: server.isInitializeRequest,
+    NodeStreamableHTTPServerTransport: node.NodeStreamableHTTPServerTransport,
+    buildMcpServer: tools.buildMcpServer,
+  })));
 
 const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });

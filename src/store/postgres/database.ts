@@ -41,13 +41,30 @@ export function clientConfig(opts: ConnectionOptions): pg.ClientConfig {
   };
 }
 
+/** Round trips a pool's connections made (one per query message, however many statements it holds). */
+export interface QueryStats {
+  queries: number;
+}
+const statsOf = new WeakMap<Pool, QueryStats>();
+export const queryStats = (pool: Pool): QueryStats => statsOf.get(pool) ?? { queries: 0 };
+
 export function makePool(opts: ConnectionOptions): Pool {
   const pool = new pg.Pool({ ...clientConfig(opts), max: opts.max ?? 10, idleTimeoutMillis: 30_000 });
+  const stats: QueryStats = { queries: 0 };
+  statsOf.set(pool, stats);
   // An idle connection broke (server restarted): the pool drops it and opens a new one on demand.
   pool.on('error', () => {});
-  // A connection that breaks while checked out between two queries must not crash the daemon
-  // (an unhandled 'error' event): its next query fails, and the transaction discards it.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    // A connection that breaks while checked out between two queries must not crash the daemon
+    // (an unhandled 'error' event): its next query fails, and the transaction discards it.
+    client.on('error', () => {});
+    // Counted for /v1/health and the bench (round trips per job).
+    const query = client.query;
+    client.query = function counted(this: pg.PoolClient, ...args: unknown[]) {
+      stats.queries++;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof client.query;
+  });
   return pool;
 }
 

@@ -6,10 +6,18 @@ import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
 import { getArtifact, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
-import { claimNext, lookNext } from './claim-next.js';
 import { claimWithFiles } from './claim-with-files.js';
 import { createTask } from './create-task.js';
-import { type ConnectionOptions, clientConfig, makePool, migrate, type Pool, type Queryable } from './database.js';
+import {
+  type ConnectionOptions,
+  clientConfig,
+  makePool,
+  migrate,
+  type Pool,
+  type Queryable,
+  type QueryStats,
+  queryStats,
+} from './database.js';
 import { createPlan, setDeps, taskStates } from './deps.js';
 import { type ClaimEndedHook, DB_NOW, moveDue, type Probe, probeSql } from './due.js';
 import { endSession } from './end-session.js';
@@ -36,6 +44,7 @@ import {
   unreadCounts,
 } from './messages.js';
 import { addNote, taskNotes, withNote } from './notes.js';
+import { claimNextOne, claimOne, submitOne } from './one-trip.js';
 import { guarded, isConnectionError, isRetryable } from './pg-errors.js';
 import { activity, getTask, lastSeq, listEvents, listTasks } from './read.js';
 import { row } from './sql.js';
@@ -89,6 +98,11 @@ export class PostgresStore implements Store {
   }
 
   private readonly publish = (events: CoordEvent[]): void => publishTo(this.listeners, events);
+
+  /** Round trips to the database so far (/v1/health; the bench divides them by jobs). */
+  get queryStats(): Readonly<QueryStats> {
+    return queryStats(this.pool);
+  }
 
   private readonly claimEnded = async (tx: Tx, r: TaskRow): Promise<void> => {
     for (const hook of this.claimEndedHooks) await hook(tx, r);
@@ -195,24 +209,31 @@ export class PostgresStore implements Store {
     });
   }
   async claimTask(cmd: Parameters<Store['claimTask']>[0]) {
-    return this.write((tx) => claimWithFiles(tx, cmd));
+    return guarded(async () => {
+      // One round trip when it wins and locks no files (one-trip.ts); anything else takes the general path.
+      if (cmd.files.length === 0) {
+        const one = await claimOne(this.pool, this.clockNow(), cmd);
+        if (one.done) {
+          await this.feed?.committed([one.event]);
+          return { ok: true as const, ...one.value };
+        }
+      }
+      return this.write((tx) => claimWithFiles(tx, cmd));
+    });
   }
   async claimNext(cmd: Parameters<Store['claimNext']>[0]) {
     return guarded(async () => {
-      // The look is read-only, so an empty claim-next writes nothing. A candidate that
-      // other workers take first (SKIP LOCKED, or they committed) sends us to look again.
+      // One statement: the look, the claim and its event (one-trip.ts). An empty claim-next writes nothing.
+      // Something due is moved by a write first; a candidate that other workers took first (SKIP LOCKED, or
+      // they committed) sends us to look again.
       for (;;) {
-        const look = await lookNext(this.pool, this.clockNow(), cmd);
-        if (look.due) {
-          await this.write(async () => undefined);
-          continue;
+        const one = await claimNextOne(this.pool, this.clockNow(), cmd);
+        if (one.done) {
+          await this.feed?.committed([one.event]);
+          return one.value;
         }
-        if (!look.claimable) return null;
-        const won = await claimNext(this.pool, look.now, cmd);
-        if (won) {
-          await this.feed?.committed([won.event]);
-          return won.grant;
-        }
+        if (one.due) await this.write(async () => undefined);
+        else if (!one.claimable) return null;
       }
     });
   }
@@ -226,9 +247,21 @@ export class PostgresStore implements Store {
     });
   }
   async submit(cmd: Parameters<Store['submit']>[0]) {
-    return this.write(async (tx) => {
-      const out = await submit(tx, cmd, this.claimEnded);
-      return withNote(tx, out, cmd.note, out.ok ? out.task.claimed_by : null, 'submit', out.ok && !out.replayed);
+    if (cmd.note) {
+      return this.write(async (tx) => {
+        const out = await submit(tx, cmd, this.claimEnded);
+        return withNote(tx, out, cmd.note, out.ok ? out.task.claimed_by : null, 'submit', out.ok && !out.replayed);
+      });
+    }
+    return guarded(async () => {
+      // One round trip in the common case (coord_submit, migration 0005); replays, losses, locks, dependents
+      // and anything due take the general path.
+      const one = await submitOne(this.pool, this.clockNow(), cmd);
+      if (one.done) {
+        await this.feed?.committed([one.event]);
+        return { ok: true as const, ...one.value };
+      }
+      return this.write((tx) => submit(tx, cmd, this.claimEnded));
     });
   }
   async cancel(cmd: Parameters<Store['cancel']>[0]) {

@@ -5,6 +5,14 @@ import { asRefusal, leavesAsFound, removeSidecars, sidecarsMissing, trustDatabas
 
 export type Db = Database.Database;
 
+/**
+ * 'full' (the default, SPEC §8): synchronous=FULL, a commit is on disk when COMMIT returns and survives power
+ * loss or an OS crash. 'normal': synchronous=NORMAL, a commit survives the process being killed (kill -9), but
+ * an OS crash or power cut can drop the last transactions before the next checkpoint.
+ */
+export type Durability = 'full' | 'normal';
+export const DURABILITIES: readonly Durability[] = ['full', 'normal'];
+
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
 /** Numbered, append-only migrations: `NNNN-name.sql`, applied in order, tracked by PRAGMA user_version. */
@@ -14,7 +22,7 @@ export const migrations = (): Migration[] => readMigrations(MIGRATIONS_DIR);
  * Opens coord.db, refusing (UntrustedDatabase, message naming the file and what to do) a file that is not
  * coord's intact SQLite database or that cannot be written — before writing a single byte to it.
  */
-export function openDatabase(path: string): Db {
+export function openDatabase(path: string, durability: Durability = 'full'): Db {
   const all = migrations();
   const onDisk = path !== ':memory:';
   const created = onDisk ? sidecarsMissing(path) : [];
@@ -26,9 +34,9 @@ export function openDatabase(path: string): Db {
     // A writer waits for another writer instead of failing with SQLITE_BUSY.
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('foreign_keys = ON');
-    // WAL + NORMAL: a commit survives the process being killed (kill -9); only an OS
-    // crash or power loss can drop the last transactions. See docs/architecture.md.
-    db.pragma('synchronous = NORMAL');
+    // WAL + FULL: the WAL is synced at every commit (group commit pays for it: one sync per batch).
+    // WAL + NORMAL: synced only at checkpoints. See docs/durability.md.
+    db.pragma(`synchronous = ${durability === 'normal' ? 'NORMAL' : 'FULL'}`);
     migrate(db, all);
     return db;
   } catch (e) {

@@ -12,11 +12,12 @@ import { cancel } from './cancel.js';
 import { claimNext, peekNext } from './claim.js';
 import { claimWithFiles } from './claim-with-files.js';
 import { createTask } from './create-task.js';
-import { type Db, openDatabase } from './database.js';
+import { type Db, type Durability, openDatabase } from './database.js';
 import { createPlan, setDeps, taskStates } from './deps.js';
 import { anyDue, moveDue } from './due.js';
 import { endSession } from './end-session.js';
 import { heartbeat, release, submit } from './fenced.js';
+import { GroupCommit, type GroupCommitStats } from './group-commit.js';
 import { inbox } from './inbox.js';
 import {
   acquireLocks,
@@ -49,13 +50,20 @@ export interface SqliteStoreOptions {
   clock?: Clock;
   /** Hears each storage fault (disk full, read-only, I/O error, …): the daemon logs the SQLite error here. */
   onFault?: (err: unknown, answer: CoordError) => void;
+  /** 'full' (default): a commit survives power loss (synchronous=FULL); 'normal': only a crash of the process. */
+  durability?: Durability;
 }
 
-/** The embedded default store: one SQLite file, WAL, every write one BEGIN IMMEDIATE transaction. */
+/**
+ * The embedded default store: one SQLite file, WAL, durable by default. Writes are group-committed
+ * (group-commit.ts): those that arrive together share one BEGIN IMMEDIATE … COMMIT, each in its own savepoint.
+ */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly capabilities = SQLITE_CAPABILITIES;
   readonly db: Db;
+  readonly durability: Durability;
+  private readonly group: GroupCommit;
   private readonly clock: Clock;
   private readonly path: string;
   private readonly onFault: (err: unknown, answer: CoordError) => void;
@@ -63,21 +71,23 @@ export class SqliteStore implements Store {
   /** Hooks run inside the transaction that ends a claim (the locks module frees the claim's files here). */
   readonly claimEndedHooks: ((tx: Tx, row: TaskRow) => void)[] = [];
 
-  /** The transaction body of `write`, wrapped once (better-sqlite3 builds a wrapper per `transaction()` call). */
-  private readonly inTx: Database.Transaction<(tx: Tx, fn: (tx: Tx) => unknown) => unknown>;
   /** Several reads from one snapshot (a deferred transaction that only reads). */
   private readonly inSnapshot: Database.Transaction<(fn: () => unknown) => unknown>;
 
   constructor(opts: SqliteStoreOptions) {
     mkdirSync(dirname(opts.path), { recursive: true });
-    this.db = openDatabase(opts.path);
+    this.durability = opts.durability ?? 'full';
+    this.db = openDatabase(opts.path, this.durability);
+    this.clock = opts.clock ?? systemClock;
+    // Each batch moves due rows first (lazy expiry, SPEC §2), once for all its writes; their events are heard
+    // once the batch committed.
+    this.group = new GroupCommit(this.db, this.clock, (now) => {
+      const tx: Tx = { db: this.db, now, events: [] };
+      const moved = anyDue(this.db, now) ? moveDue(tx, this.claimEnded) : 0;
+      return { moved, after: () => this.publish(tx.events) };
+    });
     this.path = opts.path;
     this.onFault = opts.onFault ?? (() => {});
-    this.clock = opts.clock ?? systemClock;
-    this.inTx = this.db.transaction((tx: Tx, fn: (tx: Tx) => unknown) => {
-      if (anyDue(this.db, tx.now)) moveDue(tx, this.claimEnded);
-      return fn(tx);
-    });
     this.inSnapshot = this.db.transaction((fn: () => unknown) => fn());
     // Rule 10: a claim's files are freed in the transaction that ends the claim.
     this.claimEndedHooks.push((tx, row) => freeClaimLocks(tx, row.claim_id));
@@ -87,18 +97,32 @@ export class SqliteStore implements Store {
     for (const hook of this.claimEndedHooks) hook(tx, row);
   };
 
-  /** One write transaction (BEGIN IMMEDIATE, synchronous inside); due rows move first; listeners hear after commit. */
-  write<T>(fn: (tx: Tx) => T): T {
-    const tx: Tx = { db: this.db, now: this.clock.now(), events: [] };
-    let result: T;
-    try {
-      result = this.inTx.immediate(tx, fn) as T;
-    } catch (e) {
-      // The transaction rolled back: nothing of it is in the file, and its events were never heard.
-      throw this.fault(e, true);
-    }
-    this.publish(tx.events);
-    return result;
+  /**
+   * One write: its statements run in the next group commit (group-commit.ts), due rows moved first;
+   * it resolves once that batch's COMMIT returned (listeners hear then), or rejects with its own error.
+   */
+  write<T>(fn: (tx: Tx) => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let tx: Tx;
+      let result: T;
+      this.group.enqueue({
+        run: (now, opened) => {
+          tx = { db: this.db, now, events: [], dueMoved: opened.moved };
+          result = fn(tx);
+        },
+        committed: () => {
+          this.publish(tx.events);
+          resolve(result);
+        },
+        // Rolled back: nothing of it is in the file, and its events were never heard.
+        failed: (e) => reject(this.fault(e, true)),
+      });
+    });
+  }
+
+  /** Batches committed and writes answered so far (tests count commits with it). */
+  get commitStats(): Readonly<GroupCommitStats> {
+    return this.group.stats;
   }
 
   /** Reads that fail on the file (corrupt page, I/O error) answer store_unavailable too. */
@@ -119,11 +143,11 @@ export class SqliteStore implements Store {
   }
 
   /** Before a read: the read-only due probe; the write lock is taken only when something is due. */
-  private fresh(): number {
+  private async fresh(): Promise<number> {
     const now = this.clock.now();
     if (!this.read(() => anyDue(this.db, now))) return now;
     try {
-      this.write(() => undefined);
+      await this.write(() => undefined);
     } catch (e) {
       // A full or read-only disk must not take reads down with it: the due rows move at the next write
       // that can commit, and until then the read shows the last committed state (a lease_until in the past).
@@ -145,11 +169,11 @@ export class SqliteStore implements Store {
     return this.write((tx) => createTask(tx, cmd));
   }
   async getTask(id: string, agent?: string) {
-    this.fresh();
+    await this.fresh();
     return this.read(() => getTask(this.db, id, agent));
   }
   async listTasks(q: Parameters<Store['listTasks']>[0]) {
-    this.fresh();
+    await this.fresh();
     return this.read(() => listTasks(this.db, q));
   }
   async claimTask(cmd: Parameters<Store['claimTask']>[0]) {
@@ -162,18 +186,20 @@ export class SqliteStore implements Store {
     // Another writer may win the candidate we peeked at; then look again.
     for (;;) {
       const now = this.clock.now();
-      // Both looks from one snapshot: a requeue committed by another process between two separate reads
+      // The common case first: one read-only statement finds a candidate. Only when it finds none are both
+      // looks taken from one snapshot: a requeue committed by another process between two separate reads
       // would hide the task from both (the peek saw it claimed, the probe no longer due) and answer none.
-      const look = this.read(
-        () =>
-          this.inSnapshot.deferred(() =>
-            peekNext(this.db, now, cmd) ? 'claimable' : anyDue(this.db, now) ? 'due' : 'none',
-          ) as 'claimable' | 'due' | 'none',
+      const look = this.read(() =>
+        peekNext(this.db, now, cmd)
+          ? 'claimable'
+          : (this.inSnapshot.deferred(() =>
+              peekNext(this.db, now, cmd) ? 'claimable' : anyDue(this.db, now) ? 'due' : 'none',
+            ) as 'claimable' | 'due' | 'none'),
       );
       if (look === 'claimable') {
-        const grant = this.write((tx) => claimNext(tx, cmd));
+        const grant = await this.write((tx) => claimNext(tx, cmd));
         if (grant) return grant;
-      } else if (look === 'due') this.write(() => undefined);
+      } else if (look === 'due') await this.write(() => undefined);
       else return null;
     }
   }
@@ -205,7 +231,7 @@ export class SqliteStore implements Store {
     return this.read(() => getArtifact(this.db, taskId, artifactId));
   }
   async inbox(q: Parameters<Store['inbox']>[0]) {
-    const now = this.fresh();
+    const now = await this.fresh();
     // Its five statements in one read transaction: one snapshot, and one read lock instead of five.
     return this.read(() => this.inSnapshot.deferred(() => inbox(this.db, now, q)) as ReturnType<typeof inbox>);
   }
@@ -213,7 +239,7 @@ export class SqliteStore implements Store {
     return this.read(() => listEvents(this.db, q));
   }
   async activity(q: Parameters<Store['activity']>[0]) {
-    const now = this.fresh();
+    const now = await this.fresh();
     return this.read(() => activity(this.db, now, q));
   }
   async acquireLocks(cmd: Parameters<Store['acquireLocks']>[0]) {
@@ -223,7 +249,7 @@ export class SqliteStore implements Store {
     return this.write((tx) => renewLock(tx, lockId, leaseMs));
   }
   async releaseLock(lockId: string) {
-    return { released: this.write((tx) => releaseLock(tx, lockId)) };
+    return { released: await this.write((tx) => releaseLock(tx, lockId)) };
   }
   async listLocks(board?: string) {
     return this.read(() => liveLocks(this.db, this.clock.now(), { board }));
@@ -259,16 +285,10 @@ export class SqliteStore implements Store {
     return this.read(() => unreadCounts(this.db, board));
   }
   async sweep() {
-    const tx: Tx = { db: this.db, now: this.clock.now(), events: [] };
-    if (!this.read(() => anyDue(this.db, tx.now) || anyLockLapsed(this.db, tx.now))) return 0;
-    let moved: number;
-    try {
-      moved = this.db.transaction(() => moveDue(tx, this.claimEnded) + freeLapsedLocks(tx)).immediate();
-    } catch (e) {
-      throw this.fault(e, true);
-    }
-    this.publish(tx.events);
-    return moved;
+    const now = this.clock.now();
+    if (!this.read(() => anyDue(this.db, now) || anyLockLapsed(this.db, now))) return 0;
+    // The batch moved the due tasks before this write ran (dueMoved); nothing is left for moveDue here.
+    return this.write((tx) => (tx.dueMoved ?? 0) + moveDue(tx, this.claimEnded) + freeLapsedLocks(tx));
   }
   async setDeps(cmd: Parameters<Store['setDeps']>[0]) {
     return this.write((tx) => setDeps(tx, cmd));
@@ -280,6 +300,8 @@ export class SqliteStore implements Store {
     return this.read(() => taskStates(this.db, ids));
   }
   async close() {
+    // Writes already queued are committed (or answered with their error) before the file closes.
+    if (this.db.open) this.group.flush();
     this.listeners.clear();
     if (this.db.open) this.db.close();
   }

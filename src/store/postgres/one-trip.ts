@@ -1,0 +1,163 @@
+/**
+ * One round trip for the hot paths (issue 15): claim-next, claim by id and submit in their common case are
+ * each one autocommitted statement — the instant, the due probe, the conditional write, its event under
+ * the events lock and the NOTIFY — instead of BEGIN + probe, the statement, the events + COMMIT (3–5 round
+ * trips). Claim by id is a CTE here; claim-next and submit are server-side functions (migration 0005). Whenever the common case does not hold (something is due, a loss to explain, files to lock or
+ * free, dependents to tell) the statement changes nothing and says so; the store then takes its general path.
+ */
+import type { ClaimGrant, CoordEvent, Task } from '../../core/model.js';
+import type { ClaimCommand, ClaimNextCommand, SubmitCommand } from '../../core/ports.js';
+import { type TaskRow, toGrant, toTask } from '../shared/rows.js';
+import type { Queryable } from './database.js';
+import { DB_NOW, dueAt } from './due.js';
+import { row } from './sql.js';
+import { NOTIFY_APPENDED, SERIALISE_EVENTS } from './tx.js';
+
+/** An instant in ms as JavaScript's toISOString() writes it (integer interval arithmetic: exact to the ms). */
+const iso = (ms: string) =>
+  `to_char(timestamp 'epoch' + ${ms} * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id = @claim_id, lease_until = d.now + @lease_ms::bigint,
+      attempts = t.attempts + 1, updated_at = d.now, claim_session = @session_id, claim_lease_ms = @lease_ms::bigint,
+      claim_end = NULL`;
+
+/** The claim's event, its lock and the NOTIFY, over a `claimed` CTE; then the answer row joined to `d`. */
+const CLAIM_TAIL = `serial AS (SELECT ${SERIALISE_EVENTS} FROM claimed),
+  appended AS (
+    INSERT INTO events (board, type, task_id, agent, at, data)
+    SELECT c.board, 'task.claimed', c.id, c.claimed_by, c.updated_at,
+           json_build_object('fence', c.attempts, 'lease_until', ${iso('c.lease_until')})::text
+    FROM claimed AS c, serial
+    RETURNING *),
+  ${NOTIFY_APPENDED}`;
+
+const INSTANT = `n AS (SELECT COALESCE(@now::bigint, ${DB_NOW}) AS now),
+  d AS (SELECT n.now, ${dueAt('n.now')} AS due FROM n)`;
+
+// Claim by id, rule 1: the same conditional UPDATE as claim.ts; a miss (or anything due) goes the general way.
+export const CLAIM_ONE = `WITH ${INSTANT},
+  claimed AS (
+    UPDATE tasks AS t ${SET_CLAIMED} FROM d
+    WHERE NOT d.due AND t.id = @task_id AND t.state = 'queued' AND t.expires_at > d.now
+      AND (t.for_agent IS NULL OR t.for_agent = @agent) AND t.blockers_open = 0
+    RETURNING t.*),
+  ${CLAIM_TAIL}
+SELECT d.now AS look_now, d.due AS look_due, x.*
+FROM d LEFT JOIN (SELECT claimed.*, appended.seq AS event_seq, appended.data AS event_data
+                  FROM claimed, appended, notified) AS x ON true`;
+
+type ClaimAnswer = Partial<TaskRow> & {
+  look_now: number;
+  look_due: boolean;
+  event_seq: number | null;
+  event_data: string | null;
+};
+
+export type OneTrip<T> =
+  | { done: true; value: T; event: CoordEvent }
+  /** Nothing changed: `due` — move due rows first; `claimable` — look again; else the general path / none. */
+  | { done: false; due: boolean; claimable: boolean };
+
+const claimParams = (cmd: ClaimCommand | ClaimNextCommand, now: number | null) => ({
+  agent: cmd.agent,
+  claim_id: cmd.claim_id,
+  lease_ms: cmd.lease_ms,
+  session_id: cmd.session_id,
+  now,
+});
+
+function claimAnswer(r: ClaimAnswer | undefined): OneTrip<ClaimGrant> {
+  if (!r) throw new Error('claim statement returned no row');
+  const { look_now, look_due, event_seq, event_data, ...task } = r;
+  if (event_seq === null || event_seq === undefined || task.id === null || task.id === undefined)
+    return { done: false, due: look_due, claimable: false };
+  const t = task as TaskRow;
+  const event: CoordEvent = {
+    seq: event_seq,
+    type: 'task.claimed',
+    board: t.board,
+    task_id: t.id,
+    lock_id: null,
+    agent: t.claimed_by,
+    at: new Date(look_now).toISOString(),
+    data: JSON.parse(event_data ?? '{}'),
+  };
+  return { done: true, value: toGrant(t, false), event };
+}
+
+// Claim-next is a server-side function (migration 0005): its looks are plain reads, so an empty claim-next
+// takes no row or write lock — one statement with an UPDATE in it would take the table's write lock even
+// when it claims nothing.
+const CLAIM_NEXT_ONE = `SELECT r.outcome, r.event_seq, r.event_at, r.event_data, (r.task).*
+  FROM coord_claim_next(@board, @agent, @kinds::text[], @labels::text[], @claim_id, @lease_ms::bigint, @session_id,
+                        @now::bigint) AS r`;
+
+export async function claimNextOne(
+  db: Queryable,
+  now: number | null,
+  cmd: ClaimNextCommand,
+): Promise<OneTrip<ClaimGrant>> {
+  const r = await row<TaskRow & { outcome: string; event_seq: number; event_at: number; event_data: string }>(
+    db,
+    CLAIM_NEXT_ONE,
+    { ...claimParams(cmd, now), board: cmd.board, kinds: cmd.kinds, labels: cmd.labels },
+  );
+  if (!r) throw new Error('coord_claim_next returned no row');
+  const { outcome, event_seq, event_at, event_data, ...task } = r;
+  if (outcome !== 'done') return { done: false, due: outcome === 'due', claimable: outcome === 'retry' };
+  const event: CoordEvent = {
+    seq: event_seq,
+    type: 'task.claimed',
+    board: task.board,
+    task_id: task.id,
+    lock_id: null,
+    agent: task.claimed_by,
+    at: new Date(event_at).toISOString(),
+    data: JSON.parse(event_data),
+  };
+  return { done: true, value: toGrant(task, false), event };
+}
+
+export async function claimOne(db: Queryable, now: number | null, cmd: ClaimCommand): Promise<OneTrip<ClaimGrant>> {
+  return claimAnswer(await row<ClaimAnswer>(db, CLAIM_ONE, { ...claimParams(cmd, now), task_id: cmd.task_id }));
+}
+
+const SUBMIT_ONE = `SELECT r.outcome, r.event_seq, r.event_at, (r.task).*
+  FROM coord_submit(@task_id, @claim_id, @status, @result, @result_hash, @now::bigint) AS r`;
+
+/** The function's "the general path must do this one" (migration 0005): nothing was changed. */
+const SLOW_PATH = 'CO001';
+
+export async function submitOne(
+  db: Queryable,
+  now: number | null,
+  cmd: SubmitCommand,
+): Promise<OneTrip<{ task: Task; replayed: boolean }>> {
+  let r: (TaskRow & { outcome: string; event_seq: number; event_at: number }) | undefined;
+  try {
+    r = await row(db, SUBMIT_ONE, {
+      task_id: cmd.task_id,
+      claim_id: cmd.claim_id,
+      status: cmd.status,
+      result: JSON.stringify(cmd.result ?? null),
+      result_hash: cmd.result_hash,
+      now,
+    });
+  } catch (e) {
+    if ((e as { code?: string }).code === SLOW_PATH) return { done: false, due: false, claimable: false };
+    throw e;
+  }
+  if (r?.outcome !== 'done') return { done: false, due: false, claimable: false };
+  const { outcome: _, event_seq, event_at, ...task } = r;
+  const event: CoordEvent = {
+    seq: event_seq,
+    type: cmd.status === 'completed' ? 'task.completed' : 'task.failed',
+    board: task.board,
+    task_id: task.id,
+    lock_id: null,
+    agent: task.claimed_by,
+    at: new Date(event_at).toISOString(),
+    data: { fence: task.attempts },
+  };
+  return { done: true, value: { task: toTask(task), replayed: false }, event };
+}
