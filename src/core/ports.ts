@@ -132,6 +132,14 @@ export interface SessionEnded {
   released: string[];
 }
 
+/** Events after `since`, oldest first; `task_id` narrows to one task's history; `tail` takes the newest `limit`. */
+export interface EventsQuery {
+  board?: string | undefined;
+  since: number;
+  limit: number;
+  task_id?: string | undefined;
+  tail?: boolean | undefined;
+}
 export type EventListener = (events: CoordEvent[]) => void;
 
 export interface Store {
@@ -155,7 +163,7 @@ export interface Store {
   getArtifact(task_id: string, artifact_id: string): Promise<{ artifact: Artifact; bytes: Uint8Array } | null>;
 
   inbox(q: InboxQuery): Promise<InboxView>;
-  events(q: { board?: string | undefined; since: number; limit: number }): Promise<CoordEvent[]>;
+  events(q: EventsQuery): Promise<CoordEvent[]>;
   /** Called after each commit with the events it appended (and, where capable, other processes' events). */
   subscribe(listener: EventListener): () => void;
 

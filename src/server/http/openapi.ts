@@ -89,6 +89,20 @@ export function openApiDocument(version: string): Record<string, unknown> {
         { name: 'since', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
         { name: 'format', in: 'query', required: false, schema: { enum: ['json'] } },
         { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+        {
+          name: 'task',
+          in: 'query',
+          required: false,
+          schema: { type: 'string' },
+          description: "with format=json: only this task's events",
+        },
+        {
+          name: 'tail',
+          in: 'query',
+          required: false,
+          schema: { type: 'boolean' },
+          description: 'with format=json: the newest `limit` events, oldest first',
+        },
         { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'integer', minimum: 0 } },
       ],
       responses: {

@@ -1,5 +1,5 @@
 import type { CoordEvent, Task } from '../../core/model.js';
-import type { Activity, ListTasksQuery } from '../../core/ports.js';
+import type { Activity, EventsQuery, ListTasksQuery } from '../../core/ports.js';
 import { visibleTo } from '../../core/rules.js';
 import { type EventRow, type TaskRow, toEvent, toTask } from '../shared/rows.js';
 import type { Queryable } from './database.js';
@@ -50,14 +50,18 @@ function decodeCursor(cursor: string | undefined): [number | null, string | null
   return m?.[1] && m[2] ? [Number(m[1]), m[2]] : [null, null];
 }
 
-const EVENTS = `SELECT * FROM events WHERE seq > @since::bigint AND (@board::text IS NULL OR board = @board)
-  ORDER BY seq LIMIT @limit`;
+const EVENTS_WHERE = `seq > @since::bigint AND (@board::text IS NULL OR board = @board)
+  AND (@task::text IS NULL OR task_id = @task)`;
+const EVENTS = `SELECT * FROM events WHERE ${EVENTS_WHERE} ORDER BY seq LIMIT @limit`;
+const EVENTS_TAIL = `SELECT * FROM (SELECT * FROM events WHERE ${EVENTS_WHERE} ORDER BY seq DESC LIMIT @limit) t ORDER BY seq`;
 
-export async function listEvents(
-  db: Queryable,
-  q: { board?: string | undefined; since: number; limit: number },
-): Promise<CoordEvent[]> {
-  const found = await rows<EventRow>(db, EVENTS, { since: q.since, board: q.board ?? null, limit: q.limit });
+export async function listEvents(db: Queryable, q: EventsQuery): Promise<CoordEvent[]> {
+  const found = await rows<EventRow>(db, q.tail ? EVENTS_TAIL : EVENTS, {
+    since: q.since,
+    board: q.board ?? null,
+    task: q.task_id ?? null,
+    limit: q.limit,
+  });
   return found.map(toEvent);
 }
 
