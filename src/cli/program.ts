@@ -13,6 +13,7 @@ import { registerPost } from './commands/post.js';
 import { registerServe } from './commands/serve.js';
 import { registerSetup } from './commands/setup.js';
 import { registerShow } from './commands/show.js';
+import { registerTop } from './commands/top.js';
 import { registerWho } from './commands/who.js';
 import { EXIT } from './exit-codes.js';
 
@@ -52,5 +53,6 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerOpen(program);
   registerMcp(program);
   registerSetup(program);
+  registerTop(program);
   return program;
 }
