@@ -44,4 +44,5 @@ export const routes: Route[] = [
   { method: 'GET', url: '/v1/locks', op: op.listLocks, from: 'query' },
   { method: 'POST', url: '/v1/locks/:lock_id/renew', op: op.renewLock, from: 'body', params: LOCK },
   { method: 'DELETE', url: '/v1/locks/:lock_id', op: op.unlockFiles, from: 'query', params: LOCK },
+  { method: 'GET', url: '/v1/tasks/:id/artifacts', op: op.listArtifacts, from: 'query', params: ID },
 ];

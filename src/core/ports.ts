@@ -161,6 +161,8 @@ export interface Store {
 
   putArtifact(cmd: PutArtifactCommand): Promise<Outcome<{ artifact: Artifact; created: boolean }>>;
   getArtifact(task_id: string, artifact_id: string): Promise<{ artifact: Artifact; bytes: Uint8Array } | null>;
+  /** A task's artifacts (without their bytes), oldest first. */
+  listArtifacts(task_id: string): Promise<Artifact[]>;
 
   inbox(q: InboxQuery): Promise<InboxView>;
   events(q: EventsQuery): Promise<CoordEvent[]>;

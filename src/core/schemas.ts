@@ -288,6 +288,8 @@ export const ArtifactSchema = z.object({
   content_type: z.string(),
 });
 export const ArtifactOutput = z.object({ artifact: ArtifactSchema, created: z.boolean() });
+export const ListArtifactsInput = z.object({ task_id: TaskId, agent: AgentName.optional() });
+export const ListArtifactsOutput = z.object({ artifacts: z.array(ArtifactSchema) });
 export const EventSchema = z.object({
   seq: z.int(),
   type: z.string(),

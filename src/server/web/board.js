@@ -36,6 +36,9 @@ export function el(tag, className, text) {
 function fillCard(card, t, now) {
   card.className = `card state-${t.state}${t.claimed_by ? ' held' : ''}`;
   card.dataset.id = t.id;
+  // Focusable, and Enter opens it: the board is usable from the keyboard.
+  card.tabIndex = 0;
+  card.setAttribute('aria-label', `#${t.id} ${t.title} (${t.state}) — press Enter for details`);
   const top = el('div', 'top');
   top.append(el('span', 'id', `#${t.id}`), el('span', 'kind', t.kind), el('span', 'prio', `p${t.priority}`));
   if (t.for) top.append(el('span', 'private', `for ${t.for}`));
@@ -139,7 +142,7 @@ class Column {
 }
 
 export class Board {
-  constructor(root, api, { onCancel, onError, onBoard }) {
+  constructor(root, api, { onCancel, onError, onBoard, onOpen }) {
     this.api = api;
     this.onError = onError;
     this.onBoard = onBoard;
@@ -152,7 +155,12 @@ export class Board {
     // One listener for every cancel button: the first click arms it, the second cancels.
     root.addEventListener('click', (ev) => {
       const button = ev.target.closest?.('button.cancel');
-      if (!button) return;
+      if (!button) {
+        // Anywhere else on a card: open it.
+        const card = ev.target.closest?.('.card');
+        if (card?.dataset.id && onOpen) onOpen(card.dataset.id, card);
+        return;
+      }
       const id = button.closest('.card')?.dataset.id;
       if (!id) return;
       if (button.dataset.armed) return onCancel(id);
@@ -162,6 +170,13 @@ export class Board {
         delete button.dataset.armed;
         button.textContent = '✕';
       }, 4000);
+    });
+    root.addEventListener('keydown', (ev) => {
+      if (ev.key !== 'Enter' && ev.key !== ' ') return;
+      const card = ev.target.closest?.('.card');
+      if (!card || ev.target !== card || !onOpen) return;
+      ev.preventDefault();
+      onOpen(card.dataset.id, card);
     });
   }
 
