@@ -30,8 +30,8 @@ describe('coord top in a terminal (tmux)', { skip }, () => {
   const tmuxEnv = childEnv({ LANG: 'C.UTF-8' });
   const capture = () => tmux('capture-pane', '-p', '-t', 'top');
   const screenLines = () => capture().replace(/\n$/, '').split('\n');
-  const shellCommand = (args: string) =>
-    `cd '${ROOT}' && ${COORD.map((a) => `'${a}'`).join(' ')} top --state '${d.stateDir}' --board default ${args}`;
+  const shellCommand = (args: string, env = '') =>
+    `cd '${ROOT}' && ${env}${COORD.map((a) => `'${a}'`).join(' ')} top --state '${d.stateDir}' --board default ${args}`;
   const post = async (title: string) => {
     const res = await d.fetch('/v1/tasks', { method: 'POST', json: { agent: 'alice', title, board: 'default' } });
     return ((await res.json()) as { task: { id: string } }).task.id;
@@ -150,6 +150,25 @@ describe('coord top in a terminal (tmux)', { skip }, () => {
       DEADLINE,
     );
     process.kill(Number(child), 'SIGTERM');
+    await assertTerminalRestored();
+  });
+
+  test('NO_COLOR leaves colour out (and colour is there without it)', async () => {
+    const colours = () => {
+      const sgr = [...tmux('capture-pane', '-p', '-e', '-t', 'top').matchAll(/\u001b\[([0-9;]*)m/g)];
+      return sgr
+        .flatMap((m) => (m[1] ?? '').split(';').map(Number))
+        .filter((n) => (n >= 30 && n <= 38) || (n >= 40 && n <= 48) || (n >= 90 && n <= 107));
+    };
+    tmux('send-keys', '-t', 'top', shellCommand(''), 'Enter');
+    await waitForScreen('the first frame', (s) => /board default\s+·\s+live/.test(s));
+    await waitFor(() => colours().length > 0, 'colours by default', DEADLINE);
+    tmux('send-keys', '-t', 'top', 'q');
+    await assertTerminalRestored();
+    tmux('send-keys', '-t', 'top', shellCommand('', 'NO_COLOR=1 '), 'Enter');
+    await waitForScreen('the first frame', (s) => /board default\s+·\s+live/.test(s));
+    assert.deepEqual(colours(), []);
+    tmux('send-keys', '-t', 'top', 'q');
     await assertTerminalRestored();
   });
 
