@@ -62,6 +62,10 @@ export function cell(s: string, cols: number, style: string | undefined, color: 
   return style && color ? `{${style}}${body}{/${style}}` : body;
 }
 
+/** A column of a row: the cell and one space after it, so neighbours never touch. */
+export const column = (s: string, cols: number, style: string | undefined, color: boolean): string =>
+  `${cell(s, cols - 1, style, color)} `;
+
 export function countdown(leaseUntil: string | null, now: number): string {
   if (!leaseUntil) return '';
   const ms = Date.parse(leaseUntil) - now;

@@ -39,7 +39,9 @@ export function detailText(
   const kv = (k: string, v: string) => lines.push(`{bold}${k.padEnd(10)}{/bold} ${safe(v)}`);
   lines.push(`{bold}#${safe(t.id)}  ${safe(t.title)}{/bold}`, '');
   kv('state', `${t.state}${t.result_status && t.state !== t.result_status ? ` (${t.result_status})` : ''}`);
-  if (t.claimed_by) kv('holder', `${t.claimed_by}${t.lease_until ? ` · lease ${countdown(t.lease_until, now)}` : ''}`);
+  if (t.claimed_by && t.state !== 'claimed') kv('worked by', t.claimed_by);
+  else if (t.claimed_by)
+    kv('holder', `${t.claimed_by}${t.lease_until ? ` · lease ${countdown(t.lease_until, now)}` : ''}`);
   kv('kind', `${t.kind} · priority ${t.priority}${t.labels.length ? ` · labels ${t.labels.join(', ')}` : ''}`);
   kv('board', t.board);
   kv('posted', `by ${t.created_by} at ${clock(t.created_at)}${t.for ? ` · for ${t.for}` : ''}`);

@@ -4,7 +4,7 @@
  */
 import type { CoordEvent } from '../../core/model.js';
 import { type BoardState, filterText, SECTIONS, type Section, type TopTask } from './board-state.js';
-import { cell, clock, countdown, esc, fit } from './cells.js';
+import { cell, clock, column, countdown, esc, fit } from './cells.js';
 
 export interface ListLine {
   text: string;
@@ -41,7 +41,7 @@ function waitsFor(t: TopTask): string {
 
 /** One task's row; `cols` is the inner width of the list pane. */
 export function taskRow(t: TopTask, section: Section, cols: number, now: number, color: boolean): string {
-  const id = cell(`#${t.id}`, 10, undefined, color);
+  const id = column(`#${t.id}`, 10, undefined, color);
   const rest = cols - 10;
   switch (section) {
     case 'claimed': {
@@ -49,9 +49,9 @@ export function taskRow(t: TopTask, section: Section, cols: number, now: number,
       const soon = lease === 'lapsed' || Date.parse(t.lease_until ?? '') - now < 30_000;
       return (
         id +
-        cell(t.claimed_by ?? '', 16, 'bold', color) +
-        cell(lease, 8, soon ? 'red-fg' : 'yellow-fg', color) +
-        cell(t.title + children(t), Math.max(0, rest - 24), undefined, color, false)
+        column(t.claimed_by ?? '', 17, 'bold', color) +
+        column(lease, 8, soon ? 'red-fg' : 'yellow-fg', color) +
+        cell(t.title + children(t), Math.max(0, rest - 25), undefined, color, false)
       );
     }
     case 'queued': {
@@ -63,19 +63,18 @@ export function taskRow(t: TopTask, section: Section, cols: number, now: number,
       );
     }
     case 'blocked': {
-      const wcols = Math.min(32, Math.max(12, Math.floor(rest / 2)));
+      const wcols = Math.min(40, Math.max(14, Math.floor(rest / 2)));
       return (
         id +
-        cell(`waits ${waitsFor(t)}`, wcols, 'magenta-fg', color) +
-        ' ' +
-        cell(t.title, Math.max(0, rest - wcols - 1), undefined, color, false)
+        column(`waits ${waitsFor(t)}`, wcols, 'magenta-fg', color) +
+        cell(t.title, Math.max(0, rest - wcols), undefined, color, false)
       );
     }
     case 'done':
       return (
         id +
-        cell(t.state, 10, STATE_STYLE[t.state], color) +
-        cell(clock(t.updated_at), 9, 'gray-fg', color) +
+        column(t.state, 10, STATE_STYLE[t.state], color) +
+        column(clock(t.updated_at), 9, 'gray-fg', color) +
         cell(t.title, Math.max(0, rest - 19), undefined, color, false)
       );
   }
@@ -100,25 +99,20 @@ export function sidePane(state: BoardState, cols: number, now: number, color: bo
   if (state.agents.length === 0) lines.push(cell('  none seen', cols, 'gray-fg', color, false));
   for (const a of state.agents) {
     const unread = typeof a.unread === 'number' && a.unread > 0 ? ` ✉${a.unread}` : '';
-    const holds = a.claims.map((id) => `#${id}`).join(' ');
-    const dot = a.active ? '●' : '○';
-    const head = `${dot} ${a.name}`;
-    const tail = `${holds}${unread}`;
-    const headCols = Math.max(0, Math.min(cols - 1 - Math.min(tail.length, cols >> 1), head.length));
+    const name = `${a.active ? '●' : '○'} ${a.name}`;
+    const nameCols = Math.max(4, cols - unread.length);
     lines.push(
-      cell(head, headCols, a.active ? 'green-fg' : 'gray-fg', color) +
-        (tail ? cell(` ${tail}`, cols - headCols, unread ? 'yellow-fg' : undefined, color, false) : ''),
+      cell(name, nameCols, a.active ? 'green-fg' : 'gray-fg', color, !!unread) +
+        (unread ? cell(unread, cols - nameCols, 'yellow-fg', color, false) : ''),
     );
+    if (a.claims.length)
+      lines.push(cell(`  holds ${a.claims.map((id) => `#${id}`).join(' ')}`, cols, undefined, color, false));
   }
   lines.push('', cell(`LOCKS ${state.locks.length}`, cols, 'bold', color, false));
   if (state.locks.length === 0) lines.push(cell('  none', cols, 'gray-fg', color, false));
   for (const l of state.locks) {
-    const lease = countdown(l.lease_until, now);
-    const who = ` ${l.agent} ${lease}`;
-    const pathCols = Math.max(4, cols - who.length);
-    lines.push(
-      cell(l.resources.join(' '), pathCols, 'cyan-fg', color) + cell(who, cols - pathCols, undefined, color, false),
-    );
+    lines.push(cell(l.resources.join(' '), cols, 'cyan-fg', color, false));
+    lines.push(cell(`  ${l.agent} ${countdown(l.lease_until, now)}`, cols, undefined, color, false));
   }
   return lines;
 }
@@ -156,17 +150,25 @@ const EVENT_STYLE: Record<string, string> = {
   'task.ready': 'magenta-fg',
 };
 
+const SHORT: Record<string, string> = {
+  'lock.acquired': 'locked',
+  'lock.released': 'unlocked',
+  'message.sent': 'message',
+  'message.acked': 'acked',
+};
+
 export function eventRow(e: CoordEvent, cols: number, color: boolean, withBoard: boolean): string {
-  const subject = e.task_id ? `#${e.task_id}` : (e.lock_id ?? '');
-  const type = e.type.replace(/^task\./, '');
+  const resources = Array.isArray(e.data.resources) ? (e.data.resources as string[]).join(' ') : '';
+  const isLock = e.type.startsWith('lock.');
+  const subject = e.task_id ? `#${e.task_id}` : isLock ? resources : (e.lock_id ?? '');
+  const type = SHORT[e.type] ?? e.type.replace(/^task\./, '');
   const head =
-    cell(clock(e.at), 9, 'gray-fg', color) +
-    cell(type, 11, EVENT_STYLE[e.type], color) +
-    cell(subject, 10, undefined, color) +
-    cell(e.agent ?? '-', 16, 'bold', color);
-  const rest = cols - 46;
-  const what = `${eventDetail(e)}${withBoard ? ` [${e.board}]` : ''}`;
-  return rest > 0 ? head + cell(what, rest, undefined, color, false) : head;
+    column(clock(e.at), 9, 'gray-fg', color) +
+    column(type, 10, EVENT_STYLE[e.type], color) +
+    column(e.agent ?? '-', 17, 'bold', color);
+  const what = `${isLock ? resources : `${subject} ${eventDetail(e)}`}${withBoard ? ` [${e.board}]` : ''}`;
+  const rest = cols - 36;
+  return rest > 0 ? head + cell(what.trim(), rest, undefined, color, false) : head;
 }
 
 /** Newest first, as many as fit. */
