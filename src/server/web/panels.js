@@ -67,6 +67,7 @@ export class Panels {
     const items = agents.slice(0, 50).map((a) => {
       const li = el('li', a.active ? 'agent active' : 'agent');
       li.append(el('span', 'dot'), el('b', '', a.name), el('span', 'muted', ` ${ago(a.last_seen, now)}`));
+      if (a.unread > 0) li.append(el('span', 'unread', ` ✉ ${a.unread} unread`));
       if (a.claims.length) li.append(el('span', 'holds', ` holds ${a.claims.map((id) => `#${id}`).join(' ')}`));
       if (a.locks.length) li.append(el('span', 'holds', ` · locks ${a.locks.join(' ')}`));
       return li;
