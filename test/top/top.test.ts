@@ -155,6 +155,7 @@ describe('coord top in a terminal (tmux)', { skip }, () => {
 
   test('NO_COLOR leaves colour out (and colour is there without it)', async () => {
     const colours = () => {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: reading the terminal's escape sequences is the point.
       const sgr = [...tmux('capture-pane', '-p', '-e', '-t', 'top').matchAll(/\u001b\[([0-9;]*)m/g)];
       return sgr
         .flatMap((m) => (m[1] ?? '').split(';').map(Number))
