@@ -7,14 +7,15 @@
  */
 import type { CoordEvent, Task } from '../../core/model.js';
 
-export interface TopTask extends Task {
+/** An intersection, not `extends`: once Task declares these fields itself, the two simply agree. */
+export type TopTask = Task & {
   ready?: boolean;
   blocked_by?: string[];
   blocked?: { id: string; state: string }[];
   parent?: string | null;
   children?: { total: number; completed: number };
   notes_count?: number;
-}
+};
 
 export interface TopAgent {
   name: string;
