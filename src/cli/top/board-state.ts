@@ -7,8 +7,9 @@
  */
 import type { CoordEvent, Task } from '../../core/model.js';
 
-/** An intersection, not `extends`: once Task declares these fields itself, the two simply agree. */
-export type TopTask = Task & {
+/** The fields other features add are optional here whether or not Task declares them yet. */
+type Added = 'blocked_by' | 'blocked' | 'ready' | 'parent' | 'children' | 'notes' | 'notes_count';
+export type TopTask = Omit<Task, Added> & {
   ready?: boolean;
   blocked_by?: string[];
   blocked?: { id: string; state: string }[];
