@@ -274,6 +274,43 @@ describe('the dashboard in headless Chromium', () => {
     await page.waitForSelector('#detail', { state: 'hidden' });
   });
 
+  test('with dependencies (when the daemon has them), a waiting card says so and the detail lists blockers and dependents', async (t) => {
+    const blocker = await post('Design the audit schema');
+    const shown = await call('GET', `/v1/tasks/${blocker}`);
+    if (!('blocked_by' in shown.body.task)) return t.skip('this daemon has no dependencies yet (SPEC §11)');
+    const waiting = await post('Write the audit migration', { blocked_by: [blocker] });
+    await page.waitForSelector(`${card('queued', waiting)} .waits:has-text("#${blocker}")`);
+    await page.click(`${card('queued', waiting)} .title`);
+    await page.waitForSelector(`#detail[open][data-id="${waiting}"][data-loaded="true"]`);
+    assert.match((await page.textContent('#detail .d-deps')) ?? '', new RegExp(`waits for #${blocker}\\s*queued`));
+    // Follow the link to the blocker: it lists its dependent.
+    await page.click(`#detail .d-deps a[data-open="${blocker}"]`);
+    await page.waitForSelector(`#detail[open][data-id="${blocker}"][data-loaded="true"]`);
+    assert.match((await page.textContent('#detail .d-deps')) ?? '', new RegExp(`blocks #${waiting}`));
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#detail', { state: 'hidden' });
+    // The blocker completes: the dependent is ready, and its card stops waiting.
+    const grant = (await call('POST', `/v1/tasks/${blocker}/claim`, { agent: 'cursor' })).body;
+    await call('POST', `/v1/tasks/${blocker}/submit`, { claim_id: grant.claim_id, status: 'completed' });
+    await page.waitForSelector(`${card('queued', waiting)}:not(:has(.waits))`);
+  });
+
+  test('with notes (when the daemon has them), the detail shows them and adds new ones live', async (t) => {
+    const id = await post('Hand over the flaky test');
+    const first = await call('POST', `/v1/tasks/${id}/notes`, { agent: 'cursor', text: 'reproduced on CI only' });
+    if (first.status === 404) return t.skip('this daemon has no notes yet (SPEC §12)');
+    assert.equal(first.status, 201);
+    await page.waitForSelector(card('queued', id));
+    await page.click(`${card('queued', id)} .title`);
+    await page.waitForSelector(`#detail[open][data-id="${id}"][data-loaded="true"]`);
+    assert.match((await page.textContent('#detail .d-notes')) ?? '', /reproduced on CI only/);
+    await call('POST', `/v1/tasks/${id}/notes`, { agent: 'claude-code#a1f3', text: 'the timeout is too short' });
+    await page.waitForSelector('#detail .d-notes li:has-text("the timeout is too short")');
+    await page.waitForSelector('#detail .d-history li.task-noted');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#detail', { state: 'hidden' });
+  });
+
   test('with 1,000 more tasks the page loads, renders only what fits, and keeps up with a burst of claims', async () => {
     const N = 1000;
     const board = 'bulk';
