@@ -54,6 +54,7 @@ describe('coord top in a terminal (tmux)', { skip }, () => {
   }
 
   before(async () => {
+    assert.ok(hasTmux, 'tmux is not installed: CI must install it (apt-get install -y tmux, before npm test)');
     d = await spawnDaemon();
     tmux('new-session', '-d', '-s', 'top', '-x', '120', '-y', '40', 'bash --norc --noprofile');
     tmux('set-option', '-t', 'top', 'remain-on-exit', 'on');
