@@ -174,6 +174,81 @@ describe('coord top in a terminal (tmux)', { skip }, () => {
     await assertTerminalRestored();
   });
 
+  test('keys post a task, cancel only after a yes, filter by kind, and switch boards', async () => {
+    const task = async (id: string) =>
+      ((await (await d.fetch(`/v1/tasks/${id}`)).json()) as { task: { state: string; created_by: string } }).task;
+    tmux('send-keys', '-t', 'top', shellCommand('--agent top-user'), 'Enter');
+    await waitForScreen('the first frame', (s) => /board default\s+·\s+live/.test(s));
+
+    tmux('send-keys', '-t', 'top', 'n');
+    await waitForScreen('the title prompt', (s) => s.includes('new task on default'));
+    tmux('send-keys', '-t', 'top', '-l', 'posted with the n key');
+    tmux('send-keys', '-t', 'top', 'Enter');
+    const posted = (await waitFor(() => /posted #(\w+)/.exec(capture())?.[1], 'the posted message', DEADLINE)) ?? '';
+    assert.equal((await task(posted)).created_by, 'top-user');
+    await waitForScreen('the new task listed', (s) => s.includes('posted with the n key'));
+
+    // The new task is selected: c asks, anything but y keeps it.
+    tmux('send-keys', '-t', 'top', 'c');
+    await waitForScreen('the confirmation', (s) => s.includes(`Cancel #${posted}? y = yes`));
+    tmux('send-keys', '-t', 'top', 'n');
+    await waitForScreen('not cancelled', (s) => s.includes('not cancelled'));
+    assert.equal((await task(posted)).state, 'queued');
+    tmux('send-keys', '-t', 'top', 'c');
+    await waitForScreen('the confirmation', (s) => s.includes(`Cancel #${posted}? y = yes`));
+    tmux('send-keys', '-t', 'top', 'y');
+    await waitForScreen('cancelled', (s) => s.includes(`cancelled #${posted}`));
+    assert.equal((await task(posted)).state, 'cancelled');
+
+    const bug = (await (
+      await d.fetch('/v1/tasks', {
+        method: 'POST',
+        json: { agent: 'alice', title: 'a bug to filter for', kind: 'bug', board: 'default' },
+      })
+    ).json()) as { task: { id: string } };
+    await waitForScreen('the bug', (s) => s.includes('a bug to filter for'));
+    tmux('send-keys', '-t', 'top', '/');
+    await waitForScreen('the filter prompt', (s) => s.includes('filter: kind:K'));
+    tmux('send-keys', '-t', 'top', '-l', 'kind:bug');
+    tmux('send-keys', '-t', 'top', 'Enter');
+    await waitForScreen(
+      'only bugs',
+      (s) => s.includes('filter: kind:bug') && s.includes(`#${bug.task.id}`) && !s.includes('appears in the terminal'),
+    );
+    tmux('send-keys', '-t', 'top', 'Escape');
+    await waitForScreen(
+      'the filter cleared',
+      (s) => !s.includes('filter: kind:bug') && s.includes('appears in the terminal'),
+    );
+
+    const elsewhere = (await (
+      await d.fetch('/v1/tasks', {
+        method: 'POST',
+        json: { agent: 'alice', title: 'on the other board', board: 'zz-other' },
+      })
+    ).json()) as { task: { id: string } };
+    // Its event reached the stream (the picker lists boards seen), then pick the last board.
+    await waitFor(
+      async () => {
+        tmux('send-keys', '-t', 'top', 'b');
+        await new Promise((r) => setTimeout(r, 200));
+        if (capture().includes('zz-other')) return true;
+        tmux('send-keys', '-t', 'top', 'Escape');
+        return false;
+      },
+      'the board list with zz-other',
+      DEADLINE,
+    );
+    tmux('send-keys', '-t', 'top', 'Down', 'Down', 'Enter');
+    await waitForScreen(
+      'the other board',
+      (s) =>
+        /board zz-other\s+·/.test(s) && s.includes(`#${elsewhere.task.id}`) && !s.includes('appears in the terminal'),
+    );
+    tmux('send-keys', '-t', 'top', 'q');
+    await assertTerminalRestored();
+  });
+
   test('with stdout not a terminal it prints one plain line per event', async () => {
     const [cmd, ...base] = COORD as [string, ...string[]];
     const child = spawn(cmd, [...base, 'top', '--state', d.stateDir, '--board', 'default'], {
