@@ -98,7 +98,7 @@ describe('the board state behind coord top', () => {
       sections.blocked.map((t) => t.id),
       ['d1'],
     );
-    const lines = taskList(s, 100, T0, false).map((l) => plain(l.text));
+    const lines = taskList(s, 100, T0, false).map((l) => plain(l.text()));
     assert.ok(lines.includes('BLOCKED 1'));
     assert.match(lines.find((l) => l.startsWith('#d1')) ?? '', /waits #a1\(queued\) #a2\(failed\)/);
     assert.match(lines.find((l) => l.startsWith('#p1')) ?? '', /\[2\/5\]/);
@@ -167,7 +167,7 @@ describe('the board state behind coord top', () => {
     });
     for (const cols of [50, 78, 118]) {
       const lines = [
-        ...taskList(s, cols, T0, true).map((l) => l.text),
+        ...taskList(s, cols, T0, true).map((l) => l.text()),
         ...sidePane(s, 26, T0, true),
         ...timelineLines(s, cols, 5, true),
         headerLine(s, cols, { live: true }),
@@ -178,11 +178,15 @@ describe('the board state behind coord top', () => {
         assert.ok(!p.includes('\u001b'), 'control characters are shown in caret notation');
       }
     }
-    const claimed = plain(taskList(s, 78, T0, true).find((l) => l.taskId === 'w2')?.text ?? '');
+    const claimed = plain(
+      taskList(s, 78, T0, true)
+        .find((l) => l.taskId === 'w2')
+        ?.text() ?? '',
+    );
     assert.match(claimed, /1:05/);
     assert.match(claimed, /\^\[\[2J\{bold\}/);
     assert.match(sidePane(s, 26, T0, false).join('\n'), /✉3/);
-    for (const line of [...taskList(s, 78, T0, false).map((l) => l.text), ...sidePane(s, 26, T0, false)]) {
+    for (const line of [...taskList(s, 78, T0, false).map((l) => l.text()), ...sidePane(s, 26, T0, false)]) {
       assert.doesNotMatch(line, /-fg\}/, 'no colour without colour');
     }
     assert.equal(width(fit(long, 10, true)), 10, 'padded to exactly the width even when a wide character does not fit');

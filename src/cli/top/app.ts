@@ -168,7 +168,7 @@ export async function runTop(opts: TopOptions): Promise<void> {
     list.setContent(
       lines
         .slice(offset, offset + rows)
-        .map((l, i) => (offset + i === sel ? `{inverse}${l.text}{/inverse}` : l.text))
+        .map((l, i) => (offset + i === sel ? `{inverse}${l.text()}{/inverse}` : l.text()))
         .join('\n'),
     );
     list.setLabel(

@@ -7,7 +7,8 @@ import { type BoardState, filterText, SECTIONS, type Section, type TopTask } fro
 import { cell, clock, column, countdown, esc, fit } from './cells.js';
 
 export interface ListLine {
-  text: string;
+  /** Formatted on demand: only the lines on screen are drawn, so a board of thousands stays cheap. */
+  text(): string;
   /** The task this line shows; headers have none. */
   taskId?: string;
 }
@@ -87,9 +88,9 @@ export function taskList(state: BoardState, cols: number, now: number, color: bo
     const tasks = sections[s];
     if (s === 'blocked' && tasks.length === 0) continue;
     if (s === 'done' && tasks.length === 0) continue;
-    lines.push({ text: cell(`${TITLES[s]} ${tasks.length}`, cols, `${SECTION_STYLE[s]}`, color, false) });
-    if (tasks.length === 0) lines.push({ text: cell('  (none)', cols, 'gray-fg', color, false) });
-    for (const t of tasks) lines.push({ text: taskRow(t, s, cols, now, color), taskId: t.id });
+    lines.push({ text: () => cell(`${TITLES[s]} ${tasks.length}`, cols, SECTION_STYLE[s], color, false) });
+    if (tasks.length === 0) lines.push({ text: () => cell('  (none)', cols, 'gray-fg', color, false) });
+    for (const t of tasks) lines.push({ text: () => taskRow(t, s, cols, now, color), taskId: t.id });
   }
   return lines;
 }
