@@ -173,7 +173,7 @@ export class Detail {
     const parts = [];
     const meta = el('dl', 'd-meta');
     if (t.claimed_by) {
-      meta.append(el('dt', '', 'holder'));
+      meta.append(el('dt', '', t.state === 'claimed' ? 'holder' : 'worked by'));
       const dd = el('dd', 'd-holder', t.claimed_by);
       if (t.state === 'claimed' && t.lease_until)
         dd.append(' · lease ', el('span', 'd-lease', countdown(t.lease_until, Date.now())));
