@@ -98,4 +98,5 @@ export const routes: Route[] = [
     status: { ok: 201, replay: 200 },
   },
   ...messageRoutes,
+  { method: 'GET', url: '/v1/tasks/:id/artifacts', op: op.listArtifacts, from: 'query', params: ID },
 ];

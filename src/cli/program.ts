@@ -17,6 +17,7 @@ import { registerPost } from './commands/post.js';
 import { registerServe } from './commands/serve.js';
 import { registerSetup } from './commands/setup.js';
 import { registerShow } from './commands/show.js';
+import { registerTop } from './commands/top.js';
 import { registerTree } from './commands/tree.js';
 import { registerWho } from './commands/who.js';
 import { EXIT } from './exit-codes.js';
@@ -64,5 +65,6 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerPlan(program);
   registerTree(program);
   registerMessages(program);
+  registerTop(program);
   return program;
 }

@@ -16,6 +16,8 @@ export interface FollowOptions {
   onEvent(e: CoordEvent): void;
   /** Told once per drop, before reconnecting. */
   onDrop(): void;
+  /** Told each time the stream is (re)connected, before its events. */
+  onOpen?(): void;
 }
 
 const RETRY_MS = 1000;
@@ -31,6 +33,7 @@ export async function followEvents(opts: FollowOptions): Promise<never> {
     });
     if (res?.body) {
       connectedOnce = true;
+      opts.onOpen?.();
       try {
         for await (const m of readSse(res.body)) {
           const event = JSON.parse(m.data) as CoordEvent;

@@ -1,6 +1,6 @@
 /** Every operation of coord, declared once; the transports derive from this table. */
 import { listAgents } from './ops/agents.js';
-import { getArtifact, putArtifact } from './ops/artifacts.js';
+import { getArtifact, listArtifacts, putArtifact } from './ops/artifacts.js';
 import { cancelTask } from './ops/cancel-task.js';
 import { claimNext } from './ops/claim-next.js';
 import { claimTask } from './ops/claim-task.js';
@@ -43,6 +43,7 @@ export const operations = {
   ackMessage,
   pendingMessages,
   showMessage,
+  listArtifacts,
 } as const;
 
 export type Operations = typeof operations;

@@ -173,6 +173,14 @@ export interface SessionEnded {
   released: string[];
 }
 
+/** Events after `since`, oldest first; `task_id` narrows to one task's history; `tail` takes the newest `limit`. */
+export interface EventsQuery {
+  board?: string | undefined;
+  since: number;
+  limit: number;
+  task_id?: string | undefined;
+  tail?: boolean | undefined;
+}
 export type EventListener = (events: CoordEvent[]) => void;
 
 export interface Store extends NotesAndMessages {
@@ -199,9 +207,11 @@ export interface Store extends NotesAndMessages {
 
   putArtifact(cmd: PutArtifactCommand): Promise<Outcome<{ artifact: Artifact; created: boolean }>>;
   getArtifact(task_id: string, artifact_id: string): Promise<{ artifact: Artifact; bytes: Uint8Array } | null>;
+  /** A task's artifacts (without their bytes), oldest first. */
+  listArtifacts(task_id: string): Promise<Artifact[]>;
 
   inbox(q: InboxQuery): Promise<InboxView>;
-  events(q: { board?: string | undefined; since: number; limit: number }): Promise<CoordEvent[]>;
+  events(q: EventsQuery): Promise<CoordEvent[]>;
   /** Called after each commit with the events it appended (and, where capable, other processes' events). */
   subscribe(listener: EventListener): () => void;
 

@@ -258,6 +258,11 @@ export const EventsInput = z.object({
   board: BoardName.optional(),
   since: z.coerce.number().int().min(0).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
+  task: TaskId.optional().describe("Only this task's events (its history)."),
+  tail: z
+    .union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
+    .optional()
+    .describe('The newest `limit` events (still oldest first) instead of the oldest after `since`.'),
 });
 export const AgentsInput = z.object({ board: BoardName.optional() });
 export const LockFilesInput = z.object({
@@ -333,6 +338,8 @@ export const ArtifactSchema = z.object({
   content_type: z.string(),
 });
 export const ArtifactOutput = z.object({ artifact: ArtifactSchema, created: z.boolean() });
+export const ListArtifactsInput = z.object({ task_id: TaskId, agent: AgentName.optional() });
+export const ListArtifactsOutput = z.object({ artifacts: z.array(ArtifactSchema) });
 export const EventSchema = z.object({
   seq: z.int(),
   type: z.enum(EVENT_TYPES),

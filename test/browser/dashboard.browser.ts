@@ -162,7 +162,15 @@ describe('the dashboard in headless Chromium', () => {
     const board = 'acme-web-3f2a';
     const titles = [
       ['Fix flaky login test on CI', 'bug', 0, {}],
-      ['Review PR #412: cache invalidation', 'review', 1, {}],
+      [
+        'Review PR #412: cache invalidation',
+        'review',
+        1,
+        {
+          body: 'PR #412 moves the cache key to (board, id, updated_at).\nCheck that a cancel invalidates the entry and that the hit rate holds on the bench.',
+          labels: ['cache', 'review'],
+        },
+      ],
       ['Write the migration for the audit table', 'task', 1, {}],
       ['Finish the OpenAPI examples', 'handoff', 2, { for: 'cursor' }],
       ['Update the README quick start', 'docs', 3, {}],
@@ -197,8 +205,110 @@ describe('the dashboard in headless Chromium', () => {
     const path = resolve(process.env.COORD_SCREENSHOT ?? join(SHOTS, 'dashboard.png'));
     await page.screenshot({ path });
     console.log(`dashboard screenshot: ${path}`);
+    // The detail view of a finished task, with its result and history.
+    await page.click(`${card('completed', ids[1]!)} .title`);
+    await page.waitForSelector(`#detail[open][data-id="${ids[1]}"][data-loaded="true"]`);
+    const detailShot = resolve(process.env.COORD_DETAIL_SCREENSHOT ?? join(SHOTS, 'dashboard-detail.png'));
+    await page.screenshot({ path: detailShot });
+    console.log(`dashboard detail screenshot: ${detailShot}`);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#detail', { state: 'hidden' });
     await page.selectOption('#board', '');
     await page.waitForSelector('body[data-ready="true"]');
+  });
+
+  test('the timeline shows events from before the page was opened', async () => {
+    const id = await post('posted while no page was open');
+    const p = await openPage();
+    await p.waitForSelector('body[data-ready="true"][data-stream="live"]');
+    // The stream starts at "now": only the history can have brought this event.
+    await p.waitForSelector(`#timeline li.task-created:has-text("#${id}")`);
+    await p.close();
+  });
+
+  test('opening a card shows its body, result, artifacts and history; Esc closes it and focus returns', async () => {
+    const id = await post('Ship the detail view', {
+      body: 'Cards open a dialog.\nIt shows the body, the result and the history.',
+      kind: 'feature',
+    });
+    const grant = (await call('POST', `/v1/tasks/${id}/claim`, { agent: 'cursor', lease_s: 120 })).body;
+    const put = await d.fetch(`/v1/tasks/${id}/artifacts/screenshot.txt`, {
+      method: 'PUT',
+      headers: { 'coord-claim-id': grant.claim_id, 'content-type': 'text/plain' },
+      body: 'the bytes of an artifact',
+    });
+    assert.equal(put.status, 201);
+    await call('POST', `/v1/tasks/${id}/submit`, {
+      claim_id: grant.claim_id,
+      status: 'completed',
+      result: { summary: 'dialog shipped', files: ['src/server/web/detail.js'] },
+    });
+    await page.waitForSelector(card('completed', id));
+    await page.click(`${card('completed', id)} .title`);
+    await page.waitForSelector(`#detail[open][data-id="${id}"][data-loaded="true"]`);
+    const text = (await page.textContent('#detail')) ?? '';
+    assert.match(text, /Ship the detail view/);
+    assert.match(text, /It shows the body, the result and the history\./);
+    assert.match(text, /dialog shipped/);
+    assert.match(text, /src\/server\/web\/detail\.js/);
+    assert.match(text, /screenshot\.txt/);
+    const history = await page.$$eval('#detail .d-history li .type', (types) => types.map((t) => t.textContent));
+    assert.deepEqual(history, ['task.created', 'task.claimed', 'task.completed']);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#detail', { state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset?.id), id);
+  });
+
+  test('the detail view opens from the keyboard and stays live', async () => {
+    const id = await post('Watch me get claimed', { body: 'opened with Enter' });
+    await page.waitForSelector(card('queued', id));
+    await page.focus(card('queued', id));
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`#detail[open][data-id="${id}"][data-loaded="true"]`);
+    assert.match((await page.textContent('#detail .d-body')) ?? '', /opened with Enter/);
+    await call('POST', `/v1/tasks/${id}/claim`, { agent: 'codex#7c2e', lease_s: 90 });
+    await page.waitForSelector('#detail .d-history li.task-claimed');
+    await page.waitForSelector('#detail .d-holder:has-text("codex#7c2e")');
+    assert.match((await page.textContent('#detail .d-lease')) ?? '', /^[01]:\d\d$/);
+    await page.click('#detail button.close');
+    await page.waitForSelector('#detail', { state: 'hidden' });
+  });
+
+  test('with dependencies (when the daemon has them), a waiting card says so and the detail lists blockers and dependents', async (t) => {
+    const blocker = await post('Design the audit schema');
+    const shown = await call('GET', `/v1/tasks/${blocker}`);
+    if (!('blocked_by' in shown.body.task)) return t.skip('this daemon has no dependencies yet (SPEC §11)');
+    const waiting = await post('Write the audit migration', { blocked_by: [blocker] });
+    await page.waitForSelector(`${card('queued', waiting)} .waits:has-text("#${blocker}")`);
+    await page.click(`${card('queued', waiting)} .title`);
+    await page.waitForSelector(`#detail[open][data-id="${waiting}"][data-loaded="true"]`);
+    assert.match((await page.textContent('#detail .d-deps')) ?? '', new RegExp(`waits for #${blocker}\\s*queued`));
+    // Follow the link to the blocker: it lists its dependent.
+    await page.click(`#detail .d-deps a[data-open="${blocker}"]`);
+    await page.waitForSelector(`#detail[open][data-id="${blocker}"][data-loaded="true"]`);
+    assert.match((await page.textContent('#detail .d-deps')) ?? '', new RegExp(`blocks #${waiting}`));
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#detail', { state: 'hidden' });
+    // The blocker completes: the dependent is ready, and its card stops waiting.
+    const grant = (await call('POST', `/v1/tasks/${blocker}/claim`, { agent: 'cursor' })).body;
+    await call('POST', `/v1/tasks/${blocker}/submit`, { claim_id: grant.claim_id, status: 'completed' });
+    await page.waitForSelector(`${card('queued', waiting)}:not(:has(.waits))`);
+  });
+
+  test('with notes (when the daemon has them), the detail shows them and adds new ones live', async (t) => {
+    const id = await post('Hand over the flaky test');
+    const first = await call('POST', `/v1/tasks/${id}/notes`, { agent: 'cursor', text: 'reproduced on CI only' });
+    if (first.status === 404) return t.skip('this daemon has no notes yet (SPEC §12)');
+    assert.equal(first.status, 201);
+    await page.waitForSelector(card('queued', id));
+    await page.click(`${card('queued', id)} .title`);
+    await page.waitForSelector(`#detail[open][data-id="${id}"][data-loaded="true"]`);
+    assert.match((await page.textContent('#detail .d-notes')) ?? '', /reproduced on CI only/);
+    await call('POST', `/v1/tasks/${id}/notes`, { agent: 'claude-code#a1f3', text: 'the timeout is too short' });
+    await page.waitForSelector('#detail .d-notes li:has-text("the timeout is too short")');
+    await page.waitForSelector('#detail .d-history li.task-noted');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#detail', { state: 'hidden' });
   });
 
   test('with 1,000 more tasks the page loads, renders only what fits, and keeps up with a burst of claims', async () => {

@@ -3,7 +3,13 @@ import { sha256Hex } from '../canonical-json.js';
 import { CoordError } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
-import { ArtifactOutput, GetArtifactInput, PutArtifactInput } from '../schemas.js';
+import {
+  ArtifactOutput,
+  GetArtifactInput,
+  ListArtifactsInput,
+  ListArtifactsOutput,
+  PutArtifactInput,
+} from '../schemas.js';
 
 export const MAX_ARTIFACT_BYTES = 16 * 1024 * 1024;
 
@@ -41,5 +47,18 @@ export const getArtifact = defineOperation({
     const found = await ctx.store.getArtifact(input.task_id, input.artifact_id);
     if (!found) throw new CoordError('not_found', `no artifact ${input.artifact_id} on #${input.task_id}`);
     return found;
+  },
+});
+
+export const listArtifacts = defineOperation({
+  name: 'list_artifacts',
+  summary: "A task's artifacts (names, sizes, hashes; not the bytes), oldest first.",
+  input: ListArtifactsInput,
+  output: ListArtifactsOutput,
+  async run(ctx, input) {
+    // Whoever cannot see the task cannot learn what is attached to it either.
+    const task = await ctx.store.getTask(input.task_id, input.agent);
+    if (!task) throw new CoordError('not_found', `#${input.task_id} does not exist (or is private to another agent)`);
+    return { artifacts: await ctx.store.listArtifacts(input.task_id) };
   },
 });

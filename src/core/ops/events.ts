@@ -8,7 +8,13 @@ export const listEvents = defineOperation({
   output: EventsOutput,
   async run(ctx, input) {
     const since = input.since ?? 0;
-    const events = await ctx.store.events({ board: input.board, since, limit: input.limit ?? 200 });
+    const events = await ctx.store.events({
+      board: input.board,
+      since,
+      limit: input.limit ?? 200,
+      task_id: input.task,
+      tail: input.tail,
+    });
     return { events, next_since: events.at(-1)?.seq ?? since };
   },
 });

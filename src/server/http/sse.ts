@@ -43,6 +43,8 @@ export function registerEventsRoute(app: FastifyInstance, ctx: Ctx, hub = new Ev
         board: query.board,
         since: blankToUndefined(query.since),
         limit: query.limit,
+        task: blankToUndefined(query.task),
+        tail: blankToUndefined(query.tail),
       });
     }
     // Last-Event-ID (a reconnecting client) wins over ?since (the URL it first opened).

@@ -2,6 +2,7 @@
 // snapshot while the stream is down. Plain modules, no build step, no CDN.
 import { ApiError, makeApi, takeToken } from './api.js';
 import { Board } from './board.js';
+import { Detail } from './detail.js';
 import { Panels } from './panels.js';
 
 const POLL_MS = 15_000;
@@ -50,8 +51,14 @@ function start(token) {
   addBoard(filter);
   picker.value = filter;
 
-  const board = new Board($('columns'), api, { onCancel: cancel, onError: notify, onBoard: addBoard });
+  const board = new Board($('columns'), api, {
+    onCancel: cancel,
+    onError: notify,
+    onBoard: addBoard,
+    onOpen: (id, card) => detail.open(id, card),
+  });
   const panels = new Panels({ agents: $('agents'), locks: $('locks'), timeline: $('timeline') }, api);
+  const detail = new Detail($('detail'), api, { onCancel: cancel, onError: notify, tasks: () => board.tasks });
 
   let lastSeq = 0;
   let loading = null;
@@ -63,7 +70,7 @@ function start(token) {
     if (loading) return loading;
     loading = (async () => {
       try {
-        await Promise.all([board.load(filter), panels.refresh(filter)]);
+        await Promise.all([board.load(filter), panels.refresh(filter), panels.loadHistory(filter)]);
         document.body.dataset.ready = 'true';
       } catch (e) {
         if (e instanceof ApiError && e.status === 401) showLogin();
@@ -82,6 +89,7 @@ function start(token) {
     if (events.length === 0) return;
     board.applyEvents(events);
     panels.onEvents(events);
+    detail.onEvents(events);
   }
 
   function onEvents(events) {
@@ -135,6 +143,7 @@ function start(token) {
         reason: 'cancelled from the dashboard',
       });
       board.upsert(task);
+      if (detail.id === id) detail.load(id);
     } catch (e) {
       notify(e);
     }
@@ -169,7 +178,11 @@ function start(token) {
     reload();
   });
 
-  setInterval(() => board.tick(Date.now()), 1000);
+  setInterval(() => {
+    const now = Date.now();
+    board.tick(now);
+    if (detail.isOpen) detail.tick(now);
+  }, 1000);
   setInterval(() => panels.refresh(filter).catch(() => {}), POLL_MS);
   streamForever();
 }

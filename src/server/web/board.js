@@ -36,6 +36,9 @@ export function el(tag, className, text) {
 function fillCard(card, t, now) {
   card.className = `card state-${t.state}${t.claimed_by ? ' held' : ''}`;
   card.dataset.id = t.id;
+  // Focusable, and Enter opens it: the board is usable from the keyboard.
+  card.tabIndex = 0;
+  card.setAttribute('aria-label', `#${t.id} ${t.title} (${t.state}) — press Enter for details`);
   const top = el('div', 'top');
   top.append(el('span', 'id', `#${t.id}`), el('span', 'kind', t.kind), el('span', 'prio', `p${t.priority}`));
   if (t.for) top.append(el('span', 'private', `for ${t.for}`));
@@ -47,6 +50,12 @@ function fillCard(card, t, now) {
     top.append(cancel);
   }
   const title = el('div', 'title', t.title);
+  // Dependencies (when the daemon has them): a queued task that is not ready says what it waits for.
+  const waits = Array.isArray(t.blocked) && t.blocked.length ? t.blocked : null;
+  const blocked =
+    t.state === 'queued' && (waits || t.ready === false)
+      ? el('div', 'waits', `waits for ${waits ? waits.map((b) => `#${b.id} (${b.state})`).join(', ') : 'its blockers'}`)
+      : null;
   title.title = `${t.title}\n(board ${t.board})`;
   const meta = el('div', 'meta');
   meta.append(el('span', 'author', t.created_by));
@@ -59,7 +68,9 @@ function fillCard(card, t, now) {
   } else if (t.state !== 'queued') {
     meta.append(el('time', 'when', clock(t.updated_at)));
   }
-  card.replaceChildren(top, title, meta);
+  if (t.children) meta.append(el('span', 'children', `${t.children.completed}/${t.children.total} done`));
+  if (t.notes_count) meta.append(el('span', 'notes', `${t.notes_count} note${t.notes_count === 1 ? '' : 's'}`));
+  card.replaceChildren(...(blocked ? [top, title, blocked, meta] : [top, title, meta]));
 }
 
 class Column {
@@ -139,7 +150,7 @@ class Column {
 }
 
 export class Board {
-  constructor(root, api, { onCancel, onError, onBoard }) {
+  constructor(root, api, { onCancel, onError, onBoard, onOpen }) {
     this.api = api;
     this.onError = onError;
     this.onBoard = onBoard;
@@ -152,7 +163,12 @@ export class Board {
     // One listener for every cancel button: the first click arms it, the second cancels.
     root.addEventListener('click', (ev) => {
       const button = ev.target.closest?.('button.cancel');
-      if (!button) return;
+      if (!button) {
+        // Anywhere else on a card: open it.
+        const card = ev.target.closest?.('.card');
+        if (card?.dataset.id && onOpen) onOpen(card.dataset.id, card);
+        return;
+      }
       const id = button.closest('.card')?.dataset.id;
       if (!id) return;
       if (button.dataset.armed) return onCancel(id);
@@ -162,6 +178,13 @@ export class Board {
         delete button.dataset.armed;
         button.textContent = '✕';
       }, 4000);
+    });
+    root.addEventListener('keydown', (ev) => {
+      if (ev.key !== 'Enter' && ev.key !== ' ') return;
+      const card = ev.target.closest?.('.card');
+      if (!card || ev.target !== card || !onOpen) return;
+      ev.preventDefault();
+      onOpen(card.dataset.id, card);
     });
   }
 
@@ -272,6 +295,8 @@ export class Board {
           created_at: e.at,
           updated_at: e.at,
         });
+        // Dependencies and parent are not in the event: read the task once to show them.
+        if (d.blocked_by?.length || d.parent) this.refetch(e.task_id);
       } else {
         this.refetch(e.task_id); // an older task we did not load
       }
@@ -292,8 +317,12 @@ export class Board {
       case 'task.cancelled':
       case 'task.expired':
         Object.assign(next, { state: e.type.slice(5), lease_until: null });
+        // Tasks it blocked now wait on a finished (or failed) blocker: their `blocked` changed.
+        for (const other of this.tasks.values()) if (other.blocked_by?.includes(e.task_id)) this.refetch(other.id);
         break;
       default:
+        // task.ready, task.noted, …: what changed is on the daemon; read the task again.
+        if (e.type.startsWith('task.')) this.refetch(e.task_id);
         return;
     }
     this.put(next);

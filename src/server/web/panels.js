@@ -13,7 +13,7 @@ function ago(iso, now) {
   return `${Math.floor(s / 86_400)}d ago`;
 }
 
-function describe(e) {
+export function describe(e) {
   const d = e.data ?? {};
   switch (e.type) {
     case 'task.created':
@@ -24,6 +24,13 @@ function describe(e) {
       return `${d.reason ?? ''}${d.to ? ` → ${d.to}` : ''}`;
     case 'task.cancelled':
       return d.reason ?? '';
+    case 'task.noted':
+      return typeof d.text === 'string' ? `“${d.text}”` : '';
+    case 'message.sent':
+      return `${d.to ? `to ${d.to}` : ''}${typeof d.text === 'string' ? ` “${d.text}”` : ''}`;
+    case 'lock.acquired':
+    case 'lock.released':
+      return Array.isArray(d.resources) ? d.resources.join(' ') : '';
     default:
       return '';
   }
@@ -60,6 +67,7 @@ export class Panels {
     const items = agents.slice(0, 50).map((a) => {
       const li = el('li', a.active ? 'agent active' : 'agent');
       li.append(el('span', 'dot'), el('b', '', a.name), el('span', 'muted', ` ${ago(a.last_seen, now)}`));
+      if (a.unread > 0) li.append(el('span', 'unread', ` ✉ ${a.unread} unread`));
       if (a.claims.length) li.append(el('span', 'holds', ` holds ${a.claims.map((id) => `#${id}`).join(' ')}`));
       if (a.locks.length) li.append(el('span', 'holds', ` · locks ${a.locks.join(' ')}`));
       return li;
@@ -83,6 +91,22 @@ export class Panels {
       return li;
     });
     this.locksEl.replaceChildren(...(items.length ? items : [empty('no locks')]));
+  }
+
+  /**
+   * The recent history, so the timeline is not empty when the page opens. Merged with what the stream
+   * already delivered (by seq), so an event seen both ways shows once.
+   */
+  async loadHistory(board) {
+    const { events } = await this.api.get(
+      `/v1/events${query({ format: 'json', board, tail: 'true', limit: MAX_TIMELINE })}`,
+    );
+    const seen = new Set(this.recent.map((e) => e.seq));
+    const older = events.filter((e) => !seen.has(e.seq));
+    if (older.length === 0) return;
+    this.recent = [...older, ...this.recent].sort((a, b) => a.seq - b.seq);
+    if (this.recent.length > 2 * MAX_TIMELINE) this.recent.splice(0, this.recent.length - 2 * MAX_TIMELINE);
+    if (board === this.board) this.showBoard(board);
   }
 
   onEvents(events) {

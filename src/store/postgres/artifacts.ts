@@ -4,7 +4,7 @@ import { explainFenceLoss } from '../../core/rules.js';
 import { type ArtifactRow, toArtifact, toFacts } from '../shared/rows.js';
 import type { Queryable } from './database.js';
 import { currentRow } from './fenced.js';
-import { row } from './sql.js';
+import { row, rows } from './sql.js';
 import type { Tx } from './tx.js';
 
 const BY_ID = 'SELECT * FROM artifacts WHERE task_id = @task_id AND artifact_id = @artifact_id';
@@ -52,6 +52,13 @@ export async function putArtifact(
     if (await row(tx.db, BY_ID, cmd)) continue;
     return lost(tx, cmd);
   }
+}
+
+const LIST = `SELECT task_id, artifact_id, name, content_type, size, sha256, created_at FROM artifacts
+  WHERE task_id = @task_id ORDER BY created_at, artifact_id`;
+
+export async function listArtifacts(db: Queryable, taskId: string): Promise<Artifact[]> {
+  return (await rows<ArtifactRow>(db, LIST, { task_id: taskId })).map(toArtifact);
 }
 
 export async function getArtifact(

@@ -4,7 +4,7 @@ import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
-import { getArtifact, putArtifact } from './artifacts.js';
+import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
 import { claimWithFiles } from './claim-with-files.js';
 import { createTask } from './create-task.js';
@@ -276,6 +276,9 @@ export class PostgresStore implements Store {
   }
   async getArtifact(taskId: string, artifactId: string) {
     return guarded(() => getArtifact(this.pool, taskId, artifactId));
+  }
+  async listArtifacts(taskId: string) {
+    return guarded(() => listArtifacts(this.pool, taskId));
   }
   async inbox(q: Parameters<Store['inbox']>[0]) {
     return guarded(() => this.snapshot((db, now) => inbox(db, now, q)));

@@ -1,5 +1,5 @@
 import type { CoordEvent, Task } from '../../core/model.js';
-import type { Activity, ListTasksQuery } from '../../core/ports.js';
+import type { Activity, EventsQuery, ListTasksQuery } from '../../core/ports.js';
 import { visibleTo } from '../../core/rules.js';
 import { listParams, taskPage } from '../shared/paging.js';
 import { type EventRow, type TaskRow, toEvent, toTask } from '../shared/rows.js';
@@ -33,14 +33,18 @@ export async function listTasks(
   return taskPage(found, q.limit);
 }
 
-const EVENTS = `SELECT * FROM events WHERE seq > @since::bigint AND (@board::text IS NULL OR board = @board)
-  ORDER BY seq LIMIT @limit`;
+const EVENTS_WHERE = `seq > @since::bigint AND (@board::text IS NULL OR board = @board)
+  AND (@task::text IS NULL OR task_id = @task)`;
+const EVENTS = `SELECT * FROM events WHERE ${EVENTS_WHERE} ORDER BY seq LIMIT @limit`;
+const EVENTS_TAIL = `SELECT * FROM (SELECT * FROM events WHERE ${EVENTS_WHERE} ORDER BY seq DESC LIMIT @limit) t ORDER BY seq`;
 
-export async function listEvents(
-  db: Queryable,
-  q: { board?: string | undefined; since: number; limit: number },
-): Promise<CoordEvent[]> {
-  const found = await rows<EventRow>(db, EVENTS, { since: q.since, board: q.board ?? null, limit: q.limit });
+export async function listEvents(db: Queryable, q: EventsQuery): Promise<CoordEvent[]> {
+  const found = await rows<EventRow>(db, q.tail ? EVENTS_TAIL : EVENTS, {
+    since: q.since,
+    board: q.board ?? null,
+    task: q.task_id ?? null,
+    limit: q.limit,
+  });
   return found.map(toEvent);
 }
 

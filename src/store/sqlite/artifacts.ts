@@ -52,6 +52,13 @@ function lost(tx: Tx, cmd: PutArtifactCommand) {
   return explainFenceLoss(task ? toFacts(task) : null, cmd.claim_id, tx.now);
 }
 
+const LIST = `SELECT task_id, artifact_id, name, content_type, size, sha256, created_at FROM artifacts
+  WHERE task_id = ? ORDER BY created_at, artifact_id`;
+
+export function listArtifacts(db: Db, taskId: string): Artifact[] {
+  return (stmt(db, LIST).all(taskId) as ArtifactRow[]).map(toArtifact);
+}
+
 export function getArtifact(
   db: Db,
   taskId: string,

@@ -1,5 +1,5 @@
 import type { CoordEvent, Task } from '../../core/model.js';
-import type { Activity, ListTasksQuery } from '../../core/ports.js';
+import type { Activity, EventsQuery, ListTasksQuery } from '../../core/ports.js';
 import { visibleTo } from '../../core/rules.js';
 import { listParams, taskPage } from '../shared/paging.js';
 import { type EventRow, type TaskRow, toEvent, toTask } from '../shared/rows.js';
@@ -31,11 +31,18 @@ export function listTasks(db: Db, q: ListTasksQuery): { tasks: Task[]; next_curs
   return taskPage(rows, q.limit);
 }
 
-export function listEvents(db: Db, q: { board?: string | undefined; since: number; limit: number }): CoordEvent[] {
-  const rows = stmt(
-    db,
-    'SELECT * FROM events WHERE seq > @since AND (@board IS NULL OR board = @board) ORDER BY seq LIMIT @limit',
-  ).all({ since: q.since, board: q.board ?? null, limit: q.limit }) as EventRow[];
+const EVENTS_WHERE = 'seq > @since AND (@board IS NULL OR board = @board) AND (@task IS NULL OR task_id = @task)';
+
+export function listEvents(db: Db, q: EventsQuery): CoordEvent[] {
+  const sql = q.tail
+    ? `SELECT * FROM (SELECT * FROM events WHERE ${EVENTS_WHERE} ORDER BY seq DESC LIMIT @limit) ORDER BY seq`
+    : `SELECT * FROM events WHERE ${EVENTS_WHERE} ORDER BY seq LIMIT @limit`;
+  const rows = stmt(db, sql).all({
+    since: q.since,
+    board: q.board ?? null,
+    task: q.task_id ?? null,
+    limit: q.limit,
+  }) as EventRow[];
   return rows.map(toEvent);
 }
 

@@ -7,7 +7,7 @@ import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
-import { getArtifact, putArtifact } from './artifacts.js';
+import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
 import { claimNext, peekNext } from './claim.js';
 import { claimWithFiles } from './claim-with-files.js';
@@ -229,6 +229,9 @@ export class SqliteStore implements Store {
   }
   async getArtifact(taskId: string, artifactId: string) {
     return this.read(() => getArtifact(this.db, taskId, artifactId));
+  }
+  async listArtifacts(taskId: string) {
+    return this.read(() => listArtifacts(this.db, taskId));
   }
   async inbox(q: Parameters<Store['inbox']>[0]) {
     const now = await this.fresh();

@@ -10,6 +10,28 @@ export function artifactContract(make: MakeStore): void {
   describe('artifacts', () => {
     const board = freshBoard(make);
 
+    test("a task's artifacts are listed without their bytes, oldest first; a task no one can see lists not_found", async () => {
+      const b = board();
+      const task = await b.post('alice');
+      assert.deepEqual(await b.call(op.listArtifacts, { task_id: task.id }), { artifacts: [] });
+      const grant = await b.claim(task.id, 'bob');
+      const put = { task_id: task.id, claim_id: grant.claim_id };
+      await b.call(op.putArtifact, { ...put, artifact_id: 'log.txt', name: 'build log', bytes: bytes('ok') });
+      b.clock.advance(S);
+      await b.call(op.putArtifact, { ...put, artifact_id: 'a.diff', content_type: 'text/x-diff', bytes: bytes('--') });
+      const { artifacts } = await b.call(op.listArtifacts, { task_id: task.id });
+      assert.deepEqual(
+        artifacts.map((a) => [a.id, a.name, a.size, a.content_type]),
+        [
+          ['log.txt', 'build log', 2, 'application/octet-stream'],
+          ['a.diff', 'a.diff', 2, 'text/x-diff'],
+        ],
+      );
+      assert.ok(artifacts.every((a) => !('bytes' in a)));
+      const secret = await b.post('alice', { for: 'carol' });
+      assert.equal((await b.fail(op.listArtifacts, { task_id: secret.id, agent: 'mallory' })).code, 'not_found');
+    });
+
     test('the current claim uploads an artifact; the same id with the same bytes answers created: false, other bytes artifact_conflict', async () => {
       const b = board();
       const task = await b.post('alice');

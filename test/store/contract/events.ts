@@ -78,6 +78,36 @@ export function eventContract(make: MakeStore): void {
       assert.deepEqual(none, { events: [], next_since: later.next_since });
     });
 
+    test("a task filter gives one task's history, and tail gives the newest events, still oldest first", async () => {
+      const b = board();
+      const t1 = await b.post('alice');
+      const t2 = await b.post('alice');
+      await b.claim(t1.id, 'bob');
+      await b.call(op.cancelTask, { task_id: t2.id, agent: 'alice' });
+      await b.call(op.cancelTask, { task_id: t1.id, agent: 'alice' });
+      const history = await b.call(op.listEvents, { task: t1.id });
+      assert.deepEqual(
+        history.events.map((e) => [e.type, e.task_id]),
+        [
+          ['task.created', t1.id],
+          ['task.claimed', t1.id],
+          ['task.cancelled', t1.id],
+        ],
+      );
+      const all = (await b.call(op.listEvents, {})).events;
+      const tail = await b.call(op.listEvents, { tail: true, limit: 2 });
+      assert.deepEqual(
+        tail.events.map((e) => e.seq),
+        all.slice(-2).map((e) => e.seq),
+      );
+      assert.equal(tail.next_since, all.at(-1)?.seq);
+      const lastOfT2 = await b.call(op.listEvents, { task: t2.id, tail: true, limit: 1 });
+      assert.deepEqual(
+        lastOfT2.events.map((e) => e.type),
+        ['task.cancelled'],
+      );
+    });
+
     test('subscribers hear the events of each change after it is committed', async () => {
       const b = board();
       const heard: string[] = [];

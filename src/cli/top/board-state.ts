@@ -1,0 +1,251 @@
+/**
+ * What `coord top` shows, kept in memory: the tasks of one board (or all), agents, locks and the recent
+ * events. A snapshot fills it; events keep it current. Knows nothing of the terminal, so it is tested alone.
+ *
+ * Fields that other parts of coord add over time (dependencies: `ready`, `blocked`, `children`; messages:
+ * agents' `unread`) are read when present and ignored when not.
+ */
+import type { CoordEvent, Task } from '../../core/model.js';
+
+/** The fields other features add are optional here whether or not Task declares them yet. */
+type Added = 'blocked_by' | 'blocked' | 'ready' | 'parent' | 'children' | 'notes' | 'notes_count';
+export type TopTask = Omit<Task, Added> & {
+  ready?: boolean;
+  blocked_by?: string[];
+  blocked?: { id: string; state: string }[];
+  parent?: string | null;
+  children?: { total: number; completed: number };
+  notes_count?: number;
+};
+
+export interface TopAgent {
+  name: string;
+  active: boolean;
+  last_seen: string;
+  claims: string[];
+  locks: string[];
+  unread?: number;
+}
+
+export interface TopLock {
+  lock_id: string;
+  board: string;
+  agent: string;
+  resources: string[];
+  lease_until: string;
+}
+
+export interface Filter {
+  kind?: string;
+  agent?: string;
+  text?: string;
+}
+
+/** The groups of the task list, top to bottom. */
+export const SECTIONS = ['claimed', 'queued', 'blocked', 'done'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+/** Events whose data says all there is to know about the task's new state. */
+const MOVES = new Set([
+  'task.claimed',
+  'task.requeued',
+  'task.completed',
+  'task.failed',
+  'task.cancelled',
+  'task.expired',
+]);
+const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'expired']);
+/** Finished tasks kept on screen: the most recent few are context, not work. */
+export const RECENT_DONE = 30;
+export const MAX_EVENTS = 200;
+
+export const isBlocked = (t: TopTask): boolean =>
+  t.state === 'queued' && (t.ready === false || (Array.isArray(t.blocked) && t.blocked.length > 0));
+
+export function sectionOf(t: TopTask): Section {
+  if (t.state === 'claimed') return 'claimed';
+  if (t.state === 'queued') return isBlocked(t) ? 'blocked' : 'queued';
+  return 'done';
+}
+
+/** `kind:bug agent:cursor some words` → {kind, agent, text}. */
+export function parseFilter(input: string): Filter {
+  const f: Filter = {};
+  const words: string[] = [];
+  for (const word of input.trim().split(/\s+/).filter(Boolean)) {
+    const m = /^(kind|agent):(.+)$/.exec(word);
+    if (m?.[1] === 'kind') f.kind = m[2];
+    else if (m?.[1] === 'agent') f.agent = m[2];
+    else words.push(word);
+  }
+  if (words.length) f.text = words.join(' ').toLowerCase();
+  return f;
+}
+
+export const filterText = (f: Filter): string =>
+  [f.kind && `kind:${f.kind}`, f.agent && `agent:${f.agent}`, f.text].filter(Boolean).join(' ');
+
+export function matches(t: TopTask, f: Filter): boolean {
+  if (f.kind && t.kind !== f.kind) return false;
+  if (f.agent && t.claimed_by !== f.agent && t.created_by !== f.agent && t.for !== f.agent) return false;
+  if (f.text && !`#${t.id} ${t.title} ${t.labels.join(' ')}`.toLowerCase().includes(f.text)) return false;
+  return true;
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byClaimOrder = (a: TopTask, b: TopTask) =>
+  a.priority - b.priority || cmp(a.created_at, b.created_at) || cmp(a.id, b.id);
+const byRecent = (a: TopTask, b: TopTask) => cmp(b.updated_at, a.updated_at) || cmp(b.id, a.id);
+
+export class BoardState {
+  /** '' = every board. */
+  board = '';
+  filter: Filter = {};
+  tasks = new Map<string, TopTask>();
+  agents: TopAgent[] = [];
+  locks: TopLock[] = [];
+  events: CoordEvent[] = [];
+  boards = new Set<string>();
+  lastSeq = 0;
+
+  /** Replaces what is known of the board with a fresh snapshot. */
+  reset(snapshot: { tasks: TopTask[]; agents: TopAgent[]; locks: TopLock[]; events: CoordEvent[] }): void {
+    this.tasks = new Map();
+    for (const t of snapshot.tasks) this.upsert(t);
+    this.agents = snapshot.agents;
+    this.locks = snapshot.locks;
+    const seen = new Set(this.events.map((e) => e.seq));
+    this.events = [...this.events, ...snapshot.events.filter((e) => !seen.has(e.seq))].sort((a, b) => a.seq - b.seq);
+    this.events = this.events.slice(-MAX_EVENTS);
+    for (const e of snapshot.events) this.lastSeq = Math.max(this.lastSeq, e.seq);
+  }
+
+  shows(board: string): boolean {
+    return this.board === '' || board === this.board;
+  }
+
+  /** A task read from the daemon: newer than what we hold, or ignored. */
+  upsert(t: TopTask): void {
+    this.boards.add(t.board);
+    if (!this.shows(t.board)) return;
+    const prev = this.tasks.get(t.id);
+    if (prev && prev.updated_at > t.updated_at) return;
+    this.tasks.set(t.id, t);
+  }
+
+  /**
+   * Applies events; returns the ids of tasks it could not update from the event alone (unknown to us, or
+   * an event whose effect on the task JSON only the daemon knows, like `task.ready`): the caller re-reads them.
+   */
+  apply(events: CoordEvent[]): string[] {
+    const refetch = new Set<string>();
+    for (const e of events) {
+      if (e.seq <= this.lastSeq) continue;
+      this.lastSeq = e.seq;
+      this.boards.add(e.board);
+      if (!this.shows(e.board)) continue;
+      this.events.push(e);
+      if (!e.task_id) continue;
+      const id = e.task_id;
+      const t = this.tasks.get(id);
+      const d = e.data;
+      if (!t) {
+        if (e.type === 'task.created') {
+          this.tasks.set(id, createdTask(e));
+          // Dependencies and parent are not in the event: read the task once.
+          if (d.blocked_by || d.parent) refetch.add(id);
+        } else refetch.add(id);
+        continue;
+      }
+      // Events that change more than the event says (task.ready, task.noted, …): read the task again.
+      if (!MOVES.has(e.type)) {
+        refetch.add(id);
+        continue;
+      }
+      // What we hold is already newer (the snapshot was read after this event).
+      if (e.at < t.updated_at) continue;
+      const next: TopTask = { ...t, updated_at: e.at };
+      switch (e.type) {
+        case 'task.claimed':
+          Object.assign(next, {
+            state: 'claimed',
+            claimed_by: e.agent,
+            lease_until: (d.lease_until as string) ?? null,
+            attempts: (d.fence as number) ?? t.attempts,
+          });
+          break;
+        case 'task.requeued':
+          Object.assign(next, { state: 'queued', claimed_by: null, lease_until: null });
+          if (typeof d.to === 'string') next.for = d.to;
+          break;
+        case 'task.completed':
+        case 'task.failed':
+        case 'task.cancelled':
+        case 'task.expired':
+          Object.assign(next, { state: e.type.slice(5), lease_until: null });
+          // Its dependents (and its parent's counts) changed on the daemon.
+          refetch.add(id);
+          break;
+      }
+      this.tasks.set(id, next);
+    }
+    if (this.events.length > MAX_EVENTS) this.events.splice(0, this.events.length - MAX_EVENTS);
+    return [...refetch];
+  }
+
+  /** The task list as shown: each section's tasks in order, after the filter. */
+  sections(): Record<Section, TopTask[]> {
+    const out: Record<Section, TopTask[]> = { claimed: [], queued: [], blocked: [], done: [] };
+    for (const t of this.tasks.values()) if (matches(t, this.filter)) out[sectionOf(t)].push(t);
+    out.claimed.sort(byClaimOrder);
+    out.queued.sort(byClaimOrder);
+    out.blocked.sort(byClaimOrder);
+    out.done = out.done.sort(byRecent).slice(0, RECENT_DONE);
+    return out;
+  }
+
+  /** Events as shown in the timeline: the filter's agent and text apply to them too. */
+  timeline(): CoordEvent[] {
+    const f = this.filter;
+    return this.events.filter((e) => {
+      if (f.agent && e.agent !== f.agent) return false;
+      if (f.kind || f.text) {
+        const t = e.task_id ? this.tasks.get(e.task_id) : undefined;
+        if (!t || !matches(t, f)) return false;
+      }
+      return true;
+    });
+  }
+
+  unreadTotal(): number | undefined {
+    const counts = this.agents.map((a) => a.unread).filter((n): n is number => typeof n === 'number');
+    return counts.length ? counts.reduce((a, b) => a + b, 0) : undefined;
+  }
+}
+
+function createdTask(e: CoordEvent): TopTask {
+  const d = e.data;
+  return {
+    id: e.task_id ?? '',
+    board: e.board,
+    kind: (d.kind as string) ?? 'task',
+    title: (d.title as string) ?? '',
+    body: '',
+    priority: (d.priority as number) ?? 0,
+    labels: Array.isArray(d.labels) ? (d.labels as string[]) : [],
+    for: (d.for as string) ?? null,
+    created_by: e.agent ?? '',
+    state: 'queued',
+    claimed_by: null,
+    lease_until: null,
+    attempts: 0,
+    result_status: null,
+    result: null,
+    created_at: e.at,
+    updated_at: e.at,
+    expires_at: e.at,
+    idempotency_key: null,
+  };
+}
+
+export const isTerminal = (state: string): boolean => TERMINAL.has(state);

@@ -1,0 +1,202 @@
+/**
+ * The lines of each pane of `coord top`, for a given width: the task list by state, agents and locks,
+ * the timeline, the header. Pure functions of the board state, so every line's width can be tested.
+ */
+import type { CoordEvent } from '../../core/model.js';
+import { type BoardState, filterText, SECTIONS, type Section, type TopTask } from './board-state.js';
+import { cell, clock, column, countdown, esc, fit } from './cells.js';
+
+export interface ListLine {
+  /** Formatted on demand: only the lines on screen are drawn, so a board of thousands stays cheap. */
+  text(): string;
+  /** The task this line shows; headers have none. */
+  taskId?: string;
+}
+
+const TITLES: Record<Section, string> = {
+  claimed: 'CLAIMED',
+  queued: 'QUEUED',
+  blocked: 'BLOCKED',
+  done: 'RECENTLY FINISHED',
+};
+const SECTION_STYLE: Record<Section, string> = {
+  claimed: 'yellow-fg',
+  queued: 'cyan-fg',
+  blocked: 'magenta-fg',
+  done: 'green-fg',
+};
+const STATE_STYLE: Record<string, string> = {
+  completed: 'green-fg',
+  failed: 'red-fg',
+  cancelled: 'gray-fg',
+  expired: 'gray-fg',
+};
+
+const children = (t: TopTask): string => (t.children ? ` [${t.children.completed}/${t.children.total}]` : '');
+
+function waitsFor(t: TopTask): string {
+  if (Array.isArray(t.blocked) && t.blocked.length) return t.blocked.map((b) => `#${b.id}(${b.state})`).join(' ');
+  if (Array.isArray(t.blocked_by) && t.blocked_by.length) return t.blocked_by.map((id) => `#${id}`).join(' ');
+  return '…';
+}
+
+/** One task's row; `cols` is the inner width of the list pane. */
+export function taskRow(t: TopTask, section: Section, cols: number, now: number, color: boolean): string {
+  const id = column(`#${t.id}`, 10, undefined, color);
+  const rest = cols - 10;
+  switch (section) {
+    case 'claimed': {
+      const lease = countdown(t.lease_until, now);
+      const soon = lease === 'lapsed' || Date.parse(t.lease_until ?? '') - now < 30_000;
+      return (
+        id +
+        column(t.claimed_by ?? '', 17, 'bold', color) +
+        column(lease, 8, soon ? 'red-fg' : 'yellow-fg', color) +
+        cell(t.title + children(t), Math.max(0, rest - 25), undefined, color, false)
+      );
+    }
+    case 'queued': {
+      const tag = `p${t.priority} ${t.kind}${t.for ? ` →${t.for}` : ''}`;
+      return (
+        id +
+        cell(tag, 16, 'cyan-fg', color) +
+        cell(t.title + children(t), Math.max(0, rest - 16), undefined, color, false)
+      );
+    }
+    case 'blocked': {
+      const wcols = Math.min(40, Math.max(14, Math.floor(rest / 2)));
+      return (
+        id +
+        column(`waits ${waitsFor(t)}`, wcols, 'magenta-fg', color) +
+        cell(t.title, Math.max(0, rest - wcols), undefined, color, false)
+      );
+    }
+    case 'done':
+      return (
+        id +
+        column(t.state, 10, STATE_STYLE[t.state], color) +
+        column(clock(t.updated_at), 9, 'gray-fg', color) +
+        cell(t.title, Math.max(0, rest - 19), undefined, color, false)
+      );
+  }
+}
+
+export function taskList(state: BoardState, cols: number, now: number, color: boolean): ListLine[] {
+  const sections = state.sections();
+  const lines: ListLine[] = [];
+  for (const s of SECTIONS) {
+    const tasks = sections[s];
+    if (s === 'blocked' && tasks.length === 0) continue;
+    if (s === 'done' && tasks.length === 0) continue;
+    lines.push({ text: () => cell(`${TITLES[s]} ${tasks.length}`, cols, SECTION_STYLE[s], color, false) });
+    if (tasks.length === 0) lines.push({ text: () => cell('  (none)', cols, 'gray-fg', color, false) });
+    for (const t of tasks) lines.push({ text: () => taskRow(t, s, cols, now, color), taskId: t.id });
+  }
+  return lines;
+}
+
+export function sidePane(state: BoardState, cols: number, now: number, color: boolean): string[] {
+  const lines: string[] = [cell(`AGENTS ${state.agents.length}`, cols, 'bold', color, false)];
+  if (state.agents.length === 0) lines.push(cell('  none seen', cols, 'gray-fg', color, false));
+  for (const a of state.agents) {
+    const unread = typeof a.unread === 'number' && a.unread > 0 ? ` ✉${a.unread}` : '';
+    const name = `${a.active ? '●' : '○'} ${a.name}`;
+    const nameCols = Math.max(4, cols - unread.length);
+    lines.push(
+      cell(name, nameCols, a.active ? 'green-fg' : 'gray-fg', color, !!unread) +
+        (unread ? cell(unread, cols - nameCols, 'yellow-fg', color, false) : ''),
+    );
+    if (a.claims.length)
+      lines.push(cell(`  holds ${a.claims.map((id) => `#${id}`).join(' ')}`, cols, undefined, color, false));
+  }
+  lines.push('', cell(`LOCKS ${state.locks.length}`, cols, 'bold', color, false));
+  if (state.locks.length === 0) lines.push(cell('  none', cols, 'gray-fg', color, false));
+  for (const l of state.locks) {
+    lines.push(cell(l.resources.join(' '), cols, 'cyan-fg', color, false));
+    lines.push(cell(`  ${l.agent} ${countdown(l.lease_until, now)}`, cols, undefined, color, false));
+  }
+  return lines;
+}
+
+/** What an event says beyond its type, subject and agent. */
+export function eventDetail(e: CoordEvent): string {
+  const d = e.data;
+  // Typed as a string: event types added by other features (task.noted, message.sent) are shown too.
+  switch (e.type as string) {
+    case 'task.created':
+      return `"${String(d.title ?? '')}"${d.for ? ` for ${d.for}` : ''}`;
+    case 'task.claimed':
+      return `fence ${d.fence ?? '?'}`;
+    case 'task.requeued':
+      return `${d.reason ?? ''}${d.to ? ` → ${d.to}` : ''}`;
+    case 'task.cancelled':
+      return d.reason ? `"${d.reason}"` : '';
+    case 'task.noted':
+      return typeof d.text === 'string' ? `"${d.text}"` : '';
+    case 'message.sent':
+      return `${d.to ? `to ${d.to}` : ''}${typeof d.text === 'string' ? ` "${d.text}"` : ''}`;
+    case 'lock.acquired':
+    case 'lock.released':
+      return Array.isArray(d.resources) ? d.resources.join(' ') : '';
+    default:
+      return '';
+  }
+}
+
+const EVENT_STYLE: Record<string, string> = {
+  'task.created': 'cyan-fg',
+  'task.claimed': 'yellow-fg',
+  'task.completed': 'green-fg',
+  'task.failed': 'red-fg',
+  'task.ready': 'magenta-fg',
+};
+
+const SHORT: Record<string, string> = {
+  'lock.acquired': 'locked',
+  'lock.released': 'unlocked',
+  'message.sent': 'message',
+  'message.acked': 'acked',
+};
+
+export function eventRow(e: CoordEvent, cols: number, color: boolean, withBoard: boolean): string {
+  const resources = Array.isArray(e.data.resources) ? (e.data.resources as string[]).join(' ') : '';
+  const isLock = e.type.startsWith('lock.');
+  const subject = e.task_id ? `#${e.task_id}` : isLock ? resources : (e.lock_id ?? '');
+  const type = SHORT[e.type] ?? e.type.replace(/^task\./, '');
+  const head =
+    column(clock(e.at), 9, 'gray-fg', color) +
+    column(type, 10, EVENT_STYLE[e.type], color) +
+    column(e.agent ?? '-', 17, 'bold', color);
+  const what = `${isLock ? resources : `${subject} ${eventDetail(e)}`}${withBoard ? ` [${e.board}]` : ''}`;
+  const rest = cols - 36;
+  return rest > 0 ? head + cell(what.trim(), rest, undefined, color, false) : head;
+}
+
+/** Newest first, as many as fit. */
+export function timelineLines(state: BoardState, cols: number, rows: number, color: boolean): string[] {
+  const shown = state.timeline().slice(-rows).reverse();
+  if (shown.length === 0) return [cell('no events yet', cols, 'gray-fg', color, false)];
+  return shown.map((e) => eventRow(e, cols, color, state.board === ''));
+}
+
+export function headerLine(state: BoardState, cols: number, status: { live: boolean }): string {
+  const s = state.sections();
+  const unread = state.unreadTotal();
+  const parts = [
+    'coord top',
+    `board ${state.board || '(all)'}`,
+    status.live ? 'live' : 'reconnecting…',
+    `${s.claimed.length} claimed · ${s.queued.length} queued${s.blocked.length ? ` · ${s.blocked.length} blocked` : ''}`,
+  ];
+  if (unread !== undefined) parts.push(`${unread} unread`);
+  const f = filterText(state.filter);
+  if (f) parts.push(`filter: ${f}`);
+  return `{inverse}${esc(fit(parts.join('  ·  '), cols, true))}{/inverse}`;
+}
+
+export const KEYS = '↑↓ move  enter open  n post  c cancel  / filter  b board  q quit';
+
+export function footerLine(cols: number, message: string | undefined, color: boolean): string {
+  if (message) return cell(message, cols, 'yellow-fg', color, false);
+  return cell(KEYS, cols, 'gray-fg', color, false);
+}

@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { BoardState, parseFilter, type TopTask } from '../../src/cli/top/board-state.js';
+import { fit, width } from '../../src/cli/top/cells.js';
+import { headerLine, sidePane, taskList, timelineLines } from '../../src/cli/top/panes.js';
+import type { CoordEvent } from '../../src/core/model.js';
+
+const T0 = Date.parse('2026-01-01T12:00:00Z');
+const iso = (ms: number) => new Date(T0 + ms).toISOString();
+
+function task(id: string, extra: Partial<TopTask> = {}): TopTask {
+  return {
+    id,
+    board: 'b',
+    kind: 'task',
+    title: `title of ${id}`,
+    body: '',
+    priority: 0,
+    labels: [],
+    for: null,
+    created_by: 'alice',
+    state: 'queued',
+    claimed_by: null,
+    lease_until: null,
+    attempts: 0,
+    result_status: null,
+    result: null,
+    created_at: iso(0),
+    updated_at: iso(0),
+    expires_at: iso(86_400_000),
+    idempotency_key: null,
+    ...extra,
+  };
+}
+
+let seq = 0;
+const event = (type: string, task_id: string | null, extra: Partial<CoordEvent> = {}): CoordEvent =>
+  ({
+    seq: ++seq,
+    type,
+    board: 'b',
+    task_id,
+    lock_id: null,
+    agent: 'bob',
+    at: iso(seq * 1000),
+    data: {},
+    ...extra,
+  }) as CoordEvent;
+
+const plain = (line: string) =>
+  line
+    .replace(/\{\/?(?!open\}|close\})[a-z-]+\}/g, '')
+    .replace(/\{open\}/g, '{')
+    .replace(/\{close\}/g, '}');
+
+describe('the board state behind coord top', () => {
+  test('events move tasks between sections; an event older than what is held changes nothing', () => {
+    const s = new BoardState();
+    s.board = 'b';
+    s.reset({ tasks: [], agents: [], locks: [], events: [] });
+    s.apply([event('task.created', 't1', { data: { title: 'one', kind: 'bug', priority: 2 } })]);
+    assert.deepEqual(
+      s.sections().queued.map((t) => [t.id, t.kind, t.priority]),
+      [['t1', 'bug', 2]],
+    );
+    s.apply([event('task.claimed', 't1', { agent: 'cursor', data: { fence: 1, lease_until: iso(300_000) } })]);
+    assert.equal(s.sections().claimed[0]?.claimed_by, 'cursor');
+    const refetch = s.apply([event('task.completed', 't1')]);
+    assert.equal(s.sections().done[0]?.state, 'completed');
+    assert.deepEqual(refetch, ['t1'], 'a finished task is read again (its dependents changed)');
+    // Another board's events are not shown, but the board is remembered for the picker.
+    s.apply([event('task.created', 't9', { board: 'other' })]);
+    assert.equal(s.tasks.has('t9'), false);
+    assert.ok(s.boards.has('other'));
+  });
+
+  test('a queued task with open blockers is listed as blocked, with what it waits for', () => {
+    const s = new BoardState();
+    s.reset({
+      tasks: [
+        task('a1'),
+        task('d1', {
+          ready: false,
+          blocked_by: ['a1', 'a2'],
+          blocked: [
+            { id: 'a1', state: 'queued' },
+            { id: 'a2', state: 'failed' },
+          ],
+        }),
+        task('p1', { children: { total: 5, completed: 2 } }),
+      ],
+      agents: [],
+      locks: [],
+      events: [],
+    });
+    const sections = s.sections();
+    assert.deepEqual(
+      sections.blocked.map((t) => t.id),
+      ['d1'],
+    );
+    const lines = taskList(s, 100, T0, false).map((l) => plain(l.text()));
+    assert.ok(lines.includes('BLOCKED 1'));
+    assert.match(lines.find((l) => l.startsWith('#d1')) ?? '', /waits #a1\(queued\) #a2\(failed\)/);
+    assert.match(lines.find((l) => l.startsWith('#p1')) ?? '', /\[2\/5\]/);
+  });
+
+  test('events only the daemon can interpret (task.ready, task.noted) ask for the task to be read again', () => {
+    const s = new BoardState();
+    s.reset({
+      tasks: [task('d1', { ready: false, blocked: [{ id: 'a1', state: 'queued' }] })],
+      agents: [],
+      locks: [],
+      events: [],
+    });
+    assert.deepEqual(s.apply([event('task.ready', 'd1'), event('task.noted', 'd1')]), ['d1']);
+  });
+
+  test('the filter takes kind:, agent: and words', () => {
+    const s = new BoardState();
+    s.reset({
+      tasks: [
+        task('x1', { kind: 'bug', title: 'Login fails' }),
+        task('x2', { kind: 'bug', title: 'Cache', state: 'claimed', claimed_by: 'cursor' }),
+        task('x3', { kind: 'docs', title: 'Login docs' }),
+      ],
+      agents: [],
+      locks: [],
+      events: [],
+    });
+    assert.deepEqual(parseFilter('kind:bug  agent:cursor cache  x'), { kind: 'bug', agent: 'cursor', text: 'cache x' });
+    const ids = () =>
+      Object.values(s.sections())
+        .flatMap((ts) => ts.map((t) => t.id))
+        .sort();
+    s.filter = parseFilter('kind:bug');
+    assert.deepEqual(ids(), ['x1', 'x2']);
+    s.filter = parseFilter('agent:cursor');
+    assert.deepEqual(ids(), ['x2']);
+    s.filter = parseFilter('login');
+    assert.deepEqual(ids(), ['x1', 'x3']);
+  });
+
+  test('every pane line fits its width, wide characters and hostile text included; no colour tags without colour', () => {
+    const s = new BoardState();
+    const long = '修复登录测试 '.repeat(20);
+    s.reset({
+      tasks: [
+        task('w1', { title: long }),
+        task('w2', {
+          title: 'esc \u001b[2J{bold}',
+          state: 'claimed',
+          claimed_by: 'claude-code#a1f3-very-long-name',
+          lease_until: iso(65_000),
+        }),
+      ],
+      agents: [{ name: 'claude-code#a1f3', active: true, last_seen: iso(0), claims: ['w2'], locks: [], unread: 3 }],
+      locks: [
+        {
+          lock_id: 'l1',
+          board: 'b',
+          agent: 'codex',
+          resources: ['src/a/very/long/path/to/a/file.ts'],
+          lease_until: iso(90_000),
+        },
+      ],
+      events: [event('task.created', 'w1', { data: { title: long } })],
+    });
+    for (const cols of [50, 78, 118]) {
+      const lines = [
+        ...taskList(s, cols, T0, true).map((l) => l.text()),
+        ...sidePane(s, 26, T0, true),
+        ...timelineLines(s, cols, 5, true),
+        headerLine(s, cols, { live: true }),
+      ];
+      for (const line of lines) {
+        const p = plain(line);
+        assert.ok(width(p) <= cols, `${width(p)} > ${cols}: ${p}`);
+        assert.ok(!p.includes('\u001b'), 'control characters are shown in caret notation');
+      }
+    }
+    const claimed = plain(
+      taskList(s, 78, T0, true)
+        .find((l) => l.taskId === 'w2')
+        ?.text() ?? '',
+    );
+    assert.match(claimed, /1:05/);
+    assert.match(claimed, /\^\[\[2J\{bold\}/);
+    assert.match(sidePane(s, 26, T0, false).join('\n'), /✉3/);
+    for (const line of [...taskList(s, 78, T0, false).map((l) => l.text()), ...sidePane(s, 26, T0, false)]) {
+      assert.doesNotMatch(line, /-fg\}/, 'no colour without colour');
+    }
+    assert.equal(width(fit(long, 10, true)), 10, 'padded to exactly the width even when a wide character does not fit');
+  });
+});
