@@ -111,9 +111,27 @@ CREATE UNIQUE INDEX notes_idempotency ON notes (board, idempotency_key) WHERE id
 
 CREATE INDEX notes_task ON notes (task_id, seq);
 
+CREATE TABLE plans (
+  board           TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL,
+  payload_hash    TEXT NOT NULL,
+  -- {ref: task id} as JSON text.
+  refs            TEXT NOT NULL,
+  created_at      INTEGER NOT NULL,
+  PRIMARY KEY (board, idempotency_key)
+) STRICT;
+
 CREATE INDEX receipts_open ON message_receipts (recipient, board, msg_seq) WHERE acked_at IS NULL;
 
 CREATE INDEX receipts_recipient ON message_receipts (recipient, board, msg_seq);
+
+CREATE TABLE task_deps (
+  task_id    TEXT NOT NULL REFERENCES tasks (id),
+  blocker_id TEXT NOT NULL REFERENCES tasks (id),
+  PRIMARY KEY (task_id, blocker_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE INDEX task_deps_blocker ON task_deps (blocker_id, task_id);
 
 CREATE TABLE tasks (
   id              TEXT PRIMARY KEY,
@@ -142,7 +160,9 @@ CREATE TABLE tasks (
   claim_session   TEXT,
   claim_lease_ms  INTEGER,
   claim_end       TEXT CHECK (claim_end IN ('lapsed', 'released', 'submitted', 'cancelled', 'expired', 'session_ended'))
-) STRICT;
+, blocked_by TEXT NOT NULL DEFAULT '[]', blockers_open INTEGER NOT NULL DEFAULT 0, parent TEXT REFERENCES tasks (id), children_total INTEGER NOT NULL DEFAULT 0, children_completed INTEGER NOT NULL DEFAULT 0) STRICT;
+
+CREATE INDEX tasks_blocked ON tasks (board) WHERE state = 'queued' AND blockers_open > 0;
 
 CREATE INDEX tasks_board_created ON tasks (board, created_at, id);
 
@@ -152,9 +172,13 @@ CREATE UNIQUE INDEX tasks_idempotency ON tasks (board, idempotency_key) WHERE id
 
 CREATE INDEX tasks_lease_due ON tasks (lease_until) WHERE state = 'claimed';
 
+CREATE INDEX tasks_parent ON tasks (parent, created_at, id) WHERE parent IS NOT NULL;
+
 CREATE INDEX tasks_private ON tasks (for_agent, board, priority, created_at) WHERE state = 'queued' AND for_agent IS NOT NULL;
 
 CREATE INDEX tasks_queue ON tasks (board, priority, created_at) WHERE state = 'queued';
+
+CREATE INDEX tasks_ready ON tasks (board, priority, created_at) WHERE state = 'queued' AND blockers_open = 0;
 
 CREATE INDEX tasks_session ON tasks (claim_session) WHERE state = 'claimed' AND claim_session IS NOT NULL;
 
