@@ -88,7 +88,7 @@ describe('the installed package', () => {
     assert.equal(res.stdout.trim(), version);
   });
 
-  test('coord serve answers health and stops cleanly on SIGTERM', async () => {
+  test('coord serve answers health, serves the dashboard and stops cleanly on SIGTERM', async () => {
     const state = join(work, 'state-serve');
     const child = spawn(coord, ['serve', '--port', '0', '--state', state, '--json'], {
       cwd,
@@ -107,6 +107,10 @@ describe('the installed package', () => {
     const { url } = JSON.parse(line) as { url: string };
     const health = (await (await fetch(`${url}/v1/health`)).json()) as { ok?: boolean };
     assert.equal(health.ok, true);
+    // The dashboard's files are not TypeScript: the build must have copied them into the package.
+    const page = await fetch(`${url}/`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<html/i);
     child.kill('SIGTERM');
     assert.equal(await exited, 0, err);
   });

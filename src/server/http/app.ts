@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { routes, successStatus } from '../../api/routes.js';
+import { HEALTH_URL, routes, successStatus } from '../../api/routes.js';
 import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
@@ -58,7 +58,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
     }
   });
 
-  app.get('/v1/health', async () => ({ ok: true, version: opts.version, store: opts.ctx.store.kind }));
+  app.get(HEALTH_URL, async () => ({ ok: true, version: opts.version, store: opts.ctx.store.kind }));
   app.get('/v1/openapi.json', async () => openApiDocument(opts.version));
 
   // A long-poll must not hold the daemon open for up to 60 s when it shuts down.
