@@ -42,9 +42,9 @@ describe('the installed package', () => {
     mkdirSync(cwd);
     const npm = (args: string[], dir: string) =>
       execFileSync('npm', [...args, '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
-    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], ROOT)) as [
-      { filename: string; files: { path: string }[] },
-    ];
+    // Only the JSON: an npm that echoes the prepare script's banner to stdout puts it before the array.
+    const out = npm(['pack', '--json', '--pack-destination', work], ROOT);
+    const packed = JSON.parse(out.slice(out.search(/^\[/m))) as [{ filename: string; files: { path: string }[] }];
     tarball = join(work, packed[0].filename);
     files = packed[0].files.map((f) => f.path);
     npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--ignore-scripts', tarball], work);
