@@ -10,7 +10,7 @@ import { claimNext, lookNext } from './claim-next.js';
 import { claimWithFiles } from './claim-with-files.js';
 import { createTask } from './create-task.js';
 import { type ConnectionOptions, clientConfig, makePool, migrate, type Pool, type Queryable } from './database.js';
-import { type ClaimEndedHook, DB_NOW, moveDue, type Probe, probeSql } from './due.js';
+import { DB_NOW, moveDue, type Probe, probeSql } from './due.js';
 import { endSession } from './end-session.js';
 import { EventFeed } from './event-feed.js';
 import { heartbeat, release, submit } from './fenced.js';
@@ -45,8 +45,6 @@ const RETRIES = 5;
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   readonly capabilities: StoreCapabilities;
-  /** Hooks run inside the transaction that ends a claim (the locks module frees the claim's files here). */
-  readonly claimEndedHooks: ClaimEndedHook[] = [];
   private readonly listeners = new Set<EventListener>();
   private feed: EventFeed | undefined;
 
@@ -55,8 +53,6 @@ export class PostgresStore implements Store {
     private readonly clock: Clock | undefined,
   ) {
     this.capabilities = { ...POSTGRES_CAPABILITIES, databaseClock: clock === undefined };
-    // Rule 10: a claim's files are freed in the transaction that ends the claim.
-    this.claimEndedHooks.push((tx, r) => freeClaimLocks(tx, r.claim_id));
   }
 
   /** Connects, migrates (safe when several daemons start at once) and starts listening for events. */
@@ -77,8 +73,9 @@ export class PostgresStore implements Store {
 
   private readonly publish = (events: CoordEvent[]): void => publishTo(this.listeners, events);
 
+  /** Runs inside the transaction that ends a claim. Rule 10: the claim's files are freed with it. */
   private readonly claimEnded = async (tx: Tx, r: TaskRow): Promise<void> => {
-    for (const hook of this.claimEndedHooks) await hook(tx, r);
+    await freeClaimLocks(tx, r.claim_id);
   };
 
   /** The injected clock's time, or null: take it from the database. */

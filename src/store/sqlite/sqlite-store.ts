@@ -48,8 +48,6 @@ export class SqliteStore implements Store {
   private readonly path: string;
   private readonly onFault: (err: unknown, answer: CoordError) => void;
   private readonly listeners = new Set<EventListener>();
-  /** Hooks run inside the transaction that ends a claim (the locks module frees the claim's files here). */
-  readonly claimEndedHooks: ((tx: Tx, row: TaskRow) => void)[] = [];
 
   /** The transaction body of `write`, wrapped once (better-sqlite3 builds a wrapper per `transaction()` call). */
   private readonly inTx: Database.Transaction<(tx: Tx, fn: (tx: Tx) => unknown) => unknown>;
@@ -67,12 +65,11 @@ export class SqliteStore implements Store {
       return fn(tx);
     });
     this.inSnapshot = this.db.transaction((fn: () => unknown) => fn());
-    // Rule 10: a claim's files are freed in the transaction that ends the claim.
-    this.claimEndedHooks.push((tx, row) => freeClaimLocks(tx, row.claim_id));
   }
 
+  /** Runs inside the transaction that ends a claim. Rule 10: the claim's files are freed with it. */
   private readonly claimEnded = (tx: Tx, row: TaskRow): void => {
-    for (const hook of this.claimEndedHooks) hook(tx, row);
+    freeClaimLocks(tx, row.claim_id);
   };
 
   /** One write transaction (BEGIN IMMEDIATE, synchronous inside); due rows move first; listeners hear after commit. */
