@@ -48,6 +48,9 @@ export const successStatuses = (route: Route): number[] => [
   ]),
 ];
 
+/** The one route with no operation: liveness and version, answered without a token. */
+export const HEALTH_URL = '/v1/health';
+
 const ID = { id: 'task_id' };
 const LOCK = { lock_id: 'lock_id' };
 

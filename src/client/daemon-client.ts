@@ -4,6 +4,7 @@
  * operation and gets its answer back.
  */
 
+import { HEALTH_URL } from '../api/routes.js';
 import { readDaemonInfo } from '../state-dir/index.js';
 import { readToken } from '../state-dir/token.js';
 import { type AnyOperation, type CallInput, type CallOutput, requestFor, routeOf } from './call.js';
@@ -84,7 +85,7 @@ export function connect(stateDir: string): DaemonClient {
       return send(requestFor(op, input), { accept: other.type, ...headers });
     },
     async health() {
-      return json(await send({ method: 'GET', path: '/v1/health' }, { accept: 'application/json' }));
+      return json(await send({ method: 'GET', path: HEALTH_URL }, { accept: 'application/json' }));
     },
   };
 }

@@ -4,9 +4,9 @@
  * left over from a crashed daemon.
  */
 
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { daemonInfoPath, ensurePrivateDir } from './paths.js';
+import { writePrivateFile } from './private-file.js';
 
 export interface DaemonInfo {
   readonly pid: number;
@@ -18,24 +18,7 @@ export interface DaemonInfo {
 export function writeDaemonInfo(stateDir: string, info: DaemonInfo): void {
   ensurePrivateDir(stateDir);
   const target = daemonInfoPath(stateDir);
-  const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const body = `${JSON.stringify({ pid: info.pid, url: info.url, version: info.version })}\n`;
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeSync(fd, body);
-    fsyncSync(fd);
-  } catch (e) {
-    closeSync(fd);
-    unlinkSync(temp);
-    throw e;
-  }
-  closeSync(fd);
-  try {
-    renameSync(temp, target);
-  } catch (e) {
-    unlinkSync(temp);
-    throw e;
-  }
+  writePrivateFile(target, `${JSON.stringify({ pid: info.pid, url: info.url, version: info.version })}\n`);
 }
 
 /** daemon.json, or null when it is missing, unreadable or not well-formed. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writePrivateFile } from './private-file.js';
 
 export const tokenPath = (stateDir: string): string => join(stateDir, 'token');
 
@@ -30,22 +31,6 @@ export function ensureToken(stateDir: string): EnsuredToken {
   const token = randomBytes(32).toString('base64url');
   writePrivateFile(tokenPath(stateDir), `${token}\n`);
   return { token, replaced: existing !== null };
-}
-
-/** A temp file made 0600 from the start, fsynced, renamed over the target: never seen half-written. */
-function writePrivateFile(target: string, body: string): void {
-  const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeSync(fd, body);
-    fsyncSync(fd);
-  } catch (e) {
-    closeSync(fd);
-    unlinkSync(temp);
-    throw e;
-  }
-  closeSync(fd);
-  renameSync(temp, target);
 }
 
 export const readToken = (stateDir: string): string => readFileSync(tokenPath(stateDir), 'utf8').trim();

@@ -42,9 +42,9 @@ describe('the installed package', () => {
     mkdirSync(cwd);
     const npm = (args: string[], dir: string) =>
       execFileSync('npm', [...args, '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
-    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], ROOT)) as [
-      { filename: string; files: { path: string }[] },
-    ];
+    // Only the JSON: an npm that echoes the prepare script's banner to stdout puts it before the array.
+    const out = npm(['pack', '--json', '--pack-destination', work], ROOT);
+    const packed = JSON.parse(out.slice(out.search(/^\[/m))) as [{ filename: string; files: { path: string }[] }];
     tarball = join(work, packed[0].filename);
     files = packed[0].files.map((f) => f.path);
     npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--ignore-scripts', tarball], work);
@@ -88,7 +88,7 @@ describe('the installed package', () => {
     assert.equal(res.stdout.trim(), version);
   });
 
-  test('coord serve answers health and stops cleanly on SIGTERM', async () => {
+  test('coord serve answers health, serves the dashboard and stops cleanly on SIGTERM', async () => {
     const state = join(work, 'state-serve');
     const child = spawn(coord, ['serve', '--port', '0', '--state', state, '--json'], {
       cwd,
@@ -107,6 +107,10 @@ describe('the installed package', () => {
     const { url } = JSON.parse(line) as { url: string };
     const health = (await (await fetch(`${url}/v1/health`)).json()) as { ok?: boolean };
     assert.equal(health.ok, true);
+    // The dashboard's files are not TypeScript: the build must have copied them into the package.
+    const page = await fetch(`${url}/`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<html/i);
     child.kill('SIGTERM');
     assert.equal(await exited, 0, err);
   });

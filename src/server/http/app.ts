@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { routes, successStatus } from '../../api/routes.js';
+import { HEALTH_URL, routes, successStatus } from '../../api/routes.js';
 import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
@@ -65,7 +65,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   // PostgreSQL's round trips. Live objects: read at each answer.
   const groupCommit = (opts.ctx.store as { commitStats?: object }).commitStats;
   const roundTrips = (opts.ctx.store as { queryStats?: object }).queryStats;
-  app.get('/v1/health', async () => ({
+  app.get(HEALTH_URL, async () => ({
     ok: true,
     version: opts.version,
     store: opts.ctx.store.kind,

@@ -4,6 +4,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HEALTH_URL } from '../../api/routes.js';
 import { CoordError } from '../../core/errors.js';
 import { sendError } from './errors.js';
 
@@ -25,7 +26,7 @@ const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
  * router matched and not by the raw URL: `/%761/tasks` routes to `/v1/tasks` (the router decodes
  * percent escapes), so a prefix test on `req.url` would let it through without a token.
  */
-const PUBLIC_ROUTES: ReadonlySet<string> = new Set(['/v1/health', '/', '/ui/:name']);
+const PUBLIC_ROUTES: ReadonlySet<string> = new Set([HEALTH_URL, '/', '/ui/:name']);
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 

@@ -1,6 +1,6 @@
 /** OpenAPI 3.1, generated from the same zod schemas the handlers validate with. */
 import { z } from 'zod';
-import { type Route, routes, successStatuses } from '../../api/routes.js';
+import { HEALTH_URL, type Route, routes, successStatuses } from '../../api/routes.js';
 import { ArtifactOutput, ErrorSchema } from '../../core/schemas.js';
 
 const schema = (s: z.ZodType, io: 'input' | 'output' = 'input') =>
@@ -70,7 +70,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
     const p = toOpenApiPath(r.url);
     paths[p] = { ...paths[p], [r.method.toLowerCase()]: operation(r) };
   }
-  paths['/v1/health'] = { get: { operationId: 'health', security: [], responses: { '200': { description: 'OK' } } } };
+  paths[HEALTH_URL] = { get: { operationId: 'health', security: [], responses: { '200': { description: 'OK' } } } };
   paths['/v1/tasks/{id}/artifacts/{artifact_id}'] = {
     put: {
       operationId: 'upload_artifact',

@@ -142,7 +142,7 @@ export async function renewLock(
 export const releaseLock = async (tx: Tx, lockId: string): Promise<boolean> =>
   (await free(tx, 'lock_id = @lock_id', { lock_id: lockId }, 'released')).length > 0;
 
-/** Runs inside the transaction that ends a claim (PostgresStore.claimEndedHooks): its files go with it. */
+/** Runs inside the transaction that ends a claim (PostgresStore.claimEnded): its files go with it. */
 export async function freeClaimLocks(tx: Tx, claimId: string | null): Promise<void> {
   if (claimId !== null) await free(tx, 'claim_id = @claim_id', { claim_id: claimId }, 'claim_ended');
 }

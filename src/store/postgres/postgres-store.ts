@@ -67,8 +67,6 @@ const RETRIES = 5;
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   readonly capabilities: StoreCapabilities;
-  /** Hooks run inside the transaction that ends a claim (the locks module frees the claim's files here). */
-  readonly claimEndedHooks: ClaimEndedHook[] = [];
   private readonly listeners = new Set<EventListener>();
   private feed: EventFeed | undefined;
 
@@ -77,8 +75,6 @@ export class PostgresStore implements Store {
     private readonly clock: Clock | undefined,
   ) {
     this.capabilities = { ...POSTGRES_CAPABILITIES, databaseClock: clock === undefined };
-    // Rule 10: a claim's files are freed in the transaction that ends the claim.
-    this.claimEndedHooks.push((tx, r) => freeClaimLocks(tx, r.claim_id));
   }
 
   /** Connects, migrates (safe when several daemons start at once) and starts listening for events. */
@@ -104,8 +100,9 @@ export class PostgresStore implements Store {
     return queryStats(this.pool);
   }
 
+  /** Runs inside the transaction that ends a claim. Rule 10: the claim's files are freed with it. */
   private readonly claimEnded = async (tx: Tx, r: TaskRow): Promise<void> => {
-    for (const hook of this.claimEndedHooks) await hook(tx, r);
+    await freeClaimLocks(tx, r.claim_id);
   };
 
   /** The injected clock's time, or null: take it from the database. */

@@ -135,7 +135,7 @@ export function renewLock(tx: Tx, lockId: string, leaseMs: number | null): Outco
 
 export const releaseLock = (tx: Tx, lockId: string): boolean => free(tx, lockId, 'released');
 
-/** Runs inside the transaction that ends a claim (SqliteStore.claimEndedHooks): its files go with it. */
+/** Runs inside the transaction that ends a claim (SqliteStore.claimEnded): its files go with it. */
 export function freeClaimLocks(tx: Tx, claimId: string | null): void {
   if (claimId === null) return;
   const rows = stmt(tx.db, 'SELECT lock_id FROM locks WHERE claim_id = ?').all(claimId) as { lock_id: string }[];

@@ -68,8 +68,6 @@ export class SqliteStore implements Store {
   private readonly path: string;
   private readonly onFault: (err: unknown, answer: CoordError) => void;
   private readonly listeners = new Set<EventListener>();
-  /** Hooks run inside the transaction that ends a claim (the locks module frees the claim's files here). */
-  readonly claimEndedHooks: ((tx: Tx, row: TaskRow) => void)[] = [];
 
   /** Several reads from one snapshot (a deferred transaction that only reads). */
   private readonly inSnapshot: Database.Transaction<(fn: () => unknown) => unknown>;
@@ -89,12 +87,11 @@ export class SqliteStore implements Store {
     this.path = opts.path;
     this.onFault = opts.onFault ?? (() => {});
     this.inSnapshot = this.db.transaction((fn: () => unknown) => fn());
-    // Rule 10: a claim's files are freed in the transaction that ends the claim.
-    this.claimEndedHooks.push((tx, row) => freeClaimLocks(tx, row.claim_id));
   }
 
+  /** Runs inside the transaction that ends a claim. Rule 10: the claim's files are freed with it. */
   private readonly claimEnded = (tx: Tx, row: TaskRow): void => {
-    for (const hook of this.claimEndedHooks) hook(tx, row);
+    freeClaimLocks(tx, row.claim_id);
   };
 
   /**
