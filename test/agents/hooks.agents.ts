@@ -232,3 +232,51 @@ describe('real clients: with the daemon down the pre-edit hook fails open', () =
     assert.match(lines[0] ?? '', /^coord: .*daemon/);
   });
 });
+
+describe('real clients: the stop hook', () => {
+  for (const client of CLIENT_NAMES) {
+    it(`${client}: a task for it alone, posted while it works, holds its stop once with that line, and the next stop goes through`, async (t) => {
+      const daemon = await spawnDaemon();
+      try {
+        const repo = makeRepo(`coord-agent-stop-${client}-`);
+        const agent = await ready(t, client, repo, daemon.stateDir);
+        if (!agent) return;
+        let id = '';
+        const fake = await startFake(client, [
+          // A coord call makes the session's agent known on the board.
+          { tool: toolName(client, 'who'), args: {} },
+          {
+            say: 'done',
+            before: async () => {
+              const who = JSON.parse((await coord(['who', '--json'], { cwd: repo, env: agent.env })).stdout) as Who;
+              const me = who.agents.map((a) => a.name).find((n) => n.startsWith(`${client}#`));
+              assert.ok(me, `the session's agent is on the board: ${JSON.stringify(who)}`);
+              const posted = await coord(['post', 'Review the hand-off', '--for', me, '--json'], {
+                cwd: repo,
+                env: agent.env,
+              });
+              assert.equal(posted.code, 0, describeRun(posted));
+              id = (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
+            },
+          },
+          { say: 'done, really' },
+          { say: 'done, a third time' },
+        ]);
+        let run: Run;
+        try {
+          run = await startAgent(agent, fake, repo, 'Look around, then stop.').done;
+        } finally {
+          await fake.close();
+        }
+        assert.equal(run.code, 0, describeRun(run));
+        const turns = fake.turns().map((r) => JSON.stringify(r.body));
+        const told = turns.filter((b) => b.includes(`#${id} `) && b.includes('arrived'));
+        t.diagnostic(`${client}: ${fake.stepsDone()} steps; the stop was held ${told.length > 0 ? 'once' : 'never'}`);
+        assert.ok(told.length > 0, `the model was told of #${id} after its first stop`);
+        assert.equal(fake.stepsDone(), 3, 'held once (a second model turn), then the next stop went through');
+      } finally {
+        await daemon.stop();
+      }
+    });
+  }
+});
