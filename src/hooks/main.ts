@@ -88,7 +88,11 @@ async function dispatch(
   const identity: AgentIdentity | null = identify(args.client, env);
   const daemon = linked(identity?.sessionId);
   if (args.event === 'pre-edit') {
-    return speak(args.client, 'pre-edit', await preEdit(input, { mode, cwd, identity, daemon }));
+    return speak(
+      args.client,
+      'pre-edit',
+      await preEdit(input, { mode, cwd, identity, daemon, board: env.COORD_BOARD }),
+    );
   }
   const agent = identity?.agent ?? env.COORD_AGENT ?? `${args.client}#unknown`;
   const board = resolveBoard(undefined, env, cwd);
