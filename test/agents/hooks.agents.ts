@@ -5,7 +5,7 @@
  * agent on its own locks, and the auto-lock dies with the client's session.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { tempDir } from '../support/ctx.js';
@@ -134,6 +134,8 @@ describe('real clients: the pre-edit hook enforces locks', () => {
       let heldBy: string[] = [];
       let secondTold = '';
       let secondFile = '';
+      let secondRun = '';
+      const secondLog = join(tempDir('coord-agent-debug-'), 'second.log');
       const posted = await coord(['post', 'Bump b', '--json'], { cwd: repo, env: first.env });
       const id = (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
       const fake = await startFake(client, [
@@ -153,7 +155,10 @@ describe('real clients: the pre-edit hook enforces locks', () => {
               { say: 'done' },
             ]);
             try {
-              await startAgent(second, fake2, repo, 'Rewrite b.').done;
+              // Claude Code's debug log quotes its hooks' output: kept to explain a failure.
+              const debug = other === 'claude' ? { extraArgs: ['--debug-file', secondLog] } : {};
+              const r2 = await startAgent(second, fake2, repo, 'Rewrite b.', debug).done;
+              secondRun = describeRun(r2);
             } finally {
               await fake2.close();
             }
@@ -169,8 +174,20 @@ describe('real clients: the pre-edit hook enforces locks', () => {
       } finally {
         await fake.close();
       }
+      const hookLines =
+        other === 'claude' && existsSync(secondLog)
+          ? readFileSync(secondLog, 'utf8')
+              .split('\n')
+              .filter((l) => l.includes('PreToolUse'))
+              .join('\n')
+          : secondRun;
+      const seen = `claimed by ${JSON.stringify(claimedBy)}, src/b.ts held by ${JSON.stringify(heldBy)} after the first edit; the second client was told ${JSON.stringify(secondTold)}\n${hookLines}`;
       assert.doesNotMatch(editResult(client, fake)?.text ?? '', /lock_conflict/);
-      assert.equal(read(repo, 'src/b.ts'), `${B2}\n`, "the first client's edit went through, the second's did not");
+      assert.equal(
+        read(repo, 'src/b.ts'),
+        `${B2}\n`,
+        `the first client's edit went through, the second's did not: ${seen}`,
+      );
       assert.equal(secondFile, `${B2}\n`, "the second client's edit changed nothing");
       assert.equal(claimedBy.length, 1, 'one agent claimed the task');
       assert.deepEqual(heldBy, claimedBy, "the auto-lock is held by the session's own agent");
