@@ -2,7 +2,7 @@
  * SPEC §5, seen from the real Claude Code: its opening `server/discover` probe (protocol 2026-07-28)
  * gets no error logged by `coord mcp` before Claude Code falls back to `initialize`; and an MCP session
  * over Streamable HTTP whose client exits without `DELETE /mcp` (Claude Code sends none) has its claim
- * freed within the grace period, long before its lease would end.
+ * freed within the grace period, long before its lease would end — and the same for Gemini CLI.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
