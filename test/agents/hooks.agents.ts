@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
-import { tempDir } from '../support/ctx.js';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { waitFor } from '../support/wait-for.js';
 import {
@@ -26,7 +25,7 @@ import {
   startFake,
   toolName,
 } from './clients.js';
-import { type ClientName, clientBin, coord, describeRun, makeRepo, type Run, start } from './support.js';
+import { type ClientName, clientBin, coord, describeRun, makeRepo, type Run, start, tempDir } from './support.js';
 
 const A1 = 'export const a = 1;';
 const A2 = 'export const a = 2;';

@@ -8,11 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { tempDir } from '../support/ctx.js';
 import { spawnDaemon } from '../support/daemon.js';
 import { waitFor } from '../support/wait-for.js';
 import { type Agent, argv, modelEnv, setUpAgent, startAgent, startFake } from './clients.js';
-import { cleanEnv, clientBin, coord, describeRun, isolatedHome, makeRepo, run, start } from './support.js';
+import { cleanEnv, clientBin, coord, describeRun, isolatedHome, makeRepo, run, start, tempDir } from './support.js';
 
 describe('Claude Code and coord MCP', () => {
   it('Claude Code opens coord mcp (server/discover, then initialize) and coord mcp logs nothing to its stderr', async () => {
