@@ -9,7 +9,6 @@ import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync 
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { tempDir } from '../support/ctx.js';
 import { ROOT, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import {
   type Agent,
@@ -22,7 +21,7 @@ import {
   startFake,
 } from './clients.js';
 import type { Step } from './fake-model.js';
-import { cleanEnv, describeRun, makeRepo } from './support.js';
+import { cleanEnv, describeRun, makeRepo, tempDir } from './support.js';
 
 const EDITS = 5;
 

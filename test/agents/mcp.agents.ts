@@ -2,17 +2,16 @@
  * SPEC §5, seen from the real Claude Code: its opening `server/discover` probe (protocol 2026-07-28)
  * gets no error logged by `coord mcp` before Claude Code falls back to `initialize`; and an MCP session
  * over Streamable HTTP whose client exits without `DELETE /mcp` (Claude Code sends none) has its claim
- * freed within the grace period, long before its lease would end.
+ * freed within the grace period, long before its lease would end — and the same for Gemini CLI.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { tempDir } from '../support/ctx.js';
 import { spawnDaemon } from '../support/daemon.js';
 import { waitFor } from '../support/wait-for.js';
-import { argv, modelEnv, setUpAgent, startFake } from './clients.js';
-import { clientBin, coord, describeRun, makeRepo, run, start } from './support.js';
+import { type Agent, argv, modelEnv, setUpAgent, startAgent, startFake } from './clients.js';
+import { cleanEnv, clientBin, coord, describeRun, isolatedHome, makeRepo, run, start, tempDir } from './support.js';
 
 describe('Claude Code and coord MCP', () => {
   it('Claude Code opens coord mcp (server/discover, then initialize) and coord mcp logs nothing to its stderr', async () => {
@@ -116,6 +115,61 @@ describe('Claude Code and coord MCP', () => {
       assert.equal(whileRunning, 'claimed');
       // The lease runs an hour; the claim goes back to the queue once the session's stream has stayed
       // closed for the grace period (1.5 s here). The deadline is only a bound for a hung test.
+      await waitFor(async () => (await state()) === 'queued', 'the HTTP session claim freed', 60_000);
+    } finally {
+      await daemon.stop();
+    }
+  });
+  it('a Gemini CLI MCP-over-HTTP session that exits without DELETE /mcp has its claim freed within the grace period', async () => {
+    const daemon = await spawnDaemon({ env: { COORD_MCP_GRACE_MS: '1500' } });
+    try {
+      const repo = makeRepo('coord-agent-http-gemini-');
+      // Gemini CLI configured for coord over HTTP in its own settings (coord setup writes the stdio server).
+      const home = isolatedHome('coord-agent-gemini-http-');
+      mkdirSync(join(home, '.gemini'), { recursive: true });
+      const url = `${daemon.url}/mcp?board=default&agent=gemini-http`;
+      writeFileSync(
+        join(home, '.gemini', 'settings.json'),
+        JSON.stringify({
+          security: { auth: { selectedType: 'gemini-api-key' } },
+          mcpServers: { coord: { httpUrl: url, headers: { Authorization: `Bearer ${daemon.token}` }, trust: true } },
+        }),
+      );
+      const agent: Agent = {
+        client: 'gemini',
+        home,
+        env: cleanEnv(home, { COORD_STATE: daemon.stateDir }),
+        setup: { code: 0, signal: null, stdout: '', stderr: '', timedOut: false, ms: 0 },
+      };
+      const posted = await coord(['post', 'Take me over HTTP too', '--board', 'default', '--json'], {
+        cwd: repo,
+        env: agent.env,
+      });
+      assert.equal(posted.code, 0, describeRun(posted));
+      const id = (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
+      const state = async () => {
+        const res = await daemon.fetch(`/v1/tasks/${id}?board=default`);
+        return ((await res.json()) as { task: { state: string } }).task.state;
+      };
+      let whileRunning = '';
+      const fake = await startFake('gemini', [
+        { tool: 'mcp_coord_claim_task', args: { task_id: id, lease_s: 3600 } },
+        {
+          say: 'done',
+          before: async () => {
+            whileRunning = await state();
+          },
+        },
+      ]);
+      try {
+        const r = await startAgent(agent, fake, repo, `Claim #${id}.`).done;
+        assert.equal(r.code, 0, describeRun(r));
+      } finally {
+        await fake.close();
+      }
+      const claimed = fake.results().find((x) => x.tool === 'mcp_coord_claim_task');
+      assert.match(claimed?.text ?? '', new RegExp(`claimed: #${id}`), JSON.stringify(fake.results()));
+      assert.equal(whileRunning, 'claimed');
       await waitFor(async () => (await state()) === 'queued', 'the HTTP session claim freed', 60_000);
     } finally {
       await daemon.stop();

@@ -5,10 +5,9 @@
  * killed when it is done or out of time, so no MCP server it launched outlives the test.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { tempDir } from '../support/ctx.js';
 import { ROOT } from '../support/daemon.js';
 
 /** tsx by absolute URL: `--import tsx` would resolve from the scratch repository the CLI runs in. */
@@ -26,6 +25,16 @@ export const PINS = JSON.parse(readFileSync(join(ROOT, 'scripts/agents/versions.
   Pin
 >;
 const CACHE = process.env.COORD_AGENTS_CACHE || join(homedir(), '.cache', 'coord-agents');
+
+/**
+ * Scratch directories (HOMEs, repositories, debug logs) live under one folder per test process, removed
+ * when it exits — a run leaves ~40 MB of client state otherwise. COORD_AGENTS_KEEP=1 keeps it to look at.
+ */
+const RUN_ROOT = mkdtempSync(join(tmpdir(), 'coord-agents-run-'));
+process.on('exit', () => {
+  if (process.env.COORD_AGENTS_KEEP !== '1') rmSync(RUN_ROOT, { recursive: true, force: true });
+});
+export const tempDir = (prefix = 'tmp-'): string => mkdtempSync(join(RUN_ROOT, prefix));
 
 /** The installed executable of a pinned client (see scripts/agents/install.mjs). */
 export function clientBin(name: ClientName): string {

@@ -7,10 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { tempDir } from '../support/ctx.js';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { CLIENT_NAMES, coordText, setUpAgent, startAgent, startFake, toolName } from './clients.js';
-import { coord, describeRun, makeRepo } from './support.js';
+import { coord, describeRun, makeRepo, tempDir } from './support.js';
 
 describe('a real client in a linked worktree shares the main worktree board', () => {
   let daemon: SpawnedDaemon;
