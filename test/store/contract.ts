@@ -16,6 +16,7 @@ import { inboxContract } from './contract/inbox.js';
 import { lazyExpiryContract } from './contract/lazy-expiry.js';
 import { leaseContract } from './contract/leases.js';
 import { listTasksContract } from './contract/list-tasks.js';
+import { plansContract } from './contract/plans.js';
 import { privateContract } from './contract/private.js';
 
 export type { MakeStore };
@@ -34,5 +35,6 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
     listTasksContract(makeStore);
     lazyExpiryContract(makeStore);
     depsContract(makeStore);
+    plansContract(makeStore);
   });
 }
