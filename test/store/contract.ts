@@ -18,6 +18,7 @@ import { leaseContract } from './contract/leases.js';
 import { listTasksContract } from './contract/list-tasks.js';
 import { messagesContract } from './contract/messages.js';
 import { notesContract } from './contract/notes.js';
+import { plansContract } from './contract/plans.js';
 import { privateContract } from './contract/private.js';
 
 export type { MakeStore };
@@ -38,5 +39,6 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
     depsContract(makeStore);
     notesContract(makeStore);
     messagesContract(makeStore);
+    plansContract(makeStore);
   });
 }
