@@ -1,0 +1,1 @@
+-- placeholder for the messages migration (not committed)
