@@ -34,7 +34,9 @@ async function seed(url: string, jobs: number): Promise<void> {
 async function roundTrips(ds: CoordDaemon[]): Promise<number> {
   let n = 0;
   for (const d of ds) {
-    const h = (await (await fetch(`${d.url}/v1/health`)).json()) as { round_trips?: { queries: number } };
+    const h = (await (await fetch(`${d.url}/v1/health`, { headers: d.headers })).json()) as {
+      round_trips?: { queries: number };
+    };
     n += h.round_trips?.queries ?? Number.NaN;
   }
   return n;

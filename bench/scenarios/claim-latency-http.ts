@@ -1,7 +1,8 @@
 /**
  * claim p50 / p99 latency over HTTP at light load (1 connection).
  * coord: the real daemon from dist/ (POST /v1/claim with its bearer token) on a copy of the seeded file.
- * floor: the bare node:http + UPDATE server (floors/bare-http-claim-server.ts) on the same file (coord's schema).
+ * floor: the bare node:http + UPDATE server (floors/bare-http-claim-server.ts) on the same file (coord's schema),
+ *        at synchronous=FULL like coord's default: one claim at a time cannot share a commit, so both sync each one.
  * Both timed by lib/latency-client.ts (another process, one keep-alive connection, microsecond timer).
  * target: coord p50 ≤ 1.5× the floor's p50. p99 is reported alongside (extra.p99_ms).
  */
@@ -48,7 +49,7 @@ export default defineScenario({
   unit: 'ms',
   better: 'lower',
   target: { kind: 'ratio_to_floor_max', value: 1.5 },
-  note: `${REQUESTS} sequential claims after ${WARMUP} warm-up, one keep-alive connection from another process; ${ROWS / 1000}k queued, coord's schema for both; coord = the daemon from dist/ with its bearer token`,
+  note: `${REQUESTS} sequential claims after ${WARMUP} warm-up, one keep-alive connection from another process; ${ROWS / 1000}k queued, coord's schema for both; coord = the daemon from dist/ with its bearer token (durable, its default), floor at synchronous=FULL (each claim synced, as coord's lone claims are)`,
   async setup() {
     template = await seededTemplate([{ rows: ROWS }], coordSchema());
   },
@@ -63,7 +64,7 @@ export default defineScenario({
     },
     floor: async () => {
       const db = freshCopy(template);
-      const server = await startServer(CLAIM_SERVER, { path: db.path, schema: coordSchema() });
+      const server = await startServer(CLAIM_SERVER, { path: db.path, schema: coordSchema(), synchronous: 'FULL' });
       try {
         return await claimLatency(server.url);
       } finally {

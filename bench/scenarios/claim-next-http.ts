@@ -56,8 +56,10 @@ export async function loadClaims(
 }
 
 /** The daemon's group-commit counters (GET /v1/health, SQLite only). */
-async function commitStats(url: string): Promise<{ commits: number; writes: number }> {
-  const h = (await (await fetch(`${url}/v1/health`)).json()) as { group_commit?: { commits: number; writes: number } };
+async function commitStats(url: string, headers: Record<string, string>): Promise<{ commits: number; writes: number }> {
+  const h = (await (await fetch(`${url}/v1/health`, { headers })).json()) as {
+    group_commit?: { commits: number; writes: number };
+  };
   return h.group_commit ?? { commits: 0, writes: 0 };
 }
 
@@ -90,9 +92,9 @@ export function claimNextHttp(durability: 'full' | 'normal') {
           env: durability === 'normal' ? { COORD_DURABILITY: 'normal' } : {},
         });
         try {
-          const before = await commitStats(d.url);
+          const before = await commitStats(d.url, d.headers);
           const m = await loadClaims(`${d.url}/v1/claim`, '{"agent":"bench-agent"}', d.headers);
-          const after = await commitStats(d.url);
+          const after = await commitStats(d.url, d.headers);
           if (queuedLeft(`${d.stateDir}/coord.db`) === 0) throw new Error('queue ran dry: raise ROWS');
           const commits = after.commits - before.commits;
           return {

@@ -24,7 +24,7 @@ describe('the HTTP guard', () => {
   test('health answers without a token', async () => {
     const res = await h.req('GET', '/v1/health', undefined, { authorization: '' });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.json, { ok: true, version: 'test', store: 'sqlite' });
+    assert.deepEqual(res.json, { ok: true, version: 'test', store: 'sqlite', durability: 'full' });
   });
 
   test('a foreign Host header is refused with 403 forbidden_host, even for health', async () => {

@@ -68,6 +68,23 @@ describe('sqlite group commit', () => {
     assert.equal(rows.length, 7);
   });
 
+  test('claim-nexts that arrive with posts join their batch: each post is claimed once, the rest answer none, one commit', async () => {
+    const store = new SqliteStore({ path: join(tempDir(), 'coord.db'), clock: new ManualClock() });
+    const h = await harness(async () => store);
+    const before = store.commitStats.commits;
+    const settled = await Promise.all([
+      ...[1, 2, 3].map((i) => h.call(op.createTask, { title: `job ${i}`, agent: 'alice' })),
+      ...['w1', 'w2', 'w3', 'w4', 'w5'].map((agent) => h.call(op.claimNext, { agent, lease_s: 60 })),
+    ]);
+    const grants = settled.slice(3) as ({ task: { id: string } } | null)[];
+    const won = grants.flatMap((g) => (g ? [g.task.id] : []));
+    assert.equal(won.length, 3);
+    assert.equal(new Set(won).size, 3, 'no task claimed twice');
+    assert.equal(grants.filter((g) => g === null).length, 2);
+    assert.equal(store.commitStats.commits - before, 1);
+    await store.close();
+  });
+
   test('a write whose failure rolls the whole transaction back does not take its neighbours with it', async () => {
     const store = new SqliteStore({ path: join(tempDir(), 'coord.db'), clock: new ManualClock() });
     const h = await harness(async () => store);

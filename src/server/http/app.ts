@@ -8,7 +8,7 @@ import { McpHttp } from '../mcp/http.js';
 import { registerDashboard } from '../web/dashboard-route.js';
 import { registerArtifactRoutes } from './artifacts.js';
 import { errorHandler, sendError } from './errors.js';
-import { makeGuard } from './guard.js';
+import { makeGuard, tokenMatcher } from './guard.js';
 import { registerInboxRoute } from './inbox.js';
 import { openApiDocument } from './openapi.js';
 import { rawInput } from './raw-input.js';
@@ -62,16 +62,18 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
 
   const durability = opts.durability ?? 'full';
   // SQLite's group commit counts (batches committed, writes in them): how well the daemon batches under load;
-  // PostgreSQL's round trips. Live objects: read at each answer.
+  // PostgreSQL's round trips. Live objects: read at each answer. Shown only to a caller with the token (health
+  // itself is public, and how busy the board is is not).
   const groupCommit = (opts.ctx.store as { commitStats?: object }).commitStats;
   const roundTrips = (opts.ctx.store as { queryStats?: object }).queryStats;
-  app.get(HEALTH_URL, async () => ({
+  const authorized = tokenMatcher(opts.token);
+  app.get(HEALTH_URL, async (req) => ({
     ok: true,
     version: opts.version,
     store: opts.ctx.store.kind,
     durability,
-    ...(groupCommit ? { group_commit: groupCommit } : {}),
-    ...(roundTrips ? { round_trips: roundTrips } : {}),
+    ...(groupCommit && authorized(req.headers.authorization) ? { group_commit: groupCommit } : {}),
+    ...(roundTrips && authorized(req.headers.authorization) ? { round_trips: roundTrips } : {}),
   }));
   app.get('/v1/openapi.json', async () => openApiDocument(opts.version));
 

@@ -66,6 +66,11 @@ export class GroupCommit {
     this.rollbackTo = db.prepare('ROLLBACK TO coord_write');
   }
 
+  /** True when a batch will run this turn anyway: a write joining it opens no write transaction of its own. */
+  get pending(): boolean {
+    return this.queue.length > 0;
+  }
+
   enqueue(w: Write): void {
     this.queue.push(w);
     if (this.scheduled) return;

@@ -181,6 +181,9 @@ export class SqliteStore implements Store {
     // transaction moves due rows before it claims, so the due probe is needed out here
     // only when the peek found nothing: a lapsed lease may have something to requeue.
     // Another writer may win the candidate we peeked at; then look again.
+    // Under load a batch is already queued for this turn: join it without the peek. The claim then looks inside
+    // the batch's transaction (due rows already moved), and an empty answer opens no write transaction of its own.
+    if (this.group.pending) return this.write((tx) => claimNext(tx, cmd));
     for (;;) {
       const now = this.clock.now();
       // The common case first: one read-only statement finds a candidate. Only when it finds none are both
