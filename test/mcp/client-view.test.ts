@@ -19,7 +19,7 @@ describe('MCP as the real clients read it', () => {
   test('every tool carries annotations: reads are readOnly, the rest neither destructive nor open-world', async () => {
     const h = await mcpHarness();
     const { tools } = await (await h.agent()).client.listTools();
-    const reads = new Set(['inbox', 'show_task', 'who']);
+    const reads = new Set(['inbox', 'show_task', 'who', 'list_messages']);
     for (const t of tools) {
       const a = t.annotations ?? {};
       if (reads.has(t.name)) assert.equal(a.readOnlyHint, true, t.name);

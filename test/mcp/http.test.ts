@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { waitFor } from './harness.js';
+import { SPEC_TOOLS } from './spec-tools.js';
 
 let daemon: SpawnedDaemon;
 before(async () => {
@@ -36,7 +37,7 @@ describe('MCP over Streamable HTTP', () => {
   test('two sessions race for one task: one wins, the other reads text starting with claimed', async () => {
     const a = await connect('cursor', { 'coord-agent': 'cursor', 'coord-board': 'race' });
     const b = await connect('codex', {}, '?agent=codex&board=race');
-    assert.equal((await a.client.listTools()).tools.length, 18);
+    assert.equal((await a.client.listTools()).tools.length, SPEC_TOOLS.length);
     const id = (await a.call('post_task', { title: 'only one of you' })).data.task.id;
     const [ra, rb] = await Promise.all([a.call('claim_task', { task_id: id }), b.call('claim_task', { task_id: id })]);
     const winner = ra.isError ? rb : ra;
@@ -93,7 +94,7 @@ describe('MCP over Streamable HTTP', () => {
     const client = new Client({ name: 'prober', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(transport);
     assert.match(transport.protocolVersion ?? '', /^2025-/);
-    assert.equal((await client.listTools()).tools.length, 18);
+    assert.equal((await client.listTools()).tools.length, SPEC_TOOLS.length);
     await transport.terminateSession();
     await client.close();
   });

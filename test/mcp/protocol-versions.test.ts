@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { tempDir } from '../support/ctx.js';
 import { COORD, childEnv, ROOT } from '../support/daemon.js';
+import { SPEC_TOOLS } from './spec-tools.js';
 import { stopDaemon } from './stdio-support.js';
 
 const DISCOVER_META = {
@@ -61,7 +62,7 @@ test("Claude Code's server/discover probe is answered 'method not found' with no
     ]);
     assert.equal(answers[0].error.code, -32601);
     assert.equal(answers[1].result.protocolVersion, '2025-11-25');
-    assert.equal(answers[2].result.tools.length, 12);
+    assert.equal(answers[2].result.tools.length, SPEC_TOOLS.length);
     assert.doesNotMatch(stderr, /could not relay|error/i, stderr);
   } finally {
     await stopDaemon(state);
@@ -78,7 +79,7 @@ test('Codex and Gemini CLI initialize at 2025-06-18 and are answered in that ver
         listTools(2),
       ]);
       assert.equal(answers[0].result.protocolVersion, '2025-06-18', name);
-      assert.equal(answers[1].result.tools.length, 12, name);
+      assert.equal(answers[1].result.tools.length, SPEC_TOOLS.length, name);
       assert.doesNotMatch(stderr, /could not relay|error/i, stderr);
     }
   } finally {

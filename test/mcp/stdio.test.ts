@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { tempDir } from '../support/ctx.js';
 import { ROOT, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { waitFor } from './harness.js';
+import { SPEC_TOOLS } from './spec-tools.js';
 import { alive, daemonOf, startMcp, stopDaemon, waitForLog } from './stdio-support.js';
 
 describe('coord mcp over stdio', () => {
@@ -15,7 +16,7 @@ describe('coord mcp over stdio', () => {
     const alpha = await startMcp(state, { args: ['--agent', 'alpha'] });
     const beta = await startMcp(state, { env: { COORD_AGENT: 'beta' } });
     try {
-      assert.equal((await alpha.client.listTools()).tools.length, 18);
+      assert.equal((await alpha.client.listTools()).tools.length, SPEC_TOOLS.length);
       const id = (await alpha.call('post_task', { title: 'ship it' })).data.task.id;
       const claim = await alpha.call('claim_task', { task_id: id });
       assert.match(claim.text, new RegExp(`^claimed: #${id} ship it`));

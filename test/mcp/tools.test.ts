@@ -2,27 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { mcpHarness } from './harness.js';
-
-const SPEC_TOOLS = [
-  'post_task',
-  'inbox',
-  'claim_task',
-  'heartbeat',
-  'submit_result',
-  'release_task',
-  'cancel_task',
-  'show_task',
-  'upload_artifact',
-  'lock_files',
-  'unlock_files',
-  'who',
-  'post_plan',
-  'set_deps',
-  'add_note',
-  'send_message',
-  'ack_message',
-  'list_messages',
-];
+import { SPEC_TOOLS } from './spec-tools.js';
 
 describe('MCP tools over an in-memory pair', () => {
   test('tools/list shows every SPEC tool with a described object schema and no agent or board argument', async () => {

@@ -75,10 +75,10 @@ describe('postgres: the hot read-only queries can use an index', () => {
     assert.match(text, /tasks_ttl_due/, text);
   });
 
-  test("claim-next's read-only look walks the queue index", async () => {
+  test("claim-next's read-only look walks the ready-queue index (queued, no open blockers)", async () => {
     const text = await plan(LOOK_NEXT, { board: 'b', agent: 'a', now: 0, kinds: ['bug'], labels: ['x'] });
     assert.doesNotMatch(text, /Seq Scan/, text);
-    assert.match(text, /tasks_queue/, text);
+    assert.match(text, /tasks_ready/, text);
   });
 });
 

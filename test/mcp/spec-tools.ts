@@ -1,0 +1,21 @@
+/** Every tool coord's MCP server lists (SPEC §5, §11, §12): the tests compare tools/list with this. */
+export const SPEC_TOOLS = [
+  'post_task',
+  'inbox',
+  'claim_task',
+  'heartbeat',
+  'submit_result',
+  'release_task',
+  'cancel_task',
+  'show_task',
+  'upload_artifact',
+  'lock_files',
+  'unlock_files',
+  'who',
+  'post_plan',
+  'set_deps',
+  'add_note',
+  'send_message',
+  'ack_message',
+  'list_messages',
+];
