@@ -130,6 +130,8 @@ describe('MCP fuzz', () => {
     const db = (h.store as SqliteStore).db;
     return JSON.stringify(db.prepare('SELECT total_changes() AS c, (SELECT count(*) FROM events) AS e').get());
   };
+  const events = () =>
+    ((h.store as SqliteStore).db.prepare('SELECT count(*) AS e FROM events').get() as { e: number }).e;
   const content = () => {
     const db = (h.store as SqliteStore).db;
     return JSON.stringify(
@@ -170,7 +172,10 @@ describe('MCP fuzz', () => {
       fc.asyncProperty(fc.oneof(...tools.map(callFor)), async (call) => {
         const args = resolve(call.args, pools) as Record<string, unknown>;
         const before = writes();
-        const beforeContent = call.tool === 'claim_task' ? content() : '';
+        // The inbox is a read of the board, but showing a message records its delivery (SPEC §12): it may write
+        // a receipt, never a task, lock or event.
+        const beforeContent = call.tool === 'claim_task' || call.tool === 'inbox' ? content() : '';
+        const beforeEvents = events();
         const res = await callRaw(a, call.tool, args);
         figures.calls++;
         figures.tools[call.tool] = (figures.tools[call.tool] ?? 0) + 1;
@@ -190,7 +195,10 @@ describe('MCP fuzz', () => {
         if (res.isError || READS.has(call.tool)) {
           const lockUndo = call.tool === 'claim_task' && res.text.startsWith('lock_conflict');
           if (lockUndo) assert.equal(content(), beforeContent, `refused but wrote: ${where}`);
-          else assert.equal(writes(), before, `refused (or a read) but wrote: ${where}`);
+          else if (call.tool === 'inbox' && !res.isError) {
+            assert.equal(content(), beforeContent, `the inbox changed the board: ${where}`);
+            assert.equal(events(), beforeEvents, `the inbox wrote an event: ${where}`);
+          } else assert.equal(writes(), before, `refused (or a read) but wrote: ${where}`);
         }
         if (!res.isError && res.data?.claim_id && res.data.task) {
           pools.claims.push({ task_id: res.data.task.id, claim_id: res.data.claim_id });
