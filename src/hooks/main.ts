@@ -8,8 +8,8 @@ import { type AgentIdentity, type ClientKind, identify, isClientKind } from '../
 import { resolveBoard } from '../state-dir/board-name.js';
 import { resolveStateDir } from '../state-dir/state-dir.js';
 import { type HookEvent, type Spoken, speak } from './answer.js';
-import { hookDaemon } from './daemon.js';
-import { guardMode } from './guard-mode.js';
+import { type HookDaemon, hookDaemon } from './daemon.js';
+import { type GuardMode, guardMode } from './guard-mode.js';
 import { readInput, str } from './input.js';
 import { preCommit } from './pre-commit.js';
 import { preEdit } from './pre-edit.js';
@@ -60,16 +60,39 @@ export async function runHook(argv: string[], env: NodeJS.ProcessEnv = process.e
   if (typeof args === 'string') return { code: 1, stdout: '', stderr: `${args}\n` };
   const stateDir = resolveStateDir(args.state, env);
   const mode = guardMode(env);
+  let link: HookDaemon | undefined;
+  const linked = (session?: string) => () => {
+    link ??= hookDaemon(stateDir, session);
+    return link;
+  };
+  try {
+    return await dispatch(args, env, stateDir, mode, linked);
+  } finally {
+    link?.close();
+  }
+}
+
+async function dispatch(
+  args: Args,
+  env: NodeJS.ProcessEnv,
+  stateDir: string,
+  mode: GuardMode,
+  linked: (session?: string) => () => HookDaemon,
+): Promise<Spoken> {
   if (args.event === 'pre-commit') {
-    const r = await preCommit(env, mode, () => hookDaemon(stateDir));
+    const r = await preCommit(env, mode, linked());
     return { code: r.code, stdout: '', stderr: r.message ? `${r.message}\n` : '' };
   }
   const input = args.event === 'session-start' && process.stdin.isTTY ? {} : await readInput();
   const cwd = str(input.cwd) ?? (env.CLAUDE_PROJECT_DIR || process.cwd());
   const identity: AgentIdentity | null = identify(args.client, env);
-  const daemon = () => hookDaemon(stateDir, identity?.sessionId);
+  const daemon = linked(identity?.sessionId);
   if (args.event === 'pre-edit') {
-    return speak(args.client, 'pre-edit', await preEdit(input, { mode, cwd, identity, daemon }));
+    return speak(
+      args.client,
+      'pre-edit',
+      await preEdit(input, { mode, cwd, identity, daemon, board: env.COORD_BOARD }),
+    );
   }
   const agent = identity?.agent ?? env.COORD_AGENT ?? `${args.client}#unknown`;
   const board = resolveBoard(undefined, env, cwd);

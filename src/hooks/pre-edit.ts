@@ -38,6 +38,8 @@ interface Conflict {
 
 export interface PreEditEnv {
   mode: GuardMode;
+  /** COORD_BOARD, which the session's MCP server uses too: then every path is on it. */
+  board?: string | undefined;
   cwd: string;
   identity: AgentIdentity | null;
   daemon: () => HookDaemon;
@@ -48,7 +50,10 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
   // Cursor runs preToolUse for every tool: only the ones that write are coord's business.
   if (typeof input.tool_name === 'string' && READ_ONLY_TOOL.test(input.tool_name)) return { kind: 'allow' };
   const cwd = str(input.cwd) ?? env.cwd;
-  const boards = keysByBoard(pathsToWrite(input).map((p) => resolve(cwd, p)));
+  const boards = keysByBoard(
+    pathsToWrite(input).map((p) => resolve(cwd, p)),
+    env.board,
+  );
   if (boards.size === 0) return { kind: 'allow' };
   if (!env.identity)
     return { kind: 'allow', warning: 'coord: cannot tell which agent this session is; edit allowed unchecked' };
@@ -74,16 +79,17 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
 }
 
 /** The lock keys of the paths, per board; paths outside any repository are not coord's to guard. */
-function keysByBoard(paths: string[]): Map<string, string[]> {
+function keysByBoard(paths: string[], fixedBoard: string | undefined): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const p of paths) {
     const at = locatePath(p);
     if (!at) continue;
     const key = normaliseResource(at.key);
     if (!key.ok) continue;
-    const keys = out.get(at.board) ?? [];
+    const board = fixedBoard || at.board;
+    const keys = out.get(board) ?? [];
     if (!keys.includes(key.key)) keys.push(key.key);
-    out.set(at.board, keys);
+    out.set(board, keys);
   }
   return out;
 }

@@ -22,7 +22,7 @@ describe('real clients claim over MCP and read coord text', () => {
   });
 
   for (const client of CLIENT_NAMES) {
-    it(`${client}: set up by coord setup --write only, it claims a task and its model reads an empty inbox in ≤ 64 bytes and a task line in ≤ 140`, async (t) => {
+    it(`${client}: set up by coord setup --write only, it is primed at session start, claims a task, and its model reads an empty inbox in ≤ 64 bytes and a task line in ≤ 140`, async (t) => {
       assert.equal(TITLE.length, 80);
       const repo = makeRepo(`coord-agent-claim-${client}-`);
       const agent = await setUpAgent(client, repo, daemon.stateDir);
@@ -101,6 +101,12 @@ describe('real clients claim over MCP and read coord text', () => {
         assert.match(claimed.coord, new RegExp(`^claimed: #${taskId}`), claimed.raw);
 
         assert.equal(stateWhileRunning, 'claimed', 'the board showed the task claimed while the client ran');
+
+        // Primed by setup alone: coord prime's session-start context reached the model's first request.
+        const first = JSON.stringify(fake.turns()[0]?.body ?? '');
+        const primed = /coord: you are [^ ]+ on board/.test(first);
+        t.diagnostic(`${client}: coord prime's text in the model's first request: ${primed ? 'yes' : 'no'}`);
+        assert.ok(primed, `the session-start hook's text is not in the first request: ${first.slice(0, 2000)}`);
       } finally {
         await fake.close();
       }

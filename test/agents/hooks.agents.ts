@@ -5,7 +5,7 @@
  * agent on its own locks, and the auto-lock dies with the client's session.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { tempDir } from '../support/ctx.js';
@@ -134,6 +134,8 @@ describe('real clients: the pre-edit hook enforces locks', () => {
       let heldBy: string[] = [];
       let secondTold = '';
       let secondFile = '';
+      let secondRun = '';
+      const secondLog = join(tempDir('coord-agent-debug-'), 'second.log');
       const posted = await coord(['post', 'Bump b', '--json'], { cwd: repo, env: first.env });
       const id = (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
       const fake = await startFake(client, [
@@ -153,7 +155,10 @@ describe('real clients: the pre-edit hook enforces locks', () => {
               { say: 'done' },
             ]);
             try {
-              await startAgent(second, fake2, repo, 'Rewrite b.').done;
+              // Claude Code's debug log quotes its hooks' output: kept to explain a failure.
+              const debug = other === 'claude' ? { extraArgs: ['--debug-file', secondLog] } : {};
+              const r2 = await startAgent(second, fake2, repo, 'Rewrite b.', debug).done;
+              secondRun = describeRun(r2);
             } finally {
               await fake2.close();
             }
@@ -169,8 +174,20 @@ describe('real clients: the pre-edit hook enforces locks', () => {
       } finally {
         await fake.close();
       }
+      const hookLines =
+        other === 'claude' && existsSync(secondLog)
+          ? readFileSync(secondLog, 'utf8')
+              .split('\n')
+              .filter((l) => l.includes('PreToolUse'))
+              .join('\n')
+          : secondRun;
+      const seen = `claimed by ${JSON.stringify(claimedBy)}, src/b.ts held by ${JSON.stringify(heldBy)} after the first edit; the second client was told ${JSON.stringify(secondTold)}\n${hookLines}`;
       assert.doesNotMatch(editResult(client, fake)?.text ?? '', /lock_conflict/);
-      assert.equal(read(repo, 'src/b.ts'), `${B2}\n`, "the first client's edit went through, the second's did not");
+      assert.equal(
+        read(repo, 'src/b.ts'),
+        `${B2}\n`,
+        `the first client's edit went through, the second's did not: ${seen}`,
+      );
       assert.equal(secondFile, `${B2}\n`, "the second client's edit changed nothing");
       assert.equal(claimedBy.length, 1, 'one agent claimed the task');
       assert.deepEqual(heldBy, claimedBy, "the auto-lock is held by the session's own agent");
@@ -231,4 +248,52 @@ describe('real clients: with the daemon down the pre-edit hook fails open', () =
     assert.equal(lines.length, 1, `one warning line: ${JSON.stringify(lines)}`);
     assert.match(lines[0] ?? '', /^coord: .*daemon/);
   });
+});
+
+describe('real clients: the stop hook', () => {
+  for (const client of CLIENT_NAMES) {
+    it(`${client}: a task for it alone, posted while it works, holds its stop once with that line, and the next stop goes through`, async (t) => {
+      const daemon = await spawnDaemon();
+      try {
+        const repo = makeRepo(`coord-agent-stop-${client}-`);
+        const agent = await ready(t, client, repo, daemon.stateDir);
+        if (!agent) return;
+        let id = '';
+        const fake = await startFake(client, [
+          // A coord call makes the session's agent known on the board.
+          { tool: toolName(client, 'who'), args: {} },
+          {
+            say: 'done',
+            before: async () => {
+              const who = JSON.parse((await coord(['who', '--json'], { cwd: repo, env: agent.env })).stdout) as Who;
+              const me = who.agents.map((a) => a.name).find((n) => n.startsWith(`${client}#`));
+              assert.ok(me, `the session's agent is on the board: ${JSON.stringify(who)}`);
+              const posted = await coord(['post', 'Review the hand-off', '--for', me, '--json'], {
+                cwd: repo,
+                env: agent.env,
+              });
+              assert.equal(posted.code, 0, describeRun(posted));
+              id = (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
+            },
+          },
+          { say: 'done, really' },
+          { say: 'done, a third time' },
+        ]);
+        let run: Run;
+        try {
+          run = await startAgent(agent, fake, repo, 'Look around, then stop.').done;
+        } finally {
+          await fake.close();
+        }
+        assert.equal(run.code, 0, describeRun(run));
+        const turns = fake.turns().map((r) => JSON.stringify(r.body));
+        const told = turns.filter((b) => b.includes(`#${id} `) && b.includes('arrived'));
+        t.diagnostic(`${client}: ${fake.stepsDone()} steps; the stop was held ${told.length > 0 ? 'once' : 'never'}`);
+        assert.ok(told.length > 0, `the model was told of #${id} after its first stop`);
+        assert.equal(fake.stepsDone(), 3, 'held once (a second model turn), then the next stop went through');
+      } finally {
+        await daemon.stop();
+      }
+    });
+  }
 });
