@@ -51,8 +51,8 @@ export async function stopCheck(
   if (mail.lines.length > 0) {
     const n = mail.lines.length;
     reason.push(`coord: ${n === 1 ? 'a message' : `${n} messages`} for you since you last looked:`, ...mail.lines);
-    const unlisted = mail.unread - n;
-    if (unlisted > 0) reason.push(`(${unlisted} more unacknowledged: list_messages)`);
+    // A full page may have more never shown behind it (the others unacknowledged were shown before).
+    if (n === MAX_MESSAGES && mail.unread > n) reason.push('(more may be waiting: list_messages)');
     reason.push('Act on them (reply with send_message, ack_message when asked to), before you stop.');
   }
   if (fresh.length > 0) {
