@@ -3,13 +3,12 @@
  * or a task for it alone has arrived since it last looked, the stop is blocked
  * once with those lines. Messages are "never shown before" by the daemon's
  * receipts (get-and-mark `via: stop`: a message shown by the inbox, a push or
- * prime is not news); tasks already shown are remembered in `<state>/hooks/`.
+ * prime is not news); tasks already shown — here or by a push into a live Claude
+ * Code session — are remembered in `<state>/hooks/` (state-dir/shown-tasks.ts).
  * So the same item never blocks twice and two agents can never loop each other.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { pendingMessageLines } from '../client/pending-messages.js';
+import { markTasksShown, shownTasks } from '../state-dir/shown-tasks.js';
 import type { HookDaemon } from './daemon.js';
 import { DaemonDown, query } from './daemon.js';
 import type { Verdict } from './guard-mode.js';
@@ -42,11 +41,15 @@ export async function stopCheck(
     throw e;
   }
   const mine = (inbox.tasks ?? []).filter((t) => t.for === who.agent);
-  const file = seenFile(who.stateDir, who.agent, who.board);
-  const seen = readSeen(file);
+  const seen = shownTasks(who.stateDir, who.agent, who.board);
   const fresh = mine.filter((t) => !seen.has(t.id));
   if (fresh.length === 0 && mail.lines.length === 0) return { kind: 'allow' };
-  if (fresh.length > 0) writeSeen(file, [...seen, ...fresh.map((t) => t.id)]);
+  markTasksShown(
+    who.stateDir,
+    who.agent,
+    who.board,
+    fresh.map((t) => t.id),
+  );
   const reason: string[] = [];
   if (mail.lines.length > 0) {
     const n = mail.lines.length;
@@ -78,26 +81,4 @@ async function stopMessages(d: HookDaemon, agent: string, board: string): Promis
     if (e instanceof DaemonDown) throw e;
     return { lines: [], unread: 0 }; // a daemon without messages (older): tasks only
   }
-}
-
-function seenFile(stateDir: string, agent: string, board: string): string {
-  const id = createHash('sha256').update(`${board}\n${agent}`).digest('hex').slice(0, 16);
-  return join(stateDir, 'hooks', `stop-${id}.json`);
-}
-
-function readSeen(file: string): Set<string> {
-  try {
-    const v = JSON.parse(readFileSync(file, 'utf8')) as { ids?: unknown };
-    return new Set(Array.isArray(v.ids) ? v.ids.filter((x): x is string => typeof x === 'string') : []);
-  } catch {
-    return new Set();
-  }
-}
-
-/** Keeps the newest 500 ids: enough to never repeat, bounded forever. */
-function writeSeen(file: string, ids: string[]): void {
-  mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ ids: ids.slice(-500) }), { mode: 0o600 });
-  renameSync(tmp, file);
 }
