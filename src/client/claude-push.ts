@@ -17,6 +17,7 @@ import { createConnection } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pushLine } from '../core/message-text.js';
 import type { CoordEvent, Message, Task } from '../core/model.js';
+import { markTasksShown, shownTasks } from '../state-dir/shown-tasks.js';
 import { query as q } from './call.js';
 import type { DaemonEndpoint } from './daemon-link.js';
 import { readSse } from './sse-reader.js';
@@ -33,6 +34,8 @@ export interface ClaudePushOptions {
   /** The running daemon, if any (never starts one: the relay's first call does). */
   find: () => DaemonEndpoint | null;
   log: (message: string) => void;
+  /** The state directory: a task line pushed is recorded there, so the stop hook does not show it again. */
+  stateDir?: string;
 }
 
 /** The push path when the client offers one, else null (nothing to detect: no socket in the environment). */
@@ -182,10 +185,14 @@ export class ClaudePush {
   private async pushTask(endpoint: DaemonEndpoint, me: string, taskId: string, how: string): Promise<void> {
     const { task } = await this.call<{ task: Task }>(endpoint, 'GET', `/v1/tasks/${taskId}${q({ agent: me })}`);
     if (task.state !== 'queued') return;
+    const { stateDir, board } = this.opts;
+    // Shown already (by the stop hook, or an earlier push): a task line reaches the model once.
+    if (stateDir && shownTasks(stateDir, me, board).has(task.id)) return;
     const note = task.notes?.at(-1);
     const noted = note ? ` — note from ${note.agent}: ${note.text}` : '';
     const line = `[coord] #${task.id} ${how}: ${task.title}${noted} — claim_task {"task_id":"${task.id}"} to take it`;
     await writeFrames(this.opts.socketPath, this.opts.token, [line]);
+    if (stateDir) markTasksShown(stateDir, me, board, [task.id]);
   }
 
   private async call<T>(endpoint: DaemonEndpoint, method: string, path: string, body?: unknown): Promise<T> {

@@ -1,9 +1,11 @@
 /**
  * `coord prime` (SPEC §10 session-start): what a model needs at the start of
  * a session and after compaction — who it is on which board, what it holds,
- * the top of its inbox, who else is here, and the four rules — in at most
- * 1,000 bytes.
+ * its unacknowledged messages (SPEC §12, recorded as shown `via: prime`), the
+ * top of its inbox, who else is here, and the four rules — in at most 1,000
+ * bytes.
  */
+import { pendingMessageLines } from '../client/pending-messages.js';
 import type { HookDaemon } from './daemon.js';
 import { DaemonDown, query } from './daemon.js';
 
@@ -25,6 +27,8 @@ export async function primeText(agent: string, board: string, daemon: () => Hook
   let body: string[];
   try {
     const d = daemon();
+    // Before the inbox, which would record the same messages as shown `via: inbox`.
+    const mail = await primeMessages(d, agent, board);
     const [inbox, agents] = await Promise.all([
       d.text(`/v1/inbox?${query({ agent, board, format: 'text' })}`),
       d.get<Agents>(`/v1/agents?${query({ board })}`),
@@ -35,12 +39,33 @@ export async function primeText(agent: string, board: string, daemon: () => Hook
       .filter((a) => a.active && a.name !== agent)
       .slice(0, 6)
       .map((a) => `${a.name}${a.claims.length ? ` (${a.claims.length} claimed)` : ''}`);
-    body = [...holds, ...inbox.trimEnd().split('\n'), ...(others.length ? [`Also here: ${others.join(', ')}`] : [])];
+    body = [...holds, ...withMessages(inbox, mail), ...(others.length ? [`Also here: ${others.join(', ')}`] : [])];
   } catch (e) {
     if (!(e instanceof DaemonDown)) throw e;
     body = [`(${e.message}; the coord MCP server starts one when you first use a tool)`];
   }
   return fit([head, ...body], RULES);
+}
+
+/** Every unacknowledged message, unread first (the inbox's ten at most); none when the daemon cannot say. */
+async function primeMessages(d: HookDaemon, agent: string, board: string): Promise<string[]> {
+  try {
+    return (await pendingMessageLines(d, { agent, board, via: 'prime', all: true, limit: 10 })).lines;
+  } catch (e) {
+    if (e instanceof DaemonDown) throw e;
+    return []; // a daemon without messages (older) still primes
+  }
+}
+
+/**
+ * The inbox text with prime's message lines in place of its own (the same messages, by then already
+ * recorded as shown by prime): its header first, then the messages, then claims and tasks.
+ */
+function withMessages(inbox: string, mail: string[]): string[] {
+  const [header = '', ...rest] = inbox.trimEnd().split('\n');
+  const ids = new Set(mail.map((l) => l.split(' ', 2)[1]));
+  const others = rest.filter((l) => !(l.startsWith('msg ') && ids.has(l.split(' ', 2)[1])));
+  return [header, ...mail, ...others];
 }
 
 /** Lines that fit in the budget with the rules kept: inbox lines are dropped from the end first. */

@@ -287,9 +287,20 @@ describe('real clients: the stop hook', () => {
         assert.equal(run.code, 0, describeRun(run));
         const turns = fake.turns().map((r) => JSON.stringify(r.body));
         const told = turns.filter((b) => b.includes(`#${id} `) && b.includes('arrived'));
-        t.diagnostic(`${client}: ${fake.stepsDone()} steps; the stop was held ${told.length > 0 ? 'once' : 'never'}`);
-        assert.ok(told.length > 0, `the model was told of #${id} after its first stop`);
-        assert.equal(fake.stepsDone(), 3, 'held once (a second model turn), then the next stop went through');
+        // Claude Code may get the line pushed into its session instead (SPEC §12): then the stop hook is quiet.
+        const history = turns.at(-1) ?? '';
+        const times =
+          history.split('arrived for you alone').length - 1 + (history.split(`${id} was posted for you`).length - 1);
+        t.diagnostic(
+          `${client}: ${fake.stepsDone()} steps; the stop was held ${told.length > 0 ? 'once' : 'never'}; the task's line reached the model ${times} time(s)`,
+        );
+        assert.equal(
+          times,
+          1,
+          `the model was told of #${id} once, by the stop hook or a push: ${history.slice(-3000)}`,
+        );
+        if (client !== 'claude' || told.length > 0)
+          assert.equal(fake.stepsDone(), 3, 'held once (a second model turn), then the next stop went through');
       } finally {
         await daemon.stop();
       }

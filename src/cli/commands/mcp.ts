@@ -71,6 +71,7 @@ export function registerMcp(program: Command): void {
         agent: () => headers['coord-agent'],
         find: () => findDaemon(stateDir),
         log,
+        stateDir,
       });
       push?.start();
       const bridge = new Bridge({
