@@ -124,7 +124,8 @@ describe('the coord CLI', () => {
         names.slice(i, i + 4).map(async (path) => {
           const r = await runCli([...path, '--help']);
           assert.equal(r.code, 0, path.join(' '));
-          if (groups.has(path.join(' '))) assert.match(r.stdout, /Commands:/, `${path.join(' ')} --help lists its commands`);
+          if (groups.has(path.join(' ')))
+            assert.match(r.stdout, /Commands:/, `${path.join(' ')} --help lists its commands`);
           else assert.match(r.stdout, /--json/, `${path.join(' ')} --help lists --json`);
         }),
       );
