@@ -10,7 +10,6 @@ import {
   EVENT_TYPES,
   MAX_BLOCKERS,
   MAX_LEASE_S,
-  MAX_PLAN_TASKS,
   MIN_LEASE_S,
   TASK_STATES,
 } from './model.js';
@@ -28,7 +27,7 @@ export const SURROGATE_MESSAGE = 'must be valid Unicode (it contains a lone UTF-
  * surrogate as U+FFFD — two different idempotency keys would then read back
  * as one. So every free-text field refuses both, naming itself.
  */
-const text = (base = z.string()) =>
+export const text = (base = z.string()) =>
   base.refine((s) => !s.includes('\0'), NUL_MESSAGE).refine((s) => !LONE_SURROGATE.test(s), SURROGATE_MESSAGE);
 
 /**
@@ -395,59 +394,6 @@ export const InboxOutput = z.object({
   unread: z.int().optional().describe('How many messages to you are not acknowledged yet.'),
 });
 export type InboxOutput = z.infer<typeof InboxOutput>;
-// ---- SPEC §11: dependencies and plans ----
-
-export const SetDepsInput = z.object({
-  task_id: TaskId,
-  agent: AgentName,
-  add: z.array(TaskId).max(MAX_BLOCKERS).optional().describe('Ids of tasks this one must wait for.'),
-  remove: z.array(TaskId).max(MAX_BLOCKERS).optional().describe('Ids of blockers to drop.'),
-});
-export type SetDepsInput = z.infer<typeof SetDepsInput>;
-
-export const PlanRef = z
-  .string()
-  .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 characters of A-Z a-z 0-9 . _ -')
-  .describe('Your name for this task within the plan, e.g. "schema" or "step-2".');
-const PlanLinkName = z
-  .string()
-  .regex(/^#?[A-Za-z0-9._-]{1,64}$/, 'must be a ref of this plan or a task id')
-  .transform((s) => s.replace(/^#/, ''));
-
-export const PlanTaskInput = z.object({
-  ref: PlanRef,
-  title: CreateTaskInput.shape.title,
-  body: CreateTaskInput.shape.body,
-  kind: CreateTaskInput.shape.kind,
-  priority: CreateTaskInput.shape.priority,
-  labels: CreateTaskInput.shape.labels,
-  for: CreateTaskInput.shape.for,
-  ttl_s: CreateTaskInput.shape.ttl_s,
-  parent: PlanLinkName.optional().describe('The ref of a task of this plan, or the id of an existing task.'),
-  blocked_by: z
-    .array(PlanLinkName)
-    .max(MAX_BLOCKERS)
-    .optional()
-    .describe('Refs of tasks of this plan (or ids of existing tasks) that must complete first.'),
-});
-export const PostPlanInput = z.object({
-  agent: AgentName,
-  board: BoardName.optional(),
-  idempotency_key: CreateTaskInput.shape.idempotency_key.describe(
-    'Names the plan: posting again with the same key and tasks returns the same tasks.',
-  ),
-  tasks: z
-    .array(PlanTaskInput)
-    .min(1)
-    .max(MAX_PLAN_TASKS)
-    .describe(`Up to ${MAX_PLAN_TASKS} tasks, created together with their edges, or none of them.`),
-});
-export type PostPlanInput = z.infer<typeof PostPlanInput>;
-export const PostPlanOutput = z.object({
-  tasks: z.record(z.string(), TaskSchema).describe('Each ref of the plan with the task created for it.'),
-  created: z.boolean().describe('false when this key had already posted the same plan (nothing new was written).'),
-});
-
 export const ErrorSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).catchall(z.unknown()),
 });
@@ -486,61 +432,3 @@ export const MessageSchema = z.object({
   idempotency_key: z.string().nullable(),
   receipts: z.array(ReceiptSchema).describe('The sender sees every recipient; a recipient only its own.'),
 });
-const IdempotencyKey = text()
-  .min(1)
-  .max(MAX_IDEMPOTENCY_KEY_CHARS)
-  .describe('Names one intent: sending again with the same key and payload returns the first one.');
-
-export const AddNoteInput = z.object({
-  task_id: TaskId,
-  agent: AgentName,
-  text: NoteText.describe('The note: what was done, what is left, what the next agent should know.'),
-  idempotency_key: IdempotencyKey.optional(),
-});
-export const AddNoteOutput = z.object({ note: NoteSchema, created: z.boolean() });
-
-export const SendMessageInput = z.object({
-  agent: AgentName,
-  to: z
-    .string()
-    .regex(
-      /^(\*|[A-Za-z0-9._:#@/-]{1,64})$/,
-      'must be an agent name (1–64 characters of A-Z a-z 0-9 . _ : # @ / -) or *',
-    )
-    .describe('The agent to tell, or "*" for every agent known on the board (seen in the last 24 h).'),
-  text: NoteText.describe(`The message (at most ${MAX_NOTE_BYTES} bytes).`),
-  task_id: TaskId.optional().describe('The task this message is about.'),
-  ack_required: z.boolean().optional().describe('The recipient should acknowledge it with ack_message.'),
-  idempotency_key: IdempotencyKey.optional(),
-  board: BoardName.optional(),
-});
-export const MessageEnvelope = z.object({ message: MessageSchema });
-export const SendMessageOutput = z.object({ message: MessageSchema, created: z.boolean() });
-
-export const ListMessagesInput = z.object({
-  agent: AgentName.optional().describe('Whose messages; omit for the operator view (every message, nothing marked).'),
-  box: z.enum(['inbox', 'sent']).optional().describe('inbox (default): messages to you; sent: yours, with receipts.'),
-  board: BoardName.optional(),
-  task_id: TaskId.optional().describe('Only messages about this task.'),
-  unacked: z
-    .union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')])
-    .optional()
-    .describe('Only messages not acknowledged yet.'),
-  limit: z.coerce.number().int().min(1).max(500).optional(),
-});
-export const ListMessagesOutput = z.object({ messages: z.array(MessageSchema) });
-
-export const ShowMessageInput = z.object({ message_id: MessageId, agent: AgentName.optional() });
-export const AckMessageInput = z.object({ message_id: MessageId, agent: AgentName });
-export const AckMessageOutput = z.object({ message: MessageSchema, acked: z.boolean() });
-
-export const PendingMessagesInput = z.object({
-  agent: AgentName,
-  board: BoardName.optional(),
-  via: DeliveryViaSchema.describe('How the caller shows them: prime, stop (hook), push or inbox.'),
-  all: z.boolean().optional().describe('Every unacknowledged message, not only those never shown before.'),
-  peek: z.boolean().optional().describe('Record nothing (the relay peeks, pushes, then marks with ids).'),
-  ids: z.array(MessageId).max(100).optional().describe('Only these messages.'),
-  limit: z.int().min(1).max(100).optional(),
-});
-export const PendingMessagesOutput = z.object({ messages: z.array(MessageSchema), unread: z.int() });

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { parseInput } from '../../core/invoke.js';
 import { messageLine } from '../../core/message-text.js';
-import type { Message, Note } from '../../core/model.js';
+import type { Message } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';

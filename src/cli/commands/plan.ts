@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CoordError } from '../../core/errors.js';
 import { parseInput } from '../../core/invoke.js';
-import type { Task } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';

@@ -10,7 +10,7 @@ import type { DaemonClient } from '../../client/daemon-client.js';
 import type { CoordEvent } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
 import { follow, loadAgentsAndLocks, loadHistory, loadSnapshot, loadTask } from './board-feed.js';
-import { BoardState, filterText, isTerminal, parseFilter, type TopTask } from './board-state.js';
+import { BoardState, filterText, isTerminal, parseFilter } from './board-state.js';
 import { countdown } from './cells.js';
 import { type DetailTask, detailText } from './detail.js';
 import { footerLine, headerLine, type ListLine, sidePane, taskList, timelineLines } from './panes.js';

@@ -5,10 +5,6 @@
  */
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import { CoordError } from '../errors.js';
-import { DEFAULT_BOARD } from '../model.js';
-import type { Ctx } from '../operation.js';
-import { defineOperation } from '../operation.js';
-import { unwrap } from '../outcomes.js';
 import {
   AckMessageInput,
   AckMessageOutput,
@@ -20,7 +16,11 @@ import {
   SendMessageInput,
   SendMessageOutput,
   ShowMessageInput,
-} from '../schemas.js';
+} from '../message-schemas.js';
+import { DEFAULT_BOARD } from '../model.js';
+import type { Ctx } from '../operation.js';
+import { defineOperation } from '../operation.js';
+import { unwrap } from '../outcomes.js';
 
 /** "Everyone on the board": the agents seen there in this window (events or presence) when the message is sent. */
 export const BROADCAST_WINDOW_MS = 24 * 3600_000;

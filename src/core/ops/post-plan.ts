@@ -11,8 +11,8 @@ import { CoordError } from '../errors.js';
 import { DEFAULT_BOARD, DEFAULT_TTL_S } from '../model.js';
 import { defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
+import { PostPlanInput, PostPlanOutput } from '../plan-schemas.js';
 import type { PlanLink, PlanTaskCommand } from '../ports.js';
-import { PostPlanInput, PostPlanOutput } from '../schemas.js';
 
 const invalid = (path: string, message: string) =>
   new CoordError('invalid_request', `invalid plan: ${path}: ${message}`, { issues: [{ path, message }] });

@@ -11,6 +11,7 @@ import { inboxText } from '../../core/inbox-text.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
 import { operations as op } from '../../core/operations.js';
+import { PostPlanInput, SetDepsInput } from '../../core/plan-schemas.js';
 import {
   AgentsInput,
   CancelInput,
@@ -20,10 +21,8 @@ import {
   HeartbeatInput,
   InboxInput,
   LockFilesInput,
-  PostPlanInput,
   PutArtifactInput,
   ReleaseInput,
-  SetDepsInput,
   ShowTaskInput,
   SubmitInput,
   UnlockInput,

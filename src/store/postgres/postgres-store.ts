@@ -19,7 +19,7 @@ import {
   queryStats,
 } from './database.js';
 import { createPlan, setDeps, taskStates } from './deps.js';
-import { type ClaimEndedHook, DB_NOW, moveDue, type Probe, probeSql } from './due.js';
+import { DB_NOW, moveDue, type Probe, probeSql } from './due.js';
 import { endSession } from './end-session.js';
 import { EventFeed } from './event-feed.js';
 import { heartbeat, release, submit } from './fenced.js';
