@@ -7,6 +7,7 @@
  * `{ input: "<patch text>" }`. Results come back as `function_call_output` / `custom_tool_call_output`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SPEC_TOOLS } from '../mcp/spec-tools.js';
 import { type FakeModel, json, type Step, sse, startFakeModel, type ToolResult, type Wire } from './fake-model.js';
 
 interface Tool {
@@ -28,21 +29,6 @@ interface Body {
   tools?: Tool[];
   input?: Item[];
 }
-
-const COORD_TOOLS = [
-  'post_task',
-  'inbox',
-  'claim_task',
-  'heartbeat',
-  'submit_result',
-  'release_task',
-  'cancel_task',
-  'show_task',
-  'upload_artifact',
-  'lock_files',
-  'unlock_files',
-  'who',
-];
 
 /** Flat name (what a script says) → how the client wants the call made. */
 function offered(body: Body): Map<string, { name: string; namespace?: string; custom: boolean }> {
@@ -137,7 +123,7 @@ export const openaiWire: Wire = {
   toolNames(body) {
     const names = [...offered(body as Body).keys()];
     const deferred = ((body as Body).tools ?? []).some((t) => t.type === 'tool_search');
-    return deferred ? [...names, ...COORD_TOOLS.map((t) => `mcp__coord__${t}`)] : names;
+    return deferred ? [...names, ...SPEC_TOOLS.map((t) => `mcp__coord__${t}`)] : names;
   },
   toolResults(body) {
     const names = new Map<string, string>();
