@@ -269,7 +269,7 @@ export class Detail {
       li.append('blocks ', this.taskLink(o.id), el('span', 'muted', ` ${o.state} · ${o.title}`));
       ul.append(li);
     }
-    const head = t.ready === false ? 'Dependencies · blocked' : 'Dependencies';
+    const head = t.blocked?.length ? 'Dependencies · blocked' : 'Dependencies';
     return section(head, ul);
   }
 
