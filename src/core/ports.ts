@@ -145,6 +145,8 @@ export interface InboxView {
   gone: { id: string; state: TaskState; claimed_by: string | null }[];
   /** Queued tasks the agent could claim once their blockers complete (SPEC §11); not listed. */
   blocked: number;
+  /** false: the agent has no unacknowledged message on the board, so the inbox need not ask for delivery. */
+  mail?: boolean;
 }
 
 export interface PutArtifactCommand extends FenceCommand {

@@ -17,16 +17,19 @@ export const inbox = defineOperation({
     ctx.presence.touch(input.agent, board, ctx.clock.now());
     const view = await ctx.store.inbox({ agent: input.agent, board, since: input.since, limit: INBOX_LINES });
     // Unread messages come first (SPEC §12); showing them records delivery, `since` acknowledges the no-ack ones.
-    const mail = await ctx.store.deliverMessages({
-      agent: input.agent,
-      board,
-      via: 'inbox',
-      all: true,
-      peek: false,
-      since: input.since,
-      cursor: view.cursor,
-      limit: INBOX_MESSAGES,
-    });
+    const mail =
+      view.mail === false
+        ? { messages: [], unread: 0 }
+        : await ctx.store.deliverMessages({
+            agent: input.agent,
+            board,
+            via: 'inbox',
+            all: true,
+            peek: false,
+            since: input.since,
+            cursor: view.cursor,
+            limit: INBOX_MESSAGES,
+          });
     return {
       agent: input.agent,
       board,

@@ -75,13 +75,27 @@ export function claimTask(tx: Tx, cmd: ClaimCommand): Outcome<ClaimGrant> {
   return why.ok ? { ok: false, reason: 'not_found' } : why;
 }
 
-/** Read-only: is there anything this agent could claim next? Lets an empty claim-next skip the write lock. */
-export const peekNext = (db: Db, now: number, cmd: ClaimNextCommand): boolean =>
-  stmt(db, variant(PEEK, cmd)).get({ ...nextParams(cmd), agent: cmd.agent, now }) !== undefined;
+/**
+ * Read-only: the task this agent would claim next, if any. Lets an empty claim-next skip the write lock, and a
+ * full one claim by id (the primary key) instead of looking again.
+ */
+export const peekNext = (db: Db, now: number, cmd: ClaimNextCommand): string | null =>
+  (stmt(db, variant(PEEK, cmd)).get({ ...nextParams(cmd), agent: cmd.agent, now }) as { id: string } | undefined)?.id ??
+  null;
 
-export function claimNext(tx: Tx, cmd: ClaimNextCommand): ClaimGrant | null {
-  const row = stmt(tx.db, variant(CLAIM_NEXT, cmd)).get({ ...params(tx, cmd), ...nextParams(cmd) }) as
-    | TaskRow
-    | undefined;
+/**
+ * Claims the next task, or the `peeked` one: still one conditional write, with the predicate that can have
+ * changed since the peek (state, readiness, ttl, visibility; board, kind and labels never change). Null when
+ * nothing is left, or when the peeked task was taken meanwhile (the caller looks again). A peek taken before
+ * the batch moved due rows is not used: a requeued claim may now be first in line.
+ */
+export function claimNext(tx: Tx, cmd: ClaimNextCommand, peeked?: string): ClaimGrant | null {
+  // The batch requeued lapsed claims before this write: one of them may now come before the peeked task.
+  const byId = peeked !== undefined && !tx.dueMoved;
+  const row = (
+    byId
+      ? stmt(tx.db, CLAIM_BY_ID).get({ ...params(tx, cmd), task_id: peeked })
+      : stmt(tx.db, variant(CLAIM_NEXT, cmd)).get({ ...params(tx, cmd), ...nextParams(cmd) })
+  ) as TaskRow | undefined;
   return row ? won(tx, row) : null;
 }

@@ -51,11 +51,18 @@ export const lastSeq = (db: Db): number =>
 
 export function activity(db: Db, now: number, q: { board?: string | undefined; since_ms: number }): Activity {
   const p = { board: q.board ?? null, since: now - q.since_ms };
-  const agents = stmt(
-    db,
-    `SELECT agent AS name, MAX(at) AS at FROM events
-     WHERE agent IS NOT NULL AND at >= @since AND (@board IS NULL OR board = @board) GROUP BY agent`,
-  ).all(p) as { name: string; at: number }[];
+  // The table's tail, newest first, up to the window's start: events are appended in time order (a seq's
+  // `at` is its commit's instant), so no index on time is kept for this (one page fewer at every commit).
+  const seen = new Map<string, number>();
+  for (const e of stmt(db, 'SELECT agent, at, board FROM events ORDER BY seq DESC').iterate() as IterableIterator<{
+    agent: string | null;
+    at: number;
+    board: string;
+  }>) {
+    if (e.at < p.since) break;
+    if (e.agent !== null && (p.board === null || e.board === p.board) && !seen.has(e.agent)) seen.set(e.agent, e.at);
+  }
+  const agents = [...seen].map(([name, at]) => ({ name, at })).sort((a, b) => (a.name < b.name ? -1 : 1));
   const claims = stmt(
     db,
     `SELECT claimed_by AS agent, id AS task_id FROM tasks

@@ -18,7 +18,7 @@ import { anyDue, moveDue } from './due.js';
 import { endSession } from './end-session.js';
 import { heartbeat, release, submit } from './fenced.js';
 import { GroupCommit, type GroupCommitStats } from './group-commit.js';
-import { inbox } from './inbox.js';
+import { inbox, quickInbox } from './inbox.js';
 import {
   acquireLocks,
   anyLockLapsed,
@@ -143,6 +143,11 @@ export class SqliteStore implements Store {
   private async fresh(): Promise<number> {
     const now = this.clock.now();
     if (!this.read(() => anyDue(this.db, now))) return now;
+    await this.moveDueNow();
+    return now;
+  }
+
+  private async moveDueNow(): Promise<void> {
     try {
       await this.write(() => undefined);
     } catch (e) {
@@ -150,7 +155,6 @@ export class SqliteStore implements Store {
       // that can commit, and until then the read shows the last committed state (a lease_until in the past).
       if (!isDiskFault(e)) throw e;
     }
-    return now;
   }
 
   private publish(events: CoordEvent[]): void {
@@ -189,18 +193,21 @@ export class SqliteStore implements Store {
       // The common case first: one read-only statement finds a candidate. Only when it finds none are both
       // looks taken from one snapshot: a requeue committed by another process between two separate reads
       // would hide the task from both (the peek saw it claimed, the probe no longer due) and answer none.
-      const look = this.read(() =>
-        peekNext(this.db, now, cmd)
-          ? 'claimable'
-          : (this.inSnapshot.deferred(() =>
-              peekNext(this.db, now, cmd) ? 'claimable' : anyDue(this.db, now) ? 'due' : 'none',
-            ) as 'claimable' | 'due' | 'none'),
-      );
-      if (look === 'claimable') {
-        const grant = await this.write((tx) => claimNext(tx, cmd));
+      // A task id to claim, or why there is none.
+      const look = this.read((): string | { none: 'due' | 'empty' } => {
+        const id = peekNext(this.db, now, cmd);
+        if (id !== null) return id;
+        return this.inSnapshot.deferred(
+          () => peekNext(this.db, now, cmd) ?? { none: anyDue(this.db, now) ? 'due' : 'empty' },
+        ) as string | { none: 'due' | 'empty' };
+      });
+      if (typeof look !== 'string') {
+        if (look.none === 'empty') return null;
+        await this.write(() => undefined);
+      } else {
+        const grant = await this.write((tx) => claimNext(tx, cmd, look));
         if (grant) return grant;
-      } else if (look === 'due') await this.write(() => undefined);
-      else return null;
+      }
     }
   }
   async heartbeat(cmd: Parameters<Store['heartbeat']>[0]) {
@@ -234,9 +241,19 @@ export class SqliteStore implements Store {
     return this.read(() => listArtifacts(this.db, taskId));
   }
   async inbox(q: Parameters<Store['inbox']>[0]) {
-    const now = await this.fresh();
-    // Its five statements in one read transaction: one snapshot, and one read lock instead of five.
-    return this.read(() => this.inSnapshot.deferred(() => inbox(this.db, now, q)) as ReturnType<typeof inbox>);
+    // Most polls find nothing: one statement says so (and whether anything is due, or mail is waiting).
+    for (let checkDue = true; ; checkDue = false) {
+      const now = this.clock.now();
+      const quick = this.read(() => quickInbox(this.db, now, q, checkDue));
+      if (quick === 'due') {
+        await this.moveDueNow();
+        continue;
+      }
+      if (quick.view) return { ...quick.view, mail: quick.mail };
+      // The full look's statements in one read transaction: one snapshot, and one read lock.
+      const view = this.read(() => this.inSnapshot.deferred(() => inbox(this.db, now, q)) as ReturnType<typeof inbox>);
+      return { ...view, mail: quick.mail };
+    }
   }
   async events(q: Parameters<Store['events']>[0]) {
     return this.read(() => listEvents(this.db, q));

@@ -22,6 +22,18 @@ export function claimNextContract(make: MakeStore): void {
       assert.equal(await b.call(op.claimNext, { agent: 'bob' }), null);
     });
 
+    test('a claim lapsed just before a claim-next is requeued first and, being first in line, is the one taken', async () => {
+      const b = board();
+      const urgent = await b.post('alice', { title: 'urgent', priority: -5 });
+      await b.claim(urgent.id, 'carol', 30);
+      b.clock.advance(S);
+      const routine = await b.post('alice', { title: 'routine', priority: 5 });
+      b.clock.advance(30_000);
+      // Nothing has moved the lapsed claim yet: this claim-next must, and then take it before the routine task.
+      assert.equal((await b.call(op.claimNext, { agent: 'bob' }))?.task.id, urgent.id);
+      assert.equal((await b.call(op.claimNext, { agent: 'bob' }))?.task.id, routine.id);
+    });
+
     test('claim-next grants a fresh claim with fence, lease_until and reclaimed: false', async () => {
       const b = board();
       const task = await b.post('alice');
