@@ -9,10 +9,8 @@ import { taskExpired, taskRequeued } from '../shared/task-events.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
-/** Is any lease or ttl due at @now? (A term other statements fold in: inbox.ts.) */
-export const DUE_PROBE_TERM = `(EXISTS (SELECT 1 FROM tasks WHERE state = 'claimed' AND lease_until <= @now)
-  OR EXISTS (SELECT 1 FROM tasks WHERE state IN ('queued', 'claimed') AND expires_at <= @now))`;
-const DUE_PROBE = `SELECT ${DUE_PROBE_TERM} AS due`;
+const DUE_PROBE = `SELECT EXISTS (SELECT 1 FROM tasks WHERE state = 'claimed' AND lease_until <= @now)
+                       OR EXISTS (SELECT 1 FROM tasks WHERE state IN ('queued', 'claimed') AND expires_at <= @now) AS due`;
 
 export const anyDue = (db: Db, now: number): boolean => (stmt(db, DUE_PROBE).get({ now }) as { due: number }).due === 1;
 

@@ -18,7 +18,7 @@ import { anyDue, moveDue } from './due.js';
 import { endSession } from './end-session.js';
 import { heartbeat, release, submit } from './fenced.js';
 import { GroupCommit, type GroupCommitStats } from './group-commit.js';
-import { inbox, quickInbox } from './inbox.js';
+import { EmptyInboxes, inbox, quickInbox } from './inbox.js';
 import {
   acquireLocks,
   anyLockLapsed,
@@ -71,6 +71,7 @@ export class SqliteStore implements Store {
 
   /** Several reads from one snapshot (a deferred transaction that only reads). */
   private readonly inSnapshot: Database.Transaction<(fn: () => unknown) => unknown>;
+  private readonly emptyInboxes: EmptyInboxes;
 
   constructor(opts: SqliteStoreOptions) {
     mkdirSync(dirname(opts.path), { recursive: true });
@@ -87,6 +88,7 @@ export class SqliteStore implements Store {
     this.path = opts.path;
     this.onFault = opts.onFault ?? (() => {});
     this.inSnapshot = this.db.transaction((fn: () => unknown) => fn());
+    this.emptyInboxes = new EmptyInboxes(this.db);
   }
 
   /** Runs inside the transaction that ends a claim. Rule 10: the claim's files are freed with it. */
@@ -241,18 +243,27 @@ export class SqliteStore implements Store {
     return this.read(() => listArtifacts(this.db, taskId));
   }
   async inbox(q: Parameters<Store['inbox']>[0]) {
-    // Most polls find nothing: one statement says so (and whether anything is due, or mail is waiting).
-    for (let checkDue = true; ; checkDue = false) {
+    // Most polls find nothing: one statement says so (and whether anything is due, or mail is waiting), and the
+    // answer is kept until the file changes or something falls due.
+    for (let first = true; ; first = false) {
       const now = this.clock.now();
-      const quick = this.read(() => quickInbox(this.db, now, q, checkDue));
-      if (quick === 'due') {
+      if (first) {
+        const kept = this.read(() => this.emptyInboxes.get(q, now));
+        if (kept) return kept;
+      }
+      const quick = this.read(() => quickInbox(this.db, now, q));
+      if (quick === 'due' && first) {
         await this.moveDueNow();
         continue;
       }
-      if (quick.view) return { ...quick.view, mail: quick.mail };
+      // Still due after a try: the disk refused the move; read the last committed state.
+      if (quick !== 'due' && quick.view) {
+        if (first) this.emptyInboxes.put(q, quick);
+        return { ...quick.view, mail: quick.mail };
+      }
       // The full look's statements in one read transaction: one snapshot, and one read lock.
       const view = this.read(() => this.inSnapshot.deferred(() => inbox(this.db, now, q)) as ReturnType<typeof inbox>);
-      return { ...view, mail: quick.mail };
+      return quick === 'due' ? view : { ...view, mail: quick.mail };
     }
   }
   async events(q: Parameters<Store['events']>[0]) {
