@@ -63,11 +63,14 @@ export async function coordPgDrain(
   maxS?: number,
   /** Across a link (pg-link.ts): the daemons reach the database at `linkedUrl`; seeding and counting use `url`. */
   link?: { url: string; linkedUrl: string },
+  /** Extra node flags for the daemons (e.g. --cpu-prof, for a profile of this load). */
+  nodeArgs?: string[],
 ): Promise<{ value: number; extra: Record<string, number> }> {
   const url = link?.url ?? (await pgDatabase());
   const ds: CoordDaemon[] = [];
   try {
-    for (let i = 0; i < daemons; i++) ds.push(await startCoordDaemon({ store: link?.linkedUrl ?? url }));
+    for (let i = 0; i < daemons; i++)
+      ds.push(await startCoordDaemon({ store: link?.linkedUrl ?? url, ...(nodeArgs ? { nodeArgs } : {}) }));
     await seed(url, jobs);
     const targets = ds.map((d) => ({ url: d.url, token: d.token }));
     const before = await roundTrips(ds);

@@ -55,6 +55,8 @@ export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: tr
 export interface PostgresStoreOptions extends ConnectionOptions {
   /** Tests only: drive time by hand instead of the database clock. */
   clock?: Clock | undefined;
+  /** Tests only: the event feed's safety catch-up interval (default 5 s; event-feed.ts). */
+  eventPollMs?: number | undefined;
 }
 
 const RETRIES = 5;
@@ -84,7 +86,13 @@ export class PostgresStore implements Store {
       return await guarded(async () => {
         await migrate(pool, opts.schema);
         const store = new PostgresStore(pool, opts.clock);
-        store.feed = await EventFeed.start(clientConfig(opts), pool, store.publish, await lastSeq(pool));
+        store.feed = await EventFeed.start(
+          clientConfig(opts),
+          pool,
+          store.publish,
+          await lastSeq(pool),
+          opts.eventPollMs,
+        );
         return store;
       }, 'start it, or check the --store URL');
     } catch (e) {
