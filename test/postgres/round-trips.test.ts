@@ -45,7 +45,9 @@ const kindOf = (sql: string): string =>
       ? 'submit'
       : /^WITH n AS/.test(sql)
         ? 'claim'
-        : sql.replace(/\s+/g, ' ').slice(0, 60);
+        : /AS locks_due/.test(sql)
+          ? 'sweep probe'
+          : sql.replace(/\s+/g, ' ').slice(0, 60);
 
 const task = (i: number): CreateTaskCommand => ({
   board: 'trips',
@@ -67,7 +69,7 @@ const task = (i: number): CreateTaskCommand => ({
 const open = (schema: string) => PostgresStore.open({ url, schema, eventPollMs: 3_600_000, max: 4 });
 
 describe('postgres: one round trip per claim, per claim-next and per submit', () => {
-  test('a claim by id, a claim-next, a submit and an empty claim-next each send exactly one statement', async () => {
+  test('a claim by id, a claim-next, a submit, an empty claim-next and a sweep with nothing due each send exactly one statement', async () => {
     const store = await open(`trips_${process.pid}_${++schemas}`);
     try {
       const created = await store.createTask(task(1));
@@ -99,6 +101,7 @@ describe('postgres: one round trip per claim, per claim-next and per submit', ()
       assert.ok(g);
       await one('submit', () => store.submit({ task_id: g.task.id, claim_id: 'c2', ...done }));
       assert.equal(await one('claim-next', () => store.claimNext({ ...next, claim_id: 'c3' })), null);
+      assert.equal(await one('sweep probe', () => store.sweep()), 0);
     } finally {
       await store.close();
     }

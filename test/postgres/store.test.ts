@@ -7,7 +7,7 @@ import { migratedPgSchema, PG_SCHEMA_FILE } from '../../scripts/dump-pg-schema.j
 import { ManualClock } from '../../src/core/clock.js';
 import { operations as op } from '../../src/core/operations.js';
 import { clientConfig, migrations } from '../../src/store/postgres/database.js';
-import { probeSql } from '../../src/store/postgres/due.js';
+import { probeSql, sweepProbeSql } from '../../src/store/postgres/due.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { rows } from '../../src/store/postgres/sql.js';
 import { waitFor } from '../live/helpers.js';
@@ -72,6 +72,13 @@ describe('postgres: the hot read-only queries can use an index', () => {
     const text = await plan(probeSql(Date.now()));
     assert.doesNotMatch(text, /Seq Scan/, text);
     assert.match(text, /tasks_ttl_due/, text);
+  });
+
+  test("the sweep's probe (tasks due, plain locks lapsed) never scans tasks or locks", async () => {
+    const text = await plan(sweepProbeSql(Date.now()));
+    assert.doesNotMatch(text, /Seq Scan/, text);
+    assert.match(text, /tasks_ttl_due/, text);
+    assert.match(text, /locks_lease_due/, text);
   });
 
   /**

@@ -24,6 +24,17 @@ export function probeSql(now: number | null): string {
 }
 
 /**
+ * The sweep's probe: the same, and whether any plain lock's lease is over (locks_lease_due), in one round
+ * trip — a daemon sweeps every second, busy or idle.
+ */
+export function sweepProbeSql(now: number | null): string {
+  return probeSql(now).replace(
+    ' AS due FROM',
+    ` AS due, COALESCE((SELECT min(lease_until) FROM locks WHERE claim_id IS NULL) <= n.now, false) AS locks_due FROM`,
+  );
+}
+
+/**
  * True when some lease or ttl is due at `now` (an SQL expression): two index probes,
  * each reading the first entry of its partial index. Written as min() rather than
  * EXISTS (… <= now): with `now` unknown when planning, PostgreSQL expects a third of

@@ -19,20 +19,12 @@ import {
   queryStats,
 } from './database.js';
 import { createPlan, setDeps, taskStates } from './deps.js';
-import { DB_NOW, moveDue, type Probe, probeSql } from './due.js';
+import { DB_NOW, moveDue, type Probe, probeSql, sweepProbeSql } from './due.js';
 import { endSession } from './end-session.js';
 import { EventFeed } from './event-feed.js';
 import { heartbeat, release, submit } from './fenced.js';
 import { inbox } from './inbox.js';
-import {
-  acquireLocks,
-  anyLockLapsed,
-  freeClaimLocks,
-  freeLapsedLocks,
-  liveLocks,
-  releaseLock,
-  renewLock,
-} from './locks.js';
+import { acquireLocks, freeClaimLocks, freeLapsedLocks, liveLocks, releaseLock, renewLock } from './locks.js';
 import {
   ackMessage,
   anyOpen,
@@ -340,8 +332,8 @@ export class PostgresStore implements Store {
   }
   async sweep() {
     return guarded(async () => {
-      const probe = (await this.pool.query<Probe>(probeSql(this.clockNow()))).rows[0]!;
-      if (!probe.due && !(await anyLockLapsed(this.pool, probe.now))) return 0;
+      const probe = (await this.pool.query<Probe & { locks_due: boolean }>(sweepProbeSql(this.clockNow()))).rows[0]!;
+      if (!probe.due && !probe.locks_due) return 0;
       return this.write(async (tx) => tx.moved + (await freeLapsedLocks(tx)));
     });
   }
