@@ -5,7 +5,8 @@
  * With `maxS`, workers stop claiming after that long (a slow contender then measures its
  * rate over part of the backlog, as pg-boss fetch() does). Every task claimed must be
  * claimed exactly once, and without `maxS` every task must be claimed, or the run fails.
- * Result: jobs/s.
+ * Result: jobs/s, and the daemons' round trips to their database during the timed drain (GET /v1/health
+ * `round_trips`, read after the untimed warm-up and again at the end; null for a store that does not count).
  */
 import { Agent, request } from 'node:http';
 import { childMain, runChild } from '../lib/child.js';
@@ -21,8 +22,13 @@ export interface HttpWorkersArgs {
   maxS?: number;
 }
 
-export const runHttpWorkers = (a: HttpWorkersArgs): Promise<number> =>
-  runChild<number>(FILE, a, { timeoutMs: 600_000 });
+export interface HttpWorkersResult {
+  rate: number;
+  roundTrips: number | null;
+}
+
+export const runHttpWorkers = (a: HttpWorkersArgs): Promise<HttpWorkersResult> =>
+  runChild<HttpWorkersResult>(FILE, a, { timeoutMs: 600_000 });
 
 function call(
   agent: Agent,
@@ -68,6 +74,17 @@ childMain<HttpWorkersArgs>(FILE, async (a) => {
   }));
   // Untimed: open every connection (and the daemons' pools), as the floor connects before timing.
   await Promise.all(workers.map((w) => call(w.conn, w.target, 'GET', `/v1/inbox?agent=${w.name}`)));
+  const health = new Agent({ keepAlive: false });
+  const roundTrips = async (): Promise<number | null> => {
+    let n = 0;
+    for (const t of targets) {
+      const h = JSON.parse((await call(health, t, 'GET', '/v1/health')).body) as { round_trips?: { queries: number } };
+      if (!h.round_trips) return null;
+      n += h.round_trips.queries;
+    }
+    return n;
+  };
+  const tripsBefore = await roundTrips();
   const claimed: string[] = [];
   const t0 = performance.now();
   const until = t0 + (a.maxS ?? Number.POSITIVE_INFINITY) * 1000;
@@ -94,9 +111,10 @@ childMain<HttpWorkersArgs>(FILE, async (a) => {
     }),
   );
   const rate = claimed.length / ((performance.now() - t0) / 1000);
+  const tripsAfter = await roundTrips();
   for (const w of workers) w.conn.destroy();
   const distinct = new Set(claimed).size;
   if (distinct !== claimed.length || (cut ? claimed.length > a.expect : claimed.length !== a.expect))
     throw new Error(`completed ${claimed.length} (${distinct} distinct) of ${a.expect}`);
-  return rate;
+  return { rate, roundTrips: tripsBefore === null || tripsAfter === null ? null : tripsAfter - tripsBefore };
 });

@@ -30,18 +30,6 @@ async function seed(url: string, jobs: number): Promise<void> {
   }
 }
 
-/** The daemons' round trips to PostgreSQL so far (GET /v1/health `round_trips`). */
-async function roundTrips(ds: CoordDaemon[]): Promise<number> {
-  let n = 0;
-  for (const d of ds) {
-    const h = (await (await fetch(`${d.url}/v1/health`, { headers: d.headers })).json()) as {
-      round_trips?: { queries: number };
-    };
-    n += h.round_trips?.queries ?? Number.NaN;
-  }
-  return n;
-}
-
 async function completed(url: string): Promise<number> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
@@ -54,7 +42,8 @@ async function completed(url: string): Promise<number> {
 
 /**
  * jobs/s of `workers` HTTP workers draining `jobs` tasks through `daemons` daemons, for at most `maxS` seconds;
- * extra.round_trips_per_job: the daemons' queries to PostgreSQL during the drain ÷ jobs completed.
+ * extra.round_trips_per_job: the daemons' queries to PostgreSQL during the timed drain (the workers' untimed
+ * warm-up excluded; the drain's last empty claim-nexts and the daemons' 1 s sweep included) ÷ jobs completed.
  */
 export async function coordPgDrain(
   daemons: number,
@@ -63,17 +52,18 @@ export async function coordPgDrain(
   maxS?: number,
   /** Across a link (pg-link.ts): the daemons reach the database at `linkedUrl`; seeding and counting use `url`. */
   link?: { url: string; linkedUrl: string },
+  /** Extra node flags for the daemons (e.g. --cpu-prof, for a profile of this load). */
+  nodeArgs?: string[],
 ): Promise<{ value: number; extra: Record<string, number> }> {
   const url = link?.url ?? (await pgDatabase());
   const ds: CoordDaemon[] = [];
   try {
-    for (let i = 0; i < daemons; i++) ds.push(await startCoordDaemon({ store: link?.linkedUrl ?? url }));
+    for (let i = 0; i < daemons; i++)
+      ds.push(await startCoordDaemon({ store: link?.linkedUrl ?? url, ...(nodeArgs ? { nodeArgs } : {}) }));
     await seed(url, jobs);
     const targets = ds.map((d) => ({ url: d.url, token: d.token }));
-    const before = await roundTrips(ds);
-    const rate = await runHttpWorkers({ targets, workers, expect: jobs, ...(maxS ? { maxS } : {}) });
-    const trips = (await roundTrips(ds)) - before;
-    return { value: rate, extra: { round_trips_per_job: trips / (await completed(url)) } };
+    const { rate, roundTrips } = await runHttpWorkers({ targets, workers, expect: jobs, ...(maxS ? { maxS } : {}) });
+    return { value: rate, extra: { round_trips_per_job: (roundTrips ?? Number.NaN) / (await completed(url)) } };
   } finally {
     await Promise.all(ds.map((d) => d.stop()));
   }

@@ -6,9 +6,8 @@ import pg from 'pg';
 import { migratedPgSchema, PG_SCHEMA_FILE } from '../../scripts/dump-pg-schema.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { operations as op } from '../../src/core/operations.js';
-import { LOOK_NEXT } from '../../src/store/postgres/claim-next.js';
 import { clientConfig, migrations } from '../../src/store/postgres/database.js';
-import { probeSql } from '../../src/store/postgres/due.js';
+import { probeSql, sweepProbeSql } from '../../src/store/postgres/due.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { rows } from '../../src/store/postgres/sql.js';
 import { waitFor } from '../live/helpers.js';
@@ -75,10 +74,54 @@ describe('postgres: the hot read-only queries can use an index', () => {
     assert.match(text, /tasks_ttl_due/, text);
   });
 
-  test("claim-next's read-only look walks the ready-queue index (queued, no open blockers)", async () => {
-    const text = await plan(LOOK_NEXT, { board: 'b', agent: 'a', now: 0, kinds: ['bug'], labels: ['x'] });
+  test("the sweep's probe (tasks due, plain locks lapsed) never scans tasks or locks", async () => {
+    const text = await plan(sweepProbeSql(Date.now()));
     assert.doesNotMatch(text, /Seq Scan/, text);
-    assert.match(text, /tasks_ready/, text);
+    assert.match(text, /tasks_ttl_due/, text);
+    assert.match(text, /locks_lease_due/, text);
+  });
+
+  /**
+   * The plans of the statements a server-side function runs, as it runs them (auto_explain, nested statements,
+   * sent back as notices), in a transaction that is rolled back.
+   */
+  const nestedPlans = async (setup: string, call: string): Promise<string[]> => {
+    const client = new pg.Client(clientConfig({ url }));
+    await client.connect();
+    const plans: string[] = [];
+    client.on('notice', (n) => plans.push(n.message ?? ''));
+    try {
+      await client.query("LOAD 'auto_explain'");
+      await client.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on;
+        SET auto_explain.log_level = notice; SET enable_seqscan = off`);
+      await client.query('BEGIN');
+      await client.query(setup);
+      // Twice: the second call runs the plans the function keeps (its plan cache), as every later call does.
+      await client.query(call);
+      plans.length = 0;
+      await client.query(call);
+      return plans;
+    } finally {
+      await client.query('ROLLBACK').catch(() => {});
+      await client.end();
+    }
+  };
+
+  test("claim-next's look and its claim, inside coord_claim_next, walk the ready-queue index (queued, no open blockers)", async () => {
+    const plans = await nestedPlans(
+      `INSERT INTO tasks (id, board, kind, title, created_by, state, created_at, updated_at, expires_at, payload_hash,
+                          labels)
+       SELECT 'explain-' || i, 'b', 'bug', 't', 'a', 'queued', i, i, 9e12, 'h', '{x}' FROM generate_series(1, 2) AS i`,
+      "SELECT * FROM coord_claim_next('b', 'a', '{bug}', '{x}', 'claim-explain', 60000, NULL, NULL)",
+    );
+    const look = plans.find((p) => /Query Text: SELECT CASE/.test(p));
+    const claim = plans.find((p) => /Query Text: UPDATE tasks/.test(p));
+    assert.ok(look && claim, `the look and the claim ran:\n${plans.join('\n---\n')}`);
+    for (const text of [look, claim]) {
+      assert.doesNotMatch(text, /Seq Scan/, text);
+      assert.match(text, /Index Scan using tasks_ready on tasks/, text);
+    }
+    assert.match(claim, /LockRows/, 'the claim locks only the candidate it takes (FOR UPDATE SKIP LOCKED)');
   });
 });
 

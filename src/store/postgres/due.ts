@@ -18,10 +18,20 @@ export const DB_NOW = 'floor(extract(epoch FROM clock_timestamp()) * 1000)::bigi
  * anything is due, in one statement. Plain text with a numeric literal so it can
  * share a round trip with BEGIN.
  */
-export function probeSql(now: number | null): string {
+export const probeSql = (now: number | null): string => `SELECT n.now, ${dueAt('n.now')} AS due ${instant(now)}`;
+
+function instant(now: number | null): string {
   if (now !== null && !Number.isSafeInteger(now)) throw new Error(`bad clock value ${now}`);
-  return `SELECT n.now, ${dueAt('n.now')} AS due FROM (SELECT ${now === null ? DB_NOW : `${now}::bigint`} AS now) AS n`;
+  return `FROM (SELECT ${now === null ? DB_NOW : `${now}::bigint`} AS now) AS n`;
 }
+
+/**
+ * The sweep's probe: the same, and whether any plain lock's lease is over (locks_lease_due), in one round
+ * trip — a daemon sweeps every second, busy or idle.
+ */
+export const sweepProbeSql = (now: number | null): string =>
+  `SELECT n.now, ${dueAt('n.now')} AS due,
+     COALESCE((SELECT min(lease_until) FROM locks WHERE claim_id IS NULL) <= n.now, false) AS locks_due ${instant(now)}`;
 
 /**
  * True when some lease or ttl is due at `now` (an SQL expression): two index probes,

@@ -10,10 +10,14 @@
  *
  * Exactly once, in seq order: events are delivered only when their seq is
  * past `lastSeen`, and directly only when they follow it. A daemon's own
- * commit is delivered at once when it directly follows what was delivered,
- * else by the same catch-up read (which includes it); its own NOTIFY then
- * finds nothing new. Because seq order is commit order (tx.ts), "everything
- * after lastSeen" never misses a late commit.
+ * commit is delivered at once when it directly follows what was delivered;
+ * else it is held until what comes before it arrives — by the NOTIFY of the
+ * earlier commits (which, seq order being commit order, were sent before
+ * ours) or by a neighbour's own commit — so a busy daemon makes no read per
+ * write (issue 15: round trips per job). Only when that does not happen
+ * (a seq used by a rolled-back insert, a notification too big to carry its
+ * events, the LISTEN connection down) does a catch-up read fetch
+ * "everything after lastSeen", which never misses a late commit.
  *
  * The LISTEN connection re-establishes itself with backoff and then catches up
  * from lastSeen, so nothing written while it was away is lost. A read-only
@@ -31,6 +35,13 @@ const PAGE = 500;
 const MIN_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 5_000;
 const SAFETY_POLL_MS = 5_000;
+/** A held commit whose predecessors' NOTIFY has not come by then is read (catch-up) instead. */
+const HOLD_MS = 250;
+
+interface Held {
+  events: CoordEvent[];
+  delivered: () => void;
+}
 
 export class EventFeed {
   private lastSeen: number;
@@ -43,15 +54,18 @@ export class EventFeed {
   // One catch-up read at a time; callers arriving meanwhile share the next one.
   private next: Promise<void> | null = null;
   private tail: Promise<void> = Promise.resolve();
+  // This daemon's commits that came back before the commits ahead of them were delivered, by first seq.
+  private readonly held = new Map<number, Held>();
 
   private constructor(
     private readonly config: pg.ClientConfig,
     private readonly pool: Pool,
     private readonly deliver: (events: CoordEvent[]) => void,
     lastSeq: number,
+    pollMs: number,
   ) {
     this.lastSeen = lastSeq;
-    this.poll = setInterval(() => this.catchUp().catch(() => {}), SAFETY_POLL_MS);
+    this.poll = setInterval(() => this.catchUp().catch(() => {}), pollMs);
     this.poll.unref();
   }
 
@@ -61,8 +75,9 @@ export class EventFeed {
     pool: Pool,
     deliver: (events: CoordEvent[]) => void,
     lastSeq: number,
+    pollMs = SAFETY_POLL_MS,
   ): Promise<EventFeed> {
-    const feed = new EventFeed(config, pool, deliver, lastSeq);
+    const feed = new EventFeed(config, pool, deliver, lastSeq, pollMs);
     try {
       await feed.connect();
     } catch (e) {
@@ -86,8 +101,25 @@ export class EventFeed {
       this.push(events);
       return;
     }
-    // Others' events (or a rolled-back seq) come first: read them, ours included, in order.
-    await this.catchUp().catch(() => {
+    if (!this.listening) {
+      await this.readAfterCommit();
+      return;
+    }
+    // Others' commits come first and their NOTIFY is on its way: hold ours until they are delivered.
+    await new Promise<void>((delivered) => {
+      this.held.set(first.seq, { events, delivered });
+      setTimeout(() => {
+        if (this.held.get(first.seq)?.events !== events) return;
+        this.readAfterCommit().finally(() => {
+          if (this.held.get(first.seq)?.events === events) this.held.delete(first.seq);
+          delivered();
+        });
+      }, HOLD_MS).unref();
+    });
+  }
+
+  private readAfterCommit(): Promise<void> {
+    return this.catchUp().catch(() => {
       // The database went away after our commit; the reconnect's catch-up delivers them.
     });
   }
@@ -109,7 +141,12 @@ export class EventFeed {
 
   /** A commit's notification (tx.ts NOTIFY_APPENDED): its events when they fit, else only its last seq. */
   private notified(payload: string): void {
-    const n = JSON.parse(payload) as { schema: string; seq: number; events?: EventRow[] };
+    let n: { schema: string; seq: number; events?: EventRow[] };
+    try {
+      n = JSON.parse(payload) as typeof n;
+    } catch {
+      return; // Not one of ours (anyone may NOTIFY this channel): it must not crash the daemon.
+    }
     // Several coord schemas may share one database; each listens to its own.
     if (n.schema !== this.schema || n.seq <= this.lastSeen) return;
     // Commits notify in commit order, which is seq order: the next batch can go straight out.
@@ -120,9 +157,28 @@ export class EventFeed {
   private push(events: CoordEvent[]): void {
     const fresh = events.filter((e) => e.seq > this.lastSeen);
     const last = fresh.at(-1);
-    if (!last) return;
-    this.lastSeen = last.seq;
-    this.deliver(fresh);
+    if (last) {
+      this.lastSeen = last.seq;
+      this.deliver(fresh);
+    }
+    if (this.held.size > 0) this.release();
+  }
+
+  /** Held commits that now follow what was delivered go out; those a catch-up delivered are done. */
+  private release(): void {
+    for (;;) {
+      const next = this.held.get(this.lastSeen + 1);
+      if (!next) break;
+      this.held.delete(this.lastSeen + 1);
+      this.lastSeen = next.events.at(-1)!.seq;
+      this.deliver(next.events);
+      next.delivered();
+    }
+    for (const [seq, h] of this.held) {
+      if (h.events.at(-1)!.seq > this.lastSeen) continue;
+      this.held.delete(seq);
+      h.delivered();
+    }
   }
 
   private async connect(): Promise<void> {
@@ -179,5 +235,7 @@ export class EventFeed {
     this.client = null;
     await client?.end().catch(() => {});
     await this.tail;
+    for (const h of this.held.values()) h.delivered();
+    this.held.clear();
   }
 }

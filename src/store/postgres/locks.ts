@@ -75,11 +75,6 @@ async function free(tx: Tx, where: string, params: object, reason: string): Prom
 
 const LAPSED = 'claim_id IS NULL AND lease_until <= @now::bigint';
 
-/** Read-only probe: is any plain lock's lease over (so a sweep has something to delete)? */
-export const anyLockLapsed = async (db: Queryable, now: number): Promise<boolean> =>
-  (await row<{ due: boolean }>(db, `SELECT EXISTS (SELECT 1 FROM locks WHERE ${LAPSED}) AS due`, { now }))?.due ===
-  true;
-
 /** Lazy cleanup: lapsed plain locks already stopped conflicting; here they leave the table. */
 export const freeLapsedLocks = async (tx: Tx): Promise<number> =>
   (await free(tx, LAPSED, { now: tx.now }, 'lease_lapsed')).length;

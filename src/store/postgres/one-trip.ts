@@ -2,8 +2,9 @@
  * One round trip for the hot paths (issue 15): claim-next, claim by id and submit in their common case are
  * each one autocommitted statement — the instant, the due probe, the conditional write, its event under
  * the events lock and the NOTIFY — instead of BEGIN + probe, the statement, the events + COMMIT (3–5 round
- * trips). Claim by id is a CTE here; claim-next and submit are server-side functions (migration 0005). Whenever the common case does not hold (something is due, a loss to explain, files to lock or
- * free, dependents to tell) the statement changes nothing and says so; the store then takes its general path.
+ * trips). Claim by id is a CTE here; claim-next and submit are server-side functions (migrations 0005, 0006).
+ * Whenever the common case does not hold (something is due, a loss to explain, files to lock or free,
+ * dependents to tell) the statement changes nothing and says so; the store then takes its general path.
  */
 import type { ClaimGrant, CoordEvent, Task } from '../../core/model.js';
 import type { ClaimCommand, ClaimNextCommand, SubmitCommand } from '../../core/ports.js';
@@ -43,12 +44,15 @@ export const CLAIM_ONE = `WITH ${INSTANT},
     RETURNING t.*),
   ${CLAIM_TAIL}
 SELECT d.now AS look_now, d.due AS look_due, x.*
-FROM d LEFT JOIN (SELECT claimed.*, appended.seq AS event_seq, appended.data AS event_data
+FROM d LEFT JOIN (SELECT row_to_json(claimed) AS task, appended.seq AS event_seq, appended.data AS event_data
                   FROM claimed, appended, notified) AS x ON true`;
 
-type ClaimAnswer = Partial<TaskRow> & {
+// The task comes back as one json column (node-postgres parses it with JSON.parse), not 30: building a
+// parser per column of every answer was a tenth of the daemon's time per claim (issue 15 profile).
+type ClaimAnswer = {
   look_now: number;
   look_due: boolean;
+  task: TaskRow | null;
   event_seq: number | null;
   event_data: string | null;
 };
@@ -68,10 +72,8 @@ const claimParams = (cmd: ClaimCommand | ClaimNextCommand, now: number | null) =
 
 function claimAnswer(r: ClaimAnswer | undefined): OneTrip<ClaimGrant> {
   if (!r) throw new Error('claim statement returned no row');
-  const { look_now, look_due, event_seq, event_data, ...task } = r;
-  if (event_seq === null || event_seq === undefined || task.id === null || task.id === undefined)
-    return { done: false, due: look_due, claimable: false };
-  const t = task as TaskRow;
+  const { look_now, look_due, event_seq, event_data, task: t } = r;
+  if (event_seq === null || t === null) return { done: false, due: look_due, claimable: false };
   const event: CoordEvent = {
     seq: event_seq,
     type: 'task.claimed',
@@ -88,7 +90,7 @@ function claimAnswer(r: ClaimAnswer | undefined): OneTrip<ClaimGrant> {
 // Claim-next is a server-side function (migration 0005): its looks are plain reads, so an empty claim-next
 // takes no row or write lock — one statement with an UPDATE in it would take the table's write lock even
 // when it claims nothing.
-const CLAIM_NEXT_ONE = `SELECT r.outcome, r.event_seq, r.event_at, r.event_data, (r.task).*
+const CLAIM_NEXT_ONE = `SELECT r.outcome, r.event_seq, r.event_at, r.event_data, row_to_json(r.task) AS task
   FROM coord_claim_next(@board, @agent, @kinds::text[], @labels::text[], @claim_id, @lease_ms::bigint, @session_id,
                         @now::bigint) AS r`;
 
@@ -97,13 +99,13 @@ export async function claimNextOne(
   now: number | null,
   cmd: ClaimNextCommand,
 ): Promise<OneTrip<ClaimGrant>> {
-  const r = await row<TaskRow & { outcome: string; event_seq: number; event_at: number; event_data: string }>(
+  const r = await row<{ outcome: string; task: TaskRow; event_seq: number; event_at: number; event_data: string }>(
     db,
     CLAIM_NEXT_ONE,
     { ...claimParams(cmd, now), board: cmd.board, kinds: cmd.kinds, labels: cmd.labels },
   );
   if (!r) throw new Error('coord_claim_next returned no row');
-  const { outcome, event_seq, event_at, event_data, ...task } = r;
+  const { outcome, event_seq, event_at, event_data, task } = r;
   if (outcome !== 'done') return { done: false, due: outcome === 'due', claimable: outcome === 'retry' };
   const event: CoordEvent = {
     seq: event_seq,
@@ -122,7 +124,7 @@ export async function claimOne(db: Queryable, now: number | null, cmd: ClaimComm
   return claimAnswer(await row<ClaimAnswer>(db, CLAIM_ONE, { ...claimParams(cmd, now), task_id: cmd.task_id }));
 }
 
-const SUBMIT_ONE = `SELECT r.outcome, r.event_seq, r.event_at, (r.task).*
+const SUBMIT_ONE = `SELECT r.outcome, r.event_seq, r.event_at, row_to_json(r.task) AS task
   FROM coord_submit(@task_id, @claim_id, @status, @result, @result_hash, @now::bigint) AS r`;
 
 /** The function's "the general path must do this one" (migration 0005): nothing was changed. */
@@ -133,7 +135,7 @@ export async function submitOne(
   now: number | null,
   cmd: SubmitCommand,
 ): Promise<OneTrip<{ task: Task; replayed: boolean }>> {
-  let r: (TaskRow & { outcome: string; event_seq: number; event_at: number }) | undefined;
+  let r: { outcome: string; task: TaskRow; event_seq: number; event_at: number } | undefined;
   try {
     r = await row(db, SUBMIT_ONE, {
       task_id: cmd.task_id,
@@ -148,7 +150,7 @@ export async function submitOne(
     throw e;
   }
   if (r?.outcome !== 'done') return { done: false, due: false, claimable: false };
-  const { outcome: _, event_seq, event_at, ...task } = r;
+  const { event_seq, event_at, task } = r;
   const event: CoordEvent = {
     seq: event_seq,
     type: cmd.status === 'completed' ? 'task.completed' : 'task.failed',

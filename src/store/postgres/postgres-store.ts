@@ -19,20 +19,12 @@ import {
   queryStats,
 } from './database.js';
 import { createPlan, setDeps, taskStates } from './deps.js';
-import { DB_NOW, moveDue, type Probe, probeSql } from './due.js';
+import { DB_NOW, moveDue, type Probe, probeSql, sweepProbeSql } from './due.js';
 import { endSession } from './end-session.js';
 import { EventFeed } from './event-feed.js';
 import { heartbeat, release, submit } from './fenced.js';
 import { inbox } from './inbox.js';
-import {
-  acquireLocks,
-  anyLockLapsed,
-  freeClaimLocks,
-  freeLapsedLocks,
-  liveLocks,
-  releaseLock,
-  renewLock,
-} from './locks.js';
+import { acquireLocks, freeClaimLocks, freeLapsedLocks, liveLocks, releaseLock, renewLock } from './locks.js';
 import {
   ackMessage,
   anyOpen,
@@ -55,6 +47,8 @@ export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: tr
 export interface PostgresStoreOptions extends ConnectionOptions {
   /** Tests only: drive time by hand instead of the database clock. */
   clock?: Clock | undefined;
+  /** Tests only: the event feed's safety catch-up interval (default 5 s; event-feed.ts). */
+  eventPollMs?: number | undefined;
 }
 
 const RETRIES = 5;
@@ -84,7 +78,13 @@ export class PostgresStore implements Store {
       return await guarded(async () => {
         await migrate(pool, opts.schema);
         const store = new PostgresStore(pool, opts.clock);
-        store.feed = await EventFeed.start(clientConfig(opts), pool, store.publish, await lastSeq(pool));
+        store.feed = await EventFeed.start(
+          clientConfig(opts),
+          pool,
+          store.publish,
+          await lastSeq(pool),
+          opts.eventPollMs,
+        );
         return store;
       }, 'start it, or check the --store URL');
     } catch (e) {
@@ -332,8 +332,8 @@ export class PostgresStore implements Store {
   }
   async sweep() {
     return guarded(async () => {
-      const probe = (await this.pool.query<Probe>(probeSql(this.clockNow()))).rows[0]!;
-      if (!probe.due && !(await anyLockLapsed(this.pool, probe.now))) return 0;
+      const probe = (await this.pool.query<Probe & { locks_due: boolean }>(sweepProbeSql(this.clockNow()))).rows[0]!;
+      if (!probe.due && !probe.locks_due) return 0;
       return this.write(async (tx) => tx.moved + (await freeLapsedLocks(tx)));
     });
   }
