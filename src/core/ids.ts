@@ -1,7 +1,21 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 // No 0/o, 1/l/i: agents read these ids aloud and type them.
 const ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz';
+
+// Random bytes drawn from a pool refilled 4 KiB at a time: one call into the CSPRNG per ~200 ids, not per id.
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+function randomBytes(n: number): Buffer {
+  if (used + n > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  // A copy: the pool's bytes are overwritten at the next refill.
+  const out = Buffer.from(pool.subarray(used, used + n));
+  used += n;
+  return out;
+}
 
 function randomString(length: number): string {
   const bytes = randomBytes(length);
