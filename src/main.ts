@@ -9,8 +9,11 @@ if (command === 'serve') (await import('node:v8')).setFlagsFromString('--semi-sp
 if (command === 'hook' || command === 'prime') {
   const { main } = await import('./hooks/main.js');
   await main(process.argv.slice(2));
+} else if (command === 'mcp') {
+  // `coord mcp` loads only the relay (cli/mcp-main.ts): an agent waits for it to answer initialize.
+  const { main } = await import('./cli/mcp-main.js');
+  await main(process.argv);
 } else {
-  // `coord mcp` loads only its own command (cli/mcp-program.ts): an agent waits for it to start.
-  const { buildProgram } = command === 'mcp' ? await import('./cli/mcp-program.js') : await import('./cli/program.js');
+  const { buildProgram } = await import('./cli/program.js');
   await buildProgram().parseAsync(process.argv);
 }
