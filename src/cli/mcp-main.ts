@@ -15,7 +15,9 @@ const OPTIONS: NonNullable<ParseArgsConfig['options']> = Object.fromEntries(
 /** The flags of `coord mcp <args>` when they are known options with their values, else null. */
 export function plainMcpFlags(args: readonly string[]): McpFlags | null {
   try {
-    return parseArgs({ args: [...args], options: OPTIONS, strict: true, allowPositionals: false }).values as McpFlags;
+    return {
+      ...parseArgs({ args: [...args], options: OPTIONS, strict: true, allowPositionals: false }).values,
+    } as McpFlags;
   } catch {
     return null;
   }
