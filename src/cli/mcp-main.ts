@@ -6,7 +6,8 @@
  * and usage errors read as on every other command.
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { MCP_OPTIONS, type McpFlags, runMcp } from './commands/mcp.js';
+import { MCP_OPTIONS, type McpFlags } from './commands/mcp.js';
+import { runMcp } from './commands/mcp-run.js';
 
 const OPTIONS: NonNullable<ParseArgsConfig['options']> = Object.fromEntries(
   Object.entries(MCP_OPTIONS).map(([name, { arg }]) => [name, { type: arg ? 'string' : 'boolean' }]),
