@@ -1,9 +1,10 @@
 // Preload (`--import`) that records what a process loads: every module URL its ESM loader resolves (tsx's
 // hooks included: source files come out as src/…ts) and Node's own list of built-in modules it compiled
-// (process.moduleLoadList, where global fetch shows up as internal/deps/undici/undici). At exit both are
-// written as JSON to $COORD_TEST_LOADS. The "does not load X" tests read it.
+// (process.moduleLoadList, where global fetch shows up as internal/deps/undici/undici), and the CommonJS
+// files require() loaded (fastify's own dependencies, which no ESM hook sees). At exit all three are written
+// as JSON to $COORD_TEST_LOADS. The "does not load X" tests read it.
 import { writeFileSync } from 'node:fs';
-import { register } from 'node:module';
+import { createRequire, register } from 'node:module';
 
 const out = process.env.COORD_TEST_LOADS;
 if (out) {
@@ -20,6 +21,7 @@ export async function resolve(specifier, context, next) {
 }`;
   register(`data:text/javascript,${encodeURIComponent(hooks)}`, { data: { port: port2 }, transferList: [port2] });
   process.on('exit', () => {
-    writeFileSync(out, JSON.stringify({ modules: [...urls], builtins: process.moduleLoadList }));
+    const cjs = Object.keys(createRequire(import.meta.url).cache);
+    writeFileSync(out, JSON.stringify({ modules: [...urls], builtins: process.moduleLoadList, cjs }));
   });
 }
