@@ -1,16 +1,25 @@
 #!/usr/bin/env node
-// The daemon's idle memory (issue 15): loading its modules makes V8 double its young generation from 1 to 16 MB,
-// which it gives back only when its memory reducer runs, seconds later. Held at its size while the daemon
-// starts; `coord serve` sets the default factor (2) back once it listens, so load still grows it as usual.
+// The daemon's idle memory (issue 15), two V8 settings held while it starts and set back to V8's defaults by
+// `coord serve` once it listens (cli/commands/serve.ts), so the daemon under load runs exactly as V8 would:
+// - the young generation: loading the modules makes V8 double it from 1 to 16 MB, which it gives back only when
+//   its memory reducer runs, seconds later;
+// - TurboFan: the code that runs hot during start-up is Node's module loader (URL, path and realpath helpers,
+//   the CommonJS export lexer); optimizing it is work for code that never runs again, and its compile zones
+//   stay in the malloc arenas of V8's worker threads (~5 MB RSS, plus the compiler's own pages of the binary).
 const command = process.argv[2];
-if (command === 'serve') (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
+if (command === 'serve') (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1 --no-turbofan');
 
 // Hooks run on every edit: dispatched before the CLI (commander, zod, the operations) is loaded.
 if (command === 'hook' || command === 'prime') {
   const { main } = await import('./hooks/main.js');
   await main(process.argv.slice(2));
+} else if (command === 'mcp') {
+  // `coord mcp` loads only the relay (cli/mcp-main.ts): an agent waits for it to answer initialize.
+  const { main } = await import('./cli/mcp-main.js');
+  await main(process.argv);
 } else {
-  // `coord mcp` loads only its own command (cli/mcp-program.ts): an agent waits for it to start.
-  const { buildProgram } = command === 'mcp' ? await import('./cli/mcp-program.js') : await import('./cli/program.js');
+  // The daemon loads only its own command (cli/serve-program.ts): it holds what it loads for its whole life.
+  const { buildProgram } =
+    command === 'serve' ? await import('./cli/serve-program.js') : await import('./cli/program.js');
   await buildProgram().parseAsync(process.argv);
 }

@@ -16,9 +16,9 @@
  * session lock file of that uuid (rule 13), so locks a hook took under it are
  * freed when the client — and with it its `coord mcp` — exits.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 export const CLIENT_KINDS = ['claude', 'codex', 'gemini', 'cursor'] as const;
 export type ClientKind = (typeof CLIENT_KINDS)[number];
@@ -112,7 +112,9 @@ function procFacts(pid: number): ProcessFacts | null {
   return start === undefined || !Number.isInteger(ppid) ? null : { pid, ppid, name, start };
 }
 
+/** Where /proc is missing (macOS): `ps`. child_process is loaded only here, so `coord mcp` on Linux never loads it. */
 function psFacts(pid: number): ProcessFacts | null {
+  const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   const out = spawnSync('ps', ['-o', 'ppid=,lstart=,comm=', '-p', String(pid)], { encoding: 'utf8' });
   const m = /^\s*(\d+)\s+(\S+\s+\S+\s+\d+\s+[\d:]+\s+\d+)\s+(.+?)\s*$/.exec(out.stdout ?? '');
   if (!m?.[1] || !m[2] || !m[3]) return null;

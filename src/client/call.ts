@@ -6,6 +6,9 @@
 import type { z } from 'zod';
 import { type Route, routes } from '../api/routes.js';
 import type { Operation } from '../core/operation.js';
+import { query } from './query.js';
+
+export { query };
 
 export interface RouteRequest {
   method: Route['method'];
@@ -39,15 +42,4 @@ export function requestFor(op: AnyOperation, input: object, extraQuery: Record<s
   }
   if (route.from === 'body') return { method: route.method, path: path + query(extraQuery), body: rest };
   return { method: route.method, path: path + query({ ...rest, ...extraQuery }) };
-}
-
-/** `?a=1&b=x&l=1&l=2` from the defined values of a record (arrays repeat their key); '' when none. */
-export function query(params: Record<string, unknown>): string {
-  const s = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (v === undefined || v === null) continue;
-    for (const one of Array.isArray(v) ? v : [v]) s.append(k, String(one));
-  }
-  const text = s.toString();
-  return text ? `?${text}` : '';
 }

@@ -18,8 +18,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pushLine } from '../core/message-text.js';
 import type { CoordEvent, Message, Task } from '../core/model.js';
 import { markTasksShown, shownTasks } from '../state-dir/shown-tasks.js';
-import { query as q } from './call.js';
 import type { DaemonEndpoint } from './daemon-link.js';
+import { httpRequest } from './http.js';
+import { query as q } from './query.js';
 import { readSse } from './sse-reader.js';
 
 export const SOCKET_ENV = 'CLAUDE_CODE_MESSAGING_SOCKET';
@@ -114,7 +115,7 @@ export class ClaudePush {
   }
 
   private async stream(endpoint: DaemonEndpoint): Promise<void> {
-    const res = await fetch(`${endpoint.url}/v1/events${q({ board: this.opts.board })}`, {
+    const res = await httpRequest(`${endpoint.url}/v1/events${q({ board: this.opts.board })}`, {
       headers: {
         authorization: `Bearer ${endpoint.token}`,
         accept: 'text/event-stream',
@@ -122,7 +123,10 @@ export class ClaudePush {
       },
       signal: this.abort.signal,
     });
-    if (!res.ok || !res.body) return;
+    if (!res.ok) {
+      void res.text().catch(() => {});
+      return;
+    }
     if (this.last === undefined) this.last = 0;
     // Subscribed: catch up on what arrived before (or while the daemon was away); later ones come as events.
     const me = this.opts.agent();
@@ -196,7 +200,7 @@ export class ClaudePush {
   }
 
   private async call<T>(endpoint: DaemonEndpoint, method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(endpoint.url + path, {
+    const res = await httpRequest(endpoint.url + path, {
       method,
       headers: {
         authorization: `Bearer ${endpoint.token}`,
@@ -205,7 +209,10 @@ export class ClaudePush {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: this.abort.signal,
     });
-    if (!res.ok) throw new Error(`the daemon answered HTTP ${res.status} to ${method} ${path.split('?')[0]}`);
-    return (await res.json()) as T;
+    if (!res.ok) {
+      void res.text().catch(() => {});
+      throw new Error(`the daemon answered HTTP ${res.status} to ${method} ${path.split('?')[0]}`);
+    }
+    return res.json<T>();
   }
 }

@@ -8,6 +8,7 @@ import { HEALTH_URL } from '../api/routes.js';
 import { readDaemonInfo } from '../state-dir/index.js';
 import { readToken } from '../state-dir/token.js';
 import { type AnyOperation, type CallInput, type CallOutput, requestFor, routeOf } from './call.js';
+import { type HttpAnswer, httpRequest } from './http.js';
 
 export class CliError extends Error {
   constructor(
@@ -26,7 +27,7 @@ export interface DaemonClient {
   /** The route's second form as text (the inbox a model reads): the query of its `alsoAs` is added. */
   callText<Op extends AnyOperation>(op: Op, input: CallInput<Op>): Promise<string>;
   /** The route's stream (`alsoAs: text/event-stream`), still open: the caller reads the body. */
-  stream<Op extends AnyOperation>(op: Op, input: CallInput<Op>, headers?: Record<string, string>): Promise<Response>;
+  stream<Op extends AnyOperation>(op: Op, input: CallInput<Op>, headers?: Record<string, string>): Promise<HttpAnswer>;
   /** GET /v1/health, the one route with no operation (and no token needed). */
   health(): Promise<{ ok: boolean; version: string; store: string }>;
 }
@@ -43,10 +44,11 @@ export function connect(stateDir: string): DaemonClient {
   const send = async (
     req: { method: string; path: string; body?: unknown },
     headers: Record<string, string>,
-  ): Promise<Response> => {
-    let res: Response;
+  ): Promise<HttpAnswer> => {
+    let res: HttpAnswer;
     try {
-      res = await fetch(info.url + req.path, {
+      // node:http, not fetch: fetch's first call loads undici (~40 ms of every CLI command), see http.ts.
+      res = await httpRequest(info.url + req.path, {
         method: req.method,
         headers: {
           authorization: `Bearer ${token}`,
@@ -65,7 +67,7 @@ export function connect(stateDir: string): DaemonClient {
     }
     return res;
   };
-  const json = async (res: Response) => {
+  const json = async (res: HttpAnswer) => {
     const text = await res.text();
     return text ? JSON.parse(text) : null;
   };

@@ -5,11 +5,12 @@
  * the rest wait for it; even if two launched, the daemon lock (rule 12)
  * lets exactly one serve and the other exits at once.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { findRunningDaemon, type LockedFile, tryLockFile, unlockFile } from '../state-dir/index.js';
+import { findRunningDaemon } from '../state-dir/daemon-lock.js';
+import { type LockedFile, tryLockFile, unlockFile } from '../state-dir/flock.js';
 import { ensurePrivateDir } from '../state-dir/paths.js';
 import { readToken } from '../state-dir/token.js';
 import type { DaemonEndpoint } from './daemon-link.js';
@@ -47,7 +48,7 @@ export async function ensureDaemon(opts: LaunchOptions): Promise<DaemonEndpoint>
         if (child?.failed && child.port0)
           throw new Error(`the coord daemon would not start — see ${logPath(opts.stateDir)}`);
         // The default port may be taken by another state directory's daemon: then any free port will do.
-        child = start(opts, child?.failed === true);
+        child = start(opts, child?.failed === true, await import('node:child_process'));
       }
       if (Date.now() > deadline) throw new Error(`no coord daemon came up for ${opts.stateDir} in time`);
       // Waiting on another process's file: there is no event to wait for, so look again shortly.
@@ -67,7 +68,8 @@ interface Launched {
   port0: boolean;
 }
 
-function start(opts: LaunchOptions, port0: boolean): Launched {
+/** `child_process` is passed in, loaded only when a daemon must be started: `coord mcp` next to one never needs it. */
+function start(opts: LaunchOptions, port0: boolean, { spawn }: typeof import('node:child_process')): Launched {
   const [cmd, ...base] = opts.command;
   const args = [...base, 'serve', '--state', opts.stateDir, ...(port0 ? ['--port', '0'] : [])];
   opts.log(`starting a coord daemon: ${args.slice(base.length).join(' ')} (log: ${logPath(opts.stateDir)})`);

@@ -1,10 +1,11 @@
 /**
  * The daemon side of `coord mcp`: one MCP Streamable HTTP session on the
- * daemon's /mcp, spoken with plain fetch. Messages are relayed untouched; the
+ * daemon's /mcp, spoken with plain HTTP (http.ts). Messages are relayed untouched; the
  * link only keeps the session id and protocol version headers, and reads the
  * answers (JSON or SSE) back into `onMessage`.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { type HttpAnswer, httpRequest } from './http.js';
 import { readSse } from './sse-reader.js';
 
 export interface DaemonEndpoint {
@@ -40,13 +41,16 @@ export class DaemonLink {
 
   /** POST one message. Resolves once the daemon took it; `answered` settles when its response stream ends. */
   async post(message: JSONRPCMessage): Promise<{ answered: Promise<void> }> {
-    const res = await this.fetch('POST', JSON.stringify(message));
-    const sid = res.headers.get('mcp-session-id');
+    const res = await this.send('POST', JSON.stringify(message));
+    const sid = res.header('mcp-session-id');
     if (sid) this.sessionId = sid;
-    if (res.status === 404 && this.sessionId) throw new DaemonGone('the daemon no longer knows this MCP session');
+    if (res.status === 404 && this.sessionId) {
+      void res.text().catch(() => {});
+      throw new DaemonGone('the daemon no longer knows this MCP session');
+    }
     if (!res.ok) throw new DaemonRefused(res.status, await res.text().catch(() => ''));
-    const type = res.headers.get('content-type') ?? '';
-    if (type.includes('text/event-stream') && res.body) return { answered: this.read(res.body) };
+    const type = res.header('content-type') ?? '';
+    if (type.includes('text/event-stream')) return { answered: this.read(res.body) };
     const text = await res.text();
     if (type.includes('application/json') && text) {
       const parsed = JSON.parse(text) as JSONRPCMessage | JSONRPCMessage[];
@@ -57,9 +61,12 @@ export class DaemonLink {
 
   /** The standalone GET stream: server-initiated notifications (resources/updated, claude/channel). */
   async listen(): Promise<void> {
-    const res = await this.fetch('GET');
-    if (res.status === 404) throw new DaemonGone('the daemon no longer knows this MCP session');
-    if (!res.ok || !res.body) throw new DaemonRefused(res.status, await res.text().catch(() => ''));
+    const res = await this.send('GET');
+    if (res.status === 404) {
+      void res.text().catch(() => {});
+      throw new DaemonGone('the daemon no longer knows this MCP session');
+    }
+    if (!res.ok) throw new DaemonRefused(res.status, await res.text().catch(() => ''));
     await this.read(res.body);
   }
 
@@ -67,7 +74,9 @@ export class DaemonLink {
   async close(timeoutMs = 2000): Promise<void> {
     if (this.sessionId) {
       const timer = setTimeout(() => this.abort.abort(), timeoutMs);
-      await this.fetch('DELETE').catch(() => {});
+      await this.send('DELETE')
+        .then((res) => res.text())
+        .catch(() => {});
       clearTimeout(timer);
     }
     this.abort.abort();
@@ -78,7 +87,7 @@ export class DaemonLink {
     this.abort.abort();
   }
 
-  private async read(body: ReadableStream<Uint8Array>): Promise<void> {
+  private async read(body: AsyncIterable<Uint8Array>): Promise<void> {
     try {
       for await (const { data } of readSse(body)) {
         try {
@@ -92,7 +101,7 @@ export class DaemonLink {
     }
   }
 
-  private async fetch(method: 'GET' | 'POST' | 'DELETE', body?: string): Promise<Response> {
+  private async send(method: 'GET' | 'POST' | 'DELETE', body?: string): Promise<HttpAnswer> {
     const headers: Record<string, string> = {
       ...this.headers,
       authorization: `Bearer ${this.endpoint.token}`,
@@ -102,7 +111,7 @@ export class DaemonLink {
     if (this.sessionId) headers['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion) headers['mcp-protocol-version'] = this.protocolVersion;
     try {
-      return await fetch(`${this.endpoint.url}/mcp`, { method, headers, body, signal: this.abort.signal });
+      return await httpRequest(`${this.endpoint.url}/mcp`, { method, headers, body, signal: this.abort.signal });
     } catch (err) {
       throw new DaemonGone(`cannot reach the coord daemon at ${this.endpoint.url}: ${(err as Error).message}`);
     }

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoordEvent } from '../core/model.js';
 import { operations } from '../core/operations.js';
 import { CliError, connect } from './daemon-client.js';
+import type { HttpAnswer } from './http.js';
 import { readSse } from './sse-reader.js';
 
 export interface FollowOptions {
@@ -50,7 +51,7 @@ export async function followEvents(opts: FollowOptions): Promise<never> {
 }
 
 /** Reads daemon.json afresh on every (re)connection: a restarted daemon may listen on another port. */
-function open(stateDir: string, board: string | undefined, since: number | undefined): Promise<Response> {
+function open(stateDir: string, board: string | undefined, since: number | undefined): Promise<HttpAnswer> {
   return connect(stateDir).stream(
     operations.listEvents,
     { board },

@@ -10,7 +10,10 @@ export interface SseMessage {
   data: string;
 }
 
-export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
+/** `body`: fetch's ReadableStream or node:http's response (http.ts), both read as async iterables. */
+export async function* readSse(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+): AsyncGenerator<SseMessage> {
   const decoder = new TextDecoder();
   let buffered = '';
   let id: string | undefined;

@@ -1,115 +1,40 @@
 /**
- * `coord mcp`: the MCP server Claude Code, Cursor and Codex launch. It relays
- * stdio to the daemon's /mcp (starting a daemon if none runs), and holds a
- * session lock for its whole life so the daemon frees its claims and locks
- * the moment it exits (SPEC rule 13). stdout carries protocol only.
+ * `coord mcp`: the MCP server Claude Code, Cursor and Codex launch — its options and its commander
+ * registration (for `coord --help`, `coord mcp --help` and usage errors). The relay itself is mcp-run.ts;
+ * cli/mcp-main.ts runs it straight from a plain command line.
  */
 import type { Command } from 'commander';
-import type { SessionLock } from '../../state-dir/index.js';
-import { EXIT } from '../exit-codes.js';
 
-interface McpFlags {
+export interface McpFlags {
   agent?: string;
   client?: string;
   board?: string;
   state?: string;
+  json?: boolean;
 }
+
+/** The command's options, once: commander's registration and the fast path (cli/mcp-main.ts) read both. */
+export const MCP_OPTIONS = {
+  agent: { arg: '<name>', help: 'agent name (default: $COORD_AGENT, else the MCP client name plus a short suffix)' },
+  client: {
+    arg: '<kind>',
+    help: 'the client that runs this (claude, codex, gemini, cursor): act as the same agent as its hooks',
+  },
+  board: { arg: '<name>', help: 'board (default: $COORD_BOARD, else this git repository, else "default")' },
+  state: { arg: '<dir>', help: 'state directory (default: $COORD_STATE or ~/.coord)' },
+  json: { arg: '', help: 'accepted like on every command: what this one prints is MCP JSON-RPC already' },
+} as const satisfies Record<keyof McpFlags, { arg: string; help: string }>;
 
 export function registerMcp(program: Command): void {
-  program
+  const command = program
     .command('mcp')
-    .description('MCP server on stdio for Claude Code, Cursor and Codex (starts the daemon if none runs)')
-    .option('--agent <name>', 'agent name (default: $COORD_AGENT, else the MCP client name plus a short suffix)')
-    .option(
-      '--client <kind>',
-      'the client that runs this (claude, codex, gemini, cursor): act as the same agent as its hooks',
-    )
-    .option('--board <name>', 'board (default: $COORD_BOARD, else this git repository, else "default")')
-    .option('--state <dir>', 'state directory (default: $COORD_STATE or ~/.coord)')
-    .option('--json', 'accepted like on every command: what this one prints is MCP JSON-RPC already')
-    .action(async (flags: McpFlags) => {
-      // Loaded here, not at the top: an agent waits for `coord mcp` to answer initialize, so it loads only what
-      // it uses — no SDK server, no zod (the names are checked by the same rule as core/schemas.ts, names.ts).
-      const { identify, isClientKind } = await import('../../client/agent-identity.js');
-      const { claudePushFromEnv } = await import('../../client/claude-push.js');
-      const { ensureDaemon, findDaemon } = await import('../../client/daemon-launcher.js');
-      const { Bridge } = await import('../../client/mcp-relay.js');
-      const { StdioTransport } = await import('../../client/jsonrpc.js');
-      const { isAgentName, isBoardName } = await import('../../core/names.js');
-      const { findRepoRoot, resolveBoard } = await import('../../state-dir/board-name.js');
-      const { holdSessionLock } = await import('../../state-dir/index.js');
-      const { resolveStateDir } = await import('../../state-dir/state-dir.js');
-      const env = process.env;
-      const log = (message: string) => process.stderr.write(`coord mcp: ${message}\n`);
-      // A stdio server's working directory is not reliable: Claude Code names the project it works in.
-      const fromClient = Boolean(env.CLAUDE_PROJECT_DIR);
-      const workspace = env.CLAUDE_PROJECT_DIR || process.cwd();
-      // One agent, one name: the hooks of this client session derive the same name and session (SPEC §10).
-      const kind = isClientKind(flags.client) ? flags.client : env.CLAUDE_CODE_SESSION_ID ? 'claude' : undefined;
-      const identity = kind ? identify(kind, env) : null;
-      const agent = flags.agent ?? (env.COORD_AGENT || identity?.agent);
-      const board = resolveBoard(flags.board, env, workspace);
-      const boardGiven = Boolean(flags.board || env.COORD_BOARD);
-      if ((agent !== undefined && !isAgentName(agent)) || !isBoardName(board)) {
-        log(`invalid agent or board name "${agent ?? board}": use 1–64 characters of A-Z a-z 0-9 . _ : # @ / -`);
-        process.exit(EXIT.usage);
-      }
-      const stateDir = resolveStateDir(flags.state, env);
-      const session = holdIdentitySession(holdSessionLock, stateDir, identity?.sessionId, log);
-      const headers: Record<string, string> = {
-        'coord-board': board,
-        'coord-session': session.sessionId,
-        // Outside a repository, the working directory is the root that file paths are relative to.
-        'coord-root': encodeURIComponent(findRepoRoot(workspace) ?? workspace),
-        // Only a guess from the working directory may be replaced by what the client says per call or in roots.
-        ...(fromClient || boardGiven ? {} : { 'coord-workspace': 'guessed' }),
-        ...(agent ? { 'coord-agent': agent } : {}),
-      };
-      // Claude Code's messaging socket, when it offers one (SPEC §12): the bridge names the agent in `headers`.
-      const push = claudePushFromEnv(env, {
-        board,
-        agent: () => headers['coord-agent'],
-        find: () => findDaemon(stateDir),
-        log,
-        stateDir,
-      });
-      push?.start();
-      const bridge = new Bridge({
-        agent: new StdioTransport(),
-        connect: () =>
-          ensureDaemon({ stateDir, env, log, command: [process.execPath, ...process.execArgv, process.argv[1] ?? ''] }),
-        find: () => findDaemon(stateDir),
-        headers,
-        log,
-      });
-      const exit = () => {
-        push?.close();
-        session.release();
-        process.exit(EXIT.ok);
-      };
-      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-        process.once(signal, () => void bridge.close().finally(exit));
-      }
-      await bridge.run();
-      exit();
-    });
+    .description('MCP server on stdio for Claude Code, Cursor and Codex (starts the daemon if none runs)');
+  for (const [name, { arg, help }] of Object.entries(MCP_OPTIONS)) command.option(`--${name}${arg && ` ${arg}`}`, help);
+  command.action((flags: McpFlags) => runMcp(flags));
 }
 
-/**
- * The client session's own session lock, so the locks its hooks take die with it; when another
- * `coord mcp` of the same client process holds it already, a session of this process's own.
- */
-function holdIdentitySession(
-  holdSessionLock: (stateDir: string, id?: string) => SessionLock,
-  stateDir: string,
-  id: string | undefined,
-  log: (m: string) => void,
-): SessionLock {
-  if (id === undefined) return holdSessionLock(stateDir);
-  try {
-    return holdSessionLock(stateDir, id);
-  } catch {
-    log(`session ${id} is held by another coord mcp of this client; using a session of its own`);
-    return holdSessionLock(stateDir);
-  }
+/** Runs the relay (mcp-run.ts, loaded only now: no other command pays for it) until stdin closes or a signal. */
+export async function runMcp(flags: McpFlags): Promise<void> {
+  const { runMcp: run } = await import('./mcp-run.js');
+  await run(flags);
 }

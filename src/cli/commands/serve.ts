@@ -64,8 +64,9 @@ export function registerServe(program: Command): void {
       try {
         daemon = await startDaemon(config, log);
         if (stopping) return stop(stopping);
-        // Started: the young generation may grow again under load (main.ts held it during start-up).
-        (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=2');
+        // Started: the young generation may grow again and hot code is optimized again (main.ts held both
+        // during start-up); these are V8's defaults.
+        (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=2 --turbofan');
         const exposed = exposureWarning(daemon.host, daemon.port);
         if (exposed) process.stderr.write(`coord: warning: ${exposed}\n`);
         const line = flags.json

@@ -1,0 +1,89 @@
+/**
+ * `coord mcp`'s relay: it relays stdio to the daemon's /mcp (starting a daemon if none runs), and holds a
+ * session lock for its whole life so the daemon frees its claims and locks the moment it exits (SPEC rule
+ * 13). stdout carries protocol only. An agent waits for it to answer initialize, so what it imports is only
+ * what it uses — no SDK server, no zod (names are checked by the same rule as core/schemas.ts, names.ts), no
+ * commander (mcp.ts registers the command) — and imported statically: one module graph, read in parallel.
+ */
+import { identify, isClientKind } from '../../client/agent-identity.js';
+import { claudePushFromEnv } from '../../client/claude-push.js';
+import { ensureDaemon, findDaemon } from '../../client/daemon-launcher.js';
+import { StdioTransport } from '../../client/jsonrpc.js';
+import { Bridge } from '../../client/mcp-relay.js';
+import { isAgentName, isBoardName } from '../../core/names.js';
+import { findRepoRoot, resolveBoard } from '../../state-dir/board-name.js';
+import { holdSessionLock, type SessionLock } from '../../state-dir/session-lock.js';
+import { resolveStateDir } from '../../state-dir/state-dir.js';
+import { EXIT } from '../exit-codes.js';
+import type { McpFlags } from './mcp.js';
+
+/** Runs the relay until the agent closes stdin or a signal ends it; never returns. */
+export async function runMcp(flags: McpFlags): Promise<void> {
+  const env = process.env;
+  const log = (message: string) => process.stderr.write(`coord mcp: ${message}\n`);
+  // A stdio server's working directory is not reliable: Claude Code names the project it works in.
+  const fromClient = Boolean(env.CLAUDE_PROJECT_DIR);
+  const workspace = env.CLAUDE_PROJECT_DIR || process.cwd();
+  // One agent, one name: the hooks of this client session derive the same name and session (SPEC §10).
+  const kind = isClientKind(flags.client) ? flags.client : env.CLAUDE_CODE_SESSION_ID ? 'claude' : undefined;
+  const identity = kind ? identify(kind, env) : null;
+  const agent = flags.agent ?? (env.COORD_AGENT || identity?.agent);
+  const board = resolveBoard(flags.board, env, workspace);
+  const boardGiven = Boolean(flags.board || env.COORD_BOARD);
+  if ((agent !== undefined && !isAgentName(agent)) || !isBoardName(board)) {
+    log(`invalid agent or board name "${agent ?? board}": use 1–64 characters of A-Z a-z 0-9 . _ : # @ / -`);
+    process.exit(EXIT.usage);
+  }
+  const stateDir = resolveStateDir(flags.state, env);
+  const session = holdIdentitySession(stateDir, identity?.sessionId, log);
+  const headers: Record<string, string> = {
+    'coord-board': board,
+    'coord-session': session.sessionId,
+    // Outside a repository, the working directory is the root that file paths are relative to.
+    'coord-root': encodeURIComponent(findRepoRoot(workspace) ?? workspace),
+    // Only a guess from the working directory may be replaced by what the client says per call or in roots.
+    ...(fromClient || boardGiven ? {} : { 'coord-workspace': 'guessed' }),
+    ...(agent ? { 'coord-agent': agent } : {}),
+  };
+  // Claude Code's messaging socket, when it offers one (SPEC §12): the bridge names the agent in `headers`.
+  const push = claudePushFromEnv(env, {
+    board,
+    agent: () => headers['coord-agent'],
+    find: () => findDaemon(stateDir),
+    log,
+    stateDir,
+  });
+  push?.start();
+  const bridge = new Bridge({
+    agent: new StdioTransport(),
+    connect: () =>
+      ensureDaemon({ stateDir, env, log, command: [process.execPath, ...process.execArgv, process.argv[1] ?? ''] }),
+    find: () => findDaemon(stateDir),
+    headers,
+    log,
+  });
+  const exit = () => {
+    push?.close();
+    session.release();
+    process.exit(EXIT.ok);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => void bridge.close().finally(exit));
+  }
+  await bridge.run();
+  exit();
+}
+
+/**
+ * The client session's own session lock, so the locks its hooks take die with it; when another
+ * `coord mcp` of the same client process holds it already, a session of this process's own.
+ */
+function holdIdentitySession(stateDir: string, id: string | undefined, log: (m: string) => void): SessionLock {
+  if (id === undefined) return holdSessionLock(stateDir);
+  try {
+    return holdSessionLock(stateDir, id);
+  } catch {
+    log(`session ${id} is held by another coord mcp of this client; using a session of its own`);
+    return holdSessionLock(stateDir);
+  }
+}
