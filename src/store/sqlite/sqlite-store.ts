@@ -245,26 +245,19 @@ export class SqliteStore implements Store {
   async inbox(q: Parameters<Store['inbox']>[0]) {
     // Most polls find nothing: one statement says so (and whether anything is due, or mail is waiting), and the
     // answer is kept until the file changes or something falls due.
-    for (let first = true; ; first = false) {
-      const now = this.clock.now();
-      if (first) {
-        const kept = this.read(() => this.emptyInboxes.get(q, now));
-        if (kept) return kept;
-      }
-      const quick = this.read(() => quickInbox(this.db, now, q));
-      if (quick === 'due' && first) {
-        await this.moveDueNow();
-        continue;
-      }
-      // Still due after a try: the disk refused the move; read the last committed state.
-      if (quick !== 'due' && quick.view) {
-        if (first) this.emptyInboxes.put(q, quick);
-        return { ...quick.view, mail: quick.mail };
-      }
-      // The full look's statements in one read transaction: one snapshot, and one read lock.
-      const view = this.read(() => this.inSnapshot.deferred(() => inbox(this.db, now, q)) as ReturnType<typeof inbox>);
-      return quick === 'due' ? view : { ...view, mail: quick.mail };
-    }
+    const now = this.clock.now();
+    const kept = this.read(() => this.emptyInboxes.get(q, now));
+    if (kept) return kept;
+    let quick = this.read(() => quickInbox(this.db, now, q));
+    if (quick === 'due') {
+      await this.moveDueNow();
+      // Still due after this: the disk refused the move; the look below reads the last committed state.
+      quick = this.read(() => quickInbox(this.db, now, q));
+    } else if (quick.view) this.emptyInboxes.put(q, quick);
+    if (quick !== 'due' && quick.view) return { ...quick.view, mail: quick.mail };
+    // The full look's statements in one read transaction: one snapshot, and one read lock.
+    const view = this.read(() => this.inSnapshot.deferred(() => inbox(this.db, now, q)) as ReturnType<typeof inbox>);
+    return quick === 'due' ? view : { ...view, mail: quick.mail };
   }
   async events(q: Parameters<Store['events']>[0]) {
     return this.read(() => listEvents(this.db, q));
