@@ -6,7 +6,9 @@
  * The DDL is coord's migrations, concatenated, followed by `PRAGMA user_version = N`:
  * coord's store then opens a seeded file without migrating it again. The floor's
  * statements stay the bare ones (one claim UPDATE … RETURNING, one INSERT, one fenced
- * UPDATE): only the table they run on changes.
+ * UPDATE) on coord's table; the claim asks for a ready task (blockers_open = 0), as
+ * every claim on that table must since dependencies (SPEC §11), so it finds the task
+ * by the index coord's claim uses (tasks_ready).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { FLOOR_SCHEMA, type FloorSchema } from '../floors/sqlite-claim-loop.js';
@@ -34,6 +36,12 @@ export const FAR_EXPIRY = 4_102_444_800_000;
 /** Short ids (coord's task ids are ≤ 12 characters): t0000000, t0000001, … */
 const ID = "printf('t%07d', @t0 + i - 1700000000000)";
 
+function readyClaim(sql: string): string {
+  const ready = sql.replace("state = 'queued' ORDER BY", "state = 'queued' AND blockers_open = 0 ORDER BY");
+  if (ready === sql) throw new Error('the floor claim changed: say again how it asks for a ready task');
+  return ready;
+}
+
 export function coordSchema(): FloorSchema {
   return {
     ddl: coordDdl(),
@@ -50,8 +58,9 @@ SELECT ${ID}, @board, 'bench', 'task ' || i, 'a small body for task number ' || 
        @t0 + i, @t0 + i, ${FAR_EXPIRY}, 'h',
        CASE WHEN @state IN ('completed', 'failed') THEN 'submitted' END
 FROM n`,
-    // The floor's bare statements, unchanged, on coord's table.
-    claimSql: FLOOR_SCHEMA.claimSql,
+    // On coord's table a queued task is claimable when it is ready (blockers_open = 0, SPEC §11): the bare claim
+    // asks for that, as coord's does, and finds it by the same index (tasks_ready).
+    claimSql: readyClaim(FLOOR_SCHEMA.claimSql),
     // params (id, board, title, body, priority, created_at), as FloorSchema defines them.
     postSql: `INSERT INTO tasks (id, board, kind, title, body, created_by, state, priority, created_at, updated_at,
                    expires_at, payload_hash)

@@ -34,6 +34,9 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   const app = Fastify({
     loggerInstance: opts.logger,
     logController: new LogController({ disableRequestLogging: true }),
+    // req.log is the daemon's logger itself: a child per request (its reqId binding, redaction set up again)
+    // cost every request a few µs for the rare line logged with it, and requests are not logged (above).
+    childLoggerFactory: (logger) => logger,
     bodyLimit: JSON_LIMIT,
     // Every request carries its own token check; never trust proxies here.
     trustProxy: false,

@@ -2,7 +2,7 @@
  * DNS-rebinding and cross-site defence, then the bearer token (SPEC §4).
  * Runs on every request before the body is read.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HEALTH_URL } from '../../api/routes.js';
 import { CoordError } from '../../core/errors.js';
@@ -28,28 +28,35 @@ const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
  */
 const PUBLIC_ROUTES: ReadonlySet<string> = new Set([HEALTH_URL, '/', '/ui/:name']);
 
-const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
-
 /**
- * Compare digests, not the strings: both sides are always 32 bytes, so neither a wrong length nor a
- * matching prefix answers faster than any other wrong token.
+ * A constant-time compare of the token's bytes. Only a token of the right length is compared at all, so a
+ * wrong length answers faster: that tells an attacker the length, which is no secret (every token is 43
+ * base64url characters, docs/http-api.md), and never how much of a guess matched. (Hashing both sides to hide
+ * the length cost a SHA-256 on every request.)
  */
 export function tokenMatcher(token: string): (header: string | undefined) => boolean {
   // An empty token (a truncated token file) must never make `Bearer ` a key to the board.
   if (token.trim() === '') throw new Error('the daemon token is empty');
-  const expected = digest(token);
+  const expected = Buffer.from(token);
   return (header) => {
     // The auth scheme is case-insensitive (RFC 9110 §11.1): `bearer x` is the same credential.
     const m = /^bearer +(\S+) *$/i.exec(header ?? '');
-    return m?.[1] !== undefined && timingSafeEqual(digest(m[1]), expected);
+    const sent = m?.[1] === undefined ? undefined : Buffer.from(m[1]);
+    return sent !== undefined && sent.length === expected.length && timingSafeEqual(sent, expected);
   };
 }
 
 export function makeGuard(opts: GuardOptions) {
   const authorized = tokenMatcher(opts.token);
+  // Built again only when the port or the extra hosts change (both are known only after listen).
+  let hostsFor = '';
+  let hosts: string[] = [];
   return async function guard(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const port = opts.port();
-    const hosts = [...LOOPBACK.map((h) => `${h}:${port}`), ...opts.extraHosts];
+    if (hostsFor !== `${port} ${opts.extraHosts.length}`) {
+      hosts = [...LOOPBACK.map((h) => `${h}:${port}`), ...opts.extraHosts];
+      hostsFor = `${port} ${opts.extraHosts.length}`;
+    }
     const host = req.headers.host ?? '';
     // Refusals are logged at debug with what was refused, never with the Authorization header.
     if (!hosts.includes(host)) {
