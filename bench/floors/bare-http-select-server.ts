@@ -12,9 +12,12 @@ import { BOARD, openBenchDb } from './sqlite-claim-loop.js';
 
 export const FILE = 'bench/floors/bare-http-select-server.ts';
 
-/** The plain indexed read (served by tasks_next: board, state, priority, created_at). */
+/**
+ * The plain indexed read on coord's table (both scenarios that use this server seed coord's schema): the
+ * agent's claimable tasks, queued and ready (blockers_open = 0, SPEC §11), found by coord's tasks_ready index.
+ */
 export const INBOX_SQL = `SELECT * FROM tasks
-WHERE board = ? AND state = 'queued' AND (for_agent IS NULL OR for_agent = ?)
+WHERE board = ? AND state = 'queued' AND blockers_open = 0 AND (for_agent IS NULL OR for_agent = ?)
 ORDER BY priority, created_at LIMIT 50`;
 
 export interface SelectServerArgs {
