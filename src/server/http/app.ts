@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { HEALTH_URL, routes, successStatus } from '../../api/routes.js';
@@ -9,7 +10,7 @@ import { registerDashboard } from '../web/dashboard-route.js';
 import { registerArtifactRoutes } from './artifacts.js';
 import { errorHandler, sendError } from './errors.js';
 import { makeGuard, tokenMatcher } from './guard.js';
-import { registerInboxRoute } from './inbox.js';
+import { inboxLane, registerInboxRoute } from './inbox.js';
 import { openApiDocument } from './openapi.js';
 import { rawInput } from './raw-input.js';
 import { registerEventsRoute } from './sse.js';
@@ -31,7 +32,21 @@ export interface HttpOptions {
 
 /** The daemon's HTTP API (SPEC §4). Plugins for live events, locks, MCP and the dashboard register onto it. */
 export function buildHttpApp(opts: HttpOptions): FastifyInstance {
+  const guard = makeGuard({ token: opts.token, port: opts.port, extraHosts: opts.extraHosts ?? [] });
+  const lane = inboxLane(opts.ctx, guard.admits, (err) => opts.logger?.error({ err }, 'unhandled error'));
   const app = Fastify({
+    // The inbox poll takes its lane (inbox.ts) before fastify's pipeline; every other request goes to fastify.
+    serverFactory: (handler, fastifyOpts) => {
+      const o = fastifyOpts as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      const server = createServer((req, res) => {
+        if (!lane(req, res)) handler(req, res);
+      });
+      // What fastify sets on a server it creates itself (lib/server.js), so the lane changes no timeout.
+      server.keepAliveTimeout = o.keepAliveTimeout ?? server.keepAliveTimeout;
+      server.requestTimeout = o.requestTimeout ?? server.requestTimeout;
+      server.setTimeout(o.connectionTimeout ?? 0);
+      return server;
+    },
     loggerInstance: opts.logger,
     logController: new LogController({ disableRequestLogging: true }),
     // req.log is the daemon's logger itself: a child per request (its reqId binding, redaction set up again)
@@ -48,7 +63,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
     schemaController: { compilersFactory: { buildValidator: noRouteSchemas, buildSerializer: noRouteSchemas } },
   }) as unknown as FastifyInstance;
 
-  app.addHook('onRequest', makeGuard({ token: opts.token, port: opts.port, extraHosts: opts.extraHosts ?? [] }));
+  app.addHook('onRequest', guard.hook);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req, reply) =>
     sendError(reply, new CoordError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`)),

@@ -3,6 +3,7 @@
  * Runs on every request before the body is read.
  */
 import { timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HEALTH_URL } from '../../api/routes.js';
 import { CoordError } from '../../core/errors.js';
@@ -46,42 +47,64 @@ export function tokenMatcher(token: string): (header: string | undefined) => boo
   };
 }
 
-export function makeGuard(opts: GuardOptions) {
+interface Refusal {
+  error: CoordError;
+  /** What was refused, for the debug line: never the Authorization header. */
+  seen: Record<string, unknown>;
+  why: string;
+}
+
+export interface Guard {
+  /** The onRequest hook: answers a refused request in coord's error shape, logged at debug. */
+  hook(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+  /** Whether a request with these headers to a route that needs the token passes (the inbox's lane asks). */
+  admits(headers: IncomingHttpHeaders): boolean;
+}
+
+export function makeGuard(opts: GuardOptions): Guard {
   const authorized = tokenMatcher(opts.token);
   // Built again only when the port or the extra hosts change (both are known only after listen).
   let hostsFor = '';
   let hosts: string[] = [];
-  return async function guard(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const refusal = (headers: IncomingHttpHeaders, isPublic: boolean, url: string): Refusal | undefined => {
     const port = opts.port();
     if (hostsFor !== `${port} ${opts.extraHosts.length}`) {
       hosts = [...LOOPBACK.map((h) => `${h}:${port}`), ...opts.extraHosts];
       hostsFor = `${port} ${opts.extraHosts.length}`;
     }
-    const host = req.headers.host ?? '';
-    // Refusals are logged at debug with what was refused, never with the Authorization header.
+    const host = headers.host ?? '';
     if (!hosts.includes(host)) {
-      req.log.debug({ host, url: req.url }, 'refused: Host not allowed');
-      sendError(reply, new CoordError('forbidden_host', `Host "${host}" is not allowed; use 127.0.0.1:${port}`));
-      return reply;
+      const error = new CoordError('forbidden_host', `Host "${host}" is not allowed; use 127.0.0.1:${port}`);
+      return { error, seen: { host, url }, why: 'refused: Host not allowed' };
     }
-    const origin = req.headers.origin;
+    const origin = headers.origin;
     if (origin !== undefined && !hosts.some((h) => origin === `http://${h}`)) {
-      req.log.debug({ origin, url: req.url }, 'refused: Origin not allowed');
-      sendError(reply, new CoordError('forbidden_origin', `Origin "${origin}" may not call this daemon`));
-      return reply;
+      const error = new CoordError('forbidden_origin', `Origin "${origin}" may not call this daemon`);
+      return { error, seen: { origin, url }, why: 'refused: Origin not allowed' };
     }
-    // A URL no route matches (routeOptions.url undefined) needs the token too: it answers 404 only to its holder.
-    const route = req.routeOptions.url;
-    if (!(route !== undefined && PUBLIC_ROUTES.has(route)) && !authorized(req.headers.authorization)) {
-      req.log.debug({ url: req.url, sent: req.headers.authorization !== undefined }, 'refused: missing or wrong token');
-      sendError(
-        reply,
-        new CoordError(
-          'unauthorized',
-          'missing or wrong bearer token — send Authorization: Bearer <token from <state>/token>',
-        ),
+    if (!isPublic && !authorized(headers.authorization)) {
+      const error = new CoordError(
+        'unauthorized',
+        'missing or wrong bearer token — send Authorization: Bearer <token from <state>/token>',
       );
-      return reply;
+      return {
+        error,
+        seen: { url, sent: headers.authorization !== undefined },
+        why: 'refused: missing or wrong token',
+      };
     }
+    return undefined;
+  };
+  return {
+    async hook(req, reply) {
+      // A URL no route matches (routeOptions.url undefined) needs the token too: it answers 404 only to its holder.
+      const route = req.routeOptions.url;
+      const r = refusal(req.headers, route !== undefined && PUBLIC_ROUTES.has(route), req.url);
+      if (r === undefined) return;
+      req.log.debug(r.seen, r.why);
+      sendError(reply, r.error);
+      return reply;
+    },
+    admits: (headers) => refusal(headers, false, '') === undefined,
   };
 }
