@@ -8,6 +8,7 @@
  *
  *   node --import tsx bench/coord/pg-diagnose.ts [jobs=20000] [warmup=2000] [--prof] [--link]
  *
+ * --workers=N (default 4) sets the number of workers (floor connections) for both.
  * --prof runs the daemon with --cpu-prof (profile in bench/.cache/prof/pg/); --link puts a 1 ms relay
  * (as pg-link.ts) between the daemon / floor and the database.
  */
@@ -28,7 +29,7 @@ const JOBS = Number(argv[0] ?? 20_000);
 const WARMUP = Number(argv[1] ?? 2_000);
 const PROF = process.argv.includes('--prof');
 const LINK = process.argv.includes('--link');
-const WORKERS = 4;
+const WORKERS = Number(process.argv.find((a) => a.startsWith('--workers='))?.slice(10) ?? 4);
 const TICK = 100; // USER_HZ
 
 /** utime + stime in seconds of every live process, by pid, with its command line. */
@@ -201,7 +202,7 @@ async function floor(url: string) {
   );
   const secs = (performance.now() - t0) / 1000;
   const cpu = cpuDelta(cpu0, cpuByPid());
-  report('floor (bare pg loop)', done - WARMUP, secs, cpu);
+  report(`floor (bare pg loop, ${WORKERS} connections)`, done - WARMUP, secs, cpu);
   console.log(
     `   job latency (claim + complete) p50 ${pct(lat, 0.5).toFixed(2)} ms, p90 ${pct(lat, 0.9).toFixed(2)} ms`,
   );
@@ -310,7 +311,7 @@ async function coord(url: string) {
     for (const x of (await admin.query("SELECT pid FROM pg_stat_activity WHERE query ILIKE 'LISTEN%'")).rows)
       listeners.add(x.pid as number);
     const cpu = cpuDelta(cpu0, after, d.pid);
-    report('coord (1 daemon, 4 HTTP workers)', done - WARMUP, secs, cpu);
+    report(`coord (1 daemon, ${WORKERS} HTTP workers)`, done - WARMUP, secs, cpu);
     console.log(
       `   claim-next p50 ${pct(claimLat, 0.5).toFixed(2)} ms p90 ${pct(claimLat, 0.9).toFixed(2)} ms; submit p50 ${pct(submitLat, 0.5).toFixed(2)} ms p90 ${pct(submitLat, 0.9).toFixed(2)} ms`,
     );
