@@ -33,15 +33,31 @@ const WORKERS = Number(process.argv.find((a) => a.startsWith('--workers='))?.sli
 const TICK = 100; // USER_HZ
 
 /** utime + stime in seconds of every live process, by pid, with its command line. */
-function cpuByPid(): Map<number, { cpu: number; cmd: string; ppid: number }> {
-  const out = new Map<number, { cpu: number; cmd: string; ppid: number }>();
+interface Proc {
+  cpu: number;
+  cmd: string;
+  ppid: number;
+  /** Context switches: voluntary (it waited) and involuntary (it was preempted). */
+  vol: number;
+  invol: number;
+}
+function cpuByPid(): Map<number, Proc> {
+  const out = new Map<number, Proc>();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-      out.set(Number(d), { cpu: (Number(f[11]) + Number(f[12])) / TICK, cmd, ppid: Number(f[1]) });
+      const status = readFileSync(`/proc/${d}/status`, 'utf8');
+      const n = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+      out.set(Number(d), {
+        cpu: (Number(f[11]) + Number(f[12])) / TICK,
+        cmd,
+        ppid: Number(f[1]),
+        vol: n('voluntary_ctxt_switches'),
+        invol: n('nonvoluntary_ctxt_switches'),
+      });
     } catch {
       // gone
     }
@@ -62,11 +78,15 @@ function classify(cmd: string, pid: number, daemonPid: number | undefined): stri
 }
 
 function cpuDelta(a: ReturnType<typeof cpuByPid>, b: ReturnType<typeof cpuByPid>, daemonPid?: number) {
-  const by: Record<string, number> = {};
+  const by: Record<string, { cpu: number; vol: number; invol: number }> = {};
   for (const [pid, p] of b) {
-    const before = a.get(pid)?.cpu ?? 0;
+    const was = a.get(pid);
+    const before = was?.cpu ?? 0;
     const k = classify(p.cmd, pid, daemonPid);
-    by[k] = (by[k] ?? 0) + (p.cpu - before);
+    const e = (by[k] ??= { cpu: 0, vol: 0, invol: 0 });
+    e.cpu += p.cpu - before;
+    e.vol += p.vol - (was?.vol ?? 0);
+    e.invol += p.invol - (was?.invol ?? 0);
     if (process.env.DIAG_VERBOSE && p.cpu - before > 0.05)
       console.log(`   [${pid}] ${k}: ${(p.cpu - before).toFixed(2)} s ${p.cmd.slice(0, 100)}`);
   }
@@ -78,13 +98,15 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? Number.NaN;
 };
 
-function report(label: string, jobs: number, secs: number, cpu: Record<string, number>) {
+function report(label: string, jobs: number, secs: number, cpu: ReturnType<typeof cpuDelta>) {
   console.log(`\n== ${label}: ${jobs} jobs in ${secs.toFixed(2)} s = ${(jobs / secs).toFixed(0)} jobs/s`);
   let total = 0;
-  for (const [k, v] of Object.entries(cpu).sort((x, y) => y[1] - x[1])) {
+  for (const [k, { cpu: v, vol, invol }] of Object.entries(cpu).sort((x, y) => y[1].cpu - x[1].cpu)) {
     if (v < 0.005) continue;
     total += v;
-    console.log(`   ${k.padEnd(36)} ${v.toFixed(2)} CPU-s  ${((v / jobs) * 1e6).toFixed(0).padStart(6)} µs/job`);
+    console.log(
+      `   ${k.padEnd(36)} ${v.toFixed(2)} CPU-s  ${((v / jobs) * 1e6).toFixed(0).padStart(6)} µs/job  switches/job: ${(vol / jobs).toFixed(1)} waited, ${(invol / jobs).toFixed(1)} preempted`,
+    );
   }
   console.log(
     `   ${'total'.padEnd(36)} ${total.toFixed(2)} CPU-s  ${((total / jobs) * 1e6).toFixed(0).padStart(6)} µs/job (${(total / secs).toFixed(2)} cores busy)`,
