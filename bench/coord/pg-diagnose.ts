@@ -83,7 +83,8 @@ function cpuDelta(a: ReturnType<typeof cpuByPid>, b: ReturnType<typeof cpuByPid>
     const was = a.get(pid);
     const before = was?.cpu ?? 0;
     const k = classify(p.cmd, pid, daemonPid);
-    const e = (by[k] ??= { cpu: 0, vol: 0, invol: 0 });
+    by[k] ??= { cpu: 0, vol: 0, invol: 0 };
+    const e = by[k];
     e.cpu += p.cpu - before;
     e.vol += p.vol - (was?.vol ?? 0);
     e.invol += p.invol - (was?.invol ?? 0);
