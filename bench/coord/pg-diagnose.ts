@@ -8,6 +8,8 @@
  *
  *   node --import tsx bench/coord/pg-diagnose.ts [jobs=20000] [warmup=2000] [--prof] [--link]
  *
+ * --daemons=N (default 1): coord's workers split across N daemons (worker w → daemon w mod N), as in the bench.
+ * DIAG_SQL=<file>: SQL run on coord's database after seeding (e.g. an older version of a function, for an A/B).
  * --workers=N (default 4) sets the number of workers (floor connections) for both.
  * --prof runs the daemon with --cpu-prof (profile in bench/.cache/prof/pg/); --link puts a 1 ms relay
  * (as pg-link.ts) between the daemon / floor and the database.
@@ -29,6 +31,7 @@ const JOBS = Number(argv[0] ?? 20_000);
 const WARMUP = Number(argv[1] ?? 2_000);
 const PROF = process.argv.includes('--prof');
 const LINK = process.argv.includes('--link');
+const DAEMONS = Number(process.argv.find((a) => a.startsWith('--daemons='))?.slice(10) ?? 1);
 const WORKERS = Number(process.argv.find((a) => a.startsWith('--workers='))?.slice(10) ?? 4);
 const TICK = 100; // USER_HZ
 
@@ -275,6 +278,8 @@ function call(agent: Agent, base: URL, token: string, path: string, body: unknow
 async function coord(url: string) {
   const profDir = repoPath('bench/.cache/prof/pg');
   rmSync(profDir, { recursive: true, force: true });
+  const more = [];
+  for (let i = 1; i < DAEMONS; i++) more.push(await startCoordDaemon({ store: link ? withPort(url, link.port) : url }));
   const d = await startCoordDaemon({
     store: link ? withPort(url, link.port) : url,
     nodeArgs: [
@@ -294,7 +299,8 @@ async function coord(url: string) {
       [JOBS, FAR_EXPIRY],
     );
     await admin.query('VACUUM ANALYZE tasks');
-    const base = new URL(d.url);
+    if (process.env.DIAG_SQL) await admin.query(readFileSync(process.env.DIAG_SQL, 'utf8'));
+    const bases = [d, ...more].map((x) => ({ url: new URL(x.url), token: x.token }));
     let done = 0;
     let t0 = 0;
     let cpu0 = cpuByPid();
@@ -305,12 +311,13 @@ async function coord(url: string) {
         const agent = new Agent({ keepAlive: true, maxSockets: 1 });
         for (;;) {
           const a = performance.now();
-          const c = await call(agent, base, d.token, '/v1/claim', { agent: `worker-${w}`, lease_s: 300 });
+          const { url: base, token } = bases[w % bases.length]!;
+          const c = await call(agent, base, token, '/v1/claim', { agent: `worker-${w}`, lease_s: 300 });
           if (c.status === 204) return;
           if (c.status !== 200) throw new Error(`claim ${c.status} ${c.body}`);
           const b = performance.now();
           const g = JSON.parse(c.body) as { task: { id: string }; claim_id: string };
-          const s = await call(agent, base, d.token, `/v1/tasks/${g.task.id}/submit`, {
+          const s = await call(agent, base, token, `/v1/tasks/${g.task.id}/submit`, {
             claim_id: g.claim_id,
             status: 'completed',
             result: { ok: true },
@@ -334,7 +341,7 @@ async function coord(url: string) {
     for (const x of (await admin.query("SELECT pid FROM pg_stat_activity WHERE query ILIKE 'LISTEN%'")).rows)
       listeners.add(x.pid as number);
     const cpu = cpuDelta(cpu0, after, d.pid);
-    report(`coord (1 daemon, ${WORKERS} HTTP workers)`, done - WARMUP, secs, cpu);
+    report(`coord (${DAEMONS} daemon${DAEMONS > 1 ? 's' : ''}, ${WORKERS} HTTP workers)`, done - WARMUP, secs, cpu);
     console.log(
       `   claim-next p50 ${pct(claimLat, 0.5).toFixed(2)} ms p90 ${pct(claimLat, 0.9).toFixed(2)} ms; submit p50 ${pct(submitLat, 0.5).toFixed(2)} ms p90 ${pct(submitLat, 0.9).toFixed(2)} ms`,
     );
@@ -347,6 +354,7 @@ async function coord(url: string) {
   } finally {
     await admin.end();
     await d.stop();
+    for (const m of more) await m.stop();
   }
   if (PROF) {
     const files = readdirSync(profDir)
