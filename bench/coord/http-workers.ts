@@ -30,7 +30,8 @@ export interface HttpWorkersResult {
 export const runHttpWorkers = (a: HttpWorkersArgs): Promise<HttpWorkersResult> =>
   runChild<HttpWorkersResult>(FILE, a, { timeoutMs: 600_000 });
 
-function call(
+/** One request on a keep-alive agent, with the daemon's token; the body as text. (pg-diagnose.ts uses it too.) */
+export function call(
   agent: Agent,
   target: { url: URL; token: string },
   method: 'GET' | 'POST',

@@ -15,7 +15,7 @@
  * (as pg-link.ts) between the daemon / floor and the database.
  */
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -24,6 +24,7 @@ import { PG_FLOOR_DDL } from '../floors/pg-update-loop.js';
 import { repoPath } from '../lib/child.js';
 import { topFrames } from '../lib/cpu-profile.js';
 import { startCoordDaemon } from './daemon.js';
+import { call } from './http-workers.js';
 import { FAR_EXPIRY } from './schema.js';
 
 const argv = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -244,36 +245,6 @@ function withPort(url: string, port: number) {
   return u.toString();
 }
 
-function call(agent: Agent, base: URL, token: string, path: string, body: unknown) {
-  const text = JSON.stringify(body);
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request(
-      {
-        agent,
-        host: base.hostname,
-        port: base.port,
-        method: 'POST',
-        path,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(text),
-        },
-      },
-      (res) => {
-        let out = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => {
-          out += d;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: out }));
-      },
-    );
-    req.on('error', reject);
-    req.end(text);
-  });
-}
-
 // ----- coord
 async function coord(url: string) {
   const profDir = repoPath('bench/.cache/prof/pg');
@@ -312,12 +283,15 @@ async function coord(url: string) {
         for (;;) {
           const a = performance.now();
           const { url: base, token } = bases[w % bases.length]!;
-          const c = await call(agent, base, token, '/v1/claim', { agent: `worker-${w}`, lease_s: 300 });
+          const c = await call(agent, { url: base, token }, 'POST', '/v1/claim', {
+            agent: `worker-${w}`,
+            lease_s: 300,
+          });
           if (c.status === 204) return;
           if (c.status !== 200) throw new Error(`claim ${c.status} ${c.body}`);
           const b = performance.now();
           const g = JSON.parse(c.body) as { task: { id: string }; claim_id: string };
-          const s = await call(agent, base, token, `/v1/tasks/${g.task.id}/submit`, {
+          const s = await call(agent, { url: base, token }, 'POST', `/v1/tasks/${g.task.id}/submit`, {
             claim_id: g.claim_id,
             status: 'completed',
             result: { ok: true },

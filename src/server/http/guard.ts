@@ -64,13 +64,15 @@ export interface Guard {
 export function makeGuard(opts: GuardOptions): Guard {
   const authorized = tokenMatcher(opts.token);
   // Built again only when the port or the extra hosts change (both are known only after listen).
-  let hostsFor = '';
+  let hostsPort = -1;
+  let hostsExtra = -1;
   let hosts: string[] = [];
   const refusal = (headers: IncomingHttpHeaders, isPublic: boolean, url: string): Refusal | undefined => {
     const port = opts.port();
-    if (hostsFor !== `${port} ${opts.extraHosts.length}`) {
+    if (port !== hostsPort || opts.extraHosts.length !== hostsExtra) {
       hosts = [...LOOPBACK.map((h) => `${h}:${port}`), ...opts.extraHosts];
-      hostsFor = `${port} ${opts.extraHosts.length}`;
+      hostsPort = port;
+      hostsExtra = opts.extraHosts.length;
     }
     const host = headers.host ?? '';
     if (!hosts.includes(host)) {

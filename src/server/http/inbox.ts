@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { isCoordError } from '../../core/errors.js';
 import { inboxText } from '../../core/inbox-text.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
@@ -69,7 +68,7 @@ async function answer(
     } else body = JSON.stringify(view);
   } catch (err) {
     const e = toCoordError(err);
-    if (!isCoordError(err) || e.code === 'internal') log(err);
+    if (e.code === 'internal') log(err);
     status = STATUS[e.code];
     body = JSON.stringify({ error: e.toJSON() });
   }
