@@ -20,7 +20,7 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startPostgres } from '../../test/support/postgres.js';
-import { PG_FLOOR_DDL } from '../floors/pg-update-loop.js';
+import { PG_FLOOR_DDL, PG_FLOOR_SQL } from '../floors/pg-update-loop.js';
 import { repoPath } from '../lib/child.js';
 import { topFrames } from '../lib/cpu-profile.js';
 import { startCoordDaemon } from './daemon.js';
@@ -180,19 +180,9 @@ async function floor(url: string) {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(PG_FLOOR_DDL(schema));
-  await admin.query(
-    `INSERT INTO ${schema}.tasks (id, board, kind, title, body, state, priority, created_at)
-     SELECT 'task-' || i, 'default', 'bench', 'task ' || i, 'a small body for task number ' || i, 'queued', i % 3, 1700000000000 + i
-     FROM generate_series(1, $1) AS i`,
-    [JOBS],
-  );
+  await admin.query(PG_FLOOR_SQL(schema).seed, [JOBS]);
   await admin.query(`VACUUM ANALYZE ${schema}.tasks`);
-  const claimSql = `UPDATE ${schema}.tasks SET state = 'claimed', claimed_by = $1, claim_id = $2, lease_until = $3, attempts = attempts + 1
-    WHERE id = (SELECT id FROM ${schema}.tasks WHERE board = $4 AND state = 'queued'
-                ORDER BY priority, created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-    RETURNING id, claim_id`;
-  const completeSql = `UPDATE ${schema}.tasks SET state = 'completed', result = $1
-    WHERE id = $2 AND claim_id = $3 AND state = 'claimed'`;
+  const { claim: claimSql, complete: completeSql } = PG_FLOOR_SQL(schema);
   const linkUrl = link ? withPort(url, link.port) : url;
   const clients = await Promise.all(
     Array.from({ length: WORKERS }, async () => {

@@ -36,6 +36,19 @@ CREATE TABLE ${schema}.tasks (
 );
 CREATE INDEX ON ${schema}.tasks (board, state, priority, created_at);`;
 
+/** The floor's statements in `schema`: the seed ($1 tasks), the claim ($1 agent, $2 claim id, $3 lease, $4 board), the fenced complete. */
+export const PG_FLOOR_SQL = (schema: string) => ({
+  seed: `INSERT INTO ${schema}.tasks (id, board, kind, title, body, state, priority, created_at)
+     SELECT 'task-' || i, 'default', 'bench', 'task ' || i, 'a small body for task number ' || i, 'queued', i % 3, 1700000000000 + i
+     FROM generate_series(1, $1) AS i`,
+  claim: `UPDATE ${schema}.tasks SET state = 'claimed', claimed_by = $1, claim_id = $2, lease_until = $3, attempts = attempts + 1
+    WHERE id = (SELECT id FROM ${schema}.tasks WHERE board = $4 AND state = 'queued'
+                ORDER BY priority, created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+    RETURNING id, claim_id`,
+  complete: `UPDATE ${schema}.tasks SET state = 'completed', result = $1
+    WHERE id = $2 AND claim_id = $3 AND state = 'claimed'`,
+});
+
 export const runPgLoop = (a: PgLoopArgs): Promise<number> => runChild<number>(FILE, a, { timeoutMs: 300_000 });
 
 childMain<PgLoopArgs>(FILE, async (a) => {
@@ -43,19 +56,9 @@ childMain<PgLoopArgs>(FILE, async (a) => {
   const admin = new pg.Client({ connectionString: a.url });
   await admin.connect();
   await admin.query(PG_FLOOR_DDL(schema));
-  await admin.query(
-    `INSERT INTO ${schema}.tasks (id, board, kind, title, body, state, priority, created_at)
-     SELECT 'task-' || i, 'default', 'bench', 'task ' || i, 'a small body for task number ' || i, 'queued', i % 3, 1700000000000 + i
-     FROM generate_series(1, $1) AS i`,
-    [a.jobs],
-  );
+  await admin.query(PG_FLOOR_SQL(schema).seed, [a.jobs]);
   await admin.query(`VACUUM ANALYZE ${schema}.tasks`);
-  const claimSql = `UPDATE ${schema}.tasks SET state = 'claimed', claimed_by = $1, claim_id = $2, lease_until = $3, attempts = attempts + 1
-    WHERE id = (SELECT id FROM ${schema}.tasks WHERE board = $4 AND state = 'queued'
-                ORDER BY priority, created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-    RETURNING id, claim_id`;
-  const completeSql = `UPDATE ${schema}.tasks SET state = 'completed', result = $1
-    WHERE id = $2 AND claim_id = $3 AND state = 'claimed'`;
+  const { claim: claimSql, complete: completeSql } = PG_FLOOR_SQL(schema);
   const clients = await Promise.all(
     Array.from({ length: a.workers }, async () => {
       const c = new pg.Client({ connectionString: a.url });
