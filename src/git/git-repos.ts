@@ -56,7 +56,7 @@ export class GitRepos implements GitPort {
       const run = await runGit(dir, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], {
         ok: [128],
       }).catch(() => null);
-      if (!run || run.code !== 0) return null;
+      if (run?.code !== 0) return null;
       const [root = '', commonDir = ''] = run.stdout.split('\n');
       if (!root) return null;
       const head = await headOf(root);

@@ -22,7 +22,7 @@ export async function verifyDone(
   if (!ctx.git) return null;
   const task = await ctx.store.getTask(input.task_id);
   // A replay (or a loss) is answered by the store: the record was fixed at the first submit.
-  if (!task || task.state !== 'claimed' || !task.claimed_by) return null;
+  if (task?.state !== 'claimed' || !task.claimed_by) return null;
   const claimed = await ctx.store.claimTree(input.task_id);
   const mine = claimed?.claim_id === input.claim_id ? claimed : null;
   const worktree = input.worktree ?? mine?.worktree;
