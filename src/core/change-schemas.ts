@@ -57,7 +57,6 @@ export const PendingTreeSchema = z.object({
   pending_count: z.int(),
 });
 
-export const ChangesInput = z.object({ board: z.string().optional() });
 export const ChangesOutput = z.object({
   target: z.string(),
   worktrees: z.array(PendingTreeSchema),
@@ -66,7 +65,10 @@ export const ChangesOutput = z.object({
 export const WorktreesOutput = z.object({ target: z.string(), worktrees: z.array(PendingTreeSchema) });
 
 export const SetTargetInput = z.object({
-  board: z.string().optional(),
+  board: z
+    .string()
+    .regex(/^[A-Za-z0-9._:#@/-]{1,64}$/, 'must be a board name')
+    .optional(),
   branch: z
     .string()
     .min(1)

@@ -18,22 +18,16 @@ export async function trackTree(
   worktree: string | undefined,
 ): Promise<WorkTreeFacts | null> {
   if (!worktree || !ctx.git) return null;
-  const facts = await ctx.git.locate(worktree);
-  if (!facts) {
-    throw new CoordError('invalid_request', `${worktree} is not inside a git work tree — give your work tree's path`, {
-      worktree,
-    });
-  }
+  // Work outside any repository, or in another repository than the board's (a board named by hand), is
+  // coordinated as before — by locks alone; only the board's own work trees have changes coord can see.
+  const facts = await ctx.git.locate(worktree).catch(() => null);
+  if (!facts) return null;
   const repo = await ctx.store.boardRepo(board);
   if (!repo) {
     const target = await ctx.git.defaultTarget(facts.commonDir);
     await ctx.store.setBoardRepo({ board, repo: facts.commonDir, target }, { replaceTarget: false });
   } else if (repo.repo !== facts.commonDir) {
-    throw new CoordError(
-      'invalid_request',
-      `${facts.root} is a work tree of ${facts.commonDir}, but board ${board} belongs to the repository at ${repo.repo} — use that repository's work trees, or another board`,
-      { worktree: facts.root, repo: repo.repo },
-    );
+    return null;
   }
   let seen = recorded.get(ctx.store);
   if (!seen) {
@@ -49,10 +43,26 @@ export async function trackTree(
   return facts;
 }
 
-/** The board's integration target: what was set, else what git suggests now. */
-export async function targetOf(ctx: Ctx, board: string): Promise<{ repo: string; target: string } | null> {
+/**
+ * A work tree a caller named explicitly (`coord changes --worktree`, HTTP): it must be a work tree of the
+ * board's repository, or the answer says why.
+ */
+export async function explicitTree(ctx: Ctx, board: string, worktree: string): Promise<WorkTreeFacts> {
+  const facts = ctx.git ? await ctx.git.locate(worktree) : null;
+  if (!facts) {
+    throw new CoordError('invalid_request', `${worktree} is not inside a git work tree — give a work tree's path`, {
+      worktree,
+    });
+  }
   const repo = await ctx.store.boardRepo(board);
-  return repo ? { repo: repo.repo, target: repo.target } : null;
+  if (repo && repo.repo !== facts.commonDir) {
+    throw new CoordError(
+      'invalid_request',
+      `${facts.root} is outside the repository of board ${board} (${repo.repo}) — use one of its work trees (coord worktrees), or that repository's board`,
+      { worktree: facts.root, repo: repo.repo },
+    );
+  }
+  return facts;
 }
 
 /** A note coord writes itself (a forced hold end, work left behind): idempotent on its text. */
