@@ -282,10 +282,10 @@ export const LockFilesInput = z.object({
 export const RenewLockInput = z.object({ lock_id: LockId, lease_s: LeaseS.optional() });
 export const UnlockInput = z.object({
   lock_id: LockId,
-  force: z
-    .boolean()
-    .optional()
-    .describe('For a person: end it even when it is a change hold (SPEC §14); noted on its task.'),
+  // DELETE /v1/locks/:lock_id takes its input from the query string.
+  force: QueryBool.optional().describe(
+    'For a person: end it even when it is a change hold (SPEC §14); noted on its task.',
+  ),
   agent: AgentName.optional().describe('Who ends it (named in the note a forced end leaves).'),
 });
 export const ListLocksInput = z.object({ board: BoardName.optional() });
