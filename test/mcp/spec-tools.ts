@@ -19,4 +19,5 @@ export const SPEC_TOOLS = [
   'ack_message',
   'list_messages',
   'changes',
+  'reserve',
 ];
