@@ -382,6 +382,8 @@ export const AgentsOutput = z.object({
       claims: z.array(z.string()),
       locks: z.array(z.string()),
       unread: z.int().optional().describe('Messages to this agent on the board not acknowledged yet.'),
+      worktree: z.string().nullable().optional().describe('SPEC §14: the work tree it was last seen working in.'),
+      branch: z.string().nullable().optional().describe("That work tree's branch."),
     }),
   ),
 });
