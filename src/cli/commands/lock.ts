@@ -46,7 +46,7 @@ export function registerLock(program: Command): void {
       const l = await inv.client.call(operations.lockFiles, input);
       emit(flags, l, () =>
         [
-          `locked ${l.resources.join(' ')} · lock ${l.lock_id} · lease until ${clockTime(l.lease_until)} UTC`,
+          `locked ${l.resources.join(' ')}${board === inv.board ? '' : ` on board ${board} (the repository they are in)`} · lock ${l.lock_id} · lease until ${clockTime(l.lease_until)} UTC`,
           `next: coord renew ${l.lock_id}   |   coord unlock ${l.lock_id}`,
         ].join('\n'),
       );
