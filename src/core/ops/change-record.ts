@@ -20,13 +20,14 @@ export async function verifyDone(
   input: { task_id: string; claim_id: string; worktree?: string | undefined; allow_dirty?: boolean | undefined },
 ): Promise<Verified | null> {
   if (!ctx.git) return null;
-  const task = await ctx.store.getTask(input.task_id);
-  // A replay (or a loss) is answered by the store: the record was fixed at the first submit.
-  if (task?.state !== 'claimed' || !task.claimed_by) return null;
+  // One primary-key read when the submit names no work tree: a program's submit pays nothing more.
   const claimed = await ctx.store.claimTree(input.task_id);
   const mine = claimed?.claim_id === input.claim_id ? claimed : null;
   const worktree = input.worktree ?? mine?.worktree;
   if (!worktree) return null;
+  const task = await ctx.store.getTask(input.task_id);
+  // A replay (or a loss) is answered by the store: the record was fixed at the first submit.
+  if (task?.state !== 'claimed' || !task.claimed_by) return null;
   const at = await ctx.git.locate(worktree);
   if (!at?.head) return null;
   const repo = await ctx.store.boardRepo(task.board);
