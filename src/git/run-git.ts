@@ -72,7 +72,7 @@ const firstLine = (s: string): string =>
     .find((l) => l.length > 0) ?? '';
 
 function failed(command: string, line: string): CoordError {
-  return new CoordError('git_failed', `git_failed: \`${command}\` failed: ${line}`, { command, stderr: line });
+  return new CoordError('git_failed', `\`${command}\` failed: ${line}`, { command, stderr: line });
 }
 
 /** `-z` output: NUL-separated fields, the last one empty. */

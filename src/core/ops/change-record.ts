@@ -44,7 +44,7 @@ export async function verifyDone(
     const where = shortTree(at.root, null);
     throw new CoordError(
       'uncommitted_changes',
-      `uncommitted_changes: ${dirty.slice(0, 20).join(', ')}${dirty.length > 20 ? ` and ${dirty.length - 20} more` : ''} in ${where} ${dirty.length === 1 ? 'is' : 'are'} not committed — commit them (git add … && git commit), then submit again; or submit with allow_dirty: true to leave them out`,
+      `${dirty.slice(0, 20).join(', ')}${dirty.length > 20 ? ` and ${dirty.length - 20} more` : ''} in ${where} ${dirty.length === 1 ? 'is' : 'are'} not committed — commit them (git add … && git commit), then submit again; or submit with allow_dirty: true to leave them out`,
       { task_id: input.task_id, worktree: at.root, paths: dirty },
     );
   }
