@@ -5,6 +5,7 @@ import { cancelTask } from './ops/cancel-task.js';
 import { claimNext } from './ops/claim-next.js';
 import { claimTask } from './ops/claim-task.js';
 import { createTask } from './ops/create-task.js';
+import { decideEdit } from './ops/decide-edit.js';
 import { listEvents } from './ops/events.js';
 import { heartbeat, releaseTask, submitResult } from './ops/fenced.js';
 import { inbox } from './ops/inbox.js';
@@ -35,6 +36,7 @@ export const operations = {
   renewLock,
   unlockFiles,
   listLocks,
+  decideEdit,
   setDeps,
   postPlan,
   addNote,

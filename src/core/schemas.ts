@@ -273,6 +273,19 @@ export const LockFilesInput = z.object({
 export const RenewLockInput = z.object({ lock_id: LockId, lease_s: LeaseS.optional() });
 export const UnlockInput = z.object({ lock_id: LockId });
 export const ListLocksInput = z.object({ board: BoardName.optional() });
+export const DecideEditInput = z.object({
+  agent: AgentName,
+  board: BoardName.optional(),
+  paths: ResourceList.refine((r) => r.length > 0, 'name at least one path').describe(
+    'The repository-relative paths the edit writes (a move or delete: source and destination).',
+  ),
+  worktree: text()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe('The work tree the edit happens in (absolute path): its own change holds (SPEC §14) do not block it.'),
+  lease_s: LeaseS.optional().describe('The auto-lock’s lease in seconds (default 600), renewed by later edits.'),
+});
 
 // ---- outputs (documented in OpenAPI; not re-validated on the hot path) ----
 
@@ -377,6 +390,30 @@ export const LockFilesOutput = z.object({
   lease_until: z.string(),
 });
 export const UnlockOutput = z.object({ released: z.literal(true) });
+export const DecideEditOutput = z.object({
+  decision: z.enum(['allow', 'deny']),
+  board: z.string(),
+  resources: z.array(z.string()).describe('The keys decided.'),
+  lock_id: z
+    .string()
+    .nullable()
+    .describe('Allow: the auto-lock taken now for keys none of your locks covered; null when you held them all.'),
+  renewed: z.array(z.string()).describe('Allow: your locks whose lease this edit renewed.'),
+  lease_until: z.string().nullable().describe('Allow: when the earliest lock covering these keys ends.'),
+  reason: z.string().nullable().describe('Deny: `lock_conflict: …`, the line to show the model.'),
+  conflicts: z
+    .array(
+      z.object({
+        resource: z.string(),
+        held: z.string(),
+        holder: z.string(),
+        lock_id: z.string(),
+        lease_until: z.string(),
+        task_id: z.string().nullable(),
+      }),
+    )
+    .describe('Deny: each live lock of another agent that overlaps a path.'),
+});
 export const ListLocksOutput = z.object({ locks: z.array(LockSchema) });
 export const InboxOutput = z.object({
   agent: z.string(),

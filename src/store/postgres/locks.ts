@@ -6,6 +6,8 @@
  * on one board are serialised, everything else runs freely. Liveness is a
  * predicate (lease, or the claim a lock is bound to), never a background job.
  */
+
+import type { Overlap } from '../../core/edit-decision.js';
 import type { Lock } from '../../core/model.js';
 import { overlapProbe } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
@@ -39,26 +41,37 @@ const CONFLICTS = `WITH hits AS (
     UNION
     SELECT resource, lock_id FROM lock_resources
     WHERE board = @board AND resource >= @lo::text COLLATE "C" AND resource < @hi::text COLLATE "C")
-  SELECT hits.resource AS held, l.lock_id, l.agent AS holder, ${LEASE} AS lease_until
+  SELECT hits.resource AS held, l.lock_id, l.agent AS holder, ${LEASE} AS lease_until,
+    l.task_id, l.claim_id IS NULL AS plain
   FROM hits JOIN locks l ON l.lock_id = hits.lock_id LEFT JOIN tasks t ON t.id = l.task_id
   WHERE ${LIVE} ORDER BY hits.resource, l.lock_id`;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** Every live lock overlapping any of `keys`: each requested key with each held key it meets. */
-async function findConflicts(db: Queryable, now: number, board: string, keys: string[]): Promise<LockConflict[]> {
-  const out: LockConflict[] = [];
+export async function findOverlaps(db: Queryable, now: number, board: string, keys: string[]): Promise<Overlap[]> {
+  const out: Overlap[] = [];
   for (const resource of keys) {
     const probe = overlapProbe(resource);
-    const hits = await rows<{ held: string; lock_id: string; holder: string; lease_until: number }>(db, CONFLICTS, {
-      board,
-      now,
-      ...probe,
-    });
-    for (const h of hits) out.push({ resource, ...h, lease_until: iso(h.lease_until) });
+    const hits = await rows<Omit<Overlap, 'resource'>>(db, CONFLICTS, { board, now, ...probe });
+    for (const h of hits) out.push({ resource, ...h, lease_until: Number(h.lease_until) });
   }
   return out;
 }
+
+/** The overlaps as a lock_conflict lists them. */
+const findConflicts = async (db: Queryable, now: number, board: string, keys: string[]): Promise<LockConflict[]> =>
+  (await findOverlaps(db, now, board, keys)).map((o) => ({
+    resource: o.resource,
+    held: o.held,
+    lock_id: o.lock_id,
+    holder: o.holder,
+    lease_until: iso(o.lease_until),
+  }));
+
+/** Serialises lock decisions on one board until COMMIT (see the top of this file). */
+export const lockBoard = (tx: Tx, board: string): Promise<unknown> =>
+  rows(tx.db, "SELECT pg_advisory_xact_lock(hashtext('coord.locks'), hashtext(@board))", { board });
 
 // The cascade removes the keys; the CTE's statement still sees them to name them in the event.
 const FREE = (where: string) => `WITH gone AS (DELETE FROM locks WHERE ${where} RETURNING *)
@@ -85,12 +98,21 @@ export async function insertLock(
   cmd: AcquireLocksCommand,
   bound: { task_id: string; claim_id: string; lease_until: number } | null,
 ): Promise<Outcome<{ lock: Lock }>> {
-  await rows(tx.db, "SELECT pg_advisory_xact_lock(hashtext('coord.locks'), hashtext(@board))", { board: cmd.board });
+  await lockBoard(tx, cmd.board);
   // Lapsed locks no longer conflict; free them first so the event log never shows an acquisition over a lock
   // it has not released yet (a claim with files comes here directly, not through acquireLocks).
   await freeLapsedLocks(tx);
   const conflicts = await findConflicts(tx.db, tx.now, cmd.board, cmd.resources);
   if (conflicts.length > 0) return { ok: false, reason: 'lock_conflict', conflicts };
+  return { ok: true, lock: await writeLock(tx, cmd, bound) };
+}
+
+/** Inserts a lock whose keys the caller has just checked under the board's advisory lock, with its event. */
+export async function writeLock(
+  tx: Tx,
+  cmd: AcquireLocksCommand,
+  bound: { task_id: string; claim_id: string; lease_until: number } | null,
+): Promise<Lock> {
   const lease_until = bound?.lease_until ?? tx.now + cmd.lease_ms;
   await rows(
     tx.db,
@@ -111,7 +133,7 @@ export async function insertLock(
   );
   const { lock, event } = acquiredLock(cmd, lease_until, bound?.task_id ?? null, tx.now);
   appendEvent(tx, event);
-  return { ok: true, lock };
+  return lock;
 }
 
 export const acquireLocks = (tx: Tx, cmd: AcquireLocksCommand): Promise<Outcome<{ lock: Lock }>> =>

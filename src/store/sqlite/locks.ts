@@ -4,6 +4,8 @@
  * table and two callers can never both win an overlapping key. Liveness is a
  * predicate (lease, or the claim a lock is bound to), never a background job.
  */
+
+import type { Overlap } from '../../core/edit-decision.js';
 import type { Lock } from '../../core/model.js';
 import { overlapProbe } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
@@ -34,15 +36,16 @@ export const CONFLICTS = `WITH hits AS (
     UNION
     SELECT resource, lock_id FROM lock_resources
     WHERE board = @board AND resource >= @lo AND resource < @hi)
-  SELECT hits.resource AS held, l.lock_id, l.agent AS holder, ${LEASE} AS lease_until
+  SELECT hits.resource AS held, l.lock_id, l.agent AS holder, ${LEASE} AS lease_until,
+    l.task_id, l.claim_id IS NULL AS plain
   FROM hits JOIN locks l ON l.lock_id = hits.lock_id LEFT JOIN tasks t ON t.id = l.task_id
   WHERE ${LIVE} ORDER BY hits.resource, l.lock_id`;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** Every live lock overlapping any of `keys`: each requested key with each held key it meets. */
-export function findConflicts(db: Db, now: number, board: string, keys: string[]): LockConflict[] {
-  const out: LockConflict[] = [];
+export function findOverlaps(db: Db, now: number, board: string, keys: string[]): Overlap[] {
+  const out: Overlap[] = [];
   for (const resource of keys) {
     const probe = overlapProbe(resource);
     const hits = stmt(db, CONFLICTS).all({
@@ -51,11 +54,21 @@ export function findConflicts(db: Db, now: number, board: string, keys: string[]
       exact: JSON.stringify(probe.exact),
       lo: probe.lo,
       hi: probe.hi,
-    }) as { held: string; lock_id: string; holder: string; lease_until: number }[];
-    for (const h of hits) out.push({ resource, ...h, lease_until: iso(h.lease_until) });
+    }) as (Omit<Overlap, 'resource' | 'plain'> & { plain: number })[];
+    for (const h of hits) out.push({ resource, ...h, plain: h.plain === 1 });
   }
   return out;
 }
+
+/** The overlaps as a lock_conflict lists them. */
+export const findConflicts = (db: Db, now: number, board: string, keys: string[]): LockConflict[] =>
+  findOverlaps(db, now, board, keys).map((o) => ({
+    resource: o.resource,
+    held: o.held,
+    lock_id: o.lock_id,
+    holder: o.holder,
+    lease_until: iso(o.lease_until),
+  }));
 
 const resourcesOf = (db: Db, lockId: string): string[] =>
   (
@@ -99,6 +112,15 @@ export function insertLock(
   freeLapsedLocks(tx);
   const conflicts = findConflicts(tx.db, tx.now, cmd.board, cmd.resources);
   if (conflicts.length > 0) return { ok: false, reason: 'lock_conflict', conflicts };
+  return { ok: true, lock: writeLock(tx, cmd, bound) };
+}
+
+/** Inserts a lock whose keys the caller has just checked, in its transaction, with its event. */
+export function writeLock(
+  tx: Tx,
+  cmd: AcquireLocksCommand,
+  bound: { task_id: string; claim_id: string; lease_until: number } | null,
+): Lock {
   const lease_until = bound?.lease_until ?? tx.now + cmd.lease_ms;
   stmt(
     tx.db,
@@ -116,7 +138,7 @@ export function insertLock(
   for (const r of cmd.resources) add.run(cmd.board, r, cmd.lock_id);
   const { lock, event } = acquiredLock(cmd, lease_until, bound?.task_id ?? null, tx.now);
   appendEvent(tx, event);
-  return { ok: true, lock };
+  return lock;
 }
 
 export const acquireLocks = (tx: Tx, cmd: AcquireLocksCommand): Outcome<{ lock: Lock }> => insertLock(tx, cmd, null);
