@@ -99,7 +99,7 @@ function claude(c: SetupContext): FilePlan[] {
   const server = { type: 'stdio', command: c.launch.node, args: mcpArgs(c), env: {} };
   const group = (event: 'pre-edit' | 'session-start' | 'stop', matcher?: string) => ({
     ...(matcher ? { matcher } : {}),
-    hooks: [commandHook(hookCommand(c, event), { timeout: 15 })],
+    hooks: [commandHook(hookCommand(c, event), { timeout: 30 })],
   });
   const settings: JsonEdit[] = [
     {
@@ -160,7 +160,7 @@ function gemini(c: SetupContext): FilePlan[] {
   const dir = c.scope === 'user' ? join(home(c.env), '.gemini') : join(c.root, '.gemini');
   const group = (event: 'pre-edit' | 'session-start' | 'stop', name: string, matcher?: string) => ({
     ...(matcher ? { matcher } : {}),
-    hooks: [commandHook(hookCommand(c, event), { name, timeout: 15_000 })],
+    hooks: [commandHook(hookCommand(c, event), { name, timeout: 30_000 })],
   });
   return [
     jsonPlan(
