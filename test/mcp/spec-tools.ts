@@ -18,4 +18,5 @@ export const SPEC_TOOLS = [
   'send_message',
   'ack_message',
   'list_messages',
+  'decide_edit',
 ];

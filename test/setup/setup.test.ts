@@ -82,7 +82,14 @@ describe('coord setup', () => {
     assert.deepEqual(settings.permissions.allow, ['Bash(ls)', 'mcp__coord']);
     assert.equal(settings.hooks.PreToolUse[0].hooks[0].command, 'my-bash-check');
     assert.equal(settings.hooks.PreToolUse[1].matcher, 'Edit|Write|MultiEdit|NotebookEdit');
-    assert.match(settings.hooks.PreToolUse[1].hooks[0].command, / hook pre-edit --client claude --state /);
+    // SPEC §10: no process per edit — the session's own coord mcp answers (tool decide_edit).
+    assert.deepEqual(settings.hooks.PreToolUse[1].hooks[0], {
+      type: 'mcp_tool',
+      server: 'coord',
+      tool: 'decide_edit',
+      input: { file_path: '$' + '{tool_input.file_path}', notebook_path: '$' + '{tool_input.notebook_path}' },
+      timeout: 30,
+    });
     assert.match(settings.hooks.SessionStart[0].hooks[0].command, / prime --client claude/);
     assert.match(settings.hooks.Stop[0].hooks[0].command, / hook stop --client claude/);
     const md = readFileSync(join(h, '.claude/CLAUDE.md'), 'utf8');

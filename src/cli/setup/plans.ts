@@ -93,6 +93,23 @@ export function planFor(c: SetupContext): FilePlan[] {
   }
 }
 
+/**
+ * SPEC §10 "The client's cheapest hook": Claude Code's pre-edit is an `mcp_tool` hook answered by the
+ * session's own `coord mcp` (tool `decide_edit`, which answers in the hook's JSON): no process per edit,
+ * and the agent is exactly the MCP session's. `onFailure` stays `continue` (Claude Code's default): a
+ * `coord mcp` that is not connected at all lets the edit through, as a command hook does with no daemon.
+ */
+const CLAUDE_PRE_EDIT = {
+  type: 'mcp_tool',
+  server: 'coord',
+  tool: 'decide_edit',
+  // Claude Code's own interpolation syntax, not a template string.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code interpolates these
+  input: { file_path: '${tool_input.file_path}', notebook_path: '${tool_input.notebook_path}' },
+  timeout: 30,
+};
+const CLAUDE_PRE_EDIT_MARK = '"tool":"decide_edit"';
+
 function claude(c: SetupContext): FilePlan[] {
   const dir = c.env.CLAUDE_CONFIG_DIR || join(home(c.env), '.claude');
   const user = c.scope === 'user';
@@ -105,8 +122,8 @@ function claude(c: SetupContext): FilePlan[] {
     {
       op: 'group',
       path: ['hooks', 'PreToolUse'],
-      group: group('pre-edit', 'Edit|Write|MultiEdit|NotebookEdit'),
-      mark: hookMark('pre-edit', 'claude'),
+      group: { matcher: 'Edit|Write|MultiEdit|NotebookEdit', hooks: [CLAUDE_PRE_EDIT] },
+      mark: CLAUDE_PRE_EDIT_MARK,
     },
     {
       op: 'group',

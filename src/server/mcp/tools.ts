@@ -31,6 +31,7 @@ import type { ToolArgs } from './listed-schema.js';
 import { toRepoPaths } from './paths.js';
 import * as say from './result-text.js';
 import type { McpSession } from './session.js';
+import { editTools } from './tools-edits.js';
 import { messageTools } from './tools-messages.js';
 
 export interface ToolEnv {
@@ -265,6 +266,7 @@ export const tools: Tool[] = [
     },
   },
   ...messageTools,
+  ...editTools,
 ];
 
 const since = (args: ToolArgs): number | undefined =>
