@@ -12,11 +12,12 @@ import { type HookDaemon, hookDaemon } from './daemon.js';
 import { type GuardMode, guardMode } from './guard-mode.js';
 import { readInput, str } from './input.js';
 import { preCommit } from './pre-commit.js';
-import { preEdit } from './pre-edit.js';
+import { HOOK_TIMEOUT_S, preEdit } from './pre-edit.js';
 import { primeText } from './prime.js';
+import { postShell, preShell } from './shell-edits.js';
 import { stopCheck } from './stop.js';
 
-const EVENTS: readonly HookEvent[] = ['pre-edit', 'session-start', 'stop', 'pre-commit'];
+const EVENTS: readonly HookEvent[] = ['pre-edit', 'session-start', 'stop', 'pre-commit', 'pre-shell', 'post-shell'];
 
 interface Args {
   event: HookEvent;
@@ -28,7 +29,7 @@ interface Args {
 }
 
 const USAGE =
-  'usage: coord hook pre-edit|session-start|stop|pre-commit [--client claude|codex|gemini|cursor] [--state DIR] [--timeout S]';
+  'usage: coord hook pre-edit|session-start|stop|pre-commit|pre-shell|post-shell [--client claude|codex|gemini|cursor] [--state DIR] [--timeout S]';
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args | string {
   const [command, ...rest] = argv;
@@ -103,6 +104,19 @@ async function dispatch(
       'pre-edit',
       await preEdit(input, { mode, cwd, identity, daemon, board: env.COORD_BOARD, timeoutS: args.timeoutS }),
     );
+  }
+  if (args.event === 'pre-shell' || args.event === 'post-shell') {
+    const shell = {
+      mode,
+      cwd,
+      stateDir,
+      identity,
+      daemon,
+      board: env.COORD_BOARD,
+      deadline: Date.now() + ((args.timeoutS ?? HOOK_TIMEOUT_S) - 2) * 1000,
+    };
+    if (args.event === 'pre-shell') return speak(args.client, 'pre-shell', preShell(input, shell));
+    return speak(args.client, 'post-shell', await postShell(input, shell));
   }
   const agent = identity?.agent ?? env.COORD_AGENT ?? `${args.client}#unknown`;
   const board = resolveBoard(undefined, env, cwd);

@@ -53,7 +53,9 @@ export const mcpArgs = (c: SetupContext): string[] => [
 export const hookMark = (event: string, client: ClientKind) =>
   event === 'session-start' ? `prime --client ${client}` : `hook ${event} --client ${client}`;
 
-export function hookCommand(c: SetupContext, event: 'pre-edit' | 'session-start' | 'stop'): string {
+export type SetupHook = 'pre-edit' | 'session-start' | 'stop' | 'pre-shell' | 'post-shell';
+
+export function hookCommand(c: SetupContext, event: SetupHook): string {
   const words = [c.launch.node, c.launch.bin, ...hookMark(event, c.client).split(' '), ...c.launch.stateArgs];
   return words.map(shellQuote).join(' ');
 }
@@ -114,7 +116,7 @@ function claude(c: SetupContext): FilePlan[] {
   const dir = c.env.CLAUDE_CONFIG_DIR || join(home(c.env), '.claude');
   const user = c.scope === 'user';
   const server = { type: 'stdio', command: c.launch.node, args: mcpArgs(c), env: {} };
-  const group = (event: 'pre-edit' | 'session-start' | 'stop', matcher?: string) => ({
+  const group = (event: SetupHook, matcher?: string) => ({
     ...(matcher ? { matcher } : {}),
     hooks: [commandHook(hookCommand(c, event), { timeout: 30 })],
   });
@@ -124,6 +126,19 @@ function claude(c: SetupContext): FilePlan[] {
       path: ['hooks', 'PreToolUse'],
       group: { matcher: 'Edit|Write|MultiEdit|NotebookEdit', hooks: [CLAUDE_PRE_EDIT] },
       mark: CLAUDE_PRE_EDIT_MARK,
+    },
+    // SPEC §10 shell edits: git's view of the work tree before and after each Bash call.
+    {
+      op: 'group',
+      path: ['hooks', 'PreToolUse'],
+      group: group('pre-shell', 'Bash'),
+      mark: hookMark('pre-shell', 'claude'),
+    },
+    {
+      op: 'group',
+      path: ['hooks', 'PostToolUse'],
+      group: group('post-shell', 'Bash'),
+      mark: hookMark('post-shell', 'claude'),
     },
     {
       op: 'group',
@@ -146,7 +161,7 @@ function claude(c: SetupContext): FilePlan[] {
         ]),
     jsonPlan(
       user ? join(dir, 'settings.json') : join(c.root, '.claude', 'settings.json'),
-      'hooks PreToolUse (Edit|Write|MultiEdit|NotebookEdit), SessionStart, Stop; permissions.allow mcp__coord',
+      'hooks PreToolUse (Edit|Write|MultiEdit|NotebookEdit: mcp_tool; Bash), PostToolUse (Bash), SessionStart, Stop; permissions.allow mcp__coord',
       settings,
     ),
     sectionPlan(user ? join(dir, 'CLAUDE.md') : join(c.root, 'CLAUDE.md')),
@@ -175,14 +190,14 @@ function codex(c: SetupContext): FilePlan[] {
 
 function gemini(c: SetupContext): FilePlan[] {
   const dir = c.scope === 'user' ? join(home(c.env), '.gemini') : join(c.root, '.gemini');
-  const group = (event: 'pre-edit' | 'session-start' | 'stop', name: string, matcher?: string) => ({
+  const group = (event: SetupHook, name: string, matcher?: string) => ({
     ...(matcher ? { matcher } : {}),
     hooks: [commandHook(hookCommand(c, event), { name, timeout: 30_000 })],
   });
   return [
     jsonPlan(
       join(dir, 'settings.json'),
-      'mcpServers.coord (trust: true); hooks BeforeTool (write_file|replace), SessionStart, AfterAgent',
+      'mcpServers.coord (trust: true); hooks BeforeTool (write_file|replace, run_shell_command), AfterTool (run_shell_command), SessionStart, AfterAgent',
       [
         // trust: true — Gemini CLI offers an untrusted server's tools only after a confirmation, which headless mode cannot give.
         { op: 'set', path: ['mcpServers', 'coord'], value: { command: c.launch.node, args: mcpArgs(c), trust: true } },
@@ -191,6 +206,18 @@ function gemini(c: SetupContext): FilePlan[] {
           path: ['hooks', 'BeforeTool'],
           group: group('pre-edit', 'coord-pre-edit', 'write_file|replace'),
           mark: hookMark('pre-edit', 'gemini'),
+        },
+        {
+          op: 'group',
+          path: ['hooks', 'BeforeTool'],
+          group: group('pre-shell', 'coord-pre-shell', 'run_shell_command'),
+          mark: hookMark('pre-shell', 'gemini'),
+        },
+        {
+          op: 'group',
+          path: ['hooks', 'AfterTool'],
+          group: group('post-shell', 'coord-post-shell', 'run_shell_command'),
+          mark: hookMark('post-shell', 'gemini'),
         },
         {
           op: 'group',
