@@ -11,7 +11,12 @@ if (command === 'serve') (await import('node:v8')).setFlagsFromString('--semi-sp
 
 // Hooks run on every edit: dispatched before the CLI (commander, zod, the operations) is loaded.
 if (command === 'hook' || command === 'prime') {
-  const { main } = await import('./hooks/main.js');
+  // The build's one-file bundle of the hooks (scripts/bundle-hooks.mjs), unless older than what tsc emitted.
+  const { statSync } = await import('node:fs');
+  const bundle = new URL('./hook-bundle/main.js', import.meta.url);
+  const mtime = (u: URL) => statSync(u, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const fresh = mtime(bundle) >= mtime(new URL('./hooks/main.js', import.meta.url)) && mtime(bundle) > 0;
+  const { main } = (await import(fresh ? bundle.href : './hooks/main.js')) as typeof import('./hooks/main.js');
   await main(process.argv.slice(2));
 } else if (command === 'mcp') {
   // `coord mcp` loads only the relay (cli/mcp-main.ts): an agent waits for it to answer initialize.

@@ -5,6 +5,8 @@ import claimNextBlocked from './claim-next-blocked.js';
 import claimNextHttpDurable, { claimNextHttp } from './claim-next-http.js';
 import claimNextInprocess from './claim-next-inprocess.js';
 import daemonRss from './daemon-rss.js';
+import decideEditHttp from './decide-edit-http.js';
+import editHookCost from './edit-hook-cost.js';
 import emptyInboxHttp from './empty-inbox-http.js';
 import inboxHistory from './inbox-history.js';
 import jobCycleInprocess from './job-cycle-inprocess.js';
@@ -31,4 +33,6 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'claim-next-blocked', scenario: claimNextBlocked },
   { file: 'plan-vs-posts', scenario: planVsPosts },
   { file: 'pg-link', scenario: pgLink },
+  { file: 'decide-edit-http', scenario: decideEditHttp },
+  { file: 'edit-hook-cost', scenario: editHookCost },
 ];

@@ -26,12 +26,16 @@ export type Snapshot = Record<string, string>;
 
 /** git's view of the work tree's changed files (tracked and untracked, not ignored), each with size and mtime. */
 export function snapshot(root: string): Snapshot | null {
-  const r = spawnSync('git', ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames'], {
-    cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 20_000,
-  });
+  const r = spawnSync(
+    'git',
+    ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 20_000,
+    },
+  );
   if (r.status !== 0) return null;
   const out: Snapshot = {};
   for (const entry of r.stdout.split('\0')) {
