@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import type { AgentIdentity } from '../client/agent-identity.js';
-import { type ConflictLine, conflictReason } from '../core/edit-decision.js';
+import { busyReason, type ConflictLine, conflictReason } from '../core/edit-decision.js';
 import { normaliseResource } from '../core/paths.js';
 import { locatePath } from '../state-dir/board-name.js';
 import { DaemonBusy, DaemonDown, type HookDaemon } from './daemon.js';
@@ -75,7 +75,7 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
       : { kind: 'deny', reason };
   } catch (e) {
     if (e instanceof DaemonBusy) {
-      const reason = `coord_busy: ${e.message} — try the edit again`;
+      const reason = busyReason(e.waitedS);
       return env.mode === 'warn'
         ? { kind: 'allow', warning: `coord (COORD_GUARD=warn): ${reason}` }
         : { kind: 'deny', reason };

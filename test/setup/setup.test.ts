@@ -87,7 +87,11 @@ describe('coord setup', () => {
       type: 'mcp_tool',
       server: 'coord',
       tool: 'decide_edit',
-      input: { file_path: '$' + '{tool_input.file_path}', notebook_path: '$' + '{tool_input.notebook_path}' },
+      input: {
+        file_path: '$' + '{tool_input.file_path}',
+        notebook_path: '$' + '{tool_input.notebook_path}',
+        timeout_s: 30,
+      },
       timeout: 30,
     });
     assert.match(settings.hooks.SessionStart[0].hooks[0].command, / prime --client claude/);

@@ -107,7 +107,7 @@ const CLAUDE_PRE_EDIT = {
   tool: 'decide_edit',
   // Claude Code's own interpolation syntax, not a template string.
   // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code interpolates these
-  input: { file_path: '${tool_input.file_path}', notebook_path: '${tool_input.notebook_path}' },
+  input: { file_path: '${tool_input.file_path}', notebook_path: '${tool_input.notebook_path}', timeout_s: 30 },
   timeout: 30,
 };
 const CLAUDE_PRE_EDIT_MARK = '"tool":"decide_edit"';

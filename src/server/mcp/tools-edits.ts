@@ -10,6 +10,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { DECIDE_EDIT_TOOL, hookDeny } from '../../core/edit-decision.js';
 import { invoke } from '../../core/invoke.js';
 import { operations as op } from '../../core/operations.js';
 import { normaliseResource } from '../../core/paths.js';
@@ -38,19 +39,19 @@ function keysByBoard(session: McpSession, paths: string[]): Map<string, { keys: 
   return out;
 }
 
-const deny = (reason: string) => ({
-  hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
-});
-
 export const editTools: Tool[] = [
   {
-    name: 'decide_edit',
+    name: DECIDE_EDIT_TOOL,
     description:
       "Called by coord's edit hook before a file is written; you never need to call it. Answers {} (go ahead: you now hold the file) or a deny naming who holds it.",
     input: z.object({
       file_path: Path.describe('The file the edit tool is about to write (absolute, or relative to the repository).'),
       notebook_path: Path.describe('The notebook NotebookEdit is about to write.'),
       paths: z.array(z.string().max(4096)).max(256).optional().describe('More paths (a move: source and destination).'),
+      timeout_s: z
+        .number()
+        .optional()
+        .describe("The hook's own timeout: coord mcp answers coord_busy 2 s before it if the daemon has not."),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false, idempotentHint: true },
     async run(args, { ctx, session }) {
@@ -69,7 +70,7 @@ export const editTools: Tool[] = [
         decisions.push(d);
         if (d.decision === 'deny' && d.reason) denied.push(d.reason);
       }
-      const answer = denied.length > 0 ? deny(denied.join('\n')) : {};
+      const answer = denied.length > 0 ? hookDeny(denied.join('\n')) : {};
       return { text: JSON.stringify(answer), data: { decisions } };
     },
   },
