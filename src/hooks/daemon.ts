@@ -13,7 +13,7 @@
  * until then, and only then gives up with DaemonBusy — never "allowed".
  */
 import { Agent, request } from 'node:http';
-import { readDaemonInfo } from '../state-dir/daemon-info.js';
+import { liveDaemonUrl } from '../state-dir/daemon-lock.js';
 import { readToken } from '../state-dir/token.js';
 
 export interface Answer<T = unknown> {
@@ -62,7 +62,9 @@ async function daemonAlive(stateDir: string): Promise<boolean> {
 const REFUSED = new Set(['ECONNREFUSED', 'ENOENT', 'EADDRNOTAVAIL']);
 
 export function hookDaemon(stateDir: string, session?: string): HookDaemon {
-  const info = readDaemonInfo(stateDir);
+  // The token goes only to a daemon holding the state directory's lock: daemon.json outlives a kill -9.
+  const url = liveDaemonUrl(stateDir);
+  const info = url ? { url } : null;
   let token: string;
   try {
     token = readToken(stateDir);
