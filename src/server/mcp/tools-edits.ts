@@ -26,8 +26,10 @@ const given = (v: unknown): v is string => typeof v === 'string' && v.trim() !==
 /** The lock keys of the paths, per board: located on disk as the command hook does; outside every repository, none. */
 function keysByBoard(session: McpSession, paths: string[]): Map<string, { keys: string[]; worktree: string }> {
   const out = new Map<string, { keys: string[]; worktree: string }>();
-  for (const p of paths) {
-    const abs = isAbsolute(p) ? p : resolve(session.root ?? process.cwd(), p);
+  const base = session.root ?? process.cwd();
+  // Each path as spelt (`..` after a symlinked folder climbs from its target, as the OS reads it) and lexically
+  // resolved (as clients that normalise paths read it): both keys are decided, as the command hook does.
+  for (const abs of paths.flatMap((p) => [isAbsolute(p) ? p : `${base}/${p}`, resolve(base, p)])) {
     const at = locatePath(abs);
     if (!at) continue;
     const key = normaliseResource(at.key);
