@@ -109,8 +109,10 @@ const CLAUDE_PRE_EDIT = {
   // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code interpolates these
   input: { file_path: '${tool_input.file_path}', notebook_path: '${tool_input.notebook_path}', timeout_s: 30 },
   timeout: 30,
+  // Carries the mark coord's earlier command hook had (`hook pre-edit --client claude`), so setup replaces
+  // that hook by this one instead of adding a second.
+  statusMessage: `coord: checking locks (${hookMark('pre-edit', 'claude')})`,
 };
-const CLAUDE_PRE_EDIT_MARK = '"tool":"decide_edit"';
 
 function claude(c: SetupContext): FilePlan[] {
   const dir = c.env.CLAUDE_CONFIG_DIR || join(home(c.env), '.claude');
@@ -125,7 +127,7 @@ function claude(c: SetupContext): FilePlan[] {
       op: 'group',
       path: ['hooks', 'PreToolUse'],
       group: { matcher: 'Edit|Write|MultiEdit|NotebookEdit', hooks: [CLAUDE_PRE_EDIT] },
-      mark: CLAUDE_PRE_EDIT_MARK,
+      mark: hookMark('pre-edit', 'claude'),
     },
     // SPEC §10 shell edits: git's view of the work tree before and after each Bash call.
     {
