@@ -309,8 +309,8 @@ export const TaskSchema = z.object({
   notes: z
     .lazy(() => z.array(NoteSchema))
     .optional()
-    .describe('GET /v1/tasks/:id only: the last 20 notes, oldest first.'),
-  notes_count: z.int().optional().describe('GET /v1/tasks/:id only: how many notes the task has.'),
+    .describe('show_task only: the last 20 notes, oldest first.'),
+  notes_count: z.int().optional().describe('show_task only: how many notes the task has.'),
 });
 export const TaskEnvelope = z.object({ task: TaskSchema });
 export const CreateTaskOutput = z.object({ task: TaskSchema, created: z.boolean() });

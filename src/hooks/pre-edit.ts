@@ -6,6 +6,7 @@
  * session — so the first agent to edit a file holds it while it works.
  */
 import { resolve } from 'node:path';
+import { lockRenewPath, PATHS, withQuery } from '../api/paths.js';
 import type { AgentIdentity } from '../client/agent-identity.js';
 import { isDirectory, normaliseResource, overlaps } from '../core/paths.js';
 import { locatePath } from '../state-dir/board-name.js';
@@ -96,7 +97,7 @@ function keysByBoard(paths: string[], fixedBoard: string | undefined): Map<strin
 
 /** Others' locks on the keys, or none — in which case this agent now holds every key. */
 async function holdFor(daemon: HookDaemon, agent: string, board: string, keys: string[]): Promise<Conflict[]> {
-  const listed = await daemon.get<{ locks: LiveLock[] }>(`/v1/locks?${query({ board })}`);
+  const listed = await daemon.get<{ locks: LiveLock[] }>(withQuery(PATHS.locks, query({ board })));
   if (listed.status !== 200) throw new DaemonDown(`the coord daemon answered HTTP ${listed.status} for its locks`);
   const conflicts: Conflict[] = [];
   const mine: LiveLock[] = [];
@@ -126,11 +127,11 @@ async function holdFor(daemon: HookDaemon, agent: string, board: string, keys: s
   for (const lock of mine) {
     // A claim's lock follows its claim; a plain one is kept alive by the edits of its files.
     if (lock.task_id === null && Date.parse(lock.lease_until) - Date.now() < RENEW_BELOW_MS) {
-      await daemon.post(`/v1/locks/${encodeURIComponent(lock.lock_id)}/renew`, {});
+      await daemon.post(lockRenewPath(lock.lock_id), {});
     }
   }
   if (uncovered.length === 0) return [];
-  const taken = await daemon.post<{ error?: { code?: string; conflicts?: Conflict[] } }>('/v1/locks', {
+  const taken = await daemon.post<{ error?: { code?: string; conflicts?: Conflict[] } }>(PATHS.locks, {
     agent,
     board,
     resources: uncovered,

@@ -1,4 +1,6 @@
 /** The text of one task's detail view in `coord top`: its fields, body, result, notes, dependencies, history. */
+
+import { artifactPath } from '../../api/paths.js';
 import type { CoordEvent } from '../../core/model.js';
 import { terminalText } from '../terminal-text.js';
 import type { TopTask } from './board-state.js';
@@ -69,7 +71,7 @@ export function detailText(
   if (Array.isArray(t.artifacts) && t.artifacts.length) {
     lines.push('', section('Artifacts', color));
     for (const a of t.artifacts) {
-      lines.push(`${safe(a.name ?? a.id)}  ${safe(`${daemonUrl}/v1/tasks/${t.id}/artifacts/${a.id}`)}`);
+      lines.push(`${safe(a.name ?? a.id)}  ${safe(`${daemonUrl}${artifactPath(t.id, a.id)}`)}`);
     }
   }
 
