@@ -7,6 +7,14 @@
 //   the CommonJS export lexer); optimizing it is work for code that never runs again, and its compile zones
 //   stay in the malloc arenas of V8's worker threads (~5 MB RSS, plus the compiler's own pages of the binary).
 const command = process.argv[2];
+
+// A reader that stops early (`coord ls | head -3`, `grep -m1`, a pager closed) closes the pipe: that is the
+// reader's choice, not a failure of the command. Every command, in one place, exits 0 and quietly (issue 26).
+for (const out of [process.stdout, process.stderr])
+  out.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
 if (command === 'serve') (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1 --no-turbofan');
 
 // Hooks run on every edit: dispatched before the CLI (commander, zod, the operations) is loaded.
