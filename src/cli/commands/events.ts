@@ -14,6 +14,9 @@ interface EventsFlags extends CommonFlags {
   allBoards?: boolean;
 }
 
+/** `lease_lapsed` → `lease lapsed`: the reasons events carry, in words. */
+const reasonText = (reason: unknown): string => (typeof reason === 'string' ? reason.replaceAll('_', ' ') : '');
+
 /** What an event says beyond its type, subject and agent, in a few words. */
 function detail(e: CoordEvent): string {
   const d = e.data as Record<string, unknown>;
@@ -23,12 +26,13 @@ function detail(e: CoordEvent): string {
     case 'task.claimed':
       return `fence ${d.fence} · lease until ${clockTime((d.lease_until as string) ?? null)}`;
     case 'task.requeued':
-      return `${d.reason ?? ''}${d.to ? ` to ${d.to}` : ''}`;
+      return `${reasonText(d.reason)}${d.to ? ` to ${d.to}` : ''}`;
     case 'task.cancelled':
       return d.reason ? `"${d.reason}"` : '';
     case 'lock.acquired':
-    case 'lock.released':
       return Array.isArray(d.resources) ? d.resources.join(' ') : '';
+    case 'lock.released':
+      return `${Array.isArray(d.resources) ? d.resources.join(' ') : ''}${d.reason ? ` (${reasonText(d.reason)})` : ''}`;
     default:
       return '';
   }
