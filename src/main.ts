@@ -25,9 +25,17 @@ if (command === 'hook' || command === 'prime') {
   // `coord mcp` loads only the relay (cli/mcp-main.ts): an agent waits for it to answer initialize.
   const { main } = await import('./cli/mcp-main.js');
   await main(process.argv);
+} else if (command === '--version' || command === '-V') {
+  // Nothing but the version: not even the CLI parser (issue 26: coord --version within 1.5× of node -e 0).
+  const { VERSION } = await import('./core/version.js');
+  process.stdout.write(`${VERSION}\n`);
 } else {
   // The daemon loads only its own command (cli/serve-program.ts): it holds what it loads for its whole life.
-  const { buildProgram } =
-    command === 'serve' ? await import('./cli/serve-program.js') : await import('./cli/program.js');
-  await buildProgram().parseAsync(process.argv);
+  // Any other named command loads only its own module (cli/one-command.ts); help and typos get every command.
+  const program =
+    command === 'serve'
+      ? (await import('./cli/serve-program.js')).buildProgram()
+      : ((await (await import('./cli/one-command.js')).oneCommandProgram(command)) ??
+        (await import('./cli/program.js')).buildProgram());
+  await program.parseAsync(process.argv);
 }
