@@ -7,6 +7,7 @@ import {
   DEFAULT_BOARD,
   DEFAULT_LEASE_S,
   DEFAULT_TTL_S,
+  DELIVERY_VIAS,
   EVENT_TYPES,
   MAX_BLOCKERS,
   MAX_LEASE_S,
@@ -413,7 +414,7 @@ export const MessageId = z
   .string()
   .regex(/^m[a-z0-9]{1,24}$/, 'must be a message id such as "m3k9x2qab"')
   .describe('The message id, e.g. "m3k9x2qab".');
-export const DeliveryViaSchema = z.enum(['inbox', 'prime', 'stop', 'push']);
+export const DeliveryViaSchema = z.enum(DELIVERY_VIAS);
 export const ReceiptSchema = z.object({
   agent: z.string().describe('The recipient.'),
   delivered_at: z.string().nullable().describe('When it was first shown to the recipient.'),

@@ -1,18 +1,14 @@
 /** The text of one task's detail view in `coord top`: its fields, body, result, notes, dependencies, history. */
 
 import { artifactPath } from '../../api/paths.js';
-import type { CoordEvent } from '../../core/model.js';
+import type { CoordEvent, Note as CoordNote } from '../../core/model.js';
 import { terminalText } from '../terminal-text.js';
 import type { TopTask } from './board-state.js';
 import { clock, countdown, esc } from './cells.js';
 import { eventDetail } from './panes.js';
 
-export interface Note {
-  id?: string;
-  agent: string;
-  text: string;
-  at: string;
-}
+/** A note as the detail view shows it (the task's JSON carries the last 20). */
+export type Note = Pick<CoordNote, 'agent' | 'text' | 'at'> & Partial<Pick<CoordNote, 'id'>>;
 
 export interface Artifact {
   id: string;
