@@ -87,13 +87,17 @@ describe('what a new user met', () => {
   });
 
   test('a token file that does not match the running daemon is said in those words, not as an HTTP hint', async () => {
-    const state = tempDir('coord-state-');
-    // daemon.json of the running daemon, beside another token: the state directory of a replaced token.
-    const { copyFileSync, chmodSync } = await import('node:fs');
-    copyFileSync(join(d.stateDir, 'daemon.json'), join(state, 'daemon.json'));
-    writeFileSync(join(state, 'token'), 'not-the-daemons-token-not-the-daemons-token\n', { mode: 0o600 });
-    chmodSync(state, 0o700);
-    const r = await cli(['ls'], { COORD_STATE: state });
+    // The token file replaced while the daemon runs (another daemon's setup, a restore from backup).
+    const { readFileSync } = await import('node:fs');
+    const file = join(d.stateDir, 'token');
+    const kept = readFileSync(file, 'utf8');
+    writeFileSync(file, 'not-the-daemons-token-not-the-daemons-token\n', { mode: 0o600 });
+    let r: { code: number | null; stderr: string };
+    try {
+      r = await cli(['ls']);
+    } finally {
+      writeFileSync(file, kept, { mode: 0o600 });
+    }
     assert.equal(r.code, 1);
     assert.match(r.stderr, /token file .* does not match the running daemon's/);
     assert.doesNotMatch(r.stderr, /Authorization: Bearer/);
