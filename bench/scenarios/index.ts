@@ -4,6 +4,7 @@ import claimLatencyHttp from './claim-latency-http.js';
 import claimNextBlocked from './claim-next-blocked.js';
 import claimNextHttpDurable, { claimNextHttp } from './claim-next-http.js';
 import claimNextInprocess from './claim-next-inprocess.js';
+import { cliInbox, cliVersion } from './cli-start.js';
 import daemonRss from './daemon-rss.js';
 import decideEditHttp from './decide-edit-http.js';
 import editHookCost from './edit-hook-cost.js';
@@ -27,6 +28,8 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'inbox-history', scenario: inboxHistory },
   { file: 'post-to-claim', scenario: postToClaim },
   { file: 'mcp-spawn', scenario: mcpSpawn },
+  { file: 'cli-version', scenario: cliVersion },
+  { file: 'cli-inbox', scenario: cliInbox },
   { file: 'daemon-rss', scenario: daemonRss },
   { file: 'pg-claim-complete-1-daemon', scenario: pgClaimComplete1 },
   { file: 'pg-claim-complete-2-daemons', scenario: pgClaimComplete2 },

@@ -7,6 +7,7 @@ import {
   DEFAULT_BOARD,
   DEFAULT_LEASE_S,
   DEFAULT_TTL_S,
+  DELIVERY_VIAS,
   EVENT_TYPES,
   MAX_BLOCKERS,
   MAX_LEASE_S,
@@ -322,8 +323,8 @@ export const TaskSchema = z.object({
   notes: z
     .lazy(() => z.array(NoteSchema))
     .optional()
-    .describe('GET /v1/tasks/:id only: the last 20 notes, oldest first.'),
-  notes_count: z.int().optional().describe('GET /v1/tasks/:id only: how many notes the task has.'),
+    .describe('show_task only: the last 20 notes, oldest first.'),
+  notes_count: z.int().optional().describe('show_task only: how many notes the task has.'),
 });
 export const TaskEnvelope = z.object({ task: TaskSchema });
 export const CreateTaskOutput = z.object({ task: TaskSchema, created: z.boolean() });
@@ -453,7 +454,7 @@ export const MessageId = z
   .string()
   .regex(/^m[a-z0-9]{1,24}$/, 'must be a message id such as "m3k9x2qab"')
   .describe('The message id, e.g. "m3k9x2qab".');
-export const DeliveryViaSchema = z.enum(['inbox', 'prime', 'stop', 'push']);
+export const DeliveryViaSchema = z.enum(DELIVERY_VIAS);
 export const ReceiptSchema = z.object({
   agent: z.string().describe('The recipient.'),
   delivered_at: z.string().nullable().describe('When it was first shown to the recipient.'),

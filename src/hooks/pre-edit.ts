@@ -8,6 +8,7 @@
  * while it works. The hook only translates the answer.
  */
 import { isAbsolute, resolve } from 'node:path';
+import { PATHS } from '../api/paths.js';
 import type { AgentIdentity } from '../client/agent-identity.js';
 import { busyReason, type ConflictLine, conflictReason } from '../core/edit-decision.js';
 import { normaliseResource } from '../core/paths.js';
@@ -98,7 +99,7 @@ async function decide(
   body: { agent: string; board: string; paths: string[]; worktree: string },
   deadline: number,
 ): Promise<Decision> {
-  const answer = await daemon.post<Decision & { error?: { code?: string } }>('/v1/locks/decide', body, deadline);
+  const answer = await daemon.post<Decision & { error?: { code?: string } }>(PATHS.decideEdit, body, deadline);
   if (answer.status === 200 && answer.body) return answer.body;
   throw new DaemonDown(`the coord daemon refused the decision: ${answer.body?.error?.code ?? `HTTP ${answer.status}`}`);
 }

@@ -9,10 +9,12 @@
  * holds is reported to the model with what to do; free ones are auto-locked.
  * Files git ignores are not coord's. Node built-ins only (a hook).
  */
+
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PATHS } from '../api/paths.js';
 import type { AgentIdentity } from '../client/agent-identity.js';
 import type { ConflictLine } from '../core/edit-decision.js';
 import { normaliseResource } from '../core/paths.js';
@@ -160,7 +162,7 @@ async function decide(
   body: { agent: string; board: string; worktree: string; paths: string[] },
   deadline: number,
 ): Promise<Decision> {
-  const answer = await daemon.post<Decision & { error?: { code?: string } }>('/v1/locks/decide', body, deadline);
+  const answer = await daemon.post<Decision & { error?: { code?: string } }>(PATHS.decideEdit, body, deadline);
   if (answer.status === 200 && answer.body) return answer.body;
   throw new DaemonDown(`the coord daemon refused the decision: ${answer.body?.error?.code ?? `HTTP ${answer.status}`}`);
 }
