@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { type SpawnedDaemon, spawnDaemon } from '../test/support/daemon.js';
 import { startPostgres } from '../test/support/postgres.js';
+import { median } from './lib/stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -116,8 +117,6 @@ async function round(server: Awaited<ReturnType<typeof startPostgres>>, daemons:
     await Promise.all(ds.map((d) => d.stop()));
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
 
 const server = await startPostgres();
 try {

@@ -7,19 +7,40 @@
 //   the CommonJS export lexer); optimizing it is work for code that never runs again, and its compile zones
 //   stay in the malloc arenas of V8's worker threads (~5 MB RSS, plus the compiler's own pages of the binary).
 const command = process.argv[2];
+
+// A reader that stops early (`coord ls | head -3`, `grep -m1`, a pager closed) closes the pipe: that is the
+// reader's choice, not a failure of the command. Every command, in one place, exits 0 and quietly (issue 26).
+for (const out of [process.stdout, process.stderr])
+  out.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
 if (command === 'serve') (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1 --no-turbofan');
 
 // Hooks run on every edit: dispatched before the CLI (commander, zod, the operations) is loaded.
 if (command === 'hook' || command === 'prime') {
-  const { main } = await import('./hooks/main.js');
+  // The build's one-file bundle of the hooks (scripts/bundle-hooks.mjs), unless older than what tsc emitted.
+  const { statSync } = await import('node:fs');
+  const bundle = new URL('./hook-bundle/main.js', import.meta.url);
+  const mtime = (u: URL) => statSync(u, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const fresh = mtime(bundle) >= mtime(new URL('./hooks/main.js', import.meta.url)) && mtime(bundle) > 0;
+  const { main } = (await import(fresh ? bundle.href : './hooks/main.js')) as typeof import('./hooks/main.js');
   await main(process.argv.slice(2));
 } else if (command === 'mcp') {
   // `coord mcp` loads only the relay (cli/mcp-main.ts): an agent waits for it to answer initialize.
   const { main } = await import('./cli/mcp-main.js');
   await main(process.argv);
+} else if (command === '--version' || command === '-V') {
+  // Nothing but the version: not even the CLI parser (issue 26: coord --version within 1.5× of node -e 0).
+  const { VERSION } = await import('./core/version.js');
+  process.stdout.write(`${VERSION}\n`);
 } else {
   // The daemon loads only its own command (cli/serve-program.ts): it holds what it loads for its whole life.
-  const { buildProgram } =
-    command === 'serve' ? await import('./cli/serve-program.js') : await import('./cli/program.js');
-  await buildProgram().parseAsync(process.argv);
+  // Any other named command loads only its own module (cli/one-command.ts); help and typos get every command.
+  const program =
+    command === 'serve'
+      ? (await import('./cli/serve-program.js')).buildProgram()
+      : ((await (await import('./cli/one-command.js')).oneCommandProgram(command)) ??
+        (await import('./cli/program.js')).buildProgram());
+  await program.parseAsync(process.argv);
 }

@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { type PgServer, startPostgres } from './support/postgres.js';
+import { waitFor } from './support/wait-for.js';
 
 const CHILD = fileURLToPath(new URL('./support/postgres/crash-child.ts', import.meta.url));
 
@@ -40,12 +41,10 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-async function waitFor(what: string, cond: () => boolean, timeoutMs: number): Promise<number> {
+/** How long `cond` took to hold, in ms (reported, never asserted). */
+async function msUntil(what: string, cond: () => boolean, deadlineMs: number): Promise<number> {
   const start = performance.now();
-  while (!cond()) {
-    if (performance.now() - start > timeoutMs) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitFor(cond, what, deadlineMs);
   return Math.round(performance.now() - start);
 }
 
@@ -239,8 +238,8 @@ describe('process-wide cleanup when a test process dies without stop()', () => {
   test('SIGKILLed process: the watchdog stops the server and removes its data', async (t) => {
     const { info, signal } = await runChild('hang');
     assert.equal(signal, 'SIGKILL');
-    const waited = await waitFor('postmaster to stop', () => !pidAlive(info.pid), 15_000);
-    await waitFor('run directory removal', () => !fs.existsSync(path.dirname(info.dataDir)), 15_000);
+    const waited = await msUntil('postmaster to stop', () => !pidAlive(info.pid), 15_000);
+    await waitFor(() => !fs.existsSync(path.dirname(info.dataDir)), 'run directory removal', 15_000);
     t.diagnostic(`watchdog cleaned up ${waited} ms after the SIGKILL`);
   });
 });

@@ -40,6 +40,7 @@ export function ensureDist(): void {
     encoding: 'utf8',
   });
   spawnSync(process.execPath, ['scripts/copy-assets.mjs'], { cwd: repoPath('.') });
+  spawnSync(process.execPath, ['scripts/bundle-hooks.mjs'], { cwd: repoPath('.') });
   if (!distFresh())
     throw new SkipError(`dist/ is stale and the build failed: ${(tsc.stdout + tsc.stderr).slice(0, 300)}`);
 }

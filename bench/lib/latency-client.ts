@@ -22,6 +22,8 @@ export interface LatencyOptions {
   ok?: number[];
   /** Extra request headers (e.g. coord's Authorization: Bearer …). */
   headers?: Record<string, string>;
+  /** Bodies cycled through like `paths` (request i sends bodies[i % n]) instead of `body`. */
+  bodies?: string[];
 }
 
 export interface LatencyResult {
@@ -44,7 +46,7 @@ childMain<LatencyOptions>(FILE, async (o) => {
   let errors = 0;
   const one = (i: number): Promise<void> =>
     new Promise((resolve, reject) => {
-      const body = o.body?.replaceAll('{i}', String(i));
+      const body = o.bodies ? o.bodies[i % o.bodies.length] : o.body?.replaceAll('{i}', String(i));
       const req = request(
         {
           agent,

@@ -5,7 +5,10 @@ import claimLatencyHttp from './claim-latency-http.js';
 import claimNextBlocked from './claim-next-blocked.js';
 import claimNextHttpDurable, { claimNextHttp } from './claim-next-http.js';
 import claimNextInprocess from './claim-next-inprocess.js';
+import { cliInbox, cliVersion } from './cli-start.js';
 import daemonRss from './daemon-rss.js';
+import decideEditHttp from './decide-edit-http.js';
+import editHookCost from './edit-hook-cost.js';
 import emptyInboxHttp from './empty-inbox-http.js';
 import inboxHistory from './inbox-history.js';
 import jobCycleInprocess from './job-cycle-inprocess.js';
@@ -26,11 +29,15 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'inbox-history', scenario: inboxHistory },
   { file: 'post-to-claim', scenario: postToClaim },
   { file: 'mcp-spawn', scenario: mcpSpawn },
+  { file: 'cli-version', scenario: cliVersion },
+  { file: 'cli-inbox', scenario: cliInbox },
   { file: 'daemon-rss', scenario: daemonRss },
   { file: 'pg-claim-complete-1-daemon', scenario: pgClaimComplete1 },
   { file: 'pg-claim-complete-2-daemons', scenario: pgClaimComplete2 },
   { file: 'claim-next-blocked', scenario: claimNextBlocked },
   { file: 'plan-vs-posts', scenario: planVsPosts },
   { file: 'pg-link', scenario: pgLink },
+  { file: 'decide-edit-http', scenario: decideEditHttp },
+  { file: 'edit-hook-cost', scenario: editHookCost },
   { file: 'changes-worktrees', scenario: changesWorktrees },
 ];

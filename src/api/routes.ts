@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Operation } from '../core/operation.js';
 import { operations as op } from '../core/operations.js';
 import { messageRoutes } from './message-routes.js';
+import { PATHS } from './paths.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -49,7 +50,7 @@ export const successStatuses = (route: Route): number[] => [
 ];
 
 /** The one route with no operation: liveness and version, answered without a token. */
-export const HEALTH_URL = '/v1/health';
+export const HEALTH_URL = PATHS.health;
 
 const ID = { id: 'task_id' };
 const LOCK = { lock_id: 'lock_id' };
@@ -77,6 +78,7 @@ export const routes: Route[] = [
   { method: 'GET', url: '/v1/changes', op: op.listChanges, from: 'query' },
   { method: 'POST', url: '/v1/target', op: op.setTarget, from: 'body' },
   { method: 'POST', url: '/v1/reserve/port', op: op.reservePort, from: 'body', status: { ok: 201 } },
+  { method: 'POST', url: PATHS.decideEdit, op: op.decideEdit, from: 'body' },
   { method: 'POST', url: '/v1/locks/:lock_id/renew', op: op.renewLock, from: 'body', params: LOCK },
   { method: 'DELETE', url: '/v1/locks/:lock_id', op: op.unlockFiles, from: 'query', params: LOCK },
   {

@@ -15,6 +15,7 @@
  */
 import { createConnection } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PATHS, taskPath } from '../api/paths.js';
 import { pushLine } from '../core/message-text.js';
 import type { CoordEvent, Message, Task } from '../core/model.js';
 import { markTasksShown, shownTasks } from '../state-dir/shown-tasks.js';
@@ -115,7 +116,7 @@ export class ClaudePush {
   }
 
   private async stream(endpoint: DaemonEndpoint): Promise<void> {
-    const res = await httpRequest(`${endpoint.url}/v1/events${q({ board: this.opts.board })}`, {
+    const res = await httpRequest(`${endpoint.url}${PATHS.events}${q({ board: this.opts.board })}`, {
       headers: {
         authorization: `Bearer ${endpoint.token}`,
         accept: 'text/event-stream',
@@ -163,7 +164,7 @@ export class ClaudePush {
   }
 
   private async pushMessages(endpoint: DaemonEndpoint, me: string): Promise<void> {
-    const pending = await this.call<{ messages: Message[] }>(endpoint, 'POST', '/v1/messages/pending', {
+    const pending = await this.call<{ messages: Message[] }>(endpoint, 'POST', PATHS.messagesPending, {
       agent: me,
       board: this.opts.board,
       via: 'push',
@@ -178,7 +179,7 @@ export class ClaudePush {
     const at = Date.now();
     for (const m of pending.messages) this.pushed.push({ id: m.id, at });
     // Written: now it counts as delivered (an inbox that showed it meanwhile keeps its own first delivery).
-    await this.call(endpoint, 'POST', '/v1/messages/pending', {
+    await this.call(endpoint, 'POST', PATHS.messagesPending, {
       agent: me,
       board: this.opts.board,
       via: 'push',
@@ -187,7 +188,7 @@ export class ClaudePush {
   }
 
   private async pushTask(endpoint: DaemonEndpoint, me: string, taskId: string, how: string): Promise<void> {
-    const { task } = await this.call<{ task: Task }>(endpoint, 'GET', `/v1/tasks/${taskId}${q({ agent: me })}`);
+    const { task } = await this.call<{ task: Task }>(endpoint, 'GET', `${taskPath(taskId)}${q({ agent: me })}`);
     if (task.state !== 'queued') return;
     const { stateDir, board } = this.opts;
     // Shown already (by the stop hook, or an earlier push): a task line reaches the model once.

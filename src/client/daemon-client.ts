@@ -65,6 +65,14 @@ export function connect(stateDir: string): DaemonClient {
     if (!res.ok) {
       const payload = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
       const e = payload.error ?? {};
+      // The CLI sends the token file's token: a refusal means that file is not the running daemon's (the
+      // server's own words are for HTTP callers: "send Authorization: Bearer …").
+      if (e.code === 'unauthorized')
+        throw new CliError(
+          'unauthorized',
+          `the token file ${stateDir}/token does not match the running daemon's (at ${info.url}) — it was replaced while the daemon ran, or the daemon belongs to another state directory; restart the daemon (coord serve --state ${stateDir})`,
+          e as Record<string, unknown>,
+        );
       throw new CliError(e.code ?? 'internal', e.message ?? `HTTP ${res.status}`, e as Record<string, unknown>);
     }
     return res;

@@ -19,6 +19,10 @@ export interface FollowOptions {
   onDrop(): void;
   /** Told each time the stream is (re)connected, before its events. */
   onOpen?(): void;
+  /** Told each time a reconnection finds no daemon (it is stopped or restarting); the loop tries again. */
+  onRetry?(): void;
+  /** Ends the following (rejecting with the abort reason) at its next reconnection. */
+  signal?: AbortSignal;
 }
 
 const RETRY_MS = 1000;
@@ -27,9 +31,11 @@ export async function followEvents(opts: FollowOptions): Promise<never> {
   let since = opts.since;
   let connectedOnce = false;
   for (;;) {
+    opts.signal?.throwIfAborted();
     const res = await open(opts.stateDir, opts.board, since).catch((e: unknown) => {
       // The first connection must succeed (exit 3 otherwise); later, the daemon may be restarting.
       if (!connectedOnce || !(e instanceof CliError && e.code === 'unreachable')) throw e;
+      opts.onRetry?.();
       return null;
     });
     if (res?.body) {
@@ -46,12 +52,16 @@ export async function followEvents(opts: FollowOptions): Promise<never> {
       }
       opts.onDrop();
     }
-    await sleep(RETRY_MS);
+    await sleep(RETRY_MS, undefined, opts.signal ? { signal: opts.signal } : {});
   }
 }
 
-/** Reads daemon.json afresh on every (re)connection: a restarted daemon may listen on another port. */
-function open(stateDir: string, board: string | undefined, since: number | undefined): Promise<HttpAnswer> {
+/**
+ * Reads daemon.json afresh on every (re)connection: a restarted daemon may listen on another port. Async, so
+ * that `connect` throwing at once (daemon.json gone after a clean stop) is a rejection the retry loop catches,
+ * not an exception that ends `coord top` and `coord events --follow` before the daemon comes back.
+ */
+async function open(stateDir: string, board: string | undefined, since: number | undefined): Promise<HttpAnswer> {
   return connect(stateDir).stream(
     operations.listEvents,
     { board },

@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId, Transport } from '@modelcontextprotocol/server';
 import { derivedAgentName } from '../core/agent-name.js';
+import { busyReason, DECIDE_EDIT_TOOL, hookDeny } from '../core/edit-decision.js';
 import { type DaemonEndpoint, DaemonGone, DaemonLink } from './daemon-link.js';
 // The SDK's own guards are zod schemas: loading them is most of `coord mcp`'s start-up (jsonrpc.ts).
 import {
@@ -48,6 +49,9 @@ export class Bridge {
   /** Messages go to the daemon one at a time, in the order the agent sent them. */
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
+  /** decide_edit calls a hook waits on (SPEC §10 down is not slow), and those answered coord_busy here. */
+  private readonly hookCalls = new Set<RequestId>();
+  private readonly answeredBusy = new Set<RequestId>();
 
   constructor(private readonly opts: BridgeOptions) {}
 
@@ -55,6 +59,7 @@ export class Bridge {
   run(): Promise<void> {
     return new Promise<void>((resolve) => {
       this.opts.agent.onmessage = (m) => {
+        this.watchHookCall(m);
         this.queue = this.queue.then(() => this.forward(m));
       };
       this.opts.agent.onclose = () => {
@@ -160,7 +165,39 @@ export class Bridge {
     this.link = undefined;
   }
 
+  /**
+   * SPEC §10 "Down is not slow", for the native hook: a client's hook waits on decide_edit only until its own
+   * timeout (`timeout_s`, 30 by default), after which Claude Code would let the edit through unchecked. A
+   * daemon that has not answered 2 s before that (stopped, swamped) gets the edit refused with coord_busy,
+   * here, where the call is seen leaving; its late answer is dropped.
+   */
+  private watchHookCall(m: JSONRPCMessage): void {
+    if (!isJSONRPCRequest(m) || m.method !== 'tools/call') return;
+    const params = m.params as { name?: unknown; arguments?: { timeout_s?: unknown } } | undefined;
+    if (params?.name !== DECIDE_EDIT_TOOL) return;
+    const timeout = Number(params.arguments?.timeout_s ?? 30);
+    const waitS = Math.max(1, (Number.isFinite(timeout) ? timeout : 30) - 2);
+    this.hookCalls.add(m.id);
+    setTimeout(() => {
+      if (!this.hookCalls.delete(m.id)) return;
+      this.answeredBusy.add(m.id);
+      this.pending.delete(m.id);
+      const text = JSON.stringify(hookDeny(busyReason(waitS)));
+      void this.opts.agent
+        .send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text }] } })
+        .catch((err) => this.opts.log(`stdout: ${(err as Error).message}`));
+    }, waitS * 1000).unref();
+  }
+
   private fromDaemon(m: JSONRPCMessage, link: DaemonLink): void {
+    if ((isJSONRPCResultResponse(m) || isJSONRPCErrorResponse(m)) && m.id !== undefined) {
+      this.hookCalls.delete(m.id);
+      // Answered coord_busy already: the agent must not see a second answer.
+      if (this.answeredBusy.delete(m.id)) {
+        this.pending.delete(m.id);
+        return;
+      }
+    }
     if (isJSONRPCResultResponse(m) || isJSONRPCErrorResponse(m)) {
       const own = m.id !== undefined ? this.internal.get(m.id) : undefined;
       if (own) {
@@ -231,6 +268,8 @@ export class Bridge {
 
   private fail(id: RequestId, message: string): void {
     this.pending.delete(id);
+    this.hookCalls.delete(id);
+    if (this.answeredBusy.has(id)) return;
     void this.opts.agent
       .send({ jsonrpc: '2.0', id, error: { code: -32603, message } })
       .catch((err) => this.opts.log(`stdout: ${(err as Error).message}`));

@@ -8,6 +8,8 @@
  * `link` is a DaemonClient, or the hooks' light link (anything that POSTs JSON): a hook must not load
  * the route table and zod (test/architecture/hook-weight.test.ts), so then the one path is spelled out.
  */
+
+import { PATHS } from '../api/paths.js';
 import { messageLine } from '../core/message-text.js';
 import type { DeliveryVia, Message } from '../core/model.js';
 import type { DaemonClient } from './daemon-client.js';
@@ -31,7 +33,7 @@ interface Pending {
   unread: number;
 }
 
-export const PENDING_PATH = '/v1/messages/pending';
+export const PENDING_PATH = PATHS.messagesPending;
 
 export async function pendingMessageLines(
   link: DaemonClient | JsonPoster,

@@ -16,13 +16,25 @@
  * validates input, documents OpenAPI and types the code.
  */
 import type { z } from 'zod';
-import type { AgentsOutput, ArtifactSchema, ClaimOutput, EventSchema, LockSchema, TaskSchema } from './schemas.js';
+import type {
+  AgentsOutput,
+  ArtifactSchema,
+  ClaimOutput,
+  DeliveryViaSchema,
+  EventSchema,
+  LockSchema,
+  MessageSchema,
+  NoteSchema,
+  ReceiptSchema,
+  ResultStatusSchema,
+  TaskSchema,
+} from './schemas.js';
 
 export const TASK_STATES = ['queued', 'claimed', 'completed', 'failed', 'cancelled', 'expired'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set(['completed', 'failed', 'cancelled', 'expired']);
 
-export type ResultStatus = 'completed' | 'failed';
+export type ResultStatus = z.output<typeof ResultStatusSchema>;
 
 export const DEFAULT_BOARD = 'default';
 export const DEFAULT_LEASE_S = 300;
@@ -82,42 +94,18 @@ export type AgentSeen = z.output<typeof AgentsOutput>['agents'][number];
 export const isTerminal = (state: TaskState): boolean => TERMINAL_STATES.has(state);
 
 /** A note on a task (SPEC §12): append-only, anyone who can see the task may add one. */
-export interface Note {
-  id: string;
-  task_id: string;
-  agent: string;
-  text: string;
-  at: string;
-}
+export type Note = z.output<typeof NoteSchema>;
 
 /** How a message was first shown to a recipient. */
 export const DELIVERY_VIAS = ['inbox', 'prime', 'stop', 'push'] as const;
-export type DeliveryVia = (typeof DELIVERY_VIAS)[number];
+export type DeliveryVia = z.output<typeof DeliveryViaSchema>;
 
 /** One recipient's receipt: when and how the message was first shown, and when it was acknowledged. */
-export interface Receipt {
-  agent: string;
-  delivered_at: string | null;
-  delivered_via: DeliveryVia | null;
-  acked_at: string | null;
-}
+export type Receipt = z.output<typeof ReceiptSchema>;
 
 /**
  * A message between agents (SPEC §12). Private to its sender and recipients; `to` is an agent or `*`
  * (every agent known on the board when it was sent, one receipt each). The sender sees every receipt,
  * a recipient only its own.
  */
-export interface Message {
-  id: string;
-  board: string;
-  from: string;
-  to: string;
-  text: string;
-  task_id: string | null;
-  ack_required: boolean;
-  created_at: string;
-  idempotency_key: string | null;
-  receipts: Receipt[];
-  /** In answers whose receipts list only the first ones (core/bounded.ts): the counts of all. */
-  receipt_counts?: { recipients: number; delivered: number; acked: number };
-}
+export type Message = z.output<typeof MessageSchema>;

@@ -6,6 +6,7 @@ import { listChanges, listWorktrees, setTarget } from './ops/changes.js';
 import { claimNext } from './ops/claim-next.js';
 import { claimTask } from './ops/claim-task.js';
 import { createTask } from './ops/create-task.js';
+import { decideEdit } from './ops/decide-edit.js';
 import { listEvents } from './ops/events.js';
 import { heartbeat, releaseTask, submitResult } from './ops/fenced.js';
 import { inbox } from './ops/inbox.js';
@@ -37,6 +38,7 @@ export const operations = {
   renewLock,
   unlockFiles,
   listLocks,
+  decideEdit,
   setDeps,
   postPlan,
   addNote,

@@ -42,7 +42,9 @@ export function lostToError(lost: Lost, taskId: string): CoordError {
     case 'stale_claim':
       return new CoordError(
         'stale_claim',
-        `your claim on ${t} is no longer current (the task was requeued or claimed again) — do not submit; claim it again if it is still queued`,
+        lost.state === 'claimed'
+          ? `the claim_id you sent is not ${t}'s current claim — it is claimed under another claim_id (check the one your claim printed; if the task was requeued and claimed again, do not submit)`
+          : `the claim_id you sent is not ${t}'s current claim (${t} is ${lost.state}: the claim lapsed or was released, or the id is mistyped) — do not submit; claim it again if it is still queued`,
         { task_id: taskId, state: lost.state },
       );
     case 'lease_expired':

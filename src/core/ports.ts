@@ -188,6 +188,29 @@ export interface AcquireLocksCommand {
   worktree: string | null;
 }
 
+/**
+ * SPEC §10: may this agent edit these keys? Allow takes (or renews) its auto-lock, deny names each overlap;
+ * one transaction in the store (edit-decision.ts decides, inside it).
+ */
+export interface DecideEditCommand {
+  board: string;
+  agent: string;
+  /** Canonical keys (core/paths.ts), deduplicated and sorted. */
+  resources: string[];
+  /** The auto-lock's lease, and how far a renewal extends it. */
+  lease_ms: number;
+  /** Minted by core; used only when a new auto-lock is taken. */
+  lock_id: string;
+  /** The session whose end frees the auto-lock (rule 13). */
+  session_id: string | null;
+  /** The work tree the edit happens in (absolute path), when known: SPEC §14's holds of that tree do not block it. */
+  worktree: string | null;
+}
+
+export type EditDecision =
+  | { decision: 'allow'; lock: Lock | null; renewed: string[]; lease_until: string }
+  | { decision: 'deny'; conflicts: (LockConflict & { task_id: string | null })[] };
+
 /** What ending a session freed: claims requeued, locks released. */
 export interface SessionEnded {
   requeued: string[];
@@ -244,6 +267,12 @@ export interface Store extends NotesAndMessages, WorktreeStore {
   acquireLocks(cmd: AcquireLocksCommand): Promise<Outcome<{ lock: Lock }>>;
   /** Extends a live lock by lease_ms (null: the lease it was taken with). Gone or lapsed: not_found. */
   renewLock(lock_id: string, lease_ms: number | null): Promise<Outcome<{ lease_until: string }>>;
+  /**
+   * SPEC §10, one transaction: deny naming every live lock of another agent overlapping the keys, or allow —
+   * taking one auto-lock for the keys none of the agent's locks cover and renewing its own that run short.
+   * When nothing needs writing (the agent holds them all, or the answer is deny) no write transaction opens.
+   */
+  decideEdit(cmd: DecideEditCommand): Promise<EditDecision>;
   /** Idempotent; `released` says whether this call freed a lock. */
   releaseLock(lock_id: string): Promise<{ released: boolean }>;
   /** Live locks, oldest first. Never writes. */

@@ -8,6 +8,7 @@ import {
   DEFAULT_BOARD,
   DEFAULT_LEASE_S,
   DEFAULT_TTL_S,
+  DELIVERY_VIAS,
   EVENT_TYPES,
   MAX_BLOCKERS,
   MAX_LEASE_S,
@@ -289,6 +290,19 @@ export const UnlockInput = z.object({
   agent: AgentName.optional().describe('Who ends it (named in the note a forced end leaves).'),
 });
 export const ListLocksInput = z.object({ board: BoardName.optional() });
+export const DecideEditInput = z.object({
+  agent: AgentName,
+  board: BoardName.optional(),
+  paths: ResourceList.refine((r) => r.length > 0, 'name at least one path').describe(
+    'The repository-relative paths the edit writes (a move or delete: source and destination).',
+  ),
+  worktree: text()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe('The work tree the edit happens in (absolute path): its own change holds (SPEC §14) do not block it.'),
+  lease_s: LeaseS.optional().describe('The auto-lock’s lease in seconds (default 600), renewed by later edits.'),
+});
 
 // ---- outputs (documented in OpenAPI; not re-validated on the hot path) ----
 
@@ -325,8 +339,8 @@ export const TaskSchema = z.object({
   notes: z
     .lazy(() => z.array(NoteSchema))
     .optional()
-    .describe('GET /v1/tasks/:id only: the last 20 notes, oldest first.'),
-  notes_count: z.int().optional().describe('GET /v1/tasks/:id only: how many notes the task has.'),
+    .describe('show_task only: the last 20 notes, oldest first.'),
+  notes_count: z.int().optional().describe('show_task only: how many notes the task has.'),
   change: ChangeRecordSchema.nullable().describe(
     'SPEC §14: what a completed task changed (work tree, branch, commits since the claim, paths); fixed at its first submit.',
   ),
@@ -410,6 +424,30 @@ export const LockFilesOutput = z.object({
   lease_until: z.string(),
 });
 export const UnlockOutput = z.object({ released: z.literal(true) });
+export const DecideEditOutput = z.object({
+  decision: z.enum(['allow', 'deny']),
+  board: z.string(),
+  resources: z.array(z.string()).describe('The keys decided.'),
+  lock_id: z
+    .string()
+    .nullable()
+    .describe('Allow: the auto-lock taken now for keys none of your locks covered; null when you held them all.'),
+  renewed: z.array(z.string()).describe('Allow: your locks whose lease this edit renewed.'),
+  lease_until: z.string().nullable().describe('Allow: when the earliest lock covering these keys ends.'),
+  reason: z.string().nullable().describe('Deny: `lock_conflict: …`, the line to show the model.'),
+  conflicts: z
+    .array(
+      z.object({
+        resource: z.string(),
+        held: z.string(),
+        holder: z.string(),
+        lock_id: z.string(),
+        lease_until: z.string(),
+        task_id: z.string().nullable(),
+      }),
+    )
+    .describe('Deny: each live lock of another agent that overlaps a path.'),
+});
 export const ListLocksOutput = z.object({ locks: z.array(LockSchema) });
 export const InboxOutput = z.object({
   agent: z.string(),
@@ -446,7 +484,7 @@ export const MessageId = z
   .string()
   .regex(/^m[a-z0-9]{1,24}$/, 'must be a message id such as "m3k9x2qab"')
   .describe('The message id, e.g. "m3k9x2qab".');
-export const DeliveryViaSchema = z.enum(['inbox', 'prime', 'stop', 'push']);
+export const DeliveryViaSchema = z.enum(DELIVERY_VIAS);
 export const ReceiptSchema = z.object({
   agent: z.string().describe('The recipient.'),
   delivered_at: z.string().nullable().describe('When it was first shown to the recipient.'),

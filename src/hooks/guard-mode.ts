@@ -19,16 +19,5 @@ export type Verdict =
   /** Stop: keep the agent going with this. */
   | { kind: 'continue'; reason: string };
 
-/** `14:02:11 UTC (in 9m)`: a model has no clock of its own. */
-export function leaseEnd(iso: string, now = Date.now()): string {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  const left = Math.max(0, Math.round((t - now) / 1000));
-  const span =
-    left >= 3600
-      ? `${Math.floor(left / 3600)}h${Math.floor((left % 3600) / 60)}m`
-      : left >= 60
-        ? `${Math.floor(left / 60)}m`
-        : `${left}s`;
-  return `${new Date(t).toISOString().slice(11, 19)} UTC (in ${span})`;
-}
+/** `14:02:11 UTC (in 9m)`: one wording, in core (edit-decision.ts). */
+export { leaseEnd } from '../core/edit-decision.js';

@@ -12,21 +12,24 @@ import { type HookDaemon, hookDaemon } from './daemon.js';
 import { type GuardMode, guardMode } from './guard-mode.js';
 import { BadHookInput, type HookInput, readInput, str } from './input.js';
 import { preCommit } from './pre-commit.js';
-import { preEdit } from './pre-edit.js';
+import { HOOK_TIMEOUT_S, preEdit } from './pre-edit.js';
 import { primeText } from './prime.js';
+import { postShell, preShell } from './shell-edits.js';
 import { stopCheck } from './stop.js';
 
-const EVENTS: readonly HookEvent[] = ['pre-edit', 'session-start', 'stop', 'pre-commit'];
+const EVENTS: readonly HookEvent[] = ['pre-edit', 'session-start', 'stop', 'pre-commit', 'pre-shell', 'post-shell'];
 
 interface Args {
   event: HookEvent;
   client: ClientKind;
   state?: string;
   json: boolean;
+  /** The client's hook timeout in seconds, as setup wrote it: a busy daemon is waited for until 2 s before it. */
+  timeoutS?: number;
 }
 
 const USAGE =
-  'usage: coord hook pre-edit|session-start|stop|pre-commit [--client claude|codex|gemini|cursor] [--state DIR]';
+  'usage: coord hook pre-edit|session-start|stop|pre-commit|pre-shell|post-shell [--client claude|codex|gemini|cursor] [--state DIR] [--timeout S]';
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args | string {
   const [command, ...rest] = argv;
@@ -37,13 +40,21 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args | string
     if (a === '--client') out.client = rest[++i] as ClientKind;
     else if (a === '--state') out.state = rest[++i];
     else if (a === '--json') out.json = true;
+    else if (a === '--timeout' && /^\d{1,4}$/.test(rest[i + 1] ?? '') && Number(rest[i + 1]) >= 3)
+      out.timeoutS = Number(rest[++i]);
     else if (event === undefined && a !== undefined && !a.startsWith('-')) event = a;
     else return `${USAGE}\nunexpected argument: ${a}`;
   }
   if (!EVENTS.includes(event as HookEvent)) return USAGE;
   const client = out.client ?? detectClient(env);
   if (!isClientKind(client)) return `${USAGE}\nunknown client: ${String(client)}`;
-  return { event: event as HookEvent, client, json: out.json ?? false, ...(out.state ? { state: out.state } : {}) };
+  return {
+    event: event as HookEvent,
+    client,
+    json: out.json ?? false,
+    ...(out.state ? { state: out.state } : {}),
+    ...(out.timeoutS ? { timeoutS: out.timeoutS } : {}),
+  };
 }
 
 /** Without --client: what the environment says (Gemini CLI also sets CLAUDE_PROJECT_DIR, so it goes first). */
@@ -95,8 +106,21 @@ async function dispatch(
     return speak(
       args.client,
       'pre-edit',
-      await preEdit(input, { mode, cwd, identity, daemon, board: env.COORD_BOARD }),
+      await preEdit(input, { mode, cwd, identity, daemon, board: env.COORD_BOARD, timeoutS: args.timeoutS }),
     );
+  }
+  if (args.event === 'pre-shell' || args.event === 'post-shell') {
+    const shell = {
+      mode,
+      cwd,
+      stateDir,
+      identity,
+      daemon,
+      board: env.COORD_BOARD,
+      deadline: Date.now() + ((args.timeoutS ?? HOOK_TIMEOUT_S) - 2) * 1000,
+    };
+    if (args.event === 'pre-shell') return speak(args.client, 'pre-shell', preShell(input, shell));
+    return speak(args.client, 'post-shell', await postShell(input, shell));
   }
   const agent = identity?.agent ?? env.COORD_AGENT ?? `${args.client}#unknown`;
   const board = resolveBoard(undefined, env, cwd);

@@ -5,6 +5,7 @@
  * `lock_conflict` lines; `COORD_GUARD=warn` only warns, `off` skips it.
  */
 import { spawnSync } from 'node:child_process';
+import { PATHS, withQuery } from '../api/paths.js';
 import { CLIENT_KINDS, identify } from '../client/agent-identity.js';
 import { conflictLine } from '../core/holds.js';
 import { normaliseResource, overlaps } from '../core/paths.js';
@@ -57,7 +58,7 @@ export async function preCommit(
   }
   let locks: LiveLock[];
   try {
-    const answer = await daemon().get<{ locks: LiveLock[] }>(`/v1/locks?${query({ board })}`);
+    const answer = await daemon().get<{ locks: LiveLock[] }>(withQuery(PATHS.locks, query({ board })));
     if (answer.status !== 200) throw new DaemonDown(`the coord daemon answered HTTP ${answer.status}`);
     locks = answer.body.locks;
   } catch (e) {

@@ -1,42 +1,36 @@
 /**
  * pre-edit (SPEC §10): before a client's write tool runs, the paths it would
- * write are keyed as locks are (relative to their work tree, §5). A path
- * held by another agent blocks the call with `lock_conflict: …`; otherwise
- * this agent takes (or keeps) an auto-lock on them — lease 10 min, tied to its
- * session — so the first agent to edit a file holds it while it works.
+ * write are keyed as locks are (relative to their work tree, §5) and the
+ * daemon decides the edit in one round trip (decide_edit, one transaction):
+ * a path held by another agent blocks the call with `lock_conflict: …`;
+ * otherwise this agent now holds (or keeps) an auto-lock on them — lease
+ * 10 min, tied to its session — so the first agent to edit a file holds it
+ * while it works. The hook only translates the answer.
  */
 import { isAbsolute, resolve } from 'node:path';
+import { PATHS } from '../api/paths.js';
 import type { AgentIdentity } from '../client/agent-identity.js';
-import { isDirectory, normaliseResource, overlaps } from '../core/paths.js';
+import { busyReason, type ConflictLine, conflictReason } from '../core/edit-decision.js';
+import { normaliseResource } from '../core/paths.js';
 import { locatePath } from '../state-dir/board-name.js';
-import { DaemonDown, type HookDaemon, query } from './daemon.js';
-import { type GuardMode, leaseEnd, type Verdict } from './guard-mode.js';
+import { DaemonBusy, DaemonDown, type HookDaemon } from './daemon.js';
+import type { GuardMode, Verdict } from './guard-mode.js';
 import { type HookInput, pathsToWrite, str } from './input.js';
 
-/** Auto-locks live 10 min past the last edit (renewed by later edits). */
-export const AUTO_LOCK_LEASE_S = 600;
-/** An own lock with less than this left is renewed by the next edit of its files. */
-const RENEW_BELOW_MS = (AUTO_LOCK_LEASE_S * 1000) / 2;
+export { conflictReason };
 
 const READ_ONLY_TOOL = /^(read|view|list|ls|glob|grep|search|find|fetch|web)/i;
 
-interface LiveLock {
-  lock_id: string;
-  agent: string;
-  resources: string[];
-  lease_until: string;
-  task_id: string | null;
-  /** SPEC §14: the holder's work tree, and whether the lock has become a change hold of it. */
-  worktree?: string | null;
-  hold?: { since: string } | null;
-}
+/** The client's own hook timeout as setup writes it (SPEC §10: "long enough, e.g. 30 s"). */
+export const HOOK_TIMEOUT_S = 30;
+/** A busy daemon is waited for until this long before the client's timeout, then the edit is refused. */
+const MARGIN_S = 2;
 
-interface Conflict {
-  resource: string;
-  held: string;
-  holder: string;
-  lease_until: string;
-  task_id?: string | null;
+/** What POST /v1/locks/decide answers (core/ops/decide-edit.ts). */
+interface Decision {
+  decision: 'allow' | 'deny';
+  reason: string | null;
+  conflicts: ConflictLine[];
 }
 
 export interface PreEditEnv {
@@ -46,6 +40,8 @@ export interface PreEditEnv {
   cwd: string;
   identity: AgentIdentity | null;
   daemon: () => HookDaemon;
+  /** The client's hook timeout in seconds (default HOOK_TIMEOUT_S). */
+  timeoutS?: number | undefined;
 }
 
 export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdict> {
@@ -62,23 +58,31 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
   if (boards.size === 0) return { kind: 'allow' };
   if (!env.identity)
     return { kind: 'allow', warning: 'coord: cannot tell which agent this session is; edit allowed unchecked' };
-  let daemon: HookDaemon;
+  const deadline = Date.now() + ((env.timeoutS ?? HOOK_TIMEOUT_S) - MARGIN_S) * 1000;
   try {
-    daemon = env.daemon();
-    const conflicts: Conflict[] = [];
-    const refusals: string[] = [];
-    for (const [board, { keys, tree }] of boards) {
-      const lost = await holdFor(daemon, env.identity.agent, board, keys, tree);
-      conflicts.push(...lost.conflicts);
-      if (lost.refusal) refusals.push(lost.refusal);
+    const daemon = env.daemon();
+    const denied: Decision[] = [];
+    for (const [board, at] of boards) {
+      const d = await decide(
+        daemon,
+        { agent: env.identity.agent, board, paths: at.keys, worktree: at.worktree },
+        deadline,
+      );
+      if (d.decision === 'deny') denied.push(d);
     }
-    if (conflicts.length === 0 && refusals.length === 0) return { kind: 'allow' };
-    // The daemon's own words for what it refused (holds name their work tree and branch, SPEC §14).
-    const reason = conflicts.length > 0 ? conflictReason(conflicts) : `lock_conflict: ${refusals.join('; ')}`;
+    if (denied.length === 0) return { kind: 'allow' };
+    const reason =
+      denied.length === 1 && denied[0]?.reason ? denied[0].reason : conflictReason(denied.flatMap((d) => d.conflicts));
     return env.mode === 'warn'
       ? { kind: 'allow', warning: `coord (COORD_GUARD=warn): ${reason}` }
       : { kind: 'deny', reason };
   } catch (e) {
+    if (e instanceof DaemonBusy) {
+      const reason = busyReason(e.waitedS);
+      return env.mode === 'warn'
+        ? { kind: 'allow', warning: `coord (COORD_GUARD=warn): ${reason}` }
+        : { kind: 'deny', reason };
+    }
     if (!(e instanceof DaemonDown)) throw e;
     if (env.mode === 'strict')
       return {
@@ -89,100 +93,32 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
   }
 }
 
-/**
- * The lock keys of the paths, per board, with the work tree they are edited in (SPEC §14); paths outside
- * any repository are not coord's to guard.
- */
-function keysByBoard(paths: string[], fixedBoard: string | undefined): Map<string, { keys: string[]; tree: string }> {
-  const out = new Map<string, { keys: string[]; tree: string }>();
+/** One round trip: the daemon looks and locks in one transaction. */
+async function decide(
+  daemon: HookDaemon,
+  body: { agent: string; board: string; paths: string[]; worktree: string },
+  deadline: number,
+): Promise<Decision> {
+  const answer = await daemon.post<Decision & { error?: { code?: string } }>(PATHS.decideEdit, body, deadline);
+  if (answer.status === 200 && answer.body) return answer.body;
+  throw new DaemonDown(`the coord daemon refused the decision: ${answer.body?.error?.code ?? `HTTP ${answer.status}`}`);
+}
+
+/** The lock keys of the paths, per board, with the work tree they are in; paths outside any repository are not coord's to guard. */
+function keysByBoard(
+  paths: string[],
+  fixedBoard: string | undefined,
+): Map<string, { keys: string[]; worktree: string }> {
+  const out = new Map<string, { keys: string[]; worktree: string }>();
   for (const p of paths) {
     const at = locatePath(p);
     if (!at) continue;
     const key = normaliseResource(at.key);
     if (!key.ok) continue;
     const board = fixedBoard || at.board;
-    const entry = out.get(board) ?? { keys: [], tree: at.tree.root };
+    const entry = out.get(board) ?? { keys: [], worktree: at.tree.root };
     if (!entry.keys.includes(key.key)) entry.keys.push(key.key);
     out.set(board, entry);
   }
   return out;
-}
-
-/**
- * Others' locks on the keys, or the daemon's refusal — or nothing, and then this agent holds every key.
- * A change hold of another work tree is left for the daemon to judge (it asks git whether the path is still
- * pending there); a hold of this same work tree never blocks (SPEC §14).
- */
-async function holdFor(
-  daemon: HookDaemon,
-  agent: string,
-  board: string,
-  keys: string[],
-  tree: string,
-): Promise<{ conflicts: Conflict[]; refusal?: string }> {
-  const listed = await daemon.get<{ locks: LiveLock[] }>(`/v1/locks?${query({ board })}`);
-  if (listed.status !== 200) throw new DaemonDown(`the coord daemon answered HTTP ${listed.status} for its locks`);
-  const conflicts: Conflict[] = [];
-  const mine: LiveLock[] = [];
-  const uncovered: string[] = [];
-  for (const key of keys) {
-    let covered = false;
-    for (const lock of listed.body.locks) {
-      if (lock.hold) continue;
-      for (const held of lock.resources) {
-        if (!overlaps(key, held)) continue;
-        if (lock.agent !== agent)
-          conflicts.push({
-            resource: key,
-            held,
-            holder: lock.agent,
-            lease_until: lock.lease_until,
-            task_id: lock.task_id,
-          });
-        else if (held === key || (isDirectory(held) && key.startsWith(held))) {
-          covered = true;
-          if (!mine.includes(lock)) mine.push(lock);
-        }
-      }
-    }
-    if (!covered) uncovered.push(key);
-  }
-  if (conflicts.length > 0) return { conflicts };
-  for (const lock of mine) {
-    // A claim's lock follows its claim; a plain one is kept alive by the edits of its files.
-    if (lock.task_id === null && Date.parse(lock.lease_until) - Date.now() < RENEW_BELOW_MS) {
-      await daemon.post(`/v1/locks/${encodeURIComponent(lock.lock_id)}/renew`, {});
-    }
-  }
-  if (uncovered.length === 0) return { conflicts: [] };
-  const taken = await daemon.post<{
-    error?: { code?: string; message?: string; conflicts?: (Conflict & { hold?: boolean })[] };
-  }>('/v1/locks', {
-    agent,
-    board,
-    resources: uncovered,
-    lease_s: AUTO_LOCK_LEASE_S,
-    worktree: tree,
-  });
-  if (taken.status === 201) return { conflicts: [] };
-  const lost = taken.body.error;
-  if (lost?.code === 'lock_conflict') {
-    const all = lost.conflicts ?? [];
-    if (all.some((c) => c.hold)) return { conflicts: [], refusal: lost.message ?? 'held' };
-    // Lost a race: someone locked a key between the look and the lock. Its own other session is no conflict.
-    return { conflicts: all.filter((c) => c.holder !== agent) };
-  }
-  throw new DaemonDown(`the coord daemon refused the auto-lock: ${lost?.code ?? `HTTP ${taken.status}`}`);
-}
-
-/** `lock_conflict: src/a.ts is held by codex#1a2b3c until 14:02:11 UTC (in 9m), task #k3x9 — …` */
-export function conflictReason(conflicts: Conflict[]): string {
-  const seen = new Set<string>();
-  const parts: string[] = [];
-  for (const c of conflicts) {
-    const line = `${c.resource} is held by ${c.holder}${c.held === c.resource ? '' : ` (as ${c.held})`} until ${leaseEnd(c.lease_until)}${c.task_id ? `, task #${c.task_id}` : ''}`;
-    if (!seen.has(line)) parts.push(line);
-    seen.add(line);
-  }
-  return `lock_conflict: ${parts.join('; ')} — edit something else, or ask that agent (coord who); do not work around the lock`;
 }

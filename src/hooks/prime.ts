@@ -5,6 +5,8 @@
  * top of its inbox, who else is here, and the four rules — in at most 1,000
  * bytes.
  */
+
+import { PATHS, withQuery } from '../api/paths.js';
 import { pendingMessageLines } from '../client/pending-messages.js';
 import type { HookDaemon } from './daemon.js';
 import { DaemonDown, query } from './daemon.js';
@@ -30,8 +32,8 @@ export async function primeText(agent: string, board: string, daemon: () => Hook
     // Before the inbox, which would record the same messages as shown `via: inbox`.
     const mail = await primeMessages(d, agent, board);
     const [inbox, agents] = await Promise.all([
-      d.text(`/v1/inbox?${query({ agent, board, format: 'text' })}`),
-      d.get<Agents>(`/v1/agents?${query({ board })}`),
+      d.text(withQuery(PATHS.inbox, query({ agent, board, format: 'text' }))),
+      d.get<Agents>(withQuery(PATHS.agents, query({ board }))),
     ]);
     const me = agents.body.agents?.find((a) => a.name === agent);
     const holds = me && me.locks.length > 0 ? [`You hold locks on: ${me.locks.slice(0, 8).join(', ')}`] : [];

@@ -7,6 +7,8 @@
  * Code session — are remembered in `<state>/hooks/` (state-dir/shown-tasks.ts).
  * So the same item never blocks twice and two agents can never loop each other.
  */
+
+import { PATHS, withQuery } from '../api/paths.js';
 import { pendingMessageLines } from '../client/pending-messages.js';
 import { markTasksShown, shownTasks } from '../state-dir/shown-tasks.js';
 import type { HookDaemon } from './daemon.js';
@@ -35,7 +37,7 @@ export async function stopCheck(
     const d = daemon();
     // First: the inbox would record these messages as shown `via: inbox`, and they would never be news here.
     mail = await stopMessages(d, who.agent, who.board);
-    inbox = (await d.get<Inbox>(`/v1/inbox?${query({ agent: who.agent, board: who.board })}`)).body;
+    inbox = (await d.get<Inbox>(withQuery(PATHS.inbox, query({ agent: who.agent, board: who.board })))).body;
   } catch (e) {
     if (e instanceof DaemonDown) return { kind: 'allow' };
     throw e;

@@ -91,7 +91,12 @@ export async function startDaemon(
       mcp,
       durability: config.durability,
     });
-    await app.listen({ host: config.host, port: config.port });
+    // fastify logs its own "Server listening at" line: the daemon says it once, below, with the state and store.
+    const level = app.log.level;
+    app.log.level = 'warn';
+    await app.listen({ host: config.host, port: config.port }).finally(() => {
+      app.log.level = level;
+    });
     const address = app.server.address();
     port = typeof address === 'object' && address ? address.port : config.port;
     allowedHosts.push(...boundHosts(config.host, port));

@@ -10,6 +10,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { median } from '../support/timing.js';
 import {
   type Agent,
   CLIENT_NAMES,
@@ -63,11 +64,6 @@ function steps(agent: Agent, repo: string): Step[] {
   }
   return [...out, { say: 'done' }];
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? Number.NaN : (s[Math.floor((s.length - 1) / 2)] as number);
-};
 
 describe('the pre-edit hook, timed as the client sees it', () => {
   let daemon: SpawnedDaemon;

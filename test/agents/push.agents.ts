@@ -14,6 +14,7 @@ import { loadavg } from 'node:os';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { boardForDir } from '../../src/state-dir/board-name.js';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { median } from '../support/timing.js';
 import { type Agent, bytes, coordText, setUpAgent, startAgent, startFake, toolName } from './clients.js';
 import type { FakeModel, Recorded, Step } from './fake-model.js';
 import { type ClientName, coord, describeRun, makeRepo, type Run } from './support.js';
@@ -41,12 +42,6 @@ async function ready(t: TestContext, client: ClientName, repo: string, stateDir:
   assert.equal(agent.setup.code, 0, `coord setup ${client} --write: ${describeRun(agent.setup)}`);
   return agent;
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
-};
 
 describe('real clients: a message from another agent reaches the model', () => {
   let daemon: SpawnedDaemon;

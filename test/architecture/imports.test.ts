@@ -1,28 +1,18 @@
+/**
+ * The import graph and the URL rule (STYLE.md: dependencies read like the diagram; no hand-written `/v1/…`
+ * URL outside src/api/). Sources are read by the TypeScript parser (source-reader.ts), so every way of
+ * loading a module counts — static, side-effect, `export … from`, dynamic `import()`, `require` — and
+ * template literals count as strings. Each rule is shown to fail on each form planted in each folder, read
+ * together with the real tree so the planted files are the only findings.
+ */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
+import { IMPORT_FORMS, type ImportForm, type Reading, readFiles, readSources, tsFiles } from './source-reader.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SRC = join(ROOT, 'src');
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
-  });
-}
-
-/** Static value imports and re-exports (`import type` is erased at build time and loads nothing). */
-export const importsOf = (source: string): string[] =>
-  [...source.matchAll(/^\s*(?:import|export)(?!\s+type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? '');
-
-/** The top folder of src/ a relative import lands in (`core`, `store`, …), or null for a package. */
-const layerOf = (file: string, spec: string): string | null => {
-  if (!spec.startsWith('.')) return null;
-  const target = relative(SRC, resolve(dirname(file), spec));
-  return target.startsWith('..') ? '(outside src)' : (target.split('/')[0] ?? null);
-};
 
 /** Which layers each layer may import (STYLE.md: dependencies read like the diagram). */
 export const ALLOWED: Record<string, string[]> = {
@@ -37,29 +27,47 @@ export const ALLOWED: Record<string, string[]> = {
   hooks: ['hooks', 'client', 'state-dir', 'core', 'api', 'git'],
 };
 
-/** Every rule broken by one file's source, as `layer → other: spec` lines. */
-export function violations(file: string, source: string): string[] {
+/**
+ * Layers a layer may load only lazily, by a dynamic `import()`: `coord serve` loads the server when it runs,
+ * so every other command starts without fastify, the stores or the MCP server SDK.
+ */
+export const LAZY: Record<string, string[]> = { cli: ['server'] };
+
+const EDGE_PACKAGES =
+  /^(node:http|node:https|node:net|fastify|commander|better-sqlite3|pg|@modelcontextprotocol\/|pino|fs-ext)/;
+
+/** The top folder of src/ a relative import lands in (`core`, `store`, …), or null for a package. */
+const layerOf = (file: string, spec: string): string | null => {
+  if (!spec.startsWith('.')) return null;
+  const target = relative(SRC, resolve(dirname(file), spec));
+  return target.startsWith('..') ? '(outside src)' : (target.split('/')[0] ?? null);
+};
+
+/** Every rule broken by one file, as `file (layer) …` lines. */
+export function violations(file: string, reading: Reading): string[] {
+  const where = relative(ROOT, file);
   const layer = relative(SRC, file).split('/')[0] ?? '';
-  const allowed = ALLOWED[layer];
-  if (!allowed) return [];
   const out: string[] = [];
-  for (const spec of importsOf(source)) {
+  const allowed = ALLOWED[layer];
+  for (const { spec, form, line } of allowed ? reading.imports : []) {
+    if (spec === '(computed)') out.push(`${where}:${line} (${layer}) loads a computed module name (${form})`);
     const to = layerOf(file, spec);
-    if (to !== null && !allowed.includes(to)) out.push(`${relative(ROOT, file)} (${layer}) imports ${to}: ${spec}`);
-    if (
-      layer === 'core' &&
-      /^(node:http|node:https|node:net|fastify|commander|better-sqlite3|pg|@modelcontextprotocol\/|pino|fs-ext)/.test(
-        spec,
-      )
-    )
-      out.push(`${relative(ROOT, file)} (core) imports an edge package: ${spec}`);
+    const lazyOk = form === 'dynamic' && to !== null && LAZY[layer]?.includes(to);
+    if (to !== null && !allowed?.includes(to) && !lazyOk)
+      out.push(`${where}:${line} (${layer}) imports ${to} (${form}): ${spec}`);
+    if (layer === 'core' && EDGE_PACKAGES.test(spec))
+      out.push(`${where}:${line} (core) imports an edge package (${form}): ${spec}`);
   }
+  if (layer !== 'api')
+    for (const { text, line } of reading.strings)
+      if (text.includes('/v1/')) out.push(`${where}:${line} writes a /v1/ URL outside src/api/: ${text}`);
   return out;
 }
 
-test('every file in src/ imports only the layers its folder may depend on', () => {
-  const broken = files(SRC).flatMap((f) => violations(f, readFileSync(f, 'utf8')));
-  assert.deepEqual(broken, []);
+const findings = (readings: Map<string, Reading>) => [...readings].flatMap(([file, r]) => violations(file, r));
+
+test('every file in src/ imports only the layers its folder may depend on and writes no /v1/ URL outside src/api/', () => {
+  assert.deepEqual(findings(readFiles(tsFiles(SRC))), []);
 });
 
 test('every top folder of src/ has a dependency rule', () => {
@@ -70,15 +78,84 @@ test('every top folder of src/ has a dependency rule', () => {
   );
 });
 
-for (const [layer, allowed] of Object.entries(ALLOWED)) {
-  test(`a planted import breaks the rule of src/${layer}/`, () => {
-    const forbidden = Object.keys(ALLOWED).find((l) => !allowed.includes(l)) ?? 'cli';
-    const file = join(SRC, layer, 'planted.ts');
-    const planted = `import { x } from '../${forbidden}/anything.js';\n`;
-    assert.equal(violations(file, planted).length, 1, `${layer} importing ${forbidden} must be refused`);
-  });
-}
+/** The same module named in each import form. */
+const planted: Record<ImportForm, (spec: string) => string> = {
+  static: (s) => `import { x } from '${s}';\nexport const y = x;\n`,
+  'side-effect': (s) => `import '${s}';\n`,
+  're-export': (s) => `export { x } from '${s}';\n`,
+  dynamic: (s) => `export const load = async () => (await import('${s}')).x;\n`,
+  require: (s) =>
+    `import { createRequire } from 'node:module';\nexport const x = createRequire(import.meta.url)('${s}');\n`,
+};
 
-test('a planted import of an edge package into src/core/ is refused', () => {
-  assert.equal(violations(join(SRC, 'core', 'planted.ts'), "import Fastify from 'fastify';\n").length, 1);
+test('each import form planted in each folder breaks that folder rule, read beside the real tree', async (t) => {
+  const sources: Record<string, string> = {};
+  const cases: { name: string; finding: string }[] = [];
+  for (const [layer, allowed] of Object.entries(ALLOWED)) {
+    const forbidden = Object.keys(ALLOWED).find((l) => !allowed.includes(l)) ?? 'cli';
+    for (const form of IMPORT_FORMS) {
+      const file = join(SRC, layer, `planted-${form}.ts`);
+      sources[file] = planted[form](`../${forbidden}/anything.js`);
+      cases.push({
+        name: `a ${form} import of src/${forbidden}/ planted in src/${layer}/ is refused`,
+        finding: `${relative(ROOT, file)} (${layer}) imports ${forbidden} (${form})`,
+      });
+    }
+  }
+  // A plain `require(…)` is read too, not only createRequire's.
+  sources[join(SRC, 'client', 'planted-plain-require.ts')] =
+    "declare const require: (s: string) => unknown;\nrequire('../server/start.js');\n";
+  cases.push({
+    name: 'a plain require() of src/server/ planted in src/client/ is refused',
+    finding: 'src/client/planted-plain-require.ts (client) imports server (require)',
+  });
+  const readings = readFiles(tsFiles(SRC));
+  for (const [file, reading] of readSources(sources)) readings.set(file, reading);
+  const found = findings(readings).map((f) => f.replace(/:\d+ /, ' ').replace(/: [^:]*$/, ''));
+  for (const c of cases) await t.test(c.name, () => assert.ok(found.includes(c.finding), c.finding));
+  await t.test('nothing but the planted files is found', () =>
+    assert.deepEqual(found.sort(), cases.map((c) => c.finding).sort()),
+  );
+});
+
+test('src/cli/ may load src/server/ by a dynamic import only: every other form of it is refused', () => {
+  const sources: Record<string, string> = {};
+  for (const form of IMPORT_FORMS) sources[join(SRC, 'cli', `server-${form}.ts`)] = planted[form]('../server/start.js');
+  const found = findings(readSources(sources)).map((f) => f.replace(/:\d+ .*\((.*)\).*/, ' $1'));
+  assert.deepEqual(
+    found.sort(),
+    IMPORT_FORMS.filter((f) => f !== 'dynamic')
+      .map((f) => `src/cli/server-${f}.ts ${f}`)
+      .sort(),
+  );
+});
+
+test('each import form of an edge package planted in src/core/ is refused, and import type is not', () => {
+  const sources: Record<string, string> = {};
+  for (const form of IMPORT_FORMS) sources[join(SRC, 'core', `edge-${form}.ts`)] = planted[form]('fastify');
+  sources[join(SRC, 'core', 'edge-type-only.ts')] =
+    "import type { FastifyInstance } from 'fastify';\nexport type F = FastifyInstance;\n";
+  const found = findings(readSources(sources));
+  assert.equal(found.length, IMPORT_FORMS.length, found.join('\n'));
+  for (const form of IMPORT_FORMS)
+    assert.ok(
+      found.some((f) => f.includes(`edge-${form}.ts`)),
+      form,
+    );
+});
+
+test('a /v1/ URL planted in any folder but src/api/, as a string or in a template literal, is refused', () => {
+  const sources: Record<string, string> = {};
+  for (const layer of Object.keys(ALLOWED)) {
+    sources[join(SRC, layer, 'url-string.ts')] = "export const u = '/v1/tasks';\n";
+    sources[join(SRC, layer, 'url-template.ts')] =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the planted source is a template literal
+      'export const u = (base: string, id: string) => `${base}/v1/tasks/${id}`;\n';
+    sources[join(SRC, layer, 'url-comment.ts')] = '// GET /v1/tasks in a comment is prose, not a URL\nexport {};\n';
+  }
+  const found = findings(readSources(sources)).map((f) => f.split(':')[0]);
+  const expected = Object.keys(ALLOWED)
+    .filter((l) => l !== 'api')
+    .flatMap((l) => [`src/${l}/url-string.ts`, `src/${l}/url-template.ts`]);
+  assert.deepEqual(found.sort(), expected.sort());
 });

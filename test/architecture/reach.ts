@@ -1,23 +1,30 @@
-/** What an entry point reaches through static value imports (the hook-weight and mcp-weight tests). */
-import { readFileSync } from 'node:fs';
+/** What an entry point reaches through the imports that load at once (the hook-weight and mcp-weight tests). */
 import { dirname, join, relative, resolve } from 'node:path';
-
-/** Static value imports (`import type` loads nothing); the same reading as imports.test.ts. */
-export const importsOf = (source: string): string[] =>
-  [...source.matchAll(/^\s*(?:import|export)(?!\s+type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? '');
+import { type ImportRef, readFiles, tsFiles } from './source-reader.js';
 
 export const SRC = new URL('../../src/', import.meta.url).pathname;
 /** Files that pull in zod, commander or every operation. */
 export const HEAVY = ['src/core/schemas.ts', 'src/api/routes.ts', 'src/core/operations.ts', 'src/cli/program.ts'];
 
-/** Every file and package reachable from `entry` through static value imports. */
+let parsed: Map<string, { imports: ImportRef[] }> | undefined;
+/** Every file of src/, parsed once per test process. */
+const readings = () => {
+  parsed ??= readFiles(tsFiles(SRC));
+  return parsed;
+};
+
+/** What `file` loads as soon as it is loaded: every import but a dynamic `import()` (`import type` loads nothing). */
+export const eagerImportsOf = (file: string): string[] =>
+  (readings().get(file)?.imports ?? []).filter((i) => i.form !== 'dynamic').map((i) => i.spec);
+
+/** Every file and package reachable from `entry` through imports that load at once. */
 export function reach(entry: string): { files: string[]; packages: string[] } {
   const files = new Set<string>();
   const packages = new Set<string>();
   const visit = (file: string) => {
     if (files.has(file)) return;
     files.add(file);
-    for (const spec of importsOf(readFileSync(file, 'utf8'))) {
+    for (const spec of eagerImportsOf(file)) {
       if (spec.startsWith('.')) visit(resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
       else packages.add(spec);
     }

@@ -1,5 +1,5 @@
 /** Runs `coord hook …` from source as a client does: JSON on stdin, answer on stdout/stderr and the exit code. */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { COORD, childEnv } from '../support/daemon.js';
 
 const [cmd, , , main] = COORD as [string, string, string, string];
@@ -13,7 +13,7 @@ export interface HookRun {
 
 export function runCoord(
   args: string[],
-  opts: { stdin?: unknown; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  opts: { stdin?: unknown; env?: NodeJS.ProcessEnv; cwd?: string; started?: (child: ChildProcess) => void } = {},
 ): Promise<HookRun> {
   return new Promise((resolve) => {
     const child = spawn(cmd, [...base, ...args], {
@@ -21,6 +21,7 @@ export function runCoord(
       env: childEnv({ COORD_AGENT: '', COORD_GUARD: '', COORD_BOARD: '', CLAUDE_CODE_SESSION_ID: '', ...opts.env }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    opts.started?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {

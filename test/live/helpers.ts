@@ -51,8 +51,4 @@ export function subscribe(
   return { events, opened, ended, close: () => ac.abort() };
 }
 
-export const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-};
+export { median } from '../support/timing.js';

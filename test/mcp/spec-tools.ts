@@ -18,6 +18,7 @@ export const SPEC_TOOLS = [
   'send_message',
   'ack_message',
   'list_messages',
+  'decide_edit',
   'changes',
   'reserve',
 ];

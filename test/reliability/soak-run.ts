@@ -155,10 +155,4 @@ export async function readTasks(d: SpawnedDaemon, board: string, state?: string)
   }
 }
 
-/** The median of a list of numbers (0 for an empty list). */
-export function median(xs: number[]): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
+export { median } from '../support/timing.js';

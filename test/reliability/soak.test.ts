@@ -60,14 +60,20 @@ async function checkRun(d: SpawnedDaemon, lines: Line[]): Promise<{ events: Coor
 
   // And without any reader: the daemon's sweep must requeue the rest once their leases (≤ 3 s) pass.
   // GET /v1/events never runs lazy expiry, so only the sweep can make these events appear.
-  const events = await readEvents(d, BOARD);
-  const open = new Set(stillClaimed.map((t) => t.id));
+  // The condition is read from the whole log, not from events after a snapshot: under load the sweep may
+  // requeue a claim between the list above and the first read of the log (issue 26: the wait timed out then).
+  const events: CoordEvent[] = [];
+  const stillHeld = () => {
+    const last = new Map<string, string>();
+    for (const e of events)
+      if (e.task_id && (e.type === 'task.claimed' || e.type === 'task.requeued' || e.type === 'task.expired'))
+        last.set(e.task_id, e.type);
+    return stillClaimed.filter((t) => last.get(t.id) === 'task.claimed').length;
+  };
   await waitFor(
     async () => {
-      const more = await readEvents(d, BOARD, events.at(-1)?.seq ?? 0);
-      events.push(...more);
-      for (const e of more) if (e.type === 'task.requeued' || e.type === 'task.expired') open.delete(e.task_id!);
-      return open.size === 0;
+      events.push(...(await readEvents(d, BOARD, events.at(-1)?.seq ?? 0)));
+      return stillHeld() === 0;
     },
     'the sweep to requeue the claims left when the workers stopped',
     60_000,

@@ -82,12 +82,43 @@ describe('coord setup', () => {
     assert.deepEqual(settings.permissions.allow, ['Bash(ls)', 'mcp__coord']);
     assert.equal(settings.hooks.PreToolUse[0].hooks[0].command, 'my-bash-check');
     assert.equal(settings.hooks.PreToolUse[1].matcher, 'Edit|Write|MultiEdit|NotebookEdit');
-    assert.match(settings.hooks.PreToolUse[1].hooks[0].command, / hook pre-edit --client claude --state /);
+    // SPEC §10: no process per edit — the session's own coord mcp answers (tool decide_edit).
+    assert.deepEqual(settings.hooks.PreToolUse[1].hooks[0], {
+      type: 'mcp_tool',
+      server: 'coord',
+      tool: 'decide_edit',
+      input: {
+        file_path: '$' + '{tool_input.file_path}',
+        notebook_path: '$' + '{tool_input.notebook_path}',
+        timeout_s: 30,
+      },
+      timeout: 30,
+      statusMessage: 'coord: checking locks (hook pre-edit --client claude)',
+    });
     assert.match(settings.hooks.SessionStart[0].hooks[0].command, / prime --client claude/);
     assert.match(settings.hooks.Stop[0].hooks[0].command, / hook stop --client claude/);
     const md = readFileSync(join(h, '.claude/CLAUDE.md'), 'utf8');
     assert.ok(md.startsWith(PRIOR['.claude/CLAUDE.md'] ?? ''));
     assert.match(md, /<!-- coord:begin v=1 sha=[0-9a-f]{12} -->\n## coord[\s\S]*<!-- coord:end -->\n$/);
+  });
+
+  test('claude: the command pre-edit hook an earlier setup wrote is replaced by the native mcp_tool hook, not doubled', async () => {
+    const h = home();
+    const path = join(h, '.claude/settings.json');
+    const old = {
+      matcher: 'Edit|Write|MultiEdit|NotebookEdit',
+      hooks: [{ type: 'command', command: 'node coord.js hook pre-edit --client claude', timeout: 15 }],
+    };
+    writeFileSync(path, JSON.stringify({ hooks: { PreToolUse: [old] } }));
+    assert.equal((await setup(h, ROOT, 'claude', '--write')).code, 0);
+    const edits = JSON.parse(readFileSync(path, 'utf8')).hooks.PreToolUse.filter(
+      (g: { matcher: string }) => g.matcher === 'Edit|Write|MultiEdit|NotebookEdit',
+    );
+    assert.equal(edits.length, 1);
+    assert.deepEqual(
+      edits[0].hooks.map((x: { type: string }) => x.type),
+      ['mcp_tool'],
+    );
   });
 
   test('codex: without the codex binary the hooks are written, setup says they are not trusted, and exits 0', async () => {

@@ -153,7 +153,7 @@ test("a daemon.json left by a crashed daemon is not taken for the running one's 
     url: null,
   });
   writeDaemonInfo(state.dir, { pid: a.pid, url: URL_A, version: 'test' });
-  await waitFor(() => findRunningDaemon(state.dir)?.url === URL_A, 5000, 'new url');
+  await waitFor(() => findRunningDaemon(state.dir)?.url === URL_A, 'new url');
 });
 
 test(

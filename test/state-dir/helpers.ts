@@ -14,22 +14,7 @@ export function makeStateDir(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Poll `cond` until it returns a truthy value; fail after `timeoutMs`. */
-export async function waitFor<T>(
-  cond: () => T | null | undefined | false,
-  timeoutMs = 5000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = cond();
-    if (value) return value;
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { waitFor } from '../support/wait-for.js';
 
 export interface Worker {
   readonly child: ChildProcess;

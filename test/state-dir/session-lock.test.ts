@@ -24,8 +24,8 @@ async function reapUntil(stateDir: string, id: string, timeoutMs: number) {
       seen.push(...findDeadSessions(stateDir));
       return seen.includes(id);
     },
-    timeoutMs,
     `session ${id} to be reaped`,
+    timeoutMs,
   );
   return seen;
 }
@@ -129,7 +129,7 @@ test('watchSessions reports a killed session once, and stops when asked', T, asy
   assert.equal(isSessionAlive(state.dir, id), true);
   assert.equal(dead.length, 0);
   await worker.kill9();
-  await waitFor(() => dead.includes(id), 2000, 'watcher to report the session');
+  await waitFor(() => dead.includes(id), 'watcher to report the session');
   assert.equal(existsSync(join(state.dir, 'sessions', `${id}.lock`)), false);
   stop();
   assert.deepEqual(dead, [id]);

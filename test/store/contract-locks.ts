@@ -5,6 +5,7 @@
  */
 import { describe } from 'node:test';
 import { claimFilesContract } from '../locks-board/contract/claim-files.js';
+import { decideEditContract } from '../locks-board/contract/decide-edit.js';
 import { sessionContract } from '../locks-board/contract/sessions.js';
 import { tryLockContract } from '../locks-board/contract/try-locks.js';
 import type { MakeStore } from '../support/ctx.js';
@@ -14,5 +15,6 @@ export function runLockContract(name: string, makeStore: MakeStore): void {
     tryLockContract(makeStore);
     claimFilesContract(makeStore);
     sessionContract(makeStore);
+    decideEditContract(makeStore);
   });
 }

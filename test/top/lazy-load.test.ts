@@ -1,29 +1,20 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import { eagerImportsOf } from '../architecture/reach.js';
+import { tsFiles } from '../architecture/source-reader.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SRC = join(ROOT, 'src');
-/** Static value imports (a dynamic `import()` is not one: it loads only when that line runs). */
-const importsOf = (source: string): string[] =>
-  [
-    ...source.matchAll(/^\s*(?:import|export)(?!\s+type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm),
-    ...source.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm),
-  ].map((m) => m[1] ?? '');
-const files = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
-  });
 
 test('only src/cli/top/ imports the terminal UI library, and nothing imports src/cli/top/ statically', () => {
   const broken: string[] = [];
-  for (const file of files(SRC)) {
+  for (const file of tsFiles(SRC)) {
     const rel = relative(SRC, file);
     const inTop = rel.startsWith('cli/top/');
-    for (const spec of importsOf(readFileSync(file, 'utf8'))) {
+    for (const spec of eagerImportsOf(file)) {
       if (spec === 'neo-blessed' && !inTop) broken.push(`${rel} imports neo-blessed`);
       if (/(^|\/)top\/[^/]+\.js$/.test(spec) && !inTop) broken.push(`${rel} imports ${spec} statically`);
     }

@@ -26,7 +26,7 @@ export function registerClaim(program: Command): void {
       .option('--wait <seconds>', 'with no id: wait up to this long (0–60) for a task to appear')
       .option('--kind <kind...>', 'with no id: only these kinds')
       .option('--label <label...>', 'with no id: only tasks with one of these labels')
-      .option('--files <path...>', 'lock these files together with the claim'),
+      .option('--files <path...>', 'with a task id: lock these files together with the claim'),
   ).action(
     action(async (id: string | undefined, flags: ClaimFlags) => {
       const inv = resolveInvocation(flags);

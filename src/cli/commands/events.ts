@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { followEvents } from '../../client/event-stream.js';
+import { eventText } from '../../core/events.js';
 import { parseInput } from '../../core/invoke.js';
 import type { CoordEvent } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
@@ -14,26 +15,6 @@ interface EventsFlags extends CommonFlags {
   allBoards?: boolean;
 }
 
-/** What an event says beyond its type, subject and agent, in a few words. */
-function detail(e: CoordEvent): string {
-  const d = e.data as Record<string, unknown>;
-  switch (e.type) {
-    case 'task.created':
-      return `${d.kind ?? 'task'} p${d.priority ?? 0}${d.for ? ` for ${d.for}` : ''} "${String(d.title ?? '')}"`;
-    case 'task.claimed':
-      return `fence ${d.fence} · lease until ${clockTime((d.lease_until as string) ?? null)}`;
-    case 'task.requeued':
-      return `${d.reason ?? ''}${d.to ? ` to ${d.to}` : ''}`;
-    case 'task.cancelled':
-      return d.reason ? `"${d.reason}"` : '';
-    case 'lock.acquired':
-    case 'lock.released':
-      return Array.isArray(d.resources) ? d.resources.join(' ') : '';
-    default:
-      return '';
-  }
-}
-
 export function eventLine(e: CoordEvent, withBoard: boolean): string {
   const subject = e.task_id ? `#${e.task_id}` : (e.lock_id ?? '');
   return [
@@ -42,7 +23,7 @@ export function eventLine(e: CoordEvent, withBoard: boolean): string {
     e.type.padEnd(14),
     subject.padEnd(9),
     (e.agent ?? '-').padEnd(12),
-    detail(e),
+    eventText(e),
     withBoard ? `[${e.board}]` : '',
   ]
     .filter(Boolean)

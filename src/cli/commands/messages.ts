@@ -65,8 +65,21 @@ export function registerMessages(program: Command): void {
       });
       const res = await inv.client.call(operations.sendMessage, input);
       const m = res.message;
+      // A name never seen on the board is most often a typo: the message waits, but say so.
+      const unseen =
+        to !== '*' &&
+        !flags.json &&
+        !(await inv.client.call(operations.listAgents, { board: inv.board })).agents.some((a) => a.name === to);
       emit(flags, res, () =>
-        [`${res.created ? 'sent' : 'already sent'} ${m.id} to ${m.to}`, ...receiptLines(m)].join('\n'),
+        [
+          `${res.created ? 'sent' : 'already sent'} ${m.id} to ${m.to}`,
+          ...receiptLines(m),
+          ...(unseen
+            ? [
+                `(no agent named ${to} has been seen on board ${inv.board} — check the name with coord who; it waits for them)`,
+              ]
+            : []),
+        ].join('\n'),
       );
     }),
   );

@@ -15,6 +15,8 @@ export const dashboardUrl = (origin: string, token: string): string => `${origin
 function tryOpenBrowser(url: string): boolean {
   const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? null : 'xdg-open';
   if (!opener) return false;
+  // xdg-open with no display (ssh, a container, CI) opens nothing, or a text browser inside this terminal.
+  if (opener === 'xdg-open' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return false;
   try {
     const child = spawn(opener, [url], { detached: true, stdio: 'ignore' });
     child.on('error', () => {});

@@ -31,6 +31,8 @@ function readPlan(file: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+const tasks = (n: number) => `${n} task${n === 1 ? '' : 's'}`;
+
 export function registerPlan(program: Command): void {
   withCommon(
     program
@@ -54,8 +56,8 @@ export function registerPlan(program: Command): void {
       emit(flags, res, () => {
         const all = Object.entries(res.tasks);
         const head = res.created
-          ? `posted ${all.length} tasks: ${all.filter(([, t]) => t.ready).length} ready`
-          : `already posted (same idempotency key and plan): ${all.length} tasks`;
+          ? `posted ${tasks(all.length)}: ${all.filter(([, t]) => t.ready).length} ready`
+          : `already posted (same idempotency key and plan): ${tasks(all.length)}`;
         const width = Math.max(...all.map(([ref]) => ref.length));
         const rows = all.map(
           ([ref, t]) =>

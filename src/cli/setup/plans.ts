@@ -53,7 +53,9 @@ export const mcpArgs = (c: SetupContext): string[] => [
 export const hookMark = (event: string, client: ClientKind) =>
   event === 'session-start' ? `prime --client ${client}` : `hook ${event} --client ${client}`;
 
-export function hookCommand(c: SetupContext, event: 'pre-edit' | 'session-start' | 'stop'): string {
+export type SetupHook = 'pre-edit' | 'session-start' | 'stop' | 'pre-shell' | 'post-shell';
+
+export function hookCommand(c: SetupContext, event: SetupHook): string {
   const words = [c.launch.node, c.launch.bin, ...hookMark(event, c.client).split(' '), ...c.launch.stateArgs];
   return words.map(shellQuote).join(' ');
 }
@@ -93,20 +95,52 @@ export function planFor(c: SetupContext): FilePlan[] {
   }
 }
 
+/**
+ * SPEC §10 "The client's cheapest hook": Claude Code's pre-edit is an `mcp_tool` hook answered by the
+ * session's own `coord mcp` (tool `decide_edit`, which answers in the hook's JSON): no process per edit,
+ * and the agent is exactly the MCP session's. `onFailure` stays `continue` (Claude Code's default): a
+ * `coord mcp` that is not connected at all lets the edit through, as a command hook does with no daemon.
+ */
+const CLAUDE_PRE_EDIT = {
+  type: 'mcp_tool',
+  server: 'coord',
+  tool: 'decide_edit',
+  // Claude Code's own interpolation syntax, not a template string.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code interpolates these
+  input: { file_path: '${tool_input.file_path}', notebook_path: '${tool_input.notebook_path}', timeout_s: 30 },
+  timeout: 30,
+  // Carries the mark coord's earlier command hook had (`hook pre-edit --client claude`), so setup replaces
+  // that hook by this one instead of adding a second.
+  statusMessage: `coord: checking locks (${hookMark('pre-edit', 'claude')})`,
+};
+
 function claude(c: SetupContext): FilePlan[] {
   const dir = c.env.CLAUDE_CONFIG_DIR || join(home(c.env), '.claude');
   const user = c.scope === 'user';
   const server = { type: 'stdio', command: c.launch.node, args: mcpArgs(c), env: {} };
-  const group = (event: 'pre-edit' | 'session-start' | 'stop', matcher?: string) => ({
+  const group = (event: SetupHook, matcher?: string) => ({
     ...(matcher ? { matcher } : {}),
-    hooks: [commandHook(hookCommand(c, event), { timeout: 15 })],
+    hooks: [commandHook(hookCommand(c, event), { timeout: 30 })],
   });
   const settings: JsonEdit[] = [
     {
       op: 'group',
       path: ['hooks', 'PreToolUse'],
-      group: group('pre-edit', 'Edit|Write|MultiEdit|NotebookEdit'),
+      group: { matcher: 'Edit|Write|MultiEdit|NotebookEdit', hooks: [CLAUDE_PRE_EDIT] },
       mark: hookMark('pre-edit', 'claude'),
+    },
+    // SPEC §10 shell edits: git's view of the work tree before and after each Bash call.
+    {
+      op: 'group',
+      path: ['hooks', 'PreToolUse'],
+      group: group('pre-shell', 'Bash'),
+      mark: hookMark('pre-shell', 'claude'),
+    },
+    {
+      op: 'group',
+      path: ['hooks', 'PostToolUse'],
+      group: group('post-shell', 'Bash'),
+      mark: hookMark('post-shell', 'claude'),
     },
     {
       op: 'group',
@@ -129,7 +163,7 @@ function claude(c: SetupContext): FilePlan[] {
         ]),
     jsonPlan(
       user ? join(dir, 'settings.json') : join(c.root, '.claude', 'settings.json'),
-      'hooks PreToolUse (Edit|Write|MultiEdit|NotebookEdit), SessionStart, Stop; permissions.allow mcp__coord',
+      'hooks PreToolUse (Edit|Write|MultiEdit|NotebookEdit: mcp_tool; Bash), PostToolUse (Bash), SessionStart, Stop; permissions.allow mcp__coord',
       settings,
     ),
     sectionPlan(user ? join(dir, 'CLAUDE.md') : join(c.root, 'CLAUDE.md')),
@@ -158,14 +192,14 @@ function codex(c: SetupContext): FilePlan[] {
 
 function gemini(c: SetupContext): FilePlan[] {
   const dir = c.scope === 'user' ? join(home(c.env), '.gemini') : join(c.root, '.gemini');
-  const group = (event: 'pre-edit' | 'session-start' | 'stop', name: string, matcher?: string) => ({
+  const group = (event: SetupHook, name: string, matcher?: string) => ({
     ...(matcher ? { matcher } : {}),
-    hooks: [commandHook(hookCommand(c, event), { name, timeout: 15_000 })],
+    hooks: [commandHook(hookCommand(c, event), { name, timeout: 30_000 })],
   });
   return [
     jsonPlan(
       join(dir, 'settings.json'),
-      'mcpServers.coord (trust: true); hooks BeforeTool (write_file|replace), SessionStart, AfterAgent',
+      'mcpServers.coord (trust: true); hooks BeforeTool (write_file|replace, run_shell_command), AfterTool (run_shell_command), SessionStart, AfterAgent',
       [
         // trust: true — Gemini CLI offers an untrusted server's tools only after a confirmation, which headless mode cannot give.
         { op: 'set', path: ['mcpServers', 'coord'], value: { command: c.launch.node, args: mcpArgs(c), trust: true } },
@@ -174,6 +208,18 @@ function gemini(c: SetupContext): FilePlan[] {
           path: ['hooks', 'BeforeTool'],
           group: group('pre-edit', 'coord-pre-edit', 'write_file|replace'),
           mark: hookMark('pre-edit', 'gemini'),
+        },
+        {
+          op: 'group',
+          path: ['hooks', 'BeforeTool'],
+          group: group('pre-shell', 'coord-pre-shell', 'run_shell_command'),
+          mark: hookMark('pre-shell', 'gemini'),
+        },
+        {
+          op: 'group',
+          path: ['hooks', 'AfterTool'],
+          group: group('post-shell', 'coord-post-shell', 'run_shell_command'),
+          mark: hookMark('post-shell', 'gemini'),
         },
         {
           op: 'group',

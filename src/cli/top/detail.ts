@@ -1,17 +1,15 @@
 /** The text of one task's detail view in `coord top`: its fields, body, result, change, notes, dependencies, history. */
+
+import { artifactPath } from '../../api/paths.js';
 import { changeLines } from '../../core/change-text.js';
-import type { CoordEvent } from '../../core/model.js';
+import type { CoordEvent, Note as CoordNote } from '../../core/model.js';
 import { terminalText } from '../terminal-text.js';
 import type { TopTask } from './board-state.js';
 import { clock, countdown, esc } from './cells.js';
 import { eventDetail } from './panes.js';
 
-export interface Note {
-  id?: string;
-  agent: string;
-  text: string;
-  at: string;
-}
+/** A note as the detail view shows it (the task's JSON carries the last 20). */
+export type Note = Pick<CoordNote, 'agent' | 'text' | 'at'> & Partial<Pick<CoordNote, 'id'>>;
 
 export interface Artifact {
   id: string;
@@ -77,7 +75,7 @@ export function detailText(
   if (Array.isArray(t.artifacts) && t.artifacts.length) {
     lines.push('', section('Artifacts', color));
     for (const a of t.artifacts) {
-      lines.push(`${safe(a.name ?? a.id)}  ${safe(`${daemonUrl}/v1/tasks/${t.id}/artifacts/${a.id}`)}`);
+      lines.push(`${safe(a.name ?? a.id)}  ${safe(`${daemonUrl}${artifactPath(t.id, a.id)}`)}`);
     }
   }
 

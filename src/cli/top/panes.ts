@@ -2,6 +2,7 @@
  * The lines of each pane of `coord top`, for a given width: the task list by state, agents and locks,
  * the timeline, the header. Pure functions of the board state, so every line's width can be tested.
  */
+import { eventText } from '../../core/events.js';
 import type { CoordEvent } from '../../core/model.js';
 import { type BoardState, filterText, SECTIONS, type Section, type TopTask } from './board-state.js';
 import { cell, clock, column, countdown, esc, fit } from './cells.js';
@@ -119,29 +120,8 @@ export function sidePane(state: BoardState, cols: number, now: number, color: bo
 }
 
 /** What an event says beyond its type, subject and agent. */
-export function eventDetail(e: CoordEvent): string {
-  const d = e.data;
-  // Typed as a string: event types added by other features (task.noted, message.sent) are shown too.
-  switch (e.type as string) {
-    case 'task.created':
-      return `"${String(d.title ?? '')}"${d.for ? ` for ${d.for}` : ''}`;
-    case 'task.claimed':
-      return `fence ${d.fence ?? '?'}`;
-    case 'task.requeued':
-      return `${d.reason ?? ''}${d.to ? ` → ${d.to}` : ''}`;
-    case 'task.cancelled':
-      return d.reason ? `"${d.reason}"` : '';
-    case 'task.noted':
-      return typeof d.text === 'string' ? `"${d.text}"` : '';
-    case 'message.sent':
-      return `${d.to ? `to ${d.to}` : ''}${typeof d.text === 'string' ? ` "${d.text}"` : ''}`;
-    case 'lock.acquired':
-    case 'lock.released':
-      return Array.isArray(d.resources) ? d.resources.join(' ') : '';
-    default:
-      return '';
-  }
-}
+/** The event's text from the catalogue (core/events.ts): the same words as `coord events`. */
+export const eventDetail = (e: CoordEvent): string => eventText(e);
 
 const EVENT_STYLE: Record<string, string> = {
   'task.created': 'cyan-fg',

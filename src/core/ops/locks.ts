@@ -1,8 +1,11 @@
 /** File locks (SPEC rule 11): try-locks with leases, renewed and released by lock_id. */
+import { CoordError } from '../errors.js';
 import { newLockId } from '../ids.js';
-import { DEFAULT_BOARD, DEFAULT_LEASE_S } from '../model.js';
-import { defineOperation } from '../operation.js';
+import { DEFAULT_BOARD, DEFAULT_LEASE_S, type Lock } from '../model.js';
+import { type Ctx, defineOperation } from '../operation.js';
 import { unwrapLock } from '../outcomes.js';
+import { isDirectory, normaliseResource } from '../paths.js';
+import type { Outcome } from '../ports.js';
 import {
   ListLocksInput,
   ListLocksOutput,
@@ -38,6 +41,12 @@ export const lockFiles = defineOperation({
       }),
     );
     ctx.presence.touch(input.agent, board, ctx.clock.now());
+    if (
+      !outcome.ok &&
+      outcome.reason === 'lock_conflict' &&
+      outcome.conflicts.every((c) => c.holder === input.agent && !c.hold)
+    )
+      return alreadyYours(ctx, board, input, outcome.conflicts);
     if (!outcome.ok) {
       const held = await lockConflictError(ctx, outcome, tree?.root ?? null);
       if (held) throw held;
@@ -46,6 +55,42 @@ export const lockFiles = defineOperation({
     return { lock_id: lock.lock_id, resources: lock.resources, lease_until: lock.lease_until };
   },
 });
+
+type Conflicts = Extract<Outcome<unknown>, { reason: 'lock_conflict' }>['conflicts'];
+
+/**
+ * Locking what the same agent already holds is not a conflict with itself ("ask the holder"): when one of its
+ * locks covers every path asked for, that lock is renewed (a claim's lock follows its claim and is kept as is)
+ * and answered; otherwise the answer names the agent's own locks to renew or release.
+ */
+async function alreadyYours(
+  ctx: Ctx,
+  board: string,
+  input: { agent: string; resources: string[]; lease_s?: number | undefined },
+  conflicts: Conflicts,
+): Promise<{ lock_id: string; resources: string[]; lease_until: string }> {
+  const keys = input.resources.map((r) => {
+    const n = normaliseResource(r);
+    return n.ok ? n.key : r;
+  });
+  const covers = (l: Lock) =>
+    keys.every((k) => l.resources.some((h) => h === k || (isDirectory(h) && k.startsWith(h))));
+  const mine = (await ctx.store.listLocks(board)).filter((l) => l.agent === input.agent);
+  const whole = mine.find(covers);
+  if (whole) {
+    if (whole.task_id !== null)
+      return { lock_id: whole.lock_id, resources: whole.resources, lease_until: whole.lease_until };
+    const lease_ms = input.lease_s === undefined ? null : input.lease_s * 1000;
+    const { lease_until } = unwrapLock(await ctx.store.renewLock(whole.lock_id, lease_ms), whole.lock_id);
+    return { lock_id: whole.lock_id, resources: whole.resources, lease_until };
+  }
+  const ids = mine.filter((l) => conflicts.some((c) => l.resources.includes(c.held))).map((l) => l.lock_id);
+  throw new CoordError(
+    'lock_conflict',
+    `${conflicts.map((c) => c.resource).join(', ')} ${conflicts.length === 1 ? 'is' : 'are'} already yours (lock ${ids.join(', ')}) — renew that lock (coord renew ${ids[0] ?? '<lock_id>'}) or unlock it before locking a different set`,
+    { conflicts },
+  );
+}
 
 export const renewLock = defineOperation({
   name: 'renew_lock',

@@ -76,6 +76,14 @@ export const postPlan = defineOperation({
       payload_hash: sha256Hex(canonicalJson({ board, tasks: input.tasks })),
       tasks: sorted.order.map((ref) => tasks[refs.get(ref)!]!),
     });
+    if (!outcome.ok && outcome.reason === 'not_found' && outcome.id !== undefined) {
+      // A name in blocked_by or parent that is no ref of this plan was read as a task id, and there is none.
+      throw new CoordError(
+        'not_found',
+        `${outcome.id} is neither a ref of this plan (${[...refs.keys()].join(', ')}) nor a task id on board ${board} — check its spelling, or the id with coord ls`,
+        { task_id: outcome.id },
+      );
+    }
     const out = unwrap(outcome, '');
     await describeBlocked(ctx.store, Object.values(out.tasks));
     return out;

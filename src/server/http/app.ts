@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
+import { PATHS } from '../../api/paths.js';
 import { HEALTH_URL, routes, successStatus } from '../../api/routes.js';
 import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
@@ -99,7 +100,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
     ...(groupCommit && authorized(req.headers.authorization) ? { group_commit: groupCommit } : {}),
     ...(roundTrips && authorized(req.headers.authorization) ? { round_trips: roundTrips } : {}),
   }));
-  app.get('/v1/openapi.json', async () => openApiDocument(opts.version));
+  app.get(PATHS.openapi, async () => openApiDocument(opts.version));
 
   // A long-poll must not hold the daemon open for up to 60 s when it shuts down.
   const closing = new AbortController();

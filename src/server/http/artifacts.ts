@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { PATHS } from '../../api/paths.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
 import { operations } from '../../core/operations.js';
@@ -11,7 +12,7 @@ export function registerArtifactRoutes(app: FastifyInstance, ctx: Ctx): void {
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_ARTIFACT_BYTES }, (_req, body, done) =>
       done(null, body),
     );
-    scope.put('/v1/tasks/:id/artifacts/:artifact_id', { bodyLimit: MAX_ARTIFACT_BYTES }, async (req, reply) => {
+    scope.put(PATHS.artifact, { bodyLimit: MAX_ARTIFACT_BYTES }, async (req, reply) => {
       const p = req.params as { id: string; artifact_id: string };
       const header = (name: string) => {
         const v = req.headers[name];
@@ -28,7 +29,7 @@ export function registerArtifactRoutes(app: FastifyInstance, ctx: Ctx): void {
       return reply.code(out.created ? 201 : 200).send(out);
     });
   });
-  app.get('/v1/tasks/:id/artifacts/:artifact_id', async (req, reply) => {
+  app.get(PATHS.artifact, async (req, reply) => {
     const p = req.params as { id: string; artifact_id: string };
     const { artifact, bytes } = await invoke(operations.getArtifact, ctx, {
       task_id: p.id,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { PATHS } from '../../api/paths.js';
 import { inboxText } from '../../core/inbox-text.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
@@ -9,7 +10,7 @@ import { STATUS, toCoordError } from './errors.js';
 
 /** GET /v1/inbox: JSON by default, the compact text a model reads with ?format=text. */
 export function registerInboxRoute(app: FastifyInstance, ctx: Ctx): void {
-  app.get('/v1/inbox', async (req, reply) => {
+  app.get(PATHS.inbox, async (req, reply) => {
     const query = req.query as Record<string, unknown>;
     const view = await invoke(operations.inbox, ctx, query);
     if (query.format !== 'text') return view;
@@ -76,7 +77,7 @@ async function answer(
   res.end(body);
 }
 
-const PREFIX = '/v1/inbox?';
+const PREFIX = `${PATHS.inbox}?`;
 
 /** `{key: value}` of a `/v1/inbox?…` URL whose query is plain pairs; undefined for anything else. */
 function plainQuery(url: string): Record<string, string> | undefined {

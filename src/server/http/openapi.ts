@@ -1,5 +1,6 @@
 /** OpenAPI 3.1, generated from the same zod schemas the handlers validate with. */
 import { z } from 'zod';
+import { PATHS } from '../../api/paths.js';
 import { HEALTH_URL, type Route, routes, successStatuses } from '../../api/routes.js';
 import { ArtifactOutput, ErrorSchema } from '../../core/schemas.js';
 
@@ -71,7 +72,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
     paths[p] = { ...paths[p], [r.method.toLowerCase()]: operation(r) };
   }
   paths[HEALTH_URL] = { get: { operationId: 'health', security: [], responses: { '200': { description: 'OK' } } } };
-  paths['/v1/tasks/{id}/artifacts/{artifact_id}'] = {
+  paths[toOpenApiPath(PATHS.artifact)] = {
     put: {
       operationId: 'upload_artifact',
       summary: 'Upload raw bytes as an artifact of a claimed task (Coord-Claim-Id header).',

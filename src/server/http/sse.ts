@@ -11,6 +11,7 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PATHS } from '../../api/paths.js';
 import { invoke, parseInput } from '../../core/invoke.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
@@ -36,7 +37,7 @@ export function registerEventsRoute(app: FastifyInstance, ctx: Ctx, hub = new Ev
   // Open streams would hold the server open forever: end them when the daemon closes.
   app.addHook('preClose', async () => hub.endAll());
 
-  app.get('/v1/events', async (req, reply) => {
+  app.get(PATHS.events, async (req, reply) => {
     const query = req.query as Record<string, unknown>;
     if (wantsJson(req, query)) {
       return invoke(operations.listEvents, ctx, {

@@ -7,7 +7,8 @@
  *   notifications but shows channel events to the model. Only news the model
  *   should act on goes there: new work it may claim, and the end of its own claims.
  */
-import type { CoordEvent, Task } from '../../core/model.js';
+import { newsFor } from '../../core/events.js';
+import type { CoordEvent } from '../../core/model.js';
 import type { Store } from '../../core/ports.js';
 import type { McpSession } from './session.js';
 
@@ -66,34 +67,5 @@ export class InboxWatch {
   }
 }
 
-/** The line a model should read for this event, or null when it is not news for `me`. */
-export function newsFor(e: CoordEvent, task: Task, me: string): string | null {
-  const title = task.title.length > 80 ? `${task.title.slice(0, 79)}…` : task.title;
-  const take = `claim_task {"task_id":"${task.id}"} to take it`;
-  const d = e.data;
-  switch (e.type) {
-    case 'task.created':
-      // SPEC §11: a task that waits for others is news when it becomes ready (task.ready), not before.
-      if (task.created_by === me || task.state !== 'queued' || !task.ready) return null;
-      return `new task #${task.id} ${task.for === me ? 'for you ' : ''}from ${task.created_by} (${task.kind}, p${task.priority}): ${title} — ${take}`;
-    case 'task.requeued':
-      if (d.previous === me) {
-        return d.reason === 'lease_lapsed'
-          ? `your lease on #${task.id} ran out and it is queued again — stop, or ${take} again`
-          : null;
-      }
-      if (task.state !== 'queued') return null;
-      return d.reason === 'handoff' && d.to === me
-        ? `#${task.id} was handed to you by ${String(d.previous)}: ${title} — ${take}`
-        : `#${task.id} is queued again: ${title} — ${take}`;
-    case 'task.ready':
-      if (task.state !== 'queued' || !task.ready || (task.for !== null && task.for !== me)) return null;
-      return `#${task.id} is ready (what it waited for completed): ${title} — ${take}`;
-    case 'task.cancelled':
-      return d.holder === me ? `#${task.id} was cancelled by ${e.agent} — stop working on it` : null;
-    case 'task.expired':
-      return e.agent === me ? `#${task.id} expired (its ttl passed) — stop working on it` : null;
-    default:
-      return null;
-  }
-}
+/** The catalogue's news line (core/events.ts), re-exported for the push tests. */
+export { newsFor };

@@ -33,6 +33,7 @@ import type { ToolArgs } from './listed-schema.js';
 import { toRepoPaths } from './paths.js';
 import * as say from './result-text.js';
 import type { McpSession } from './session.js';
+import { editTools } from './tools-edits.js';
 import { messageTools } from './tools-messages.js';
 
 export interface ToolEnv {
@@ -306,6 +307,7 @@ export const tools: Tool[] = [
     },
   },
   ...messageTools,
+  ...editTools,
 ];
 
 /** The session's work tree, when it has one (SPEC §14): locks, claims and submits say where the work is. */

@@ -6,6 +6,8 @@
  * on one board are serialised, everything else runs freely. Liveness is a
  * predicate (lease, or the claim a lock is bound to), never a background job.
  */
+
+import type { Overlap } from '../../core/edit-decision.js';
 import type { Lock } from '../../core/model.js';
 import { overlapProbe, overlaps } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
@@ -52,28 +54,62 @@ const CONFLICTS = `WITH hits AS (
     SELECT resource, lock_id FROM lock_resources
     WHERE board = @board AND resource >= @lo::text COLLATE "C" AND resource < @hi::text COLLATE "C")
   SELECT hits.resource AS held, l.lock_id, l.agent AS holder, ${LEASE} AS lease_until,
-         l.worktree, l.held_since, COALESCE(l.task_id, l.hold_task) AS task_id
+         l.worktree, l.held_since, COALESCE(l.task_id, l.hold_task) AS task_id,
+         (l.claim_id IS NULL AND l.held_since IS NULL) AS plain
   FROM hits JOIN locks l ON l.lock_id = hits.lock_id LEFT JOIN tasks t ON t.id = l.task_id
   WHERE ${CONFLICTING} ORDER BY hits.resource, l.lock_id`;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** Every live lock overlapping any of `keys`: each requested key with each held key it meets. */
-export async function findConflicts(
+export async function findOverlaps(
   db: Queryable,
   now: number,
   board: string,
   keys: string[],
   worktree: string | null = null,
-): Promise<LockConflict[]> {
-  const out: LockConflict[] = [];
+): Promise<Overlap[]> {
+  const out: Overlap[] = [];
   for (const resource of keys) {
     const probe = overlapProbe(resource);
-    const hits = await rows<ConflictRow>(db, CONFLICTS, { board, now, worktree, ...probe });
-    for (const h of hits) out.push(conflictOf(resource, h, now));
+    const hits = await rows<ConflictRow & { plain: boolean }>(db, CONFLICTS, { board, now, worktree, ...probe });
+    for (const h of hits) {
+      const c = conflictOf(resource, h, now);
+      out.push({
+        resource,
+        held: h.held,
+        lock_id: h.lock_id,
+        holder: h.holder,
+        lease_until: Number(h.lease_until),
+        task_id: h.task_id,
+        plain: h.plain,
+        ...(c.worktree === undefined ? {} : { worktree: c.worktree, hold: c.hold ?? false }),
+      });
+    }
   }
   return out;
 }
+
+/** The overlaps as a lock_conflict lists them (a work tree's lock or hold says which, SPEC §14). */
+const findConflicts = async (
+  db: Queryable,
+  now: number,
+  board: string,
+  keys: string[],
+  worktree: string | null = null,
+): Promise<LockConflict[]> =>
+  (await findOverlaps(db, now, board, keys, worktree)).map((o) => ({
+    resource: o.resource,
+    held: o.held,
+    lock_id: o.lock_id,
+    holder: o.holder,
+    lease_until: iso(o.lease_until),
+    ...(o.worktree === undefined ? {} : { task_id: o.task_id, worktree: o.worktree, hold: o.hold ?? false }),
+  }));
+
+/** Serialises lock decisions on one board until COMMIT (see the top of this file). */
+export const lockBoard = (tx: Tx, board: string): Promise<unknown> =>
+  rows(tx.db, "SELECT pg_advisory_xact_lock(hashtext('coord.locks'), hashtext(@board))", { board });
 
 // The cascade removes the keys; the CTE's statement still sees them to name them in the event.
 const FREE = (where: string) => `WITH gone AS (DELETE FROM locks WHERE ${where} RETURNING *)
@@ -165,12 +201,21 @@ export async function insertLock(
   cmd: AcquireLocksCommand,
   bound: { task_id: string; claim_id: string; lease_until: number } | null,
 ): Promise<Outcome<{ lock: Lock }>> {
-  await rows(tx.db, "SELECT pg_advisory_xact_lock(hashtext('coord.locks'), hashtext(@board))", { board: cmd.board });
+  await lockBoard(tx, cmd.board);
   // Lapsed locks no longer conflict; free them first so the event log never shows an acquisition over a lock
   // it has not released yet (a claim with files comes here directly, not through acquireLocks).
   await freeLapsedLocks(tx);
   const conflicts = await findConflicts(tx.db, tx.now, cmd.board, cmd.resources, cmd.worktree);
   if (conflicts.length > 0) return { ok: false, reason: 'lock_conflict', conflicts };
+  return { ok: true, lock: await writeLock(tx, cmd, bound) };
+}
+
+/** Inserts a lock whose keys the caller has just checked under the board's advisory lock, with its event. */
+export async function writeLock(
+  tx: Tx,
+  cmd: AcquireLocksCommand,
+  bound: { task_id: string; claim_id: string; lease_until: number } | null,
+): Promise<Lock> {
   const lease_until = bound?.lease_until ?? tx.now + cmd.lease_ms;
   await rows(
     tx.db,
@@ -192,7 +237,7 @@ export async function insertLock(
   );
   const { lock, event } = acquiredLock(cmd, lease_until, bound?.task_id ?? null, tx.now);
   appendEvent(tx, event);
-  return { ok: true, lock };
+  return lock;
 }
 
 export const acquireLocks = (tx: Tx, cmd: AcquireLocksCommand): Promise<Outcome<{ lock: Lock }>> =>

@@ -1,8 +1,10 @@
 import type pg from 'pg';
 import type { Clock } from '../../core/clock.js';
+import { isReadOnly } from '../../core/edit-decision.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
+import { answerOf } from '../shared/edit-answer.js';
 import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
 import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
@@ -19,6 +21,7 @@ import {
   type QueryStats,
   queryStats,
 } from './database.js';
+import { decideEdit, peekEdit } from './decide-edit.js';
 import { createPlan, setDeps, taskStates } from './deps.js';
 import { DB_NOW, moveDue, type Probe, probeSql, sweepProbeSql } from './due.js';
 import { endSession } from './end-session.js';
@@ -303,6 +306,11 @@ export class PostgresStore implements Store {
   }
   async acquireLocks(cmd: Parameters<Store['acquireLocks']>[0]) {
     return this.write((tx) => acquireLocks(tx, cmd));
+  }
+  async decideEdit(cmd: Parameters<Store['decideEdit']>[0]) {
+    const look = await guarded(async () => peekEdit(this.pool, await this.now(), cmd));
+    if (isReadOnly(look)) return answerOf(look);
+    return this.write((tx) => decideEdit(tx, cmd));
   }
   async renewLock(lockId: string, leaseMs: number | null) {
     return this.write((tx) => renewLock(tx, lockId, leaseMs));

@@ -1,4 +1,6 @@
 /** What both stores share about dependencies (SPEC §11): the checked links of a new task and its event. */
+
+import type { EventData } from '../../core/events.js';
 import type { Blocker } from '../../core/model.js';
 import type { Lost } from '../../core/ports.js';
 import { visibleTo } from '../../core/rules.js';
@@ -45,7 +47,7 @@ export const openCount = (blockers: readonly Blocker[]): number =>
 export function createdData(
   r: { title: string; kind: string; priority: number; for_agent: string | null },
   links: Links,
-): Record<string, unknown> {
+): EventData<'task.created'> {
   return {
     title: r.title,
     kind: r.kind,

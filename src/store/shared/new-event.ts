@@ -1,15 +1,21 @@
+import type { EventData } from '../../core/events.js';
 import type { EventType, Lock } from '../../core/model.js';
 import type { AcquireLocksCommand } from '../../core/ports.js';
 
-/** An event as a store appends it, before it has its seq and time. */
-export interface NewEvent {
-  type: EventType;
-  board: string;
-  task_id?: string | null;
-  lock_id?: string | null;
-  agent?: string | null;
-  data?: Record<string, unknown>;
-}
+/**
+ * An event as a store appends it, before it has its seq and time: one member per event type, whose `data`
+ * is that type's payload in the catalogue (core/events.ts) — a payload built wrong does not compile.
+ */
+export type NewEvent = {
+  [T in EventType]: {
+    type: T;
+    board: string;
+    task_id?: string | null;
+    lock_id?: string | null;
+    agent?: string | null;
+    data: EventData<T>;
+  };
+}[EventType];
 
 /** The lock a successful acquire answers, and the `lock.acquired` event that records it. */
 export function acquiredLock(

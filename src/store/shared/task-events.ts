@@ -71,6 +71,7 @@ export const taskExpired = (r: Row): NewEvent => ({
   board: r.board,
   task_id: r.id,
   agent: r.claimed_by,
+  data: {},
 });
 
 export const lockReleased = (

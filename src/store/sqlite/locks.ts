@@ -4,6 +4,8 @@
  * table and two callers can never both win an overlapping key. Liveness is a
  * predicate (lease, or the claim a lock is bound to), never a background job.
  */
+
+import type { Overlap } from '../../core/edit-decision.js';
 import type { Lock } from '../../core/model.js';
 import { overlapProbe, overlaps } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
@@ -50,7 +52,8 @@ export const CONFLICTS = `WITH hits AS (
     SELECT resource, lock_id FROM lock_resources
     WHERE board = @board AND resource >= @lo AND resource < @hi)
   SELECT hits.resource AS held, l.lock_id, l.agent AS holder, ${LEASE} AS lease_until,
-         l.worktree, l.held_since, COALESCE(l.task_id, l.hold_task) AS task_id
+         l.worktree, l.held_since, COALESCE(l.task_id, l.hold_task) AS task_id,
+         (l.claim_id IS NULL AND l.held_since IS NULL) AS plain
   FROM hits JOIN locks l ON l.lock_id = hits.lock_id LEFT JOIN tasks t ON t.id = l.task_id
   WHERE ${CONFLICTING} ORDER BY hits.resource, l.lock_id`;
 
@@ -58,16 +61,17 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * Every live lock overlapping any of `keys` — each requested key with each held key it meets — and every
- * hold of a work tree other than `worktree` (SPEC §14).
+ * change hold of a work tree other than `worktree` (SPEC §14): the one conflict check, for locks, claims
+ * with files and the edit decision alike.
  */
-export function findConflicts(
+export function findOverlaps(
   db: Db,
   now: number,
   board: string,
   keys: string[],
   worktree: string | null = null,
-): LockConflict[] {
-  const out: LockConflict[] = [];
+): Overlap[] {
+  const out: Overlap[] = [];
   for (const resource of keys) {
     const probe = overlapProbe(resource);
     const hits = stmt(db, CONFLICTS).all({
@@ -77,11 +81,40 @@ export function findConflicts(
       exact: JSON.stringify(probe.exact),
       lo: probe.lo,
       hi: probe.hi,
-    }) as ConflictRow[];
-    for (const h of hits) out.push(conflictOf(resource, h, now));
+    }) as (ConflictRow & { plain: number })[];
+    for (const h of hits) {
+      const c = conflictOf(resource, h, now);
+      out.push({
+        resource,
+        held: h.held,
+        lock_id: h.lock_id,
+        holder: h.holder,
+        lease_until: Number(h.lease_until),
+        task_id: h.task_id,
+        plain: h.plain === 1,
+        ...(c.worktree === undefined ? {} : { worktree: c.worktree, hold: c.hold ?? false }),
+      });
+    }
   }
   return out;
 }
+
+/** The overlaps as a lock_conflict lists them (a work tree's lock or hold says which, SPEC §14). */
+export const findConflicts = (
+  db: Db,
+  now: number,
+  board: string,
+  keys: string[],
+  worktree: string | null = null,
+): LockConflict[] =>
+  findOverlaps(db, now, board, keys, worktree).map((o) => ({
+    resource: o.resource,
+    held: o.held,
+    lock_id: o.lock_id,
+    holder: o.holder,
+    lease_until: iso(o.lease_until),
+    ...(o.worktree === undefined ? {} : { task_id: o.task_id, worktree: o.worktree, hold: o.hold ?? false }),
+  }));
 
 const resourcesOf = (db: Db, lockId: string): string[] =>
   (
@@ -182,6 +215,15 @@ export function insertLock(
   freeLapsedLocks(tx);
   const conflicts = findConflicts(tx.db, tx.now, cmd.board, cmd.resources, cmd.worktree);
   if (conflicts.length > 0) return { ok: false, reason: 'lock_conflict', conflicts };
+  return { ok: true, lock: writeLock(tx, cmd, bound) };
+}
+
+/** Inserts a lock whose keys the caller has just checked, in its transaction, with its event. */
+export function writeLock(
+  tx: Tx,
+  cmd: AcquireLocksCommand,
+  bound: { task_id: string; claim_id: string; lease_until: number } | null,
+): Lock {
   const lease_until = bound?.lease_until ?? tx.now + cmd.lease_ms;
   stmt(
     tx.db,
@@ -199,7 +241,7 @@ export function insertLock(
   for (const r of cmd.resources) add.run(cmd.board, r, cmd.lock_id);
   const { lock, event } = acquiredLock(cmd, lease_until, bound?.task_id ?? null, tx.now);
   appendEvent(tx, event);
-  return { ok: true, lock };
+  return lock;
 }
 
 export const acquireLocks = (tx: Tx, cmd: AcquireLocksCommand): Outcome<{ lock: Lock }> => insertLock(tx, cmd, null);

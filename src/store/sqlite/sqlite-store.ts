@@ -2,10 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { type Clock, systemClock } from '../../core/clock.js';
+import { isReadOnly } from '../../core/edit-decision.js';
 import type { CoordError } from '../../core/errors.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
+import { answerOf } from '../shared/edit-answer.js';
 import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
 import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
@@ -14,6 +16,7 @@ import { claimNext, peekNext } from './claim.js';
 import { claimWithFiles } from './claim-with-files.js';
 import { createTask } from './create-task.js';
 import { type Db, type Durability, openDatabase } from './database.js';
+import { decideEdit, peekEdit } from './decide-edit.js';
 import { createPlan, setDeps, taskStates } from './deps.js';
 import { anyDue, moveDue } from './due.js';
 import { endSession } from './end-session.js';
@@ -282,6 +285,12 @@ export class SqliteStore implements Store {
   }
   async acquireLocks(cmd: Parameters<Store['acquireLocks']>[0]) {
     return this.write((tx) => acquireLocks(tx, cmd));
+  }
+  async decideEdit(cmd: Parameters<Store['decideEdit']>[0]) {
+    const now = this.clock.now();
+    const look = this.read(() => peekEdit(this.db, now, cmd));
+    if (isReadOnly(look)) return answerOf(look);
+    return this.write((tx) => decideEdit(tx, cmd));
   }
   async renewLock(lockId: string, leaseMs: number | null) {
     return this.write((tx) => renewLock(tx, lockId, leaseMs));

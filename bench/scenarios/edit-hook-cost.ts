@@ -1,0 +1,115 @@
+/**
+ * What a command hook costs per edit (SPEC §10, issue 25): `coord hook pre-edit` as Codex, Gemini CLI
+ * and Cursor run it — a fresh Node process that reads the edit on stdin, finds the work tree and asks
+ * the daemon once (decide_edit) — against a bare `node -e 0` hook given the same stdin, spawned the
+ * same way from this process. The edit is of a file the agent already holds (the common repeated edit).
+ * coord: median wall time of `node bin/coord.js hook pre-edit --client claude` (from dist/).
+ * floor: median wall time of `node -e 0`.
+ * extra.shell_added_ms: the pre-shell + post-shell hooks around one shell command in a 10,000-file
+ *   repository, less two bare `node -e 0` (what the shell hooks add beyond starting Node twice).
+ * target: ≤ 1.3× the bare hook.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { COORD_BIN, startCoordDaemon } from '../coord/daemon.js';
+import { pick } from '../lib/config.js';
+import { median } from '../lib/stats.js';
+import { tempDir } from '../lib/template-db.js';
+import { defineScenario } from '../lib/types.js';
+
+const EDITS = pick(10, 20);
+const SHELL_FILES = 10_000;
+
+function timed(args: string[], stdin: string, env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, {
+      stdio: ['pipe', 'ignore', 'pipe'],
+      env: { ...process.env, ...env },
+      ...(cwd ? { cwd } : {}),
+    });
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve(performance.now() - t0) : reject(new Error(`exit ${code}: ${err.slice(0, 300)}`)),
+    );
+    child.stdin.end(stdin);
+  });
+}
+
+function gitRepo(files: number): string {
+  const dir = tempDir('coord-bench-repo-');
+  const git = (...a: string[]) =>
+    execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@e', ...a], { cwd: dir, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  for (let i = 0; i < files; i++) {
+    const sub = join(dir, 'src', `d${Math.floor(i / 100)}`);
+    if (i % 100 === 0) mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, `f${i}.ts`), `export const x${i} = ${i};\n`);
+  }
+  git('add', '.');
+  git('commit', '-q', '-m', 'seed');
+  return dir;
+}
+
+let small = '';
+let big = '';
+
+export default defineScenario({
+  name: 'per-edit cost of the command hook (pre-edit) vs a bare node -e 0 hook',
+  metric: 'median wall time per hook run',
+  unit: 'ms',
+  better: 'lower',
+  target: { kind: 'ratio_to_floor_max', value: 1.3 },
+  note: `${EDITS} runs per round, each a fresh process fed the client's JSON on stdin; the agent already holds the file; extra.shell_added_ms: pre-shell + post-shell around one command in a ${SHELL_FILES.toLocaleString('en')}-file repository, less two bare node -e 0`,
+  async setup() {
+    small = gitRepo(3);
+    big = gitRepo(SHELL_FILES);
+  },
+  contenders: {
+    coord: async () => {
+      const d = await startCoordDaemon();
+      const env = { CLAUDE_CODE_SESSION_ID: 'bench-session', COORD_AGENT: '', COORD_BOARD: '', COORD_GUARD: '' };
+      try {
+        const edit = JSON.stringify({
+          hook_event_name: 'PreToolUse',
+          cwd: small,
+          tool_name: 'Edit',
+          tool_input: { file_path: join(small, 'src/d0/f0.ts') },
+        });
+        const hook = [COORD_BIN, 'hook', 'pre-edit', '--client', 'claude', '--state', d.stateDir];
+        await timed(hook, edit, env); // the first edit takes the auto-lock
+        const xs: number[] = [];
+        for (let i = 0; i < EDITS; i++) xs.push(await timed(hook, edit, env));
+        // Shell hooks in the big repository: one file changed by the "command" between them.
+        const shell = (event: string) =>
+          timed(
+            [COORD_BIN, 'hook', event, '--client', 'claude', '--state', d.stateDir],
+            JSON.stringify({ cwd: big, tool_name: 'Bash', tool_use_id: 'bench' }),
+            env,
+          );
+        const sh: number[] = [];
+        const bare: number[] = [];
+        for (let i = 0; i < pick(3, 5); i++) {
+          const pre = await shell('pre-shell');
+          writeFileSync(join(big, 'src/d0/f0.ts'), `export const x0 = ${i + 1};\n`);
+          sh.push(pre + (await shell('post-shell')));
+          bare.push((await timed(['-e', '0'], '')) + (await timed(['-e', '0'], '')));
+        }
+        return { value: median(xs), extra: { shell_added_ms: median(sh) - median(bare), shell_ms: median(sh) } };
+      } finally {
+        await d.stop();
+      }
+    },
+    floor: async () => {
+      const xs: number[] = [];
+      const stdin = JSON.stringify({ hook_event_name: 'PreToolUse', cwd: small, tool_name: 'Edit', tool_input: {} });
+      for (let i = 0; i < EDITS; i++) xs.push(await timed(['-e', '0'], stdin));
+      return median(xs);
+    },
+  },
+});

@@ -1,0 +1,30 @@
+/**
+ * The HTTP contract's URLs as plain strings, with nothing to load (no zod, no operations): the route table
+ * (routes.ts) is written with them, and so are the light clients that must not load the table (the hooks,
+ * the Claude push channel) and the server's own handlers (SSE, artifacts, the inbox lane, OpenAPI). No file
+ * outside src/api/ writes a `/v1/…` URL (test/architecture/imports.test.ts reads every string).
+ */
+export const PATHS = {
+  health: '/v1/health',
+  openapi: '/v1/openapi.json',
+  tasks: '/v1/tasks',
+  inbox: '/v1/inbox',
+  events: '/v1/events',
+  agents: '/v1/agents',
+  locks: '/v1/locks',
+  /** The one-round-trip edit decision (decide_edit, SPEC §10). */
+  decideEdit: '/v1/locks/decide',
+  messagesPending: '/v1/messages/pending',
+  /** PUT and GET one artifact's bytes (fastify's `:param` form). */
+  artifact: '/v1/tasks/:id/artifacts/:artifact_id',
+} as const;
+
+const seg = encodeURIComponent;
+
+/** `path` with `?query` when there is one. */
+export const withQuery = (path: string, query: string): string =>
+  query ? `${path}?${query.replace(/^\?/, '')}` : path;
+export const taskPath = (taskId: string): string => `${PATHS.tasks}/${seg(taskId)}`;
+export const artifactPath = (taskId: string, artifactId: string): string =>
+  `${taskPath(taskId)}/artifacts/${seg(artifactId)}`;
+export const lockRenewPath = (lockId: string): string => `${PATHS.locks}/${seg(lockId)}/renew`;

@@ -1,0 +1,79 @@
+/**
+ * SPEC §10 "The client's cheapest hook": `decide_edit`, the tool a client's
+ * own hook calls on this session's MCP server (Claude Code's `mcp_tool` hook
+ * type), so no process starts per edit and the agent is exactly this
+ * session's. It takes the paths the edit tool is about to write — as the
+ * hook interpolates them from its input, `${tool_input.file_path}` — and
+ * answers in the hook's JSON: `{}` to let the edit go ahead, or
+ * `hookSpecificOutput.permissionDecision: "deny"` with the `lock_conflict: …`
+ * reason, which Claude Code (and Qwen Code) show the model.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { DECIDE_EDIT_TOOL, hookDeny } from '../../core/edit-decision.js';
+import { invoke } from '../../core/invoke.js';
+import { operations as op } from '../../core/operations.js';
+import { normaliseResource } from '../../core/paths.js';
+import { locatePath } from '../../state-dir/board-name.js';
+import type { McpSession } from './session.js';
+import type { Tool } from './tools.js';
+
+const Path = z.string().max(4096).optional();
+
+/** A path the hook gave: a string its interpolation filled in (an absent field interpolates to ""). */
+const given = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '' && !v.includes('${');
+
+/** The lock keys of the paths, per board: located on disk as the command hook does; outside every repository, none. */
+function keysByBoard(session: McpSession, paths: string[]): Map<string, { keys: string[]; worktree: string }> {
+  const out = new Map<string, { keys: string[]; worktree: string }>();
+  const base = session.root ?? process.cwd();
+  // Each path as spelt (`..` after a symlinked folder climbs from its target, as the OS reads it) and lexically
+  // resolved (as clients that normalise paths read it): both keys are decided, as the command hook does.
+  for (const abs of paths.flatMap((p) => [isAbsolute(p) ? p : `${base}/${p}`, resolve(base, p)])) {
+    const at = locatePath(abs);
+    if (!at) continue;
+    const key = normaliseResource(at.key);
+    if (!key.ok) continue;
+    const entry = out.get(at.board) ?? { keys: [], worktree: at.tree.root };
+    if (!entry.keys.includes(key.key)) entry.keys.push(key.key);
+    out.set(at.board, entry);
+  }
+  return out;
+}
+
+export const editTools: Tool[] = [
+  {
+    name: DECIDE_EDIT_TOOL,
+    description:
+      "Called by coord's edit hook before a file is written; you never need to call it. Answers {} (go ahead: you now hold the file) or a deny naming who holds it.",
+    input: z.object({
+      file_path: Path.describe('The file the edit tool is about to write (absolute, or relative to the repository).'),
+      notebook_path: Path.describe('The notebook NotebookEdit is about to write.'),
+      paths: z.array(z.string().max(4096)).max(256).optional().describe('More paths (a move: source and destination).'),
+      timeout_s: z
+        .number()
+        .optional()
+        .describe("The hook's own timeout: coord mcp answers coord_busy 2 s before it if the daemon has not."),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false, idempotentHint: true },
+    async run(args, { ctx, session }) {
+      const paths = [args.file_path, args.notebook_path, ...(Array.isArray(args.paths) ? args.paths : [])].filter(
+        given,
+      );
+      const denied: string[] = [];
+      const decisions: unknown[] = [];
+      for (const [board, at] of keysByBoard(session, paths)) {
+        const d = await invoke(op.decideEdit, ctx, {
+          agent: session.agent,
+          board,
+          paths: at.keys,
+          worktree: at.worktree,
+        });
+        decisions.push(d);
+        if (d.decision === 'deny' && d.reason) denied.push(d.reason);
+      }
+      const answer = denied.length > 0 ? hookDeny(denied.join('\n')) : {};
+      return { text: JSON.stringify(answer), data: { decisions } };
+    },
+  },
+];

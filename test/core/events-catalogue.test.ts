@@ -1,0 +1,67 @@
+/**
+ * The event catalogue (core/events.ts) describes the payloads the stores really write: a walk through every
+ * kind of change appends at least one event of each type, and each one's data passes its type's schema and
+ * has a text.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { EVENTS, eventText, payloadSchema } from '../../src/core/events.js';
+import { EVENT_TYPES } from '../../src/core/model.js';
+import { operations as op } from '../../src/core/operations.js';
+import { harness, makeSqliteStore } from '../support/ctx.js';
+
+test('every event type has a catalogue entry, and each event the store writes matches its payload schema', async () => {
+  assert.deepEqual(Object.keys(EVENTS).sort(), [...EVENT_TYPES].sort());
+  const h = await harness(makeSqliteStore);
+  const board = 'catalogue';
+  const post = async (title: string, extra: object = {}) =>
+    ((await h.call(op.createTask, { title, agent: 'ann', board, ...extra })) as { task: { id: string } }).task.id;
+  const claim = async (id: string, agent: string) =>
+    ((await h.call(op.claimTask, { task_id: id, agent, lease_s: 1 })) as { claim_id: string }).claim_id;
+  const a = await post('first');
+  const b = await post('after first', { blocked_by: [a] });
+  const c = await post('to cancel');
+  const handed = await claim(a, 'bob');
+  await h.call(op.releaseTask, { task_id: a, claim_id: handed, to: 'cat', note: 'over to you' });
+  const done = await claim(a, 'cat');
+  await h.call(op.submitResult, { task_id: a, claim_id: done, status: 'completed' }); // b: task.ready
+  const failing = await claim(b, 'bob');
+  await h.call(op.submitResult, { task_id: b, claim_id: failing, status: 'failed' });
+  await claim(await post('lapses'), 'bob');
+  await h.call(op.cancelTask, { task_id: c, agent: 'ann', reason: 'not needed' });
+  await post('expires', { ttl_s: 1 });
+  const lock = (await h.call(op.lockFiles, { agent: 'ann', board, resources: ['src/a.ts'] })) as { lock_id: string };
+  await h.call(op.unlockFiles, { lock_id: lock.lock_id });
+  await h.call(op.addNote, { task_id: c, agent: 'ann', text: 'why it was cancelled' });
+  const sent = (await h.call(op.sendMessage, { agent: 'ann', board, to: 'bob', text: 'hi', ack_required: true })) as {
+    message: { id: string };
+  };
+  await h.call(op.ackMessage, { message_id: sent.message.id, agent: 'bob' });
+  // SPEC §14: a lock taken from a work tree stays, when released, as that work tree's hold (lock.held).
+  await h.store.acquireLocks({
+    lock_id: 'l_held',
+    board,
+    agent: 'ann',
+    resources: ['src/held.ts'],
+    lease_ms: 60_000,
+    session_id: null,
+    worktree: '/repo/wt-a',
+  });
+  await h.store.releaseLock('l_held');
+  h.clock.advance(3_600_000); // the lease lapses, the ttl passes
+  await h.call(op.listTasks, { board });
+
+  const { events } = (await h.call(op.listEvents, { board, limit: 1000 })) as {
+    events: { type: (typeof EVENT_TYPES)[number]; data: unknown }[];
+  };
+  assert.deepEqual([...new Set(events.map((e) => e.type))].sort(), [...EVENT_TYPES].sort(), 'one of each type');
+  for (const e of events) {
+    const parsed = payloadSchema(e.type).safeParse(e.data);
+    assert.ok(parsed.success, `${e.type} ${JSON.stringify(e.data)}: ${parsed.error?.message}`);
+    assert.equal(typeof eventText(e as never), 'string');
+  }
+  const lapsed = events.find(
+    (e) => e.type === 'task.requeued' && (e.data as { reason: string }).reason === 'lease_lapsed',
+  );
+  assert.match(eventText(lapsed as never), /^lease lapsed/);
+});
