@@ -10,6 +10,8 @@ import { newLockId } from '../ids.js';
 import { DEFAULT_BOARD } from '../model.js';
 import { defineOperation } from '../operation.js';
 import { DecideEditInput, DecideEditOutput } from '../schemas.js';
+import { lockConflictError, settleHolds } from './settle-holds.js';
+import { trackTree } from './worktree-context.js';
 
 export const decideEdit = defineOperation({
   name: 'decide_edit',
@@ -19,26 +21,42 @@ export const decideEdit = defineOperation({
   output: DecideEditOutput,
   async run(ctx, input) {
     const board = input.board ?? DEFAULT_BOARD;
-    const d = await ctx.store.decideEdit({
-      board,
-      agent: input.agent,
-      resources: input.paths,
-      lease_ms: (input.lease_s ?? AUTO_LOCK_LEASE_S) * 1000,
-      lock_id: newLockId(),
-      session_id: ctx.session_id ?? null,
-      worktree: input.worktree ?? null,
-    });
+    const decide = () =>
+      ctx.store.decideEdit({
+        board,
+        agent: input.agent,
+        resources: input.paths,
+        lease_ms: (input.lease_s ?? AUTO_LOCK_LEASE_S) * 1000,
+        lock_id: newLockId(),
+        session_id: ctx.session_id ?? null,
+        worktree: input.worktree ?? null,
+      });
+    let d = await decide();
+    // SPEC §14: a hold is checked with git when it blocks (merged or reverted work lets the edit through now).
+    const held = d.decision === 'deny' && d.conflicts.some((c) => c.hold);
+    if (held || (d.decision === 'allow' && d.lock)) await trackTree(ctx, board, input.agent, input.worktree);
+    if (d.decision === 'deny' && held && ctx.git) {
+      const trees = new Set(d.conflicts.flatMap((c) => (c.hold && c.worktree ? [c.worktree] : [])));
+      if ((await settleHolds(ctx, board, trees)) > 0) d = await decide();
+    }
     const now = ctx.clock.now();
     ctx.presence.touch(input.agent, board, now);
     const base = { board, resources: input.paths };
     if (d.decision === 'deny') {
+      const holdReason = d.conflicts.some((c) => c.hold)
+        ? await lockConflictError(
+            ctx,
+            { ok: false, reason: 'lock_conflict', conflicts: d.conflicts },
+            input.worktree ?? null,
+          )
+        : null;
       return {
         ...base,
         decision: 'deny' as const,
         lock_id: null,
         renewed: [],
         lease_until: null,
-        reason: conflictReason(d.conflicts, now),
+        reason: holdReason ? `lock_conflict: ${holdReason.message}` : conflictReason(d.conflicts, now),
         conflicts: d.conflicts,
       };
     }

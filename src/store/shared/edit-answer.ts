@@ -15,6 +15,8 @@ export function answerOf(plan: EditPlan): EditDecision {
         lock_id: c.lock_id,
         lease_until: iso(c.lease_until),
         task_id: c.task_id,
+        // SPEC §14: a work tree's lock or hold says which.
+        ...(c.worktree === undefined ? {} : { worktree: c.worktree, hold: c.hold ?? false }),
       })),
     };
   }
