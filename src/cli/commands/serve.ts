@@ -19,6 +19,10 @@ export function registerServe(program: Command): void {
       '--durability <mode>',
       'full (default: every acknowledged write survives power loss) or normal (survives kill -9, not a power cut)',
     )
+    .option(
+      '--public-url <url>',
+      'https://HOST[/prefix] where a tunnel reaches this daemon: chat hosts (claude.ai, ChatGPT) connect to /mcp over OAuth',
+    )
     .option('--json', 'print the listening address as JSON')
     .option(
       '--log-format <format>',
