@@ -83,7 +83,9 @@ export interface Connectors {
   /** Rotates a refresh token: the old one is spent, a new pair issued. A spent one presented again revokes. */
   rotateRefresh(cmd: { hash: string; client_id: string; tokens: TokenPair }): Promise<Spend<{ grant: Grant }>>;
   /** The live grant an access token belongs to (not expired, not revoked, its client still registered). */
-  grantOfAccessToken(hash: string): Promise<Grant | null>;
+  grantOfAccessToken(hash: string): Promise<(Grant & { token_expires_at: number }) | null>;
+  /** The newest consent code still usable: the consent page is prefilled with its board and agent. */
+  pendingConnect(): Promise<{ board: string | null; agent: string | null } | null>;
   listGrants(): Promise<Grant[]>;
   /** Revokes a grant (and with `delete_client` its client's registration and every grant of it). */
   revokeGrant(cmd: { id: string; delete_client: boolean }): Promise<Grant | null>;

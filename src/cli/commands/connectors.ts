@@ -29,7 +29,9 @@ export function registerConnectors(program: Command): void {
   withCommon(
     program
       .command('connect')
-      .description('Print a one-time code (10 minutes) that approves one chat host (claude.ai, ChatGPT) as a connector'),
+      .description(
+        'Print a one-time code (10 minutes) that approves one chat host (claude.ai, ChatGPT) as a connector',
+      ),
   ).action(
     action(async (flags: CommonFlags) => {
       const inv = resolveInvocation(flags);

@@ -142,7 +142,8 @@ export function makeGuard(opts: GuardOptions): Guard {
         sendError(reply, r.error);
         return reply;
       }
-      const tokenFree = route !== undefined && (PUBLIC_ROUTES.has(route) || (site !== undefined && isOAuthRoute(route)));
+      const tokenFree =
+        route !== undefined && (PUBLIC_ROUTES.has(route) || (site !== undefined && isOAuthRoute(route)));
       const r = refusal(req.headers, tokenFree, req.url);
       if (r === undefined) return;
       req.log.debug(r.seen, r.why);

@@ -163,15 +163,31 @@ export async function rotateRefresh(
   return { ok: true, grant };
 }
 
-export async function grantOfAccessToken(db: Queryable, hash: string, now: number): Promise<Grant | null> {
-  const r = await row<GrantRow>(
+export async function grantOfAccessToken(
+  db: Queryable,
+  hash: string,
+  now: number,
+): Promise<(Grant & { token_expires_at: number }) | null> {
+  const r = await row<GrantRow & { token_expires_at: number }>(
     db,
-    `SELECT g.* FROM oauth_tokens t JOIN connector_grants g ON g.id = t.grant_id
+    `SELECT g.*, t.expires_at AS token_expires_at FROM oauth_tokens t JOIN connector_grants g ON g.id = t.grant_id
      JOIN oauth_clients c ON c.client_id = g.client_id
      WHERE t.hash = @hash AND t.kind = 'access' AND t.expires_at > @now::bigint AND g.revoked_at IS NULL`,
     { hash, now },
   );
-  return r ? toGrant(r) : null;
+  return r ? { ...toGrant(r), token_expires_at: Number(r.token_expires_at) } : null;
+}
+
+export async function pendingConnect(
+  db: Queryable,
+  now: number,
+): Promise<{ board: string | null; agent: string | null } | null> {
+  const r = await row<{ board: string | null; agent: string | null }>(
+    db,
+    'SELECT board, agent FROM connect_codes WHERE expires_at > @now::bigint ORDER BY expires_at DESC LIMIT 1',
+    { now },
+  );
+  return r ?? null;
 }
 
 export async function touchGrant(tx: Tx, id: string): Promise<void> {

@@ -14,6 +14,7 @@ import {
   getClient,
   grantOfAccessToken,
   listGrants,
+  pendingConnect,
   redeemCode,
   registerClient,
   revokeGrant,
@@ -371,6 +372,9 @@ export class PostgresStore implements Store {
   }
   async listGrants() {
     return guarded(() => listGrants(this.pool));
+  }
+  async pendingConnect() {
+    return guarded(async () => pendingConnect(this.pool, await this.now()));
   }
   async revokeGrant(cmd: Parameters<Store['revokeGrant']>[0]) {
     return this.write((tx) => revokeGrant(tx, cmd));

@@ -141,13 +141,21 @@ export function rotateRefresh(tx: Tx, cmd: Parameters<Connectors['rotateRefresh'
   return { ok: true, grant };
 }
 
-const ACCESS = `SELECT g.* FROM oauth_tokens t JOIN connector_grants g ON g.id = t.grant_id
+const ACCESS = `SELECT g.*, t.expires_at AS token_expires_at FROM oauth_tokens t JOIN connector_grants g ON g.id = t.grant_id
   JOIN oauth_clients c ON c.client_id = g.client_id
   WHERE t.hash = ? AND t.kind = 'access' AND t.expires_at > ? AND g.revoked_at IS NULL`;
 
-export function grantOfAccessToken(db: Db, hash: string, now: number): Grant | null {
-  const r = stmt(db, ACCESS).get(hash, now) as GrantRow | undefined;
-  return r ? toGrant(r) : null;
+export function grantOfAccessToken(db: Db, hash: string, now: number): (Grant & { token_expires_at: number }) | null {
+  const r = stmt(db, ACCESS).get(hash, now) as (GrantRow & { token_expires_at: number }) | undefined;
+  return r ? { ...toGrant(r), token_expires_at: Number(r.token_expires_at) } : null;
+}
+
+export function pendingConnect(db: Db, now: number): { board: string | null; agent: string | null } | null {
+  const r = stmt(
+    db,
+    'SELECT board, agent FROM connect_codes WHERE expires_at > ? ORDER BY expires_at DESC LIMIT 1',
+  ).get(now) as { board: string | null; agent: string | null } | undefined;
+  return r ?? null;
 }
 
 export function touchGrant(tx: Tx, id: string): void {

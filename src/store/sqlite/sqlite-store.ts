@@ -18,6 +18,7 @@ import {
   getClient,
   grantOfAccessToken,
   listGrants,
+  pendingConnect,
   redeemCode,
   registerClient,
   revokeGrant,
@@ -362,6 +363,10 @@ export class SqliteStore implements Store {
   }
   async listGrants() {
     return this.read(() => listGrants(this.db));
+  }
+  async pendingConnect() {
+    const now = this.clock.now();
+    return this.read(() => pendingConnect(this.db, now));
   }
   async revokeGrant(cmd: Parameters<Store['revokeGrant']>[0]) {
     return this.write((tx) => revokeGrant(tx, cmd));
