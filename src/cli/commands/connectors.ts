@@ -63,7 +63,9 @@ export function registerConnectors(program: Command): void {
       .option('--client', "also delete the client's registration (it must register again)"),
     { agent: false, board: false },
   ).action(
-    action(async (id: string, flags: CommonFlags & { client?: boolean }) => {
+    action(async (id: string, own: CommonFlags & { client?: boolean }, cmd: Command) => {
+      // `--state`/`--json` may be read by `connectors` itself (it has them too): take both commands' flags.
+      const flags = { ...cmd.optsWithGlobals(), ...own } as CommonFlags & { client?: boolean };
       const inv = resolveInvocation(flags);
       const input = parseInput(operations.revokeConnector, { id, client: flags.client === true });
       const res = await inv.client.call(operations.revokeConnector, input);

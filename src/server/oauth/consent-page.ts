@@ -19,7 +19,8 @@ export const PAGE_HEADERS = {
   'cache-control': 'no-store',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: with it Chromium posts the form with `Origin: null`, which the page must refuse.
+  'referrer-policy': 'same-origin',
 };
 
 export function consentPage(v: ConsentView): string {
