@@ -111,7 +111,8 @@ export function makeGuard(opts: GuardOptions): Guard {
     const wrongHost = hostRefusal(headers, url);
     if (wrongHost) return wrongHost;
     const origin = headers.origin;
-    if (origin !== undefined && !hosts.some((h) => origin === `http://${h}`)) {
+    // The public host is no local origin (its pages are https, and reach only the OAuth edge).
+    if (origin !== undefined && !hosts.some((h) => origin === `http://${h}` && h !== site?.host)) {
       const error = new CoordError('forbidden_origin', `Origin "${origin}" may not call this daemon`);
       return { error, seen: { origin, url }, why: 'refused: Origin not allowed' };
     }
