@@ -108,6 +108,11 @@ async function granted(h: HttpHarness) {
   return { a, code, access: res.json.access_token as string, refresh: res.json.refresh_token as string };
 }
 
+/** The grant id of a client (grants made in one instant of the hand clock list in id order). */
+const grantOf = async (h: HttpHarness, clientId: string): Promise<string> =>
+  (await h.req('GET', '/v1/connectors')).json.connectors.find((c: { client_id: string }) => c.client_id === clientId)
+    .id;
+
 const mcp = (h: HttpHarness, bearer: string, headers: Record<string, string> = {}) =>
   h.req('POST', '/mcp', MCP_INIT, {
     ...PUB,
@@ -188,7 +193,7 @@ describe('OAuth for remote connectors (in process)', () => {
 
   test('a deleted client (revoke --client) is invalid_client, and its tokens end', async () => {
     const g = await granted(h);
-    const id = (await h.req('GET', '/v1/connectors')).json.connectors.at(-1).id;
+    const id = await grantOf(h, g.a.client_id);
     const rev = await h.req('POST', `/v1/connectors/${id}/revoke`, { client: true });
     assert.equal(rev.status, 200, rev.text);
     assert.equal((await mcp(h, g.access)).status, 401);
@@ -200,7 +205,7 @@ describe('OAuth for remote connectors (in process)', () => {
   test('revoking a grant takes effect on its next call', async () => {
     const g = await granted(h);
     assert.equal((await mcp(h, g.access)).status, 200);
-    const id = (await h.req('GET', '/v1/connectors')).json.connectors.at(-1).id;
+    const id = await grantOf(h, g.a.client_id);
     await h.req('POST', `/v1/connectors/${id}/revoke`, {});
     assert.equal((await mcp(h, g.access)).status, 401);
   });
