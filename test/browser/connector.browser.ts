@@ -260,6 +260,11 @@ describe('a chat host as a remote connector: OAuth with the MCP SDK client, cons
     assert.equal(listed[0].agent, 'chat-worker');
     assert.equal(listed[0].board, 'main');
     assert.ok(listed[0].last_used_at);
+    const dashboard = await browser.newPage();
+    await dashboard.goto(`${d.url}/#token=${d.token}`);
+    await dashboard.waitForSelector('#connectors li.connector');
+    assert.match((await dashboard.textContent('#connectors')) ?? '', /chat-worker Claude on main · used/);
+    await dashboard.close();
     const events: any = await (await d.fetch('/v1/events?format=json&board=main')).json();
     assert.ok(events.events.some((e: { type: string }) => e.type === 'connector.granted'));
   });
