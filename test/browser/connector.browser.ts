@@ -269,6 +269,24 @@ describe('a chat host as a remote connector: OAuth with the MCP SDK client, cons
     assert.ok(events.events.some((e: { type: string }) => e.type === 'connector.granted'));
   });
 
+  test("a connector's claims end with its session, as any agent's (SPEC §5)", async () => {
+    const posted = await d.fetch('/v1/tasks', {
+      method: 'POST',
+      json: { agent: 'alice', board: 'main', title: 'left behind' },
+    });
+    const id = ((await posted.json()) as any).task.id;
+    const t = transport();
+    const c = new Client({ name: 'claude-ai', version: '1.0.0' });
+    await c.connect(t);
+    const claim = await c.callTool({ name: 'claim_task', arguments: { task_id: id } });
+    assert.notEqual(claim.isError, true, text(claim));
+    // The host ends its MCP session (DELETE /mcp): what it held is freed now, not at the lease's end.
+    await t.terminateSession();
+    const shown: any = await (await d.fetch(`/v1/tasks/${id}`)).json();
+    assert.equal(shown.task.state, 'queued');
+    await c.close();
+  });
+
   test('the daemon restarts: the grant survives and the client goes on', async () => {
     const state = d.stateDir;
     await client.close();

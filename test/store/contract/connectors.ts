@@ -63,15 +63,18 @@ export function connectorsContract(make: MakeStore): void {
       );
     });
 
-    test('a one-time consent code is spent once and not after it expired', async () => {
+    test('a one-time consent code is spent once and not after it expired; the newest prefills the page', async () => {
       const b = board();
       const now = b.clock.now();
+      assert.equal(await b.store.pendingConnect(), null);
       await b.store.addConnectCode({ hash: 'k1', board: 'main', agent: null, expires_at: now + 600 * S });
-      await b.store.addConnectCode({ hash: 'k2', board: 'main', agent: null, expires_at: now + 600 * S });
+      await b.store.addConnectCode({ hash: 'k2', board: 'main', agent: 'web', expires_at: now + 601 * S });
+      assert.deepEqual(await b.store.pendingConnect(), { board: 'main', agent: 'web' });
       assert.equal((await b.store.approve({ connect_hash: 'k1', code: code('c1', now) })).ok, true);
       assert.equal((await b.store.approve({ connect_hash: 'k1', code: code('c2', now) })).ok, false);
-      b.clock.advance(601 * S);
+      b.clock.advance(602 * S);
       assert.equal((await b.store.approve({ connect_hash: 'k2', code: code('c3', b.clock.now()) })).ok, false);
+      assert.equal(await b.store.pendingConnect(), null);
     });
 
     test('a code presented twice is refused and revokes the grant it made', async () => {
