@@ -191,6 +191,33 @@ describe('OAuth for remote connectors (in process)', () => {
     assert.equal(t.json.error, 'invalid_client');
   });
 
+  test('a confidential client must send its secret: a wrong, missing or malformed one is invalid_client', async () => {
+    const reg = await register(h, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'client_secret_basic' });
+    assert.equal(reg.status, 201);
+    const { client_id, client_secret } = reg.json as { client_id: string; client_secret: string };
+    assert.match(client_secret, /^coord_ccs_/);
+    const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+    const ask = (headers: Record<string, string>, extra: Record<string, string> = {}) =>
+      h.req('POST', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: 'x', ...extra }), {
+        ...FORM,
+        ...headers,
+      });
+    for (const [headers, extra] of [
+      [{ authorization: basic(client_id, 'wrong') }, {}],
+      [{ authorization: basic(client_id, '%') }, {}],
+      [{ authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` }, {}],
+      [{}, { client_id }],
+      [{}, { client_id, client_secret: 'wrong' }],
+    ] as [Record<string, string>, Record<string, string>][]) {
+      const res = await ask(headers, extra);
+      assert.equal(res.status, 401, JSON.stringify([headers, extra]));
+      assert.equal(res.json.error, 'invalid_client');
+    }
+    const right = await ask({ authorization: basic(client_id, client_secret) });
+    assert.equal(right.status, 400, 'authenticated: the refresh token is what is wrong');
+    assert.equal(right.json.error, 'invalid_grant');
+  });
+
   test('a deleted client (revoke --client) is invalid_client, and its tokens end', async () => {
     const g = await granted(h);
     const id = await grantOf(h, g.a.client_id);

@@ -35,8 +35,13 @@ async function authenticate(edge: OAuthEdge, req: FastifyRequest, body: Body): P
     const decoded = Buffer.from(basic[1], 'base64').toString();
     const colon = decoded.indexOf(':');
     if (colon < 0) return null;
-    id = decodeURIComponent(decoded.slice(0, colon));
-    secret = decodeURIComponent(decoded.slice(colon + 1));
+    try {
+      // RFC 6749 §2.3.1: both halves are form-urlencoded before the Base64.
+      id = decodeURIComponent(decoded.slice(0, colon));
+      secret = decodeURIComponent(decoded.slice(colon + 1));
+    } catch {
+      return null;
+    }
   }
   if (!id) return null;
   const client = await edge.ctx.store.getClient(id);

@@ -98,7 +98,15 @@ async function revoke(tx: Tx, id: string, why: 'revoked' | 'client_deleted' | 't
   return g;
 }
 
+/** Spent rows are kept only while they can still be presented (reuse detection), then dropped. */
+async function forgetSpent(tx: Tx): Promise<void> {
+  // A code is kept a day after it expired: a replay within that day still revokes what it made.
+  await rows(tx.db, 'DELETE FROM oauth_codes WHERE expires_at <= @t::bigint', { t: tx.now - 86_400_000 });
+  await rows(tx.db, 'DELETE FROM oauth_tokens WHERE expires_at <= @t::bigint', { t: tx.now });
+}
+
 export async function redeemCode(tx: Tx, cmd: Parameters<Connectors['redeemCode']>[0]): Promise<Answer<'redeemCode'>> {
+  await forgetSpent(tx);
   const r = await row<CodeRow>(tx.db, 'SELECT * FROM oauth_codes WHERE hash = @hash FOR UPDATE', { hash: cmd.hash });
   if (!r) return { ok: false, reason: 'unknown' };
   if (r.used) {

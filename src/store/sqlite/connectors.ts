@@ -85,7 +85,15 @@ function revoke(tx: Tx, id: string, why: 'revoked' | 'client_deleted' | 'token_r
   return g;
 }
 
+/** Spent rows are kept only while they can still be presented (reuse detection), then dropped. */
+function forgetSpent(tx: Tx): void {
+  // A code is kept a day after it expired: a replay within that day still revokes what it made.
+  stmt(tx.db, 'DELETE FROM oauth_codes WHERE expires_at <= ?').run(tx.now - 86_400_000);
+  stmt(tx.db, 'DELETE FROM oauth_tokens WHERE expires_at <= ?').run(tx.now);
+}
+
 export function redeemCode(tx: Tx, cmd: Parameters<Connectors['redeemCode']>[0]): Answer<'redeemCode'> {
+  forgetSpent(tx);
   const row = stmt(tx.db, 'SELECT * FROM oauth_codes WHERE hash = ?').get(cmd.hash) as CodeRow | undefined;
   if (!row) return { ok: false, reason: 'unknown' };
   if (row.used) {
