@@ -49,7 +49,7 @@ export const isPublicRequest = (req: FastifyRequest): boolean => publicRequests.
 export function publicBy(site: { host: string } | undefined): (headers: IncomingHttpHeaders) => boolean {
   if (!site) return () => false;
   return (headers) => {
-    if ((headers.host ?? '').toLowerCase() === site.host) return true;
+    if (headers.host === site.host) return true;
     for (const name in headers) if (name === 'forwarded' || name.startsWith('x-forwarded-')) return true;
     return false;
   };
@@ -102,7 +102,8 @@ export function makeGuard(opts: GuardOptions): Guard {
       hostsPort = port;
       hostsExtra = opts.extraHosts.length;
     }
-    const host = (headers.host ?? '').toLowerCase();
+    // Compared as sent: `LOCALHOST:7777` is no spelling a real client uses (test/reliability/local-security).
+    const host = headers.host ?? '';
     if (hosts.includes(host)) return undefined;
     const error = new CoordError('forbidden_host', `Host "${host}" is not allowed; use 127.0.0.1:${port}`);
     return { error, seen: { host, url }, why: 'refused: Host not allowed' };
