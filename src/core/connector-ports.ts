@@ -58,8 +58,16 @@ export type Spend<T> =
   /** Presented a second time: the grant it led to is revoked (RFC 6749 §4.1.2, OAuth 2.1 §4.3.1). */
   | { ok: false; reason: 'reused'; revoked: string | null };
 
+/** How long a registration that led to no grant is kept. */
+export const UNUSED_CLIENT_TTL_MS = 24 * 3600_000;
+
 export interface Connectors {
-  registerClient(c: Omit<OAuthClientRecord, 'created_at'>): Promise<OAuthClientRecord>;
+  /**
+   * Registers a client, first dropping registrations that never led to a grant within a day (anyone on the
+   * internet can register: the table must not grow without bound). Null when `max_unused` registrations
+   * younger than that already wait for a grant.
+   */
+  registerClient(c: Omit<OAuthClientRecord, 'created_at'>, max_unused: number): Promise<OAuthClientRecord | null>;
   getClient(client_id: string): Promise<OAuthClientRecord | null>;
   /** Keeps a one-time consent code (`coord connect`) until it is spent or expires. */
   addConnectCode(c: { hash: string; board: string | null; agent: string | null; expires_at: number }): Promise<void>;

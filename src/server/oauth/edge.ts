@@ -23,6 +23,8 @@ export interface OAuthEdge {
   /** The dashboard's token: it approves a consent as well as a `coord connect` code does. */
   token: string;
   log?: Logger | undefined;
+  /** Registrations that have not led to a grant yet, at most (default MAX_UNUSED_CLIENTS). */
+  maxUnusedClients?: number;
   limits: {
     /** Every OAuth request, per address (SPEC §16). */
     perAddress: RateLimit;
@@ -32,6 +34,12 @@ export interface OAuthEdge {
     consent: RateLimit;
   };
 }
+
+/**
+ * Anyone who reaches the public URL can register a client: at most this many wait for a grant at once (each
+ * is dropped a day after it registered unless it led to a grant). A person connects a handful of hosts.
+ */
+export const MAX_UNUSED_CLIENTS = 200;
 
 /** Per minute. A chat host's whole connection is about ten requests; a person retries a code a few times. */
 export const defaultLimits = (): OAuthEdge['limits'] => ({
@@ -132,13 +140,21 @@ export function registerOAuth(app: FastifyInstance, edge: OAuthEdge): void {
       const m = checked.metadata;
       const method = m.token_endpoint_auth_method ?? 'client_secret_basic';
       const secret = method === 'none' ? null : newSecret('ccs');
-      const client = await edge.ctx.store.registerClient({
-        client_id: newClientId(),
-        secret_hash: secret === null ? null : secretHash(secret),
-        name: m.client_name?.trim() || new URL(m.redirect_uris[0] ?? 'https://unknown').host,
-        redirect_uris: m.redirect_uris,
-        metadata: { ...m, token_endpoint_auth_method: method },
-      });
+      const client = await edge.ctx.store.registerClient(
+        {
+          client_id: newClientId(),
+          secret_hash: secret === null ? null : secretHash(secret),
+          name: m.client_name?.trim() || new URL(m.redirect_uris[0] ?? 'https://unknown').host,
+          redirect_uris: m.redirect_uris,
+          metadata: { ...m, token_endpoint_auth_method: method },
+        },
+        edge.maxUnusedClients ?? MAX_UNUSED_CLIENTS,
+      );
+      if (!client) {
+        return oauthError(reply, 429, 'temporarily_unavailable', 'too many registrations wait for approval', {
+          'retry-after': '3600',
+        });
+      }
       edge.log?.info({ client: client.client_id, name: client.name }, 'OAuth client registered');
       return reply
         .code(201)

@@ -1,5 +1,12 @@
 /** Remote connectors (SPEC §16), the twin of sqlite/connectors.ts. Rows are locked FOR UPDATE where one caller must win. */
-import type { AuthCodeRecord, Connectors, Grant, OAuthClientRecord, TokenPair } from '../../core/connector-ports.js';
+import {
+  type AuthCodeRecord,
+  type Connectors,
+  type Grant,
+  type OAuthClientRecord,
+  type TokenPair,
+  UNUSED_CLIENT_TTL_MS,
+} from '../../core/connector-ports.js';
 import {
   type ClientRow,
   type CodeRow,
@@ -17,7 +24,19 @@ import { appendEvent, type Tx } from './tx.js';
 
 type Answer<M extends keyof Connectors> = Awaited<ReturnType<Connectors[M]>>;
 
-export async function registerClient(tx: Tx, c: Omit<OAuthClientRecord, 'created_at'>): Promise<OAuthClientRecord> {
+const UNUSED =
+  'FROM oauth_clients WHERE NOT EXISTS (SELECT 1 FROM connector_grants g WHERE g.client_id = oauth_clients.client_id)';
+
+export async function registerClient(
+  tx: Tx,
+  c: Omit<OAuthClientRecord, 'created_at'>,
+  maxUnused: number,
+): Promise<OAuthClientRecord | null> {
+  // One registration at a time: two at once must not both pass the count.
+  await rows(tx.db, "SELECT pg_advisory_xact_lock(hashtext('coord.oauth_clients'), hashtext(current_schema()))");
+  await rows(tx.db, `DELETE ${UNUSED} AND created_at <= @t::bigint`, { t: tx.now - UNUSED_CLIENT_TTL_MS });
+  const unused = await row<{ n: number }>(tx.db, `SELECT count(*)::int AS n ${UNUSED}`);
+  if ((unused?.n ?? 0) >= maxUnused) return null;
   await rows(
     tx.db,
     `INSERT INTO oauth_clients (client_id, secret_hash, name, redirect_uris, metadata, created_at)

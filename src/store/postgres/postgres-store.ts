@@ -344,8 +344,8 @@ export class PostgresStore implements Store {
   async unreadCounts(board?: string) {
     return guarded(() => unreadCounts(this.pool, board));
   }
-  async registerClient(c: Parameters<Store['registerClient']>[0]) {
-    return this.write((tx) => registerClient(tx, c));
+  async registerClient(c: Parameters<Store['registerClient']>[0], maxUnused: number) {
+    return this.write((tx) => registerClient(tx, c, maxUnused));
   }
   async getClient(clientId: string) {
     return guarded(() => getClient(this.pool, clientId));

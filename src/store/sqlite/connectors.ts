@@ -1,5 +1,12 @@
 /** Remote connectors (SPEC §16): OAuth clients, codes, grants and tokens — hashes only. */
-import type { AuthCodeRecord, Connectors, Grant, OAuthClientRecord, TokenPair } from '../../core/connector-ports.js';
+import {
+  type AuthCodeRecord,
+  type Connectors,
+  type Grant,
+  type OAuthClientRecord,
+  type TokenPair,
+  UNUSED_CLIENT_TTL_MS,
+} from '../../core/connector-ports.js';
 import {
   type ClientRow,
   type CodeRow,
@@ -16,7 +23,17 @@ import { appendEvent, stmt, type Tx } from './tx.js';
 
 type Answer<M extends keyof Connectors> = Awaited<ReturnType<Connectors[M]>>;
 
-export function registerClient(tx: Tx, c: Omit<OAuthClientRecord, 'created_at'>): OAuthClientRecord {
+const UNUSED =
+  'FROM oauth_clients WHERE NOT EXISTS (SELECT 1 FROM connector_grants g WHERE g.client_id = oauth_clients.client_id)';
+
+export function registerClient(
+  tx: Tx,
+  c: Omit<OAuthClientRecord, 'created_at'>,
+  maxUnused: number,
+): OAuthClientRecord | null {
+  stmt(tx.db, `DELETE ${UNUSED} AND created_at <= ?`).run(tx.now - UNUSED_CLIENT_TTL_MS);
+  const unused = (stmt(tx.db, `SELECT count(*) AS n ${UNUSED}`).get() as { n: number }).n;
+  if (unused >= maxUnused) return null;
   stmt(
     tx.db,
     `INSERT INTO oauth_clients (client_id, secret_hash, name, redirect_uris, metadata, created_at)

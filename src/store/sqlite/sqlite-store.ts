@@ -337,8 +337,8 @@ export class SqliteStore implements Store {
   async taskStates(ids: string[]) {
     return this.read(() => taskStates(this.db, ids));
   }
-  async registerClient(c: Parameters<Store['registerClient']>[0]) {
-    return this.write((tx) => registerClient(tx, c));
+  async registerClient(c: Parameters<Store['registerClient']>[0], maxUnused: number) {
+    return this.write((tx) => registerClient(tx, c, maxUnused));
   }
   async getClient(clientId: string) {
     return this.read(() => getClient(this.db, clientId));

@@ -24,13 +24,16 @@ const code = (hash: string, now: number, client_id = 'cl1'): AuthCodeRecord => (
 
 async function granted(b: Board, n = '1') {
   const now = b.clock.now();
-  await b.store.registerClient({
-    client_id: `cl${n}`,
-    secret_hash: null,
-    name: 'Claude',
-    redirect_uris: ['https://claude.ai/api/mcp/auth_callback'],
-    metadata: { client_name: 'Claude' },
-  });
+  await b.store.registerClient(
+    {
+      client_id: `cl${n}`,
+      secret_hash: null,
+      name: 'Claude',
+      redirect_uris: ['https://claude.ai/api/mcp/auth_callback'],
+      metadata: { client_name: 'Claude' },
+    },
+    100,
+  );
   assert.equal((await b.store.approve({ connect_hash: null, code: code(`c${n}`, now, `cl${n}`) })).ok, true);
   const out = await b.store.redeemCode({
     hash: `c${n}`,
@@ -61,6 +64,20 @@ export function connectorsContract(make: MakeStore): void {
         (await b.store.listGrants()).map((x) => x.id),
         ['g1'],
       );
+    });
+
+    test('registrations that led to no grant are capped, and dropped a day later; a granted client stays', async () => {
+      const b = board();
+      await granted(b, '1');
+      const reg = (id: string) =>
+        b.store.registerClient({ client_id: id, secret_hash: null, name: id, redirect_uris: [], metadata: {} }, 2);
+      assert.ok(await reg('u1'));
+      assert.ok(await reg('u2'));
+      assert.equal(await reg('u3'), null, 'two wait already');
+      b.clock.advance(24 * 3600 * S);
+      assert.ok(await reg('u3'), 'the day-old ones were dropped');
+      assert.equal(await b.store.getClient('u1'), null);
+      assert.ok(await b.store.getClient('cl1'), 'a client with a grant is never dropped');
     });
 
     test('a one-time consent code is spent once and not after it expired; the newest prefills the page', async () => {
@@ -94,7 +111,10 @@ export function connectorsContract(make: MakeStore): void {
     test('a code failing its check, expired or for another client is spent and grants nothing', async () => {
       const b = board();
       const now = b.clock.now();
-      await b.store.registerClient({ client_id: 'cl1', secret_hash: null, name: 'C', redirect_uris: [], metadata: {} });
+      await b.store.registerClient(
+        { client_id: 'cl1', secret_hash: null, name: 'C', redirect_uris: [], metadata: {} },
+        100,
+      );
       await b.store.approve({ connect_hash: null, code: code('c1', now) });
       await b.store.approve({ connect_hash: null, code: code('c2', now) });
       const r = (h: string, client_id = 'cl1') =>
