@@ -8,7 +8,7 @@ import type { Ctx } from '../core/operation.js';
 import type { Store } from '../core/ports.js';
 import { Presence } from '../core/presence.js';
 import { VERSION } from '../core/version.js';
-import { acquireDaemonLock, watchSessions, writeDaemonInfo } from '../state-dir/index.js';
+import { acquireDaemonLock, isSessionAlive, watchSessions, writeDaemonInfo } from '../state-dir/index.js';
 import { tightenStateDir } from '../state-dir/modes.js';
 import { octal } from '../state-dir/paths.js';
 import { ensureToken } from '../state-dir/token.js';
@@ -71,6 +71,7 @@ export async function startDaemon(
       log,
       streamGraceMs: config.mcpStreamGraceMs,
       connectors: site ? connectorAuth(ctx, site) : undefined,
+      sessionAlive: (id) => isSessionAlive(config.stateDir, id),
     });
     const app = buildHttpApp({
       ctx,
