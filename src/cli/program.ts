@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { VERSION } from '../core/version.js';
 import { registerCancel } from './commands/cancel.js';
 import { registerClaim } from './commands/claim.js';
+import { registerConnectors } from './commands/connectors.js';
 import { registerDeps } from './commands/deps.js';
 import { registerEvents } from './commands/events.js';
 import { registerFenced } from './commands/fenced.js';
@@ -57,6 +58,7 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerLock(program);
   registerEvents(program);
   registerWho(program);
+  registerConnectors(program);
   registerOpen(program);
   registerMcp(program);
   registerSetup(program);

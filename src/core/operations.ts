@@ -4,6 +4,7 @@ import { getArtifact, listArtifacts, putArtifact } from './ops/artifacts.js';
 import { cancelTask } from './ops/cancel-task.js';
 import { claimNext } from './ops/claim-next.js';
 import { claimTask } from './ops/claim-task.js';
+import { connect, listConnectors, revokeConnector } from './ops/connectors.js';
 import { createTask } from './ops/create-task.js';
 import { decideEdit } from './ops/decide-edit.js';
 import { listEvents } from './ops/events.js';
@@ -18,6 +19,9 @@ import { setDeps } from './ops/set-deps.js';
 import { showTask } from './ops/show-task.js';
 
 export const operations = {
+  connect,
+  listConnectors,
+  revokeConnector,
   createTask,
   listTasks,
   showTask,
