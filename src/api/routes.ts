@@ -107,5 +107,8 @@ export const routes: Route[] = [
     status: { ok: 201, replay: 200 },
   },
   ...messageRoutes,
+  { method: 'POST', url: '/v1/connect', op: op.connect, from: 'body', status: { ok: 201 } },
+  { method: 'GET', url: '/v1/connectors', op: op.listConnectors, from: 'query' },
+  { method: 'POST', url: '/v1/connectors/:id/revoke', op: op.revokeConnector, from: 'body', params: { id: 'id' } },
   { method: 'GET', url: '/v1/tasks/:id/artifacts', op: op.listArtifacts, from: 'query', params: ID },
 ];

@@ -3,6 +3,7 @@ import { VERSION } from '../core/version.js';
 import { registerCancel } from './commands/cancel.js';
 import { registerChanges } from './commands/changes.js';
 import { registerClaim } from './commands/claim.js';
+import { registerConnectors } from './commands/connectors.js';
 import { registerDeps } from './commands/deps.js';
 import { registerEvents } from './commands/events.js';
 import { registerFenced } from './commands/fenced.js';
@@ -61,6 +62,7 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerWho(program);
   registerChanges(program);
   registerReserve(program);
+  registerConnectors(program);
   registerOpen(program);
   registerMcp(program);
   registerSetup(program);

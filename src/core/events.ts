@@ -56,6 +56,14 @@ const PAYLOADS = {
     ack_required: z.boolean(),
   }),
   'message.acked': z.object({ message_id: z.string(), by: z.string(), auto: z.boolean() }),
+  /** SPEC §16: a chat host's connector was approved by the owner (one grant = one agent on one board). */
+  'connector.granted': z.object({ grant_id: z.string(), client_id: z.string(), client_name: z.string() }),
+  'connector.revoked': z.object({
+    grant_id: z.string(),
+    client_id: z.string(),
+    client_name: z.string(),
+    why: z.enum(['revoked', 'client_deleted', 'token_reused']),
+  }),
 } satisfies Record<EventType, z.ZodType>;
 
 /** The payload (`data`) of an event of type T. */
@@ -124,6 +132,8 @@ export const EVENTS: { [T in EventType]: Entry<T> } = {
     text: (d) => `to ${d.to}${d.task_id ? ` about #${d.task_id}` : ''}${d.ack_required ? ' (ack)' : ''}`,
   },
   'message.acked': { text: (d) => `${d.message_id}${d.auto ? ' (auto)' : ''}` },
+  'connector.granted': { text: (d) => `${d.client_name} (grant ${d.grant_id})` },
+  'connector.revoked': { text: (d) => `${d.client_name} (grant ${d.grant_id}, ${words(d.why)})` },
 };
 
 const entryOf = (e: CoordEvent): Entry<EventType> | undefined =>

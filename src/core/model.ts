@@ -83,6 +83,8 @@ export const EVENT_TYPES = [
   'task.noted',
   'message.sent',
   'message.acked',
+  'connector.granted',
+  'connector.revoked',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -17,6 +17,8 @@ export interface Ctx {
   session_id?: string | null;
   /** Aborted when the caller goes away (an HTTP client disconnects during a long-poll). */
   signal?: AbortSignal;
+  /** `--public-url` (SPEC §16), without a trailing slash: where remote connectors reach this daemon. */
+  public_url?: string | null;
 }
 
 /**

@@ -5,6 +5,7 @@ import { cancelTask } from './ops/cancel-task.js';
 import { listChanges, listWorktrees, setTarget } from './ops/changes.js';
 import { claimNext } from './ops/claim-next.js';
 import { claimTask } from './ops/claim-task.js';
+import { connect, listConnectors, revokeConnector } from './ops/connectors.js';
 import { createTask } from './ops/create-task.js';
 import { decideEdit } from './ops/decide-edit.js';
 import { listEvents } from './ops/events.js';
@@ -20,6 +21,9 @@ import { setDeps } from './ops/set-deps.js';
 import { showTask } from './ops/show-task.js';
 
 export const operations = {
+  connect,
+  listConnectors,
+  revokeConnector,
   createTask,
   listTasks,
   showTask,

@@ -4,6 +4,8 @@
  * (`{ ok: false, reason }`), never as an exception or parsed SQL error text.
  * Core turns those values into CoordErrors in exactly one place (ops/outcomes.ts).
  */
+
+import type { Connectors } from './connector-ports.js';
 import type { ChangeRecord } from './git-port.js';
 import type { NoteDraft, NotesAndMessages } from './message-ports.js';
 import type { Artifact, Blocker, ClaimGrant, CoordEvent, Lock, ResultStatus, Task, TaskState } from './model.js';
@@ -227,7 +229,7 @@ export interface EventsQuery {
 }
 export type EventListener = (events: CoordEvent[]) => void;
 
-export interface Store extends NotesAndMessages, WorktreeStore {
+export interface Store extends NotesAndMessages, WorktreeStore, Connectors {
   readonly kind: 'sqlite' | 'postgres';
   readonly capabilities: StoreCapabilities;
 

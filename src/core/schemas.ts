@@ -140,7 +140,7 @@ export const CreateTaskInput = z.object({
 export type CreateTaskInput = z.infer<typeof CreateTaskInput>;
 
 /** A boolean that may arrive as a query string ("true" / "false"). */
-const QueryBool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+export const QueryBool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
 export const ListTasksInput = z.object({
   board: BoardName.optional(),

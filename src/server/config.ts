@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { resolveStateDir } from '../state-dir/state-dir.js';
 import { LOG_FORMATS, type LogFormat } from './log-format.js';
+import { parsePublicUrl } from './oauth/public-site.js';
 
 export interface DaemonConfig {
   stateDir: string;
@@ -33,6 +34,8 @@ export interface DaemonConfig {
    * 'normal' (`--durability normal`): survives kill -9, not an OS crash or power cut.
    */
   durability: 'full' | 'normal';
+  /** `--public-url` (SPEC §16): chat hosts reach /mcp through it over OAuth; null = no remote connectors. */
+  publicUrl: string | null;
 }
 
 export const DEFAULT_PORT = 7777;
@@ -46,6 +49,7 @@ export interface DaemonFlags {
   allowHost?: string[];
   logFormat?: string;
   durability?: string;
+  publicUrl?: string;
 }
 
 /** What the composition root knows about the process the daemon runs in. */
@@ -76,6 +80,7 @@ export function resolveDaemonConfig(
     sweepMs: Number(env.COORD_SWEEP_MS ?? 1000),
     mcpStreamGraceMs: Number(env.COORD_MCP_GRACE_MS ?? 30_000),
     durability,
+    publicUrl: publicUrl(flags.publicUrl ?? env.COORD_PUBLIC_URL),
   };
 }
 
@@ -95,3 +100,7 @@ function logFormat(asked: string | undefined, terminal: DaemonTerminal): LogForm
   if ((LOG_FORMATS as readonly string[]).includes(asked)) return asked as LogFormat;
   throw new Error(`--log-format must be ${LOG_FORMATS.join(' or ')}, got ${JSON.stringify(asked)}`);
 }
+
+/** Checked at start (a typo must not wait for the first chat host to fail) and kept without a trailing slash. */
+const publicUrl = (raw: string | undefined): string | null =>
+  raw === undefined || raw === '' ? null : parsePublicUrl(raw).url;

@@ -19,6 +19,8 @@ import { keepHolds } from './hold-keeper.js';
 import { buildHttpApp } from './http/app.js';
 import { makeLogger } from './logger.js';
 import { McpHttp } from './mcp/http.js';
+import { connectorAuth } from './oauth/bearer.js';
+import { parsePublicUrl } from './oauth/public-site.js';
 import { openStore } from './open-store.js';
 import { machinePorts } from './ports.js';
 
@@ -64,10 +66,12 @@ export async function startDaemon(
     const { token, replaced } = ensureToken(config.stateDir);
     if (replaced) log.warn({ path: config.stateDir }, 'the token file held no usable token; wrote a new one');
     store = await openStore(config.store, config.stateDir, systemClock, log, config.durability);
+    const site = config.publicUrl ? parsePublicUrl(config.publicUrl) : undefined;
     const ctx: Ctx = {
       store,
       clock: systemClock,
       presence: new Presence(),
+      public_url: site?.url ?? null,
       git: new GitRepos(),
       machine: machinePorts,
     };
@@ -79,6 +83,7 @@ export async function startDaemon(
       version: VERSION,
       log,
       streamGraceMs: config.mcpStreamGraceMs,
+      connectors: site ? connectorAuth(ctx, site) : undefined,
       sessionAlive: (id) => isSessionAlive(config.stateDir, id),
     });
     const app = buildHttpApp({
@@ -90,6 +95,7 @@ export async function startDaemon(
       logger: log,
       mcp,
       durability: config.durability,
+      site,
     });
     // fastify logs its own "Server listening at" line: the daemon says it once, below, with the state and store.
     const level = app.log.level;
@@ -131,7 +137,7 @@ export async function startDaemon(
       { onError: (err) => log.warn({ err }, 'session watch failed') },
     );
     log.info(
-      { url, state: config.stateDir, store: store.kind, durability: config.durability },
+      { url, state: config.stateDir, store: store.kind, durability: config.durability, public_url: site?.url },
       'coord daemon listening',
     );
     const openStoreRef = store;

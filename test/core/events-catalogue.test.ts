@@ -48,6 +48,32 @@ test('every event type has a catalogue entry, and each event the store writes ma
     worktree: '/repo/wt-a',
   });
   await h.store.releaseLock('l_held');
+  // SPEC §16: a connector granted through consent, then revoked.
+  const now = h.clock.now();
+  const redirect = 'https://claude.ai/api/mcp/auth_callback';
+  await h.store.registerClient(
+    { client_id: 'cl1', secret_hash: null, name: 'Claude', redirect_uris: [redirect], metadata: {} },
+    100,
+  );
+  const code = {
+    hash: 'c1',
+    client_id: 'cl1',
+    redirect_uri: redirect,
+    challenge: 'ch',
+    resource: 'https://coord.example/mcp',
+    board,
+    agent: 'claude#k3x9',
+    expires_at: now + 60_000,
+  };
+  await h.store.approve({ connect_hash: null, code });
+  const tokens = {
+    access_hash: 'a1',
+    access_expires_at: now + 3_600_000,
+    refresh_hash: 'r1',
+    refresh_expires_at: now + 7_200_000,
+  };
+  await h.store.redeemCode({ hash: 'c1', client_id: 'cl1', grant_id: 'g1', tokens, check: () => null });
+  await h.store.revokeGrant({ id: 'g1', delete_client: false });
   h.clock.advance(3_600_000); // the lease lapses, the ttl passes
   await h.call(op.listTasks, { board });
 

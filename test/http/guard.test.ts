@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { tokenMatcher } from '../../src/server/http/guard.js';
+import { makeSqliteStore } from '../support/ctx.js';
 import { type HttpHarness, httpHarness, TEST_PORT, TEST_TOKEN } from '../support/http.js';
 
 describe('the HTTP guard', () => {
@@ -132,5 +133,72 @@ describe('the HTTP guard', () => {
     assert.equal(res.statusCode, 403);
     assert.equal(res.json().error.code, 'forbidden_origin');
     assert.equal(res.headers['access-control-allow-origin'], undefined);
+  });
+});
+
+describe('the HTTP guard with --public-url (SPEC §16)', () => {
+  let h: HttpHarness;
+  const PUB = { host: 'coord.example.test', 'x-forwarded-proto': 'https' };
+  before(async () => {
+    h = await httpHarness(makeSqliteStore, { publicUrl: 'https://coord.example.test/coord' });
+  });
+  after(() => h.app.close());
+
+  test('the public prefix is stripped for public requests only', async () => {
+    const prm = await h.req('GET', '/.well-known/oauth-protected-resource/coord/mcp', undefined, PUB);
+    assert.equal(prm.json.resource, 'https://coord.example.test/coord/mcp');
+    assert.equal((await h.req('POST', '/coord/mcp', {}, PUB)).status, 401);
+    assert.equal((await h.req('GET', '/coord/v1/tasks', undefined, PUB)).status, 404);
+    assert.equal((await h.req('GET', '/coord/v1/tasks')).status, 404, 'a local request keeps its path');
+    assert.equal((await h.req('GET', '/v1/tasks')).status, 200);
+  });
+
+  test('a loopback request with a forwarding header is public: /v1 is 404 whatever the token', async () => {
+    for (const header of [
+      'x-forwarded-for',
+      'x-forwarded-host',
+      'x-forwarded-proto',
+      'forwarded',
+      'x-forwarded-whatever',
+    ]) {
+      const res = await h.req('GET', '/v1/tasks', undefined, { [header]: 'x' });
+      assert.equal(res.status, 404, header);
+    }
+  });
+
+  test('the OAuth edge answers locally without the token, the rest of /v1 still needs it', async () => {
+    const res = await h.req('GET', '/.well-known/oauth-authorization-server', undefined, { authorization: '' });
+    assert.equal(res.status, 200);
+    assert.equal((await h.req('GET', '/v1/tasks', undefined, { authorization: '' })).status, 401);
+    assert.equal((await h.req('POST', '/v1/connect', {}, { authorization: '' })).status, 401);
+  });
+
+  test('the public origin may post to the OAuth edge through the tunnel, never to the local API', async () => {
+    const origin = { origin: 'https://coord.example.test' };
+    assert.equal(
+      (await h.req('GET', '/.well-known/oauth-authorization-server', undefined, { ...PUB, ...origin })).status,
+      200,
+    );
+    const local = await h.req('POST', '/v1/tasks', { title: 'x', agent: 'a' }, origin);
+    assert.equal(local.status, 403);
+    assert.equal(local.json.error.code, 'forbidden_origin');
+  });
+});
+
+describe('the HTTP guard without --public-url', () => {
+  let h: HttpHarness;
+  before(async () => {
+    h = await httpHarness();
+  });
+  after(() => h.app.close());
+
+  test('forwarding headers change nothing and there is no OAuth edge', async () => {
+    assert.equal((await h.req('GET', '/v1/tasks', undefined, { 'x-forwarded-for': '203.0.113.9' })).status, 200);
+    assert.equal(
+      (await h.req('GET', '/.well-known/oauth-authorization-server', undefined, { authorization: '' })).status,
+      401,
+    );
+    assert.equal((await h.req('GET', '/.well-known/oauth-authorization-server')).status, 404);
+    assert.equal((await h.req('POST', '/v1/connect', {})).json.error.code, 'invalid_request');
   });
 });

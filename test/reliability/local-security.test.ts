@@ -5,6 +5,7 @@
  * no token reaches a log. (In-process leak checks: security-in-process.test.ts.)
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -526,6 +527,168 @@ describe('coord serve --host', () => {
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /--host must be an IP address/);
       assert.doesNotMatch(r.stderr, /\n\s+at /);
+    }
+  });
+});
+
+describe('remote connectors: the OAuth surface of a real daemon with --public-url (trace logging)', () => {
+  const PUBLIC_HOST = 'coord.example.test';
+  let d: SpawnedDaemon;
+  let port: number;
+  const raw = (method: string, path: string, headers: [string, string][], body?: string) =>
+    rawRequest({ method, path, headers, port, ...(body === undefined ? {} : { body }) });
+  const tunnel = (extra: [string, string][] = []): [string, string][] => [
+    ['host', PUBLIC_HOST],
+    ['x-forwarded-proto', 'https'],
+    ...extra,
+  ];
+  const json: [string, string] = ['content-type', 'application/json'];
+  const formType: [string, string] = ['content-type', 'application/x-www-form-urlencoded'];
+  const registration = JSON.stringify({
+    redirect_uris: ['https://claude.ai/api/mcp/auth_callback'],
+    client_name: 'Claude',
+    token_endpoint_auth_method: 'client_secret_post',
+  });
+  const oauthSurfaces: [string, string, [string, string][], string | undefined][] = [
+    ['GET', '/.well-known/oauth-protected-resource/mcp', [], undefined],
+    ['GET', '/.well-known/oauth-authorization-server', [], undefined],
+    ['POST', '/oauth/register', [json], registration],
+    ['GET', '/oauth/authorize?client_id=x', [], undefined],
+    ['POST', '/oauth/authorize', [formType], 'client_id=x'],
+    ['POST', '/oauth/token', [formType], 'grant_type=refresh_token&refresh_token=x&client_id=x'],
+    ['POST', '/mcp', [json], INITIALIZE],
+  ];
+
+  before(async () => {
+    port = await freePort();
+    d = await spawnDaemon({
+      args: ['--port', String(port), '--public-url', `https://${PUBLIC_HOST}`],
+      env: { COORD_LOG_LEVEL: 'trace' },
+    });
+  });
+  after(() => d.kill9());
+
+  test('DNS rebinding: a foreign or look-alike Host is 403 forbidden_host on every OAuth endpoint and /mcp', async () => {
+    const bad = [
+      'evil.example',
+      `${PUBLIC_HOST}.evil.example`,
+      `evil.${PUBLIC_HOST}`,
+      `${PUBLIC_HOST}:8443`,
+      `${PUBLIC_HOST}.`,
+      `127.0.0.1:${port + 1}`,
+      '',
+    ];
+    let tried = 0;
+    for (const [method, path, headers, body] of oauthSurfaces) {
+      for (const host of bad) {
+        const a = await raw(method, path, [['host', host], ['x-forwarded-proto', 'https'], ...headers], body);
+        tried++;
+        assert.equal(a.status, 403, `${method} ${path} Host ${JSON.stringify(host)}: ${a.body}`);
+        assert.equal(JSON.parse(a.body).error.code, 'forbidden_host');
+      }
+    }
+    console.log(`# OAuth Host cases: ${bad.length} refused on ${oauthSurfaces.length} surfaces = ${tried} requests`);
+  });
+
+  test('a foreign Origin is 403 forbidden_origin on every OAuth endpoint, through the tunnel or on loopback, and registers nothing', async () => {
+    const origins = ['https://evil.example', `http://${PUBLIC_HOST}`, `https://${PUBLIC_HOST}.evil.example`, 'null'];
+    for (const [method, path, headers, body] of oauthSurfaces) {
+      for (const origin of origins) {
+        for (const via of [tunnel(), [['host', `127.0.0.1:${port}`]] as [string, string][]]) {
+          const a = await raw(method, path, [...via, ['origin', origin], ...headers], body);
+          assert.equal(a.status, 403, `${method} ${path} Origin ${origin}: ${a.body}`);
+          assert.equal(JSON.parse(a.body).error.code, 'forbidden_origin');
+        }
+      }
+    }
+  });
+
+  test('through the tunnel, or on loopback with any X-Forwarded header, /v1, / and /v1/events are 404 even with the token', async () => {
+    const auth: [string, string] = ['authorization', `Bearer ${d.token}`];
+    const vias: [string, string][][] = [
+      tunnel([auth]),
+      [['host', `127.0.0.1:${port}`], ['x-forwarded-for', '203.0.113.9'], auth],
+      [['host', `localhost:${port}`], ['x-forwarded-host', PUBLIC_HOST], auth],
+      [['host', `127.0.0.1:${port}`], ['forwarded', 'for=203.0.113.9;proto=https'], auth],
+    ];
+    for (const via of vias) {
+      for (const path of ['/v1/tasks', '/', '/v1/events', '/v1/inbox?agent=a', '/v1/connectors', '/ui/app.js']) {
+        const a = await raw('GET', path, [...via, ['accept', 'text/event-stream']]);
+        assert.equal(a.status, 404, `${path} via ${JSON.stringify(via[1])}: ${a.body}`);
+      }
+      const post = await raw('POST', '/v1/connect', [...via, json], '{}');
+      assert.equal(post.status, 404, 'no one-time code is minted through the tunnel');
+    }
+    const mcp = await raw(
+      'POST',
+      '/mcp',
+      [...tunnel([auth]), json, ['accept', 'application/json, text/event-stream']],
+      INITIALIZE,
+    );
+    assert.equal(mcp.status, 401, "the daemon's token is no OAuth token");
+    assert.match(
+      mcp.headers['www-authenticate'] ?? '',
+      /resource_metadata="https:\/\/coord\.example\.test\/\.well-known\/oauth-protected-resource\/mcp"/,
+    );
+  });
+
+  test('at trace level the log never holds a client secret, consent code, authorization code or token', async () => {
+    const reg = await raw('POST', '/oauth/register', [...tunnel(), json], registration);
+    assert.equal(reg.status, 201);
+    const client = JSON.parse(reg.body) as { client_id: string; client_secret: string };
+    const connect = await d.fetch('/v1/connect', { method: 'POST', json: { board: 'main' } });
+    const consent = ((await connect.json()) as { code: string }).code;
+    const verifier = 'v'.repeat(50);
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const params = new URLSearchParams({
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: 'https://claude.ai/api/mcp/auth_callback',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      resource: `https://${PUBLIC_HOST}/mcp`,
+      board: 'main',
+      agent: 'claude#k3x9',
+      code: consent,
+    });
+    const approved = await raw(
+      'POST',
+      '/oauth/authorize',
+      [...tunnel([['origin', `https://${PUBLIC_HOST}`]]), formType],
+      params.toString(),
+    );
+    assert.equal(approved.status, 303, approved.body);
+    const code = new URL(approved.headers.location ?? '').searchParams.get('code') ?? '';
+    const tokenBody = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+    });
+    const tok = await raw('POST', '/oauth/token', [...tunnel(), formType], tokenBody.toString());
+    assert.equal(tok.status, 200, tok.body);
+    const { access_token, refresh_token } = JSON.parse(tok.body) as { access_token: string; refresh_token: string };
+    const mcp = await raw(
+      'POST',
+      '/mcp',
+      [
+        ...tunnel([['authorization', `Bearer ${access_token}`]]),
+        json,
+        ['accept', 'application/json, text/event-stream'],
+      ],
+      INITIALIZE,
+    );
+    assert.equal(mcp.status, 200);
+    const db = readFileSync(join(d.stateDir, 'coord.db')).toString('latin1');
+    assert.equal(await d.stop(), 0);
+    const log = d.stderr();
+    assert.match(log, /connector granted/);
+    const secrets = { client_secret: client.client_secret, consent, code, access_token, refresh_token };
+    for (const [name, s] of Object.entries(secrets)) {
+      assert.ok(s.length > 8, name);
+      assert.ok(!log.includes(s), `the ${name} appears in the log`);
+      assert.ok(!db.includes(s), `the ${name} is stored in clear in coord.db`);
     }
   });
 });

@@ -8,6 +8,7 @@ import type { MakeStore } from '../support/ctx.js';
 import { artifactContract } from './contract/artifacts.js';
 import { claimContract } from './contract/claim.js';
 import { claimNextContract } from './contract/claim-next.js';
+import { connectorsContract } from './contract/connectors.js';
 import { createContract } from './contract/create.js';
 import { depsContract } from './contract/deps.js';
 import { eventContract } from './contract/events.js';
@@ -40,5 +41,6 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
     notesContract(makeStore);
     messagesContract(makeStore);
     plansContract(makeStore);
+    connectorsContract(makeStore);
   });
 }

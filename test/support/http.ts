@@ -1,6 +1,9 @@
 /** The HTTP app in process (no socket): most HTTP tests call it through fastify's inject. */
 import type { FastifyInstance } from 'fastify';
-import { buildHttpApp } from '../../src/server/http/app.js';
+import { buildHttpApp, type HttpOptions } from '../../src/server/http/app.js';
+import { McpHttp } from '../../src/server/mcp/http.js';
+import { connectorAuth } from '../../src/server/oauth/bearer.js';
+import { parsePublicUrl } from '../../src/server/oauth/public-site.js';
 import { type Harness, harness, type MakeStore, makeSqliteStore } from './ctx.js';
 
 export const TEST_TOKEN = 'test-token-0123456789abcdef';
@@ -17,9 +20,22 @@ export interface HttpHarness extends Harness {
   ): Promise<{ status: number; json: any; text: string; headers: Record<string, unknown> }>;
 }
 
-export async function httpHarness(make: MakeStore = makeSqliteStore): Promise<HttpHarness> {
+export async function httpHarness(
+  make: MakeStore = makeSqliteStore,
+  opts: { publicUrl?: string; oauthLimits?: HttpOptions['oauthLimits'] } = {},
+): Promise<HttpHarness> {
   const h = await harness(make);
-  const app = buildHttpApp({ ctx: h.ctx, token: TEST_TOKEN, version: 'test', port: () => TEST_PORT });
+  const site = opts.publicUrl === undefined ? undefined : parsePublicUrl(opts.publicUrl);
+  if (site) h.ctx.public_url = site.url;
+  const app = buildHttpApp({
+    ctx: h.ctx,
+    token: TEST_TOKEN,
+    version: 'test',
+    port: () => TEST_PORT,
+    site,
+    mcp: new McpHttp({ ctx: h.ctx, version: 'test', connectors: site ? connectorAuth(h.ctx, site) : undefined }),
+    ...(opts.oauthLimits ? { oauthLimits: opts.oauthLimits } : {}),
+  });
   await app.ready();
   return {
     ...h,

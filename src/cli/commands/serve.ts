@@ -19,6 +19,10 @@ export function registerServe(program: Command): void {
       '--durability <mode>',
       'full (default: every acknowledged write survives power loss) or normal (survives kill -9, not a power cut)',
     )
+    .option(
+      '--public-url <url>',
+      'https://HOST[/prefix] where a tunnel reaches this daemon: chat hosts (claude.ai, ChatGPT) connect to /mcp over OAuth',
+    )
     .option('--json', 'print the listening address as JSON')
     .option(
       '--log-format <format>',
@@ -76,10 +80,11 @@ export function registerServe(program: Command): void {
               state: config.stateDir,
               store: daemon.store.kind,
               durability: config.durability,
+              ...(config.publicUrl ? { public_url: config.publicUrl } : {}),
             })
           : `coord ${daemon.store.kind} daemon on ${daemon.url} · state ${config.stateDir} · durability ${config.durability}${
               config.durability === 'normal' ? ' (a power cut can lose acknowledged writes)' : ''
-            } · stop with Ctrl-C`;
+            }${config.publicUrl ? ` · connectors at ${config.publicUrl}/mcp` : ''} · stop with Ctrl-C`;
         process.stdout.write(`${line}\n`);
       } catch (e) {
         if (e instanceof DaemonAlreadyRunning) {

@@ -136,6 +136,8 @@ const SHORT: Record<string, string> = {
   'lock.released': 'unlocked',
   'message.sent': 'message',
   'message.acked': 'acked',
+  'connector.granted': 'connected',
+  'connector.revoked': 'disconnected',
 };
 
 export function eventRow(e: CoordEvent, cols: number, color: boolean, withBoard: boolean): string {

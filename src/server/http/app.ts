@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { PATHS } from '../../api/paths.js';
@@ -7,11 +7,13 @@ import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
 import { McpHttp } from '../mcp/http.js';
+import { defaultLimits, type OAuthEdge, registerOAuth } from '../oauth/edge.js';
+import type { PublicSite } from '../oauth/public-site.js';
 import { registerDashboard } from '../web/dashboard-route.js';
 import { registerArtifactRoutes } from './artifacts.js';
 import { clientErrorHandler } from './client-error.js';
 import { errorHandler, sendError } from './errors.js';
-import { makeGuard, tokenMatcher } from './guard.js';
+import { makeGuard, publicBy, tokenMatcher } from './guard.js';
 import { inboxLane, registerInboxRoute } from './inbox.js';
 import { openApiDocument } from './openapi.js';
 import { rawInput } from './raw-input.js';
@@ -30,11 +32,17 @@ export interface HttpOptions {
   mcp?: McpHttp;
   /** Shown by /v1/health: 'full' (acknowledged writes survive power loss) or 'normal' (`--durability normal`). */
   durability?: 'full' | 'normal';
+  /** `--public-url` (SPEC §16): the OAuth edge is served, and requests through the URL reach only it and /mcp. */
+  site?: PublicSite | undefined;
+  /** Rate limits of the OAuth edge (tests pass small ones); per minute by default. */
+  oauthLimits?: OAuthEdge['limits'];
 }
 
 /** The daemon's HTTP API (SPEC §4). Plugins for live events, locks, MCP and the dashboard register onto it. */
 export function buildHttpApp(opts: HttpOptions): FastifyInstance {
-  const guard = makeGuard({ token: opts.token, port: opts.port, extraHosts: opts.extraHosts ?? [] });
+  const site = opts.site;
+  const guard = makeGuard({ token: opts.token, port: opts.port, extraHosts: opts.extraHosts ?? [], site });
+  const isPublic = publicBy(site);
   const lane = inboxLane(opts.ctx, guard.admits, (err) => opts.logger?.error({ err }, 'unhandled error'));
   const app = Fastify({
     // The inbox poll takes its lane (inbox.ts) before fastify's pipeline; every other request goes to fastify.
@@ -65,6 +73,10 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
     // Inputs are parsed by each operation's zod schema (core/ops), and no route declares a JSON schema, so
     // fastify's own compilers (ajv, fast-json-stringify: ~2 MB of the idle daemon's heap) are never loaded.
     schemaController: { compilersFactory: { buildValidator: noRouteSchemas, buildSerializer: noRouteSchemas } },
+    // The proxy forwards `--public-url`'s path prefix; coord strips it before routing (SPEC §16).
+    ...(site?.prefix
+      ? { rewriteUrl: (req: IncomingMessage) => stripPrefix(req.url ?? '/', site.prefix, isPublic(req.headers)) }
+      : {}),
   }) as unknown as FastifyInstance;
 
   app.addHook('onRequest', guard.hook);
@@ -133,6 +145,15 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   registerInboxRoute(app, opts.ctx);
   registerEventsRoute(app, opts.ctx);
   registerDashboard(app);
+  if (site) {
+    registerOAuth(app, {
+      ctx: opts.ctx,
+      site,
+      token: opts.token,
+      log: opts.logger,
+      limits: opts.oauthLimits ?? defaultLimits(),
+    });
+  }
   (opts.mcp ?? new McpHttp({ ctx: opts.ctx, version: opts.version, log: opts.logger })).register(app);
   return app;
 }
@@ -148,3 +169,10 @@ function noRouteSchemas(): never {
 const SESSION_HEADER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const sessionOf = (h: string | string[] | undefined): string | null =>
   typeof h === 'string' && SESSION_HEADER.test(h) ? h : null;
+
+/** `/prefix/mcp` → `/mcp` for a request through the public URL; anything else is routed as it came. */
+export function stripPrefix(url: string, prefix: string, isPublic: boolean): string {
+  if (!isPublic) return url;
+  if (url === prefix) return '/';
+  return url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`) ? url.slice(prefix.length) || '/' : url;
+}

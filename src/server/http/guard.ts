@@ -18,6 +18,8 @@ export interface GuardOptions {
    * bound to (`--host 192.168.1.5`) once listen has told it the port.
    */
   extraHosts: readonly string[];
+  /** `--public-url` (SPEC §16): its host is accepted, and requests through it reach only the OAuth edge. */
+  site?: { host: string; origin: string } | undefined;
 }
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
@@ -28,6 +30,30 @@ const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
  * percent escapes), so a prefix test on `req.url` would let it through without a token.
  */
 const PUBLIC_ROUTES: ReadonlySet<string> = new Set([HEALTH_URL, '/', '/ui/:name']);
+
+/** The OAuth edge (server/oauth/): it answers without the token, locally or through the public URL. */
+const isOAuthRoute = (route: string): boolean => route.startsWith('/.well-known/') || route.startsWith('/oauth/');
+/** What a public request may reach (SPEC §16): /mcp (OAuth tokens only) and the OAuth edge. */
+const isSiteRoute = (route: string | undefined): boolean =>
+  route !== undefined && (route === '/mcp' || isOAuthRoute(route));
+
+/** Requests that came through the public URL; /mcp asks (isPublicRequest) to accept OAuth tokens only. */
+const publicRequests = new WeakSet<object>();
+export const isPublicRequest = (req: FastifyRequest): boolean => publicRequests.has(req.raw);
+
+/**
+ * SPEC §16: a request is public when its Host is the public host, or when it is loopback but carries any
+ * X-Forwarded-* / Forwarded header — a tunnel that rewrites Host to localhost must not make a request
+ * local. Never without `--public-url`.
+ */
+export function publicBy(site: { host: string } | undefined): (headers: IncomingHttpHeaders) => boolean {
+  if (!site) return () => false;
+  return (headers) => {
+    if (headers.host === site.host) return true;
+    for (const name in headers) if (name === 'forwarded' || name.startsWith('x-forwarded-')) return true;
+    return false;
+  };
+}
 
 /**
  * A constant-time compare of the token's bytes. Only a token of the right length is compared at all, so a
@@ -63,28 +89,35 @@ export interface Guard {
 
 export function makeGuard(opts: GuardOptions): Guard {
   const authorized = tokenMatcher(opts.token);
+  const site = opts.site;
+  const isPublic = publicBy(site);
   // Built again only when the port or the extra hosts change (both are known only after listen).
   let hostsPort = -1;
   let hostsExtra = -1;
   let hosts: string[] = [];
-  const refusal = (headers: IncomingHttpHeaders, isPublic: boolean, url: string): Refusal | undefined => {
+  const hostRefusal = (headers: IncomingHttpHeaders, url: string): Refusal | undefined => {
     const port = opts.port();
     if (port !== hostsPort || opts.extraHosts.length !== hostsExtra) {
-      hosts = [...LOOPBACK.map((h) => `${h}:${port}`), ...opts.extraHosts];
+      hosts = [...LOOPBACK.map((h) => `${h}:${port}`), ...opts.extraHosts, ...(site ? [site.host] : [])];
       hostsPort = port;
       hostsExtra = opts.extraHosts.length;
     }
+    // Compared as sent: `LOCALHOST:7777` is no spelling a real client uses (test/reliability/local-security).
     const host = headers.host ?? '';
-    if (!hosts.includes(host)) {
-      const error = new CoordError('forbidden_host', `Host "${host}" is not allowed; use 127.0.0.1:${port}`);
-      return { error, seen: { host, url }, why: 'refused: Host not allowed' };
-    }
+    if (hosts.includes(host)) return undefined;
+    const error = new CoordError('forbidden_host', `Host "${host}" is not allowed; use 127.0.0.1:${port}`);
+    return { error, seen: { host, url }, why: 'refused: Host not allowed' };
+  };
+  const refusal = (headers: IncomingHttpHeaders, tokenFree: boolean, url: string): Refusal | undefined => {
+    const wrongHost = hostRefusal(headers, url);
+    if (wrongHost) return wrongHost;
     const origin = headers.origin;
-    if (origin !== undefined && !hosts.some((h) => origin === `http://${h}`)) {
+    // The public host is no local origin (its pages are https, and reach only the OAuth edge).
+    if (origin !== undefined && !hosts.some((h) => origin === `http://${h}` && h !== site?.host)) {
       const error = new CoordError('forbidden_origin', `Origin "${origin}" may not call this daemon`);
       return { error, seen: { origin, url }, why: 'refused: Origin not allowed' };
     }
-    if (!isPublic && !authorized(headers.authorization)) {
+    if (!tokenFree && !authorized(headers.authorization)) {
       const error = new CoordError(
         'unauthorized',
         'missing or wrong bearer token — send Authorization: Bearer <token from <state>/token>',
@@ -101,12 +134,43 @@ export function makeGuard(opts: GuardOptions): Guard {
     async hook(req, reply) {
       // A URL no route matches (routeOptions.url undefined) needs the token too: it answers 404 only to its holder.
       const route = req.routeOptions.url;
-      const r = refusal(req.headers, route !== undefined && PUBLIC_ROUTES.has(route), req.url);
+      if (isPublic(req.headers)) {
+        const r = hostRefusal(req.headers, req.url) ?? siteRefusal(req, route, site?.origin ?? '');
+        if (r === undefined) {
+          publicRequests.add(req.raw);
+          return;
+        }
+        req.log.debug(r.seen, r.why);
+        sendError(reply, r.error);
+        return reply;
+      }
+      const tokenFree =
+        route !== undefined && (PUBLIC_ROUTES.has(route) || (site !== undefined && isOAuthRoute(route)));
+      const r = refusal(req.headers, tokenFree, req.url);
       if (r === undefined) return;
       req.log.debug(r.seen, r.why);
       sendError(reply, r.error);
       return reply;
     },
-    admits: (headers) => refusal(headers, false, '') === undefined,
+    // The inbox lane answers local requests only: a public one goes to fastify, which answers it 404.
+    admits: (headers) => !isPublic(headers) && refusal(headers, false, '') === undefined,
   };
+}
+
+/**
+ * A public request: only /mcp and the OAuth edge exist, and any other path is the same 404 as a path that
+ * does not exist, token or not (no hint that /v1 is there). A browser may post only from the public origin.
+ */
+function siteRefusal(req: FastifyRequest, route: string | undefined, origin: string): Refusal | undefined {
+  const { headers, url } = req;
+  if (!isSiteRoute(route)) {
+    // The not-found handler's very words (app.ts), so a local-only path reads like a path that does not exist.
+    const error = new CoordError('not_found', `no route ${req.method} ${url.split('?')[0]}`);
+    return { error, seen: { url }, why: 'public: local only' };
+  }
+  if (headers.origin !== undefined && headers.origin !== origin) {
+    const error = new CoordError('forbidden_origin', `Origin "${headers.origin}" may not call this daemon`);
+    return { error, seen: { origin: headers.origin, url }, why: 'refused: Origin not allowed' };
+  }
+  return undefined;
 }

@@ -11,9 +11,12 @@ import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/no
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { Grant } from '../../core/connector-ports.js';
 import { DEFAULT_BOARD, DEFAULT_LEASE_S } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
+import { isPublicRequest } from '../http/guard.js';
+import type { ConnectorAuth } from '../oauth/bearer.js';
 import { parseWith } from './parse-with.js';
 import { McpSession } from './session.js';
 
@@ -47,6 +50,8 @@ interface HttpSession {
   httpId: string;
   coordId: string;
   session: McpSession;
+  /** The connector grant (SPEC §16) a public session acts under; null for a local one. */
+  grantId: string | null;
   /**
    * A plain HTTP client's session, which nothing but its requests proves alive. A `coord mcp` bridge's
    * (Coord-Session given) lives by its session lock instead (rule 13), and may reconnect after a drop.
@@ -65,6 +70,8 @@ export interface McpHttpOptions {
   log?: Logger | undefined;
   /** How long a session's event stream may stay closed before the client counts as gone (default 30 s). */
   streamGraceMs?: number;
+  /** With `--public-url`: the OAuth check of a request through the public URL (SPEC §16). */
+  connectors?: ConnectorAuth | undefined;
   /**
    * Whether a `Coord-Session` id has a held session lock file (state-dir/session-lock.ts). A session
    * that names one without a lock behind it has nothing to prove it alive but its requests, so it is
@@ -116,8 +123,17 @@ export class McpHttp {
   }
 
   private async handle(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    let grant: Grant | null = null;
+    if (isPublicRequest(req)) {
+      // Through the public URL only an OAuth access token counts (the guard let no coord token decide).
+      if (!this.opts.connectors) return void reply.code(404).send(rpcError(-32001, 'not found'));
+      grant = await this.opts.connectors(req, reply);
+      if (!grant) return;
+    }
     const sid = req.headers['mcp-session-id'];
     let live = typeof sid === 'string' ? this.live.get(sid) : undefined;
+    // A session belongs to the grant that opened it (or to the local side): no other token may use it.
+    if (live && live.grantId !== (grant?.id ?? null)) live = undefined;
     if (sid !== undefined && !live) {
       // 404 tells a client its session is gone (daemon restarted): initialize again.
       return void reply.code(404).send(rpcError(-32001, 'Session not found: initialize again'));
@@ -133,7 +149,7 @@ export class McpHttp {
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
         return void reply.code(400).send(rpcError(-32000, 'Bad Request: no Mcp-Session-Id; send initialize first'));
       }
-      live = await this.open(req);
+      live = await this.open(req, grant);
     }
     this.activity(live, req, reply);
     reply.hijack();
@@ -182,16 +198,19 @@ export class McpHttp {
     await this.free(live.coordId);
   }
 
-  private async open(req: FastifyRequest): Promise<HttpSession> {
+  private async open(req: FastifyRequest, grant: Grant | null): Promise<HttpSession> {
     const h = req.headers;
     const q = req.query as Record<string, unknown>;
-    const who = parseWith(HttpIdentity, {
-      agent: h['coord-agent'] ?? q.agent,
-      board: h['coord-board'] ?? q.board,
-      root: h['coord-root'],
-      session: h['coord-session'],
-      workspace: h['coord-workspace'],
-    });
+    // A connector is the grant's agent on the grant's board, whatever its headers or query say (SPEC §16).
+    const who = grant
+      ? { agent: grant.agent, board: grant.board, root: undefined, session: undefined, workspace: undefined }
+      : parseWith(HttpIdentity, {
+          agent: h['coord-agent'] ?? q.agent,
+          board: h['coord-board'] ?? q.board,
+          root: h['coord-root'],
+          session: h['coord-session'],
+          workspace: h['coord-workspace'],
+        });
     const httpId = randomUUID();
     const coordId = who.session ?? httpId;
     let session = this.sessions.get(coordId);
@@ -227,6 +246,7 @@ export class McpHttp {
       httpId,
       coordId,
       session,
+      grantId: grant?.id ?? null,
       // A Coord-Session with no session lock held behind it would otherwise be kept forever (issue 25, hole 9).
       reapable: who.session === undefined || !(this.opts.sessionAlive?.(who.session) ?? false),
       streams: 0,

@@ -57,7 +57,10 @@ function start(token) {
     onBoard: addBoard,
     onOpen: (id, card) => detail.open(id, card),
   });
-  const panels = new Panels({ agents: $('agents'), locks: $('locks'), timeline: $('timeline') }, api);
+  const panels = new Panels(
+    { agents: $('agents'), locks: $('locks'), connectors: $('connectors'), timeline: $('timeline') },
+    api,
+  );
   const detail = new Detail($('detail'), api, { onCancel: cancel, onError: notify, tasks: () => board.tasks });
 
   let lastSeq = 0;

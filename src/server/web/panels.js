@@ -31,6 +31,10 @@ export function describe(e) {
     case 'lock.acquired':
     case 'lock.released':
       return Array.isArray(d.resources) ? d.resources.join(' ') : '';
+    case 'connector.granted':
+      return `${d.client_name ?? ''} connected`;
+    case 'connector.revoked':
+      return `${d.client_name ?? ''} ${d.why === 'token_reused' ? 'revoked: a spent token was replayed' : 'revoked'}`;
     default:
       return '';
   }
@@ -46,9 +50,10 @@ function subjectOf(e) {
 const empty = (text) => el('li', 'empty', text);
 
 export class Panels {
-  constructor({ agents, locks, timeline }, api) {
+  constructor({ agents, locks, connectors, timeline }, api) {
     this.api = api;
     this.agentsEl = agents;
+    this.connectorsEl = connectors;
     this.locksEl = locks;
     this.timelineEl = timeline;
     this.board = '';
@@ -58,7 +63,24 @@ export class Panels {
 
   async refresh(board) {
     this.board = board;
-    await Promise.all([this.refreshAgents(), this.refreshLocks()]);
+    await Promise.all([this.refreshAgents(), this.refreshLocks(), this.refreshConnectors()]);
+  }
+
+  /** Remote connectors (SPEC §16): which chat host acts as which agent on which board, and when it last called. */
+  async refreshConnectors() {
+    if (!this.connectorsEl) return;
+    const { connectors } = await this.api.get('/v1/connectors');
+    const now = Date.now();
+    const items = connectors
+      .filter((c) => !this.board || c.board === this.board)
+      .map((c) => {
+        const li = el('li', 'connector');
+        li.dataset.id = c.id;
+        li.append(el('b', '', c.agent), el('span', 'muted', ` ${c.client} on ${c.board}`));
+        li.append(el('span', 'muted', ` · ${c.last_used_at ? `used ${ago(c.last_used_at, now)}` : 'never used'}`));
+        return li;
+      });
+    this.connectorsEl.replaceChildren(...(items.length ? items : [empty('no connectors')]));
   }
 
   async refreshAgents() {

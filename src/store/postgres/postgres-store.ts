@@ -4,12 +4,26 @@ import { isReadOnly } from '../../core/edit-decision.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
+import { needsTouch } from '../shared/connector-rows.js';
 import { answerOf } from '../shared/edit-answer.js';
 import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
 import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
 import { claimWithFiles } from './claim-with-files.js';
+import {
+  addConnectCode,
+  approve,
+  getClient,
+  grantOfAccessToken,
+  listGrants,
+  pendingConnect,
+  redeemCode,
+  registerClient,
+  revokeGrant,
+  rotateRefresh,
+  touchGrant,
+} from './connectors.js';
 import { createTask } from './create-task.js';
 import {
   type ConnectionOptions,
@@ -376,6 +390,41 @@ export class PostgresStore implements Store {
   }
   async unreadCounts(board?: string) {
     return guarded(() => unreadCounts(this.pool, board));
+  }
+  async registerClient(c: Parameters<Store['registerClient']>[0], maxUnused: number) {
+    return this.write((tx) => registerClient(tx, c, maxUnused));
+  }
+  async getClient(clientId: string) {
+    return guarded(() => getClient(this.pool, clientId));
+  }
+  async addConnectCode(c: Parameters<Store['addConnectCode']>[0]) {
+    return this.write((tx) => addConnectCode(tx, c));
+  }
+  async approve(cmd: Parameters<Store['approve']>[0]) {
+    return this.write((tx) => approve(tx, cmd));
+  }
+  async redeemCode(cmd: Parameters<Store['redeemCode']>[0]) {
+    return this.write((tx) => redeemCode(tx, cmd));
+  }
+  async rotateRefresh(cmd: Parameters<Store['rotateRefresh']>[0]) {
+    return this.write((tx) => rotateRefresh(tx, cmd));
+  }
+  async grantOfAccessToken(hash: string) {
+    return guarded(async () => {
+      const now = await this.now();
+      const grant = await grantOfAccessToken(this.pool, hash, now);
+      if (grant && needsTouch(grant, now)) await this.write((tx) => touchGrant(tx, grant.id));
+      return grant;
+    });
+  }
+  async listGrants() {
+    return guarded(() => listGrants(this.pool));
+  }
+  async pendingConnect() {
+    return guarded(async () => pendingConnect(this.pool, await this.now()));
+  }
+  async revokeGrant(cmd: Parameters<Store['revokeGrant']>[0]) {
+    return this.write((tx) => revokeGrant(tx, cmd));
   }
   async sweep() {
     return guarded(async () => {

@@ -7,6 +7,7 @@ import type { CoordError } from '../../core/errors.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
+import { needsTouch } from '../shared/connector-rows.js';
 import { answerOf } from '../shared/edit-answer.js';
 import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
@@ -14,6 +15,19 @@ import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
 import { claimNext, peekNext } from './claim.js';
 import { claimWithFiles } from './claim-with-files.js';
+import {
+  addConnectCode,
+  approve,
+  getClient,
+  grantOfAccessToken,
+  listGrants,
+  pendingConnect,
+  redeemCode,
+  registerClient,
+  revokeGrant,
+  rotateRefresh,
+  touchGrant,
+} from './connectors.js';
 import { createTask } from './create-task.js';
 import { type Db, type Durability, openDatabase } from './database.js';
 import { decideEdit, peekEdit } from './decide-edit.js';
@@ -369,6 +383,40 @@ export class SqliteStore implements Store {
   }
   async taskStates(ids: string[]) {
     return this.read(() => taskStates(this.db, ids));
+  }
+  async registerClient(c: Parameters<Store['registerClient']>[0], maxUnused: number) {
+    return this.write((tx) => registerClient(tx, c, maxUnused));
+  }
+  async getClient(clientId: string) {
+    return this.read(() => getClient(this.db, clientId));
+  }
+  async addConnectCode(c: Parameters<Store['addConnectCode']>[0]) {
+    return this.write((tx) => addConnectCode(tx, c));
+  }
+  async approve(cmd: Parameters<Store['approve']>[0]) {
+    return this.write((tx) => approve(tx, cmd));
+  }
+  async redeemCode(cmd: Parameters<Store['redeemCode']>[0]) {
+    return this.write((tx) => redeemCode(tx, cmd));
+  }
+  async rotateRefresh(cmd: Parameters<Store['rotateRefresh']>[0]) {
+    return this.write((tx) => rotateRefresh(tx, cmd));
+  }
+  async grantOfAccessToken(hash: string) {
+    const now = this.clock.now();
+    const grant = this.read(() => grantOfAccessToken(this.db, hash, now));
+    if (grant && needsTouch(grant, now)) await this.write((tx) => touchGrant(tx, grant.id));
+    return grant;
+  }
+  async listGrants() {
+    return this.read(() => listGrants(this.db));
+  }
+  async pendingConnect() {
+    const now = this.clock.now();
+    return this.read(() => pendingConnect(this.db, now));
+  }
+  async revokeGrant(cmd: Parameters<Store['revokeGrant']>[0]) {
+    return this.write((tx) => revokeGrant(tx, cmd));
   }
   async close() {
     // Writes already queued are committed (or answered with their error) before the file closes.

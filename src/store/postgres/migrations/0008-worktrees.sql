@@ -1,4 +1,4 @@
--- SPEC §14, changes across work trees: the twin of sqlite/migrations/0007-worktrees.sql.
+-- SPEC §14, changes across work trees: the twin of sqlite/migrations/0008-worktrees.sql.
 ALTER TABLE tasks ADD COLUMN claim_worktree text;
 ALTER TABLE tasks ADD COLUMN claim_head text;
 -- The claim those two belong to: a later claim without a work tree must not inherit them.
