@@ -30,9 +30,10 @@ export const ALLOWED: Record<string, string[]> = {
   store: ['store', 'core'],
   'state-dir': ['state-dir', 'core'],
   api: ['api', 'core'],
-  server: ['server', 'core', 'store', 'state-dir', 'api'],
+  git: ['git', 'core'],
+  server: ['server', 'core', 'store', 'state-dir', 'api', 'git'],
   client: ['client', 'core', 'state-dir', 'api'],
-  cli: ['cli', 'client', 'state-dir', 'core', 'api'],
+  cli: ['cli', 'client', 'state-dir', 'core', 'api', 'git'],
   hooks: ['hooks', 'client', 'state-dir', 'core', 'api'],
 };
 
