@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { Operation } from '../core/operation.js';
 import { operations as op } from '../core/operations.js';
+import { integrationRoutes } from './integration-routes.js';
 import { messageRoutes } from './message-routes.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -101,5 +102,6 @@ export const routes: Route[] = [
     status: { ok: 201, replay: 200 },
   },
   ...messageRoutes,
+  ...integrationRoutes,
   { method: 'GET', url: '/v1/tasks/:id/artifacts', op: op.listArtifacts, from: 'query', params: ID },
 ];

@@ -70,6 +70,8 @@ export const EVENT_TYPES = [
   'task.noted',
   'message.sent',
   'message.acked',
+  'task.integrated',
+  'task.integration',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

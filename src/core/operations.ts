@@ -8,6 +8,15 @@ import { createTask } from './ops/create-task.js';
 import { listEvents } from './ops/events.js';
 import { heartbeat, releaseTask, submitResult } from './ops/fenced.js';
 import { inbox } from './ops/inbox.js';
+import {
+  approveIntegration,
+  integrationQueue,
+  queueIntegration,
+  recordIntegration,
+  releaseIntegrationSlot,
+  retryIntegration,
+  takeIntegrationSlot,
+} from './ops/integration.js';
 import { listTasks } from './ops/list-tasks.js';
 import { listLocks, lockFiles, renewLock, unlockFiles } from './ops/locks.js';
 import { ackMessage, listMessages, pendingMessages, sendMessage, showMessage } from './ops/messages.js';
@@ -44,6 +53,13 @@ export const operations = {
   pendingMessages,
   showMessage,
   listArtifacts,
+  takeIntegrationSlot,
+  releaseIntegrationSlot,
+  integrationQueue,
+  queueIntegration,
+  recordIntegration,
+  approveIntegration,
+  retryIntegration,
 } as const;
 
 export type Operations = typeof operations;

@@ -4,6 +4,7 @@
  * (`{ ok: false, reason }`), never as an exception or parsed SQL error text.
  * Core turns those values into CoordErrors in exactly one place (ops/outcomes.ts).
  */
+import type { IntegrationStore } from './integration-ports.js';
 import type { NoteDraft, NotesAndMessages } from './message-ports.js';
 import type { Artifact, Blocker, ClaimGrant, CoordEvent, Lock, ResultStatus, Task, TaskState } from './model.js';
 
@@ -185,7 +186,7 @@ export interface EventsQuery {
 }
 export type EventListener = (events: CoordEvent[]) => void;
 
-export interface Store extends NotesAndMessages {
+export interface Store extends NotesAndMessages, IntegrationStore {
   readonly kind: 'sqlite' | 'postgres';
   readonly capabilities: StoreCapabilities;
 

@@ -3,6 +3,7 @@
  * input schemas and CLI parsing all derive from these — never a second copy.
  */
 import { z } from 'zod';
+import { INTEGRATION_STATES } from './integration.js';
 import {
   DEFAULT_BOARD,
   DEFAULT_LEASE_S,
@@ -140,6 +141,17 @@ export type CreateTaskInput = z.infer<typeof CreateTaskInput>;
 /** A boolean that may arrive as a query string ("true" / "false"). */
 const QueryBool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
+/** SPEC §15: task JSON's `integration` (integration-schemas.ts has the integrator's calls). */
+export const IntegrationStateSchema = z.enum(INTEGRATION_STATES);
+export const IntegrationSchema = z.object({
+  state: IntegrationStateSchema,
+  reason: z
+    .string()
+    .optional()
+    .describe('Why it stopped: the conflicting paths, the failed check, the dirty work tree.'),
+  commit: z.string().optional().describe('merged: the target tip it became (or the head already in the target).'),
+});
+
 export const ListTasksInput = z.object({
   board: BoardName.optional(),
   state: TaskStateSchema.optional(),
@@ -156,6 +168,7 @@ export const ListTasksInput = z.object({
   parent: TaskId.optional().describe('Only the children of this task.'),
   ready: QueryBool.optional().describe('Only queued tasks whose blockers have all completed.'),
   blocked: QueryBool.optional().describe('Only queued tasks still waiting for a blocker.'),
+  integration: IntegrationStateSchema.optional().describe('SPEC §15: only tasks whose integration is in this state.'),
 });
 export type ListTasksInput = z.infer<typeof ListTasksInput>;
 
@@ -311,6 +324,9 @@ export const TaskSchema = z.object({
     .optional()
     .describe('GET /v1/tasks/:id only: the last 20 notes, oldest first.'),
   notes_count: z.int().optional().describe('GET /v1/tasks/:id only: how many notes the task has.'),
+  integration: IntegrationSchema.optional().describe(
+    "SPEC §15: where the task's commits stand with the target (show and list).",
+  ),
 });
 export const TaskEnvelope = z.object({ task: TaskSchema });
 export const CreateTaskOutput = z.object({ task: TaskSchema, created: z.boolean() });

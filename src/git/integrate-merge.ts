@@ -31,8 +31,13 @@ export interface MergeRequest {
   check?: ((commit: string) => Promise<CheckVerdict>) | undefined;
   /** How many times a moved target is merged again before giving up this turn (default 20). */
   rounds?: number;
-  /** Called after the merge is computed and before the swap: tests interleave a person's commit here. */
+  /**
+   * Called after the merge is computed and checked, just before the swap: the integrator renews its slot
+   * here (and throws if it lost it); tests interleave a person's commit here.
+   */
   beforeSwap?: ((commit: string) => Promise<void>) | undefined;
+  /** Compute and check only (`--review`): answers `ready` and moves nothing. */
+  dryRun?: boolean;
 }
 
 export type MergeHow = 'fast-forward' | 'merge' | 'contained';
@@ -40,6 +45,8 @@ export type MergeHow = 'fast-forward' | 'merge' | 'contained';
 export type MergeOutcome =
   /** `commit` is the target's new tip (for `contained`, the head itself, already in the target). */
   | { state: 'merged'; how: MergeHow; commit: string; old: string; worktree: string | null }
+  /** dryRun: the merge that would be made, checked. */
+  | { state: 'ready'; how: MergeHow; commit: string; old: string }
   | { state: 'conflict'; paths: string[]; old: string }
   | { state: 'check_failed'; commit: string; old: string; output: string; reason: string }
   /** Nothing changed; `reason` says what a person must do (or what will unblock it by itself). */
@@ -159,6 +166,8 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
       const verdict = await req.check(commit);
       if (!verdict.ok) return { state: 'check_failed', commit, old, output: verdict.output, reason: verdict.reason };
     }
+
+    if (req.dryRun) return { state: 'ready', how, commit, old };
 
     const worktree = await checkedOutAt(req.repo, req.target);
     if (worktree !== null) {

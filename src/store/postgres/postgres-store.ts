@@ -24,6 +24,17 @@ import { endSession } from './end-session.js';
 import { EventFeed } from './event-feed.js';
 import { heartbeat, release, submit } from './fenced.js';
 import { inbox } from './inbox.js';
+import {
+  approveIntegration,
+  integrationQueue,
+  integrationsOf,
+  integrationTaskIds,
+  queueIntegration,
+  recordIntegration,
+  releaseSlot,
+  retryIntegration,
+  takeSlot,
+} from './integration.js';
 import { acquireLocks, freeClaimLocks, freeLapsedLocks, liveLocks, releaseLock, renewLock } from './locks.js';
 import {
   ackMessage,
@@ -300,6 +311,34 @@ export class PostgresStore implements Store {
   }
   async endSession(sessionId: string) {
     return this.write((tx) => endSession(tx, sessionId, this.claimEnded));
+  }
+  // The integration queue (SPEC §15): integration.ts.
+  async queueIntegration(cmd: Parameters<Store['queueIntegration']>[0]) {
+    return this.write((tx) => queueIntegration(tx, cmd));
+  }
+  async takeIntegrationSlot(cmd: Parameters<Store['takeIntegrationSlot']>[0]) {
+    return this.write((tx) => takeSlot(tx, cmd));
+  }
+  async releaseIntegrationSlot(board: string, slot_id: string) {
+    return this.write((tx) => releaseSlot(tx, board, slot_id));
+  }
+  async integrationQueue(board: string) {
+    return guarded(() => integrationQueue(this.pool, board));
+  }
+  async recordIntegration(cmd: Parameters<Store['recordIntegration']>[0]) {
+    return this.write((tx) => recordIntegration(tx, cmd));
+  }
+  async approveIntegration(task_id: string) {
+    return this.write((tx) => approveIntegration(tx, task_id));
+  }
+  async retryIntegration(task_id: string) {
+    return this.write((tx) => retryIntegration(tx, task_id));
+  }
+  async integrationsOf(ids: string[]) {
+    return guarded(() => integrationsOf(this.pool, ids));
+  }
+  async integrationTaskIds(q: Parameters<Store['integrationTaskIds']>[0]) {
+    return guarded(() => integrationTaskIds(this.pool, q));
   }
   async addNote(cmd: Parameters<Store['addNote']>[0]) {
     return this.write((tx) => addNote(tx, cmd));

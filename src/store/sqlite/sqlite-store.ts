@@ -20,6 +20,17 @@ import { heartbeat, release, submit } from './fenced.js';
 import { GroupCommit, type GroupCommitStats } from './group-commit.js';
 import { EmptyInboxes, inbox, quickInbox } from './inbox.js';
 import {
+  approveIntegration,
+  integrationQueue,
+  integrationsOf,
+  integrationTaskIds,
+  queueIntegration,
+  recordIntegration,
+  releaseSlot,
+  retryIntegration,
+  takeSlot,
+} from './integration.js';
+import {
   acquireLocks,
   anyLockLapsed,
   freeClaimLocks,
@@ -166,6 +177,35 @@ export class SqliteStore implements Store {
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  // The integration queue (SPEC §15): integration.ts.
+  async queueIntegration(cmd: Parameters<Store['queueIntegration']>[0]) {
+    return this.write((tx) => queueIntegration(tx, cmd));
+  }
+  async takeIntegrationSlot(cmd: Parameters<Store['takeIntegrationSlot']>[0]) {
+    return this.write((tx) => takeSlot(tx, cmd));
+  }
+  async releaseIntegrationSlot(board: string, slot_id: string) {
+    return this.write((tx) => releaseSlot(tx, board, slot_id));
+  }
+  async integrationQueue(board: string) {
+    return this.read(() => integrationQueue(this.db, board));
+  }
+  async recordIntegration(cmd: Parameters<Store['recordIntegration']>[0]) {
+    return this.write((tx) => recordIntegration(tx, cmd));
+  }
+  async approveIntegration(task_id: string) {
+    return this.write((tx) => approveIntegration(tx, task_id));
+  }
+  async retryIntegration(task_id: string) {
+    return this.write((tx) => retryIntegration(tx, task_id));
+  }
+  async integrationsOf(ids: string[]) {
+    return this.read(() => integrationsOf(this.db, ids));
+  }
+  async integrationTaskIds(q: Parameters<Store['integrationTaskIds']>[0]) {
+    return this.read(() => integrationTaskIds(this.db, q));
   }
 
   async createTask(cmd: Parameters<Store['createTask']>[0]) {

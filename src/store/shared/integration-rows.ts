@@ -1,0 +1,73 @@
+/** What both stores share about the integration queue (SPEC §15): row mapping and the events' payloads. */
+import type { Integration, QueuedIntegration } from '../../core/integration.js';
+import type { RecordIntegrationCommand } from '../../core/integration-ports.js';
+import type { NewEvent } from './new-event.js';
+
+/** An integrations row joined with its task's title, worker and blockers. */
+export interface IntegrationRow {
+  task_id: string;
+  board: string;
+  state: Integration['state'];
+  reason: string | null;
+  commit_sha: string | null;
+  worktree: string | null;
+  branch: string | null;
+  head: string;
+  tried_head: string | null;
+  target: string | null;
+  approved: number | boolean;
+  followup: string | null;
+  queued_at: number | string;
+  seq: number | string;
+}
+
+export interface QueueRow extends IntegrationRow {
+  title: string;
+  claimed_by: string | null;
+  created_by: string;
+  blocked_by: string | string[];
+}
+
+const iso = (ms: number | string): string => new Date(Number(ms)).toISOString();
+
+export function toIntegration(r: IntegrationRow): Integration & { target?: string; followup?: string } {
+  return {
+    state: r.state,
+    ...(r.reason !== null ? { reason: r.reason } : {}),
+    ...(r.commit_sha !== null ? { commit: r.commit_sha } : {}),
+    ...(r.target !== null ? { target: r.target } : {}),
+    ...(r.followup !== null ? { followup: r.followup } : {}),
+  };
+}
+
+export function toQueued(r: QueueRow): QueuedIntegration {
+  return {
+    task_id: r.task_id,
+    board: r.board,
+    title: r.title,
+    // The claim that completed the task stays named on it; a task completed without one is its author's.
+    agent: r.claimed_by ?? r.created_by,
+    state: r.state as QueuedIntegration['state'],
+    reason: r.reason,
+    worktree: r.worktree,
+    branch: r.branch,
+    head: r.head,
+    tried_head: r.tried_head,
+    approved: r.approved === true || r.approved === 1,
+    blocked_by: typeof r.blocked_by === 'string' ? (JSON.parse(r.blocked_by) as string[]) : r.blocked_by,
+    queued_at: iso(r.queued_at),
+  };
+}
+
+/** The event of a recorded result: `task.integrated {commit}` on success, `task.integration` otherwise. */
+export function integrationEvent(cmd: RecordIntegrationCommand, followup: string | null): NewEvent {
+  const base = { board: cmd.board, task_id: cmd.task_id, agent: 'coord' };
+  if (cmd.state === 'merged') {
+    return { ...base, type: 'task.integrated', data: { commit: cmd.commit, target: cmd.target, how: cmd.how } };
+  }
+  return {
+    ...base,
+    type: 'task.integration',
+    data: { state: cmd.state, reason: cmd.reason, target: cmd.target, ...(followup ? { followup } : {}) },
+  };
+}
