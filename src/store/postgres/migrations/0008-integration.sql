@@ -1,4 +1,4 @@
--- The integration queue (SPEC §15), the twin of sqlite/migrations/0007-integration.sql. Times are ms since the epoch.
+-- The integration queue (SPEC §15), the twin of sqlite/migrations/0008-integration.sql. Times are ms since the epoch.
 -- One row per completed task with commits, from the moment it is queued; `none` is the absence of a row.
 CREATE TABLE integrations (
   task_id    text PRIMARY KEY REFERENCES tasks (id),
