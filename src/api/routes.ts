@@ -74,6 +74,9 @@ export const routes: Route[] = [
   { method: 'GET', url: '/v1/agents', op: op.listAgents, from: 'query' },
   { method: 'POST', url: '/v1/locks', op: op.lockFiles, from: 'body', status: { ok: 201 } },
   { method: 'GET', url: '/v1/locks', op: op.listLocks, from: 'query' },
+  { method: 'GET', url: '/v1/worktrees', op: op.listWorktrees, from: 'query' },
+  { method: 'GET', url: '/v1/changes', op: op.listChanges, from: 'query' },
+  { method: 'POST', url: '/v1/target', op: op.setTarget, from: 'body' },
   { method: 'POST', url: '/v1/locks/:lock_id/renew', op: op.renewLock, from: 'body', params: LOCK },
   { method: 'DELETE', url: '/v1/locks/:lock_id', op: op.unlockFiles, from: 'query', params: LOCK },
   {

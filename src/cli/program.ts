@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { VERSION } from '../core/version.js';
 import { registerCancel } from './commands/cancel.js';
+import { registerChanges } from './commands/changes.js';
 import { registerClaim } from './commands/claim.js';
 import { registerDeps } from './commands/deps.js';
 import { registerEvents } from './commands/events.js';
@@ -59,6 +60,7 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerLock(program);
   registerEvents(program);
   registerWho(program);
+  registerChanges(program);
   registerOpen(program);
   registerMcp(program);
   registerSetup(program);

@@ -13,6 +13,8 @@ export async function describeIntegration<T extends Iterable<Task>>(store: Store
   for (const t of tasks) {
     const i = found[t.id];
     t.integration = i ? shownIntegration(i) : { state: 'none' };
+    // The change record gains `merged_as` once merged (SPEC §15); the stored record itself stays as submitted.
+    if (i?.state === 'merged' && i.commit && t.change) t.change = { ...t.change, merged_as: i.commit };
   }
   return tasks;
 }

@@ -24,8 +24,10 @@ export const ERROR_CODES = [
   'lock_conflict',
   'blocked',
   'dependency_cycle',
+  'uncommitted_changes',
   'too_large',
   'store_unavailable',
+  'git_failed',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -65,8 +67,10 @@ export const ERROR_KIND: Record<ErrorCode, ErrorKind> = {
   lock_conflict: 'conflict',
   blocked: 'conflict',
   dependency_cycle: 'conflict',
+  uncommitted_changes: 'conflict',
   too_large: 'too_large',
   store_unavailable: 'unavailable',
+  git_failed: 'unavailable',
   internal: 'internal',
 };
 

@@ -29,6 +29,10 @@ export interface Integration {
   state: IntegrationState;
   reason?: string;
   commit?: string;
+  /** The branch it was merged into (or tried against). */
+  target?: string;
+  /** The follow-up task of a conflict or failed check. */
+  followup?: string;
 }
 
 /** The part of a stored integration that task JSON shows: `{state, reason?, commit?}`. */
@@ -36,6 +40,8 @@ export const shownIntegration = (i: Integration): Integration => ({
   state: i.state,
   ...(i.reason ? { reason: i.reason } : {}),
   ...(i.commit ? { commit: i.commit } : {}),
+  ...(i.target ? { target: i.target } : {}),
+  ...(i.followup && (i.state === 'conflict' || i.state === 'check_failed') ? { followup: i.followup } : {}),
 });
 
 /** One task of a board's queue, as the integrator reads it (every state but merged). */
@@ -87,13 +93,10 @@ export function integrationOrder(
 const short = (sha: string | undefined | null) => (sha ?? '').slice(0, 7);
 
 /** The line an agent reads about its task's integration (inbox, show_task), or null when there is no news. */
-export function integrationLine(
-  task_id: string,
-  target: string,
-  i: Integration,
-  followup?: string | null,
-): string | null {
+export function integrationLine(task_id: string, i: Integration): string | null {
   const t = `#${task_id}`;
+  const target = i.target ?? 'the target';
+  const followup = i.followup;
   switch (i.state) {
     case 'merged':
       return `${t} merged into ${target} as ${short(i.commit)}`;

@@ -67,6 +67,7 @@ export const EVENT_TYPES = [
   'task.ready',
   'lock.acquired',
   'lock.released',
+  'lock.held',
   'task.noted',
   'message.sent',
   'message.acked',

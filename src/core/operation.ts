@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Clock } from './clock.js';
+import type { GitPort } from './git-port.js';
 import type { Store } from './ports.js';
 import type { Presence } from './presence.js';
 
@@ -8,6 +9,8 @@ export interface Ctx {
   store: Store;
   clock: Clock;
   presence: Presence;
+  /** SPEC §14: git, where the daemon runs next to the repositories; absent in stores-only tests. */
+  git?: GitPort;
   /** The MCP session (or other owner) this call belongs to; claims and locks die with it. */
   session_id?: string | null;
   /** Aborted when the caller goes away (an HTTP client disconnects during a long-poll). */

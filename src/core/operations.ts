@@ -2,6 +2,7 @@
 import { listAgents } from './ops/agents.js';
 import { getArtifact, listArtifacts, putArtifact } from './ops/artifacts.js';
 import { cancelTask } from './ops/cancel-task.js';
+import { listChanges, listWorktrees, setTarget } from './ops/changes.js';
 import { claimNext } from './ops/claim-next.js';
 import { claimTask } from './ops/claim-task.js';
 import { createTask } from './ops/create-task.js';
@@ -60,6 +61,9 @@ export const operations = {
   recordIntegration,
   approveIntegration,
   retryIntegration,
+  listWorktrees,
+  listChanges,
+  setTarget,
 } as const;
 
 export type Operations = typeof operations;

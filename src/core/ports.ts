@@ -4,9 +4,12 @@
  * (`{ ok: false, reason }`), never as an exception or parsed SQL error text.
  * Core turns those values into CoordErrors in exactly one place (ops/outcomes.ts).
  */
+
+import type { ChangeRecord } from './git-port.js';
 import type { IntegrationStore } from './integration-ports.js';
 import type { NoteDraft, NotesAndMessages } from './message-ports.js';
 import type { Artifact, Blocker, ClaimGrant, CoordEvent, Lock, ResultStatus, Task, TaskState } from './model.js';
+import type { WorktreeStore } from './worktree-ports.js';
 
 /** Capabilities that differ between backends, named in one place. */
 export interface StoreCapabilities {
@@ -38,6 +41,12 @@ export interface LockConflict {
   holder: string;
   lock_id: string;
   lease_until: string;
+  /** The task the lock or hold belongs to, if any. */
+  task_id?: string | null;
+  /** SPEC §14: the holder's work tree, when known. */
+  worktree?: string | null;
+  /** SPEC §14: a change hold (the lock ended while its paths were pending in `worktree`). */
+  hold?: boolean;
 }
 
 export type Outcome<T> = ({ ok: true } & T) | Lost;
@@ -96,6 +105,8 @@ export interface ClaimCommand {
   session_id: string | null;
   /** Canonical keys to lock with the claim (rule 10): claim and lock in one transaction, or neither. */
   files: string[];
+  /** SPEC §14: the claimer's work tree — its lock becomes a hold when the claim ends, and that tree's holds don't block it. */
+  worktree?: string | null;
 }
 
 export interface ClaimNextCommand extends Omit<ClaimCommand, 'task_id' | 'files'> {
@@ -115,6 +126,10 @@ export interface SubmitCommand extends FenceCommand {
   status: ResultStatus;
   result: unknown;
   result_hash: string;
+  /** SPEC §14: the change record, kept only by the first submit (a replay returns the one kept). */
+  change?: ChangeRecord | null;
+  /** SPEC §14: the submitter's plain locks from this work tree on these paths become holds of the task. */
+  hold?: { agent: string; worktree: string; paths: string[] } | null;
 }
 
 export interface ListTasksQuery {
@@ -168,6 +183,11 @@ export interface AcquireLocksCommand {
   lease_ms: number;
   /** The MCP session (or other owner) whose end frees this lock at once (rule 13). */
   session_id: string | null;
+  /**
+   * SPEC §14: the work tree the agent works in. Such a lock becomes a change hold when it ends, and holds of
+   * this same work tree never conflict with it.
+   */
+  worktree: string | null;
 }
 
 /** What ending a session freed: claims requeued, locks released. */
@@ -186,7 +206,7 @@ export interface EventsQuery {
 }
 export type EventListener = (events: CoordEvent[]) => void;
 
-export interface Store extends NotesAndMessages, IntegrationStore {
+export interface Store extends NotesAndMessages, WorktreeStore, IntegrationStore {
   readonly kind: 'sqlite' | 'postgres';
   readonly capabilities: StoreCapabilities;
 

@@ -3,6 +3,7 @@
  * input schemas and CLI parsing all derive from these — never a second copy.
  */
 import { z } from 'zod';
+import { ChangeRecordSchema, WorktreePath } from './change-schemas.js';
 import { INTEGRATION_STATES } from './integration.js';
 import {
   DEFAULT_BOARD,
@@ -150,6 +151,8 @@ export const IntegrationSchema = z.object({
     .optional()
     .describe('Why it stopped: the conflicting paths, the failed check, the dirty work tree.'),
   commit: z.string().optional().describe('merged: the target tip it became (or the head already in the target).'),
+  target: z.string().optional().describe('The branch it was merged into, or tried against.'),
+  followup: z.string().optional().describe('conflict, check_failed: the follow-up task of the agent who did the work.'),
 });
 
 export const ListTasksInput = z.object({
@@ -203,6 +206,7 @@ export const ClaimTaskInput = z.object({
   files: ResourceList.optional().describe(
     'Lock these repository-relative paths together with the claim: both happen or neither (lock_conflict). The lock ends with the claim.',
   ),
+  worktree: WorktreePath.optional(),
 });
 export type ClaimTaskInput = z.infer<typeof ClaimTaskInput>;
 
@@ -213,6 +217,7 @@ export const ClaimNextInput = z.object({
   labels: z.array(Label).max(MAX_LABELS).optional(),
   lease_s: LeaseS.optional(),
   wait_s: z.number().min(0).max(60).optional().describe('Wait up to this many seconds for a task to appear.'),
+  worktree: WorktreePath.optional(),
 });
 export type ClaimNextInput = z.infer<typeof ClaimNextInput>;
 
@@ -240,6 +245,11 @@ export const SubmitInput = z.object({
     `Any JSON value describing the outcome (nested at most ${MAX_JSON_DEPTH} deep).`,
   ),
   note: NoteField.optional(),
+  worktree: WorktreePath.optional(),
+  allow_dirty: z
+    .boolean()
+    .optional()
+    .describe('Complete even though paths you touched have uncommitted changes (they are not part of the record).'),
 });
 export const CancelInput = z.object({
   task_id: TaskId,
@@ -282,9 +292,17 @@ export const LockFilesInput = z.object({
   resources: ResourceList.refine((r) => r.length > 0, 'name at least one path'),
   lease_s: LeaseS.optional(),
   board: BoardName.optional(),
+  worktree: WorktreePath.optional(),
 });
 export const RenewLockInput = z.object({ lock_id: LockId, lease_s: LeaseS.optional() });
-export const UnlockInput = z.object({ lock_id: LockId });
+export const UnlockInput = z.object({
+  lock_id: LockId,
+  force: z
+    .boolean()
+    .optional()
+    .describe('For a person: end it even when it is a change hold (SPEC §14); noted on its task.'),
+  agent: AgentName.optional().describe('Who ends it (named in the note a forced end leaves).'),
+});
 export const ListLocksInput = z.object({ board: BoardName.optional() });
 
 // ---- outputs (documented in OpenAPI; not re-validated on the hot path) ----
@@ -324,6 +342,9 @@ export const TaskSchema = z.object({
     .optional()
     .describe('GET /v1/tasks/:id only: the last 20 notes, oldest first.'),
   notes_count: z.int().optional().describe('GET /v1/tasks/:id only: how many notes the task has.'),
+  change: ChangeRecordSchema.nullable().describe(
+    'SPEC §14: what a completed task changed (work tree, branch, commits since the claim, paths); fixed at its first submit.',
+  ),
   integration: IntegrationSchema.optional().describe(
     "SPEC §15: where the task's commits stand with the target (show and list).",
   ),
@@ -341,6 +362,10 @@ export const ClaimOutput = z.object({
     .object({ lock_id: z.string(), resources: z.array(z.string()) })
     .optional()
     .describe('The files locked with this claim (claim with files); released when the claim ends.'),
+  work_left: z
+    .string()
+    .optional()
+    .describe('SPEC §14: an earlier claim of this task ended with work left in its work tree — start from it.'),
 });
 export const HeartbeatOutput = z.object({ lease_until: z.string() });
 export const SubmitOutput = z.object({ task: TaskSchema, replayed: z.boolean() });
@@ -386,6 +411,11 @@ export const LockSchema = z.object({
   lease_until: z.string(),
   task_id: z.string().nullable().describe('Set when the lock was taken with a claim: it ends with that claim.'),
   created_at: z.string(),
+  worktree: z.string().nullable().describe('The work tree the holder works in, when known.'),
+  hold: z
+    .object({ since: z.string() })
+    .nullable()
+    .describe('SPEC §14: a change hold — the lock ended while its paths were pending in its work tree.'),
 });
 export const LockFilesOutput = z.object({
   lock_id: z.string(),

@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { CLIENT_KINDS, identify } from '../client/agent-identity.js';
+import { conflictLine } from '../core/holds.js';
 import { normaliseResource, overlaps } from '../core/paths.js';
 import { findRepoRoot, resolveBoard } from '../state-dir/board-name.js';
 import { DaemonDown, type HookDaemon, query } from './daemon.js';
@@ -22,6 +23,8 @@ interface LiveLock {
   resources: string[];
   lease_until: string;
   task_id: string | null;
+  worktree?: string | null;
+  hold?: { since: string } | null;
 }
 
 export async function preCommit(
@@ -57,17 +60,30 @@ export async function preCommit(
       ? { code: 1, message: `coord guard: ${e.message} — COORD_GUARD=strict refuses the commit` }
       : { code: 0, message: `coord guard: ${e.message}; commit not checked for locks` };
   }
+  // SPEC §14: a change hold of this same work tree never blocks (the commit continues its branch).
+  const blocking = (l: LiveLock) => (l.hold ? l.worktree !== root : !me.has(l.agent));
   const conflicts = keys.flatMap((resource) =>
     locks.flatMap((l) =>
-      me.has(l.agent)
+      !blocking(l)
         ? []
         : l.resources
             .filter((held) => overlaps(resource, held))
-            .map((held) => ({ resource, held, holder: l.agent, lease_until: l.lease_until, task_id: l.task_id })),
+            .map((held) => ({
+              resource,
+              held,
+              holder: l.agent,
+              lock_id: '',
+              lease_until: l.lease_until,
+              task_id: l.task_id,
+              worktree: l.worktree ?? null,
+              hold: Boolean(l.hold),
+            })),
     ),
   );
   if (conflicts.length === 0) return { code: 0, message: '' };
-  const reason = conflictReason(conflicts);
+  const reason = !conflicts.some((c) => c.hold)
+    ? conflictReason(conflicts)
+    : `lock_conflict: ${[...new Set(conflicts.map((c) => conflictLine(c, root)))].join('; ')} — do not work around it; ask that agent (coord who) or wait until it is merged (coord changes)`;
   if (mode === 'warn') return { code: 0, message: `coord guard (COORD_GUARD=warn): ${reason}` };
   return {
     code: 1,

@@ -26,6 +26,9 @@ interface LiveLock {
   resources: string[];
   lease_until: string;
   task_id: string | null;
+  /** SPEC §14: the holder's work tree, and whether the lock has become a change hold of it. */
+  worktree?: string | null;
+  hold?: { since: string } | null;
 }
 
 interface Conflict {
@@ -61,9 +64,15 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
   try {
     daemon = env.daemon();
     const conflicts: Conflict[] = [];
-    for (const [board, keys] of boards) conflicts.push(...(await holdFor(daemon, env.identity.agent, board, keys)));
-    if (conflicts.length === 0) return { kind: 'allow' };
-    const reason = conflictReason(conflicts);
+    const refusals: string[] = [];
+    for (const [board, { keys, tree }] of boards) {
+      const lost = await holdFor(daemon, env.identity.agent, board, keys, tree);
+      conflicts.push(...lost.conflicts);
+      if (lost.refusal) refusals.push(lost.refusal);
+    }
+    if (conflicts.length === 0 && refusals.length === 0) return { kind: 'allow' };
+    // The daemon's own words for what it refused (holds name their work tree and branch, SPEC §14).
+    const reason = conflicts.length > 0 ? conflictReason(conflicts) : `lock_conflict: ${refusals.join('; ')}`;
     return env.mode === 'warn'
       ? { kind: 'allow', warning: `coord (COORD_GUARD=warn): ${reason}` }
       : { kind: 'deny', reason };
@@ -78,24 +87,37 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
   }
 }
 
-/** The lock keys of the paths, per board; paths outside any repository are not coord's to guard. */
-function keysByBoard(paths: string[], fixedBoard: string | undefined): Map<string, string[]> {
-  const out = new Map<string, string[]>();
+/**
+ * The lock keys of the paths, per board, with the work tree they are edited in (SPEC §14); paths outside
+ * any repository are not coord's to guard.
+ */
+function keysByBoard(paths: string[], fixedBoard: string | undefined): Map<string, { keys: string[]; tree: string }> {
+  const out = new Map<string, { keys: string[]; tree: string }>();
   for (const p of paths) {
     const at = locatePath(p);
     if (!at) continue;
     const key = normaliseResource(at.key);
     if (!key.ok) continue;
     const board = fixedBoard || at.board;
-    const keys = out.get(board) ?? [];
-    if (!keys.includes(key.key)) keys.push(key.key);
-    out.set(board, keys);
+    const entry = out.get(board) ?? { keys: [], tree: at.tree.root };
+    if (!entry.keys.includes(key.key)) entry.keys.push(key.key);
+    out.set(board, entry);
   }
   return out;
 }
 
-/** Others' locks on the keys, or none — in which case this agent now holds every key. */
-async function holdFor(daemon: HookDaemon, agent: string, board: string, keys: string[]): Promise<Conflict[]> {
+/**
+ * Others' locks on the keys, or the daemon's refusal — or nothing, and then this agent holds every key.
+ * A change hold of another work tree is left for the daemon to judge (it asks git whether the path is still
+ * pending there); a hold of this same work tree never blocks (SPEC §14).
+ */
+async function holdFor(
+  daemon: HookDaemon,
+  agent: string,
+  board: string,
+  keys: string[],
+  tree: string,
+): Promise<{ conflicts: Conflict[]; refusal?: string }> {
   const listed = await daemon.get<{ locks: LiveLock[] }>(`/v1/locks?${query({ board })}`);
   if (listed.status !== 200) throw new DaemonDown(`the coord daemon answered HTTP ${listed.status} for its locks`);
   const conflicts: Conflict[] = [];
@@ -104,6 +126,7 @@ async function holdFor(daemon: HookDaemon, agent: string, board: string, keys: s
   for (const key of keys) {
     let covered = false;
     for (const lock of listed.body.locks) {
+      if (lock.hold) continue;
       for (const held of lock.resources) {
         if (!overlaps(key, held)) continue;
         if (lock.agent !== agent)
@@ -122,25 +145,30 @@ async function holdFor(daemon: HookDaemon, agent: string, board: string, keys: s
     }
     if (!covered) uncovered.push(key);
   }
-  if (conflicts.length > 0) return conflicts;
+  if (conflicts.length > 0) return { conflicts };
   for (const lock of mine) {
     // A claim's lock follows its claim; a plain one is kept alive by the edits of its files.
     if (lock.task_id === null && Date.parse(lock.lease_until) - Date.now() < RENEW_BELOW_MS) {
       await daemon.post(`/v1/locks/${encodeURIComponent(lock.lock_id)}/renew`, {});
     }
   }
-  if (uncovered.length === 0) return [];
-  const taken = await daemon.post<{ error?: { code?: string; conflicts?: Conflict[] } }>('/v1/locks', {
+  if (uncovered.length === 0) return { conflicts: [] };
+  const taken = await daemon.post<{
+    error?: { code?: string; message?: string; conflicts?: (Conflict & { hold?: boolean })[] };
+  }>('/v1/locks', {
     agent,
     board,
     resources: uncovered,
     lease_s: AUTO_LOCK_LEASE_S,
+    worktree: tree,
   });
-  if (taken.status === 201) return [];
+  if (taken.status === 201) return { conflicts: [] };
   const lost = taken.body.error;
   if (lost?.code === 'lock_conflict') {
+    const all = lost.conflicts ?? [];
+    if (all.some((c) => c.hold)) return { conflicts: [], refusal: lost.message ?? 'held' };
     // Lost a race: someone locked a key between the look and the lock. Its own other session is no conflict.
-    return (lost.conflicts ?? []).filter((c) => c.holder !== agent);
+    return { conflicts: all.filter((c) => c.holder !== agent) };
   }
   throw new DaemonDown(`the coord daemon refused the auto-lock: ${lost?.code ?? `HTTP ${taken.status}`}`);
 }

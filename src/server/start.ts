@@ -8,12 +8,14 @@ import type { Ctx } from '../core/operation.js';
 import type { Store } from '../core/ports.js';
 import { Presence } from '../core/presence.js';
 import { VERSION } from '../core/version.js';
+import { GitRepos } from '../git/git-repos.js';
 import { acquireDaemonLock, watchSessions, writeDaemonInfo } from '../state-dir/index.js';
 import { tightenStateDir } from '../state-dir/modes.js';
 import { octal } from '../state-dir/paths.js';
 import { ensureToken } from '../state-dir/token.js';
 import { boundHosts, daemonOrigin } from './bind-address.js';
 import type { DaemonConfig } from './config.js';
+import { keepHolds } from './hold-keeper.js';
 import { buildHttpApp } from './http/app.js';
 import { makeLogger } from './logger.js';
 import { McpHttp } from './mcp/http.js';
@@ -43,6 +45,9 @@ export class DaemonAlreadyRunning extends Error {
   }
 }
 
+/** How often the daemon asks git whether change holds are still pending (SPEC §14). */
+const HOLD_CHECK_MS = 3000;
+
 export async function startDaemon(
   config: DaemonConfig,
   log: Logger = makeLogger(config.logLevel, undefined, config.logFormat),
@@ -58,7 +63,7 @@ export async function startDaemon(
     const { token, replaced } = ensureToken(config.stateDir);
     if (replaced) log.warn({ path: config.stateDir }, 'the token file held no usable token; wrote a new one');
     store = await openStore(config.store, config.stateDir, systemClock, log, config.durability);
-    const ctx: Ctx = { store, clock: systemClock, presence: new Presence() };
+    const ctx: Ctx = { store, clock: systemClock, presence: new Presence(), git: new GitRepos() };
     let port = config.port;
     // Read by the guard at request time: the bound address joins once listen has told us the port.
     const allowedHosts = [...config.allowedHosts];
@@ -83,6 +88,7 @@ export async function startDaemon(
       store?.sweep().catch((err) => log.warn({ err }, 'sweep failed'));
     }, config.sweepMs);
     sweep.unref();
+    const stopHolds = keepHolds(ctx, log, HOLD_CHECK_MS);
     // Rule 13: a session whose process died (its flock dropped) frees its claims and locks now.
     // The session file is gone once it is reported dead, so a failed end (the store briefly unavailable) is
     // retried here with backoff rather than left to the leases.
@@ -123,6 +129,7 @@ export async function startDaemon(
       close() {
         closing ??= (async () => {
           clearInterval(sweep);
+          stopHolds();
           stopping = true;
           stopSessions();
           await app.close();

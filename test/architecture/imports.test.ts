@@ -34,7 +34,7 @@ export const ALLOWED: Record<string, string[]> = {
   server: ['server', 'core', 'store', 'state-dir', 'api', 'git'],
   client: ['client', 'core', 'state-dir', 'api'],
   cli: ['cli', 'client', 'state-dir', 'core', 'api', 'git'],
-  hooks: ['hooks', 'client', 'state-dir', 'core', 'api'],
+  hooks: ['hooks', 'client', 'state-dir', 'core', 'api', 'git'],
 };
 
 /** Every rule broken by one file's source, as `layer → other: spec` lines. */

@@ -27,6 +27,7 @@ const task = (over: Partial<Task> = {}): Task => ({
   updated_at: new Date(NOW).toISOString(),
   expires_at: new Date(NOW + 86_400_000).toISOString(),
   idempotency_key: null,
+  change: null,
   blocked_by: [],
   blocked: [],
   ready: true,

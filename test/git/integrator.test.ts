@@ -114,12 +114,15 @@ describe('the integrator', () => {
     await drain(i);
     assert.equal(r.rev('main'), tip);
     const shown = (await h.call(op.showTask, { task_id: t.task.id })).task;
-    assert.deepEqual(shown.integration, { state: 'conflict', reason: 'src/a.ts' });
+    assert.equal(shown.integration?.state, 'conflict');
+    assert.equal(shown.integration?.reason, 'src/a.ts');
     assert.match(shown.notes?.[0]?.text ?? '', /conflicts with main in src\/a\.ts/);
     const inbox = await h.call(op.inbox, { agent: 'codex#1a2b' });
     const followup = inbox.tasks.find((x) => x.title.startsWith(`resolve the conflicts of #${t.task.id} with main`));
     assert.ok(followup, 'the follow-up is in the agent’s inbox');
     assert.equal(followup.for, 'codex#1a2b');
+    const told = (await h.call(op.listMessages, { agent: 'codex#1a2b' })).messages.map((m) => m.text);
+    assert.deepEqual(told, [`#${t.task.id} conflicts with main in src/a.ts: see task #${followup.id}`]);
 
     // Nothing moved: the conflict is not tried again.
     assert.equal((await i.turn()).progressed, 0);
@@ -130,6 +133,8 @@ describe('the integrator', () => {
     assert.equal((await integration(h, t.task.id))?.state, 'merged');
     assert.ok(r.history('main').includes(tip), "the person's commit survives");
     assert.equal(git(r.main, 'show', 'main:src/a.ts'), 'resolved');
+    const texts = (await h.call(op.listMessages, { agent: 'codex#1a2b' })).messages.map((m) => m.text);
+    assert.ok(texts.includes(`#${t.task.id} merged into main as ${r.rev('main').slice(0, 7)}`), texts.join('\n'));
   });
 
   test('a failed check leaves the target unchanged, notes the output and gives the agent a follow-up', async () => {
@@ -168,7 +173,7 @@ describe('the integrator', () => {
     assert.equal((await i.turn()).progressed, 0, 'an unapproved merge waits');
     await h.call(op.approveIntegration, { task_id: t.task.id });
     await drain(i);
-    assert.deepEqual(await integration(h, t.task.id), { state: 'merged', commit: head });
+    assert.deepEqual(await integration(h, t.task.id), { state: 'merged', commit: head, target: 'main' });
   });
 
   test('a dirty checked-out target blocks once (no repeated notes) and the task is merged when it is clean again', async () => {

@@ -23,6 +23,7 @@ const task = (over: Partial<Task>): Task => ({
   updated_at: '2026-01-31T00:00:00.000Z',
   expires_at: '2026-02-01T00:00:00.000Z',
   idempotency_key: null,
+  change: null,
   blocked_by: ['a1b2c3d4'],
   blocked: [],
   ready: true,

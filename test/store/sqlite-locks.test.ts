@@ -16,9 +16,14 @@ describe('sqlite locks', () => {
     const db = openDatabase(join(tempDir(), 'coord.db'));
     for (const key of ['src/deep/a.ts', 'src/']) {
       const probe = overlapProbe(key);
-      const plan = db
-        .prepare(`EXPLAIN QUERY PLAN ${CONFLICTS}`)
-        .all({ board: 'b', now: 0, exact: JSON.stringify(probe.exact), lo: probe.lo, hi: probe.hi }) as {
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${CONFLICTS}`).all({
+        board: 'b',
+        now: 0,
+        worktree: null,
+        exact: JSON.stringify(probe.exact),
+        lo: probe.lo,
+        hi: probe.hi,
+      }) as {
         detail: string;
       }[];
       const lines = plan.map((p) => p.detail);

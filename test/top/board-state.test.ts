@@ -29,6 +29,7 @@ function task(id: string, extra: Partial<TopTask> = {}): TopTask {
     updated_at: iso(0),
     expires_at: iso(86_400_000),
     idempotency_key: null,
+    change: null,
     ...extra,
   };
 }

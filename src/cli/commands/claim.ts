@@ -4,7 +4,7 @@ import { parseInput } from '../../core/invoke.js';
 import { operations } from '../../core/operations.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { clockTime, emit } from '../output.js';
-import { repoRelative } from './lock-paths.js';
+import { cwdTree, repoRelative } from './lock-paths.js';
 
 interface ClaimFlags extends CommonFlags {
   lease?: string;
@@ -42,6 +42,7 @@ export function registerClaim(program: Command): void {
               agent: inv.agent,
               lease_s,
               ...(flags.files ? { files: repoRelative(flags.files, process.cwd()) } : {}),
+              ...cwdTree(),
             }),
           )
         : await inv.client.call(
@@ -53,6 +54,7 @@ export function registerClaim(program: Command): void {
               wait_s: num(flags.wait),
               kinds: flags.kind,
               labels: flags.label,
+              ...cwdTree(),
             }),
           );
       if (!g) {

@@ -1,10 +1,12 @@
 /** heartbeat, release and submit: the commands that present a claim_id. */
 import type { Command } from 'commander';
 import { CliError } from '../../client/daemon-client.js';
+import { changeLines } from '../../core/change-text.js';
 import { parseInput } from '../../core/invoke.js';
 import { operations } from '../../core/operations.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { clockTime, emit } from '../output.js';
+import { cwdTree } from './lock-paths.js';
 
 interface FenceFlags extends CommonFlags {
   claim: string;
@@ -72,10 +74,11 @@ export function registerFenced(program: Command): void {
       .option('--ok', 'the task is completed')
       .option('--fail', 'the task failed')
       .option('--result <json>', 'a JSON value describing the outcome (default null)')
-      .option('--note <text>', 'a note on the task (what was done)'),
+      .option('--note <text>', 'a note on the task (what was done)')
+      .option('--allow-dirty', 'complete even though paths you touched are not committed'),
     { board: false, agent: false },
   ).action(
-    action(async (id: string, flags: FenceFlags) => {
+    action(async (id: string, flags: FenceFlags & { allowDirty?: boolean }) => {
       if (flags.ok === flags.fail)
         throw new CliError('invalid_request', 'say how it went: --ok or --fail (exactly one)');
       let result: unknown = null;
@@ -93,13 +96,15 @@ export function registerFenced(program: Command): void {
         status: flags.ok ? 'completed' : 'failed',
         result,
         note: flags.note,
+        ...(flags.allowDirty ? { allow_dirty: true } : {}),
+        ...cwdTree(),
       });
       const res = await inv.client.call(operations.submitResult, input);
-      emit(
-        flags,
-        res,
-        () =>
+      emit(flags, res, () =>
+        [
           `submitted #${input.task_id} as ${input.status}${res.replayed ? ' (replayed: same result as before)' : ''}`,
+          ...changeLines(res.task.change),
+        ].join('\n'),
       );
     }),
   );

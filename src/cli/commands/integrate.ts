@@ -76,7 +76,14 @@ export function registerIntegrate(program: Command): void {
         throw usage(
           `${flags.repo ?? process.cwd()} is not in a git repository: run coord integrate inside it, or pass --repo`,
         );
-      const target = flags.target ?? (await defaultTarget(repo));
+      // The board's target (SPEC §14: `coord target BRANCH`), else the repository's default.
+      const boardTarget = flags.target
+        ? null
+        : await inv.client
+            .call(operations.listWorktrees, { board: inv.board })
+            .then((w) => w.target)
+            .catch(() => null);
+      const target = flags.target ?? boardTarget ?? (await defaultTarget(repo));
       if (target === null) throw usage(`${repo} has no target branch (no main or master): pass --target BRANCH`);
       for (const id of flags.retry ?? []) await inv.client.call(operations.retryIntegration, { task_id: id });
       const timeout = Number(flags.checkTimeout ?? 600);

@@ -31,3 +31,9 @@ export function repoRelative(paths: string[], cwd: string): string[] {
     return p.endsWith('/') || isDir(abs) ? `${key}/` : key;
   });
 }
+
+/** SPEC §14: a command run inside a work tree acts from that work tree, as an MCP session does. */
+export function cwdTree(cwd: string = process.cwd()): { worktree?: string } {
+  const root = findRepoRoot(cwd);
+  return root ? { worktree: root } : {};
+}

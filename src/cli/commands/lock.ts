@@ -1,27 +1,45 @@
 import type { Command } from 'commander';
+import { shortTree } from '../../core/holds.js';
 import { parseInput } from '../../core/invoke.js';
 import type { Lock } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
+import { overlaps } from '../../core/paths.js';
+import { findRepoRoot } from '../../state-dir/board-name.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { clockTime, emit } from '../output.js';
-import { repoRelative } from './lock-paths.js';
+import { cwdTree, repoRelative } from './lock-paths.js';
 
 const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
 
 export function lockTable(locks: Lock[]): string {
   if (locks.length === 0) return 'no locks held';
   const rows = [
-    ['LOCK', 'AGENT', 'UNTIL (UTC)', 'TASK', 'RESOURCES'],
+    ['LOCK', 'AGENT', 'UNTIL (UTC)', 'TASK', 'WORKTREE', 'RESOURCES'],
     ...locks.map((l) => [
       l.lock_id,
       l.agent,
-      clockTime(l.lease_until),
+      // A change hold lasts until its paths are merged (SPEC §14), not until a time.
+      l.hold ? 'until merged' : clockTime(l.lease_until),
       l.task_id ? `#${l.task_id}` : '-',
+      l.worktree ? shortTree(l.worktree, findRepoRoot(process.cwd())) : '-',
       l.resources.join(' '),
     ]),
   ];
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
+}
+
+/** A lock id as given, or every lock and hold on the board whose keys meet the path. */
+async function locksNamed(inv: ReturnType<typeof resolveInvocation>, what: string): Promise<string[]> {
+  const res = await inv.client.call(operations.listLocks, parseInput(operations.listLocks, { board: inv.board }));
+  if (res.locks.some((l) => l.lock_id === what)) return [what];
+  let key: string;
+  try {
+    key = repoRelative([what], process.cwd())[0] ?? what;
+  } catch {
+    return [];
+  }
+  return res.locks.filter((l) => l.resources.some((r) => overlaps(r, key))).map((l) => l.lock_id);
 }
 
 export function registerLock(program: Command): void {
@@ -39,6 +57,7 @@ export function registerLock(program: Command): void {
         board: inv.board,
         resources: repoRelative(paths, process.cwd()),
         lease_s: num(flags.lease),
+        ...cwdTree(),
       });
       const l = await inv.client.call(operations.lockFiles, input);
       emit(flags, l, () =>
@@ -69,15 +88,29 @@ export function registerLock(program: Command): void {
   withCommon(
     program
       .command('unlock')
-      .description('Release a lock (releasing twice is fine)')
-      .argument('<lock_id>', 'the lock_id printed by coord lock'),
-    { agent: false, board: false },
+      .description('Release a lock (releasing twice is fine); --force also ends a change hold, by lock id or path')
+      .argument('<lock_id|path>', 'the lock_id printed by coord lock (with --force, a path: every hold on it)')
+      .option('--force', 'end it even if it is a change hold whose work is not merged yet (noted on its task)'),
+    { board: true },
   ).action(
-    action(async (lockId: string, flags: CommonFlags) => {
+    action(async (what: string, flags: CommonFlags & { force?: boolean }) => {
       const inv = resolveInvocation(flags);
-      const input = parseInput(operations.unlockFiles, { lock_id: lockId });
-      const res = await inv.client.call(operations.unlockFiles, input);
-      emit(flags, res, () => `released ${input.lock_id}`);
+      if (!flags.force) {
+        const input = parseInput(operations.unlockFiles, { lock_id: what });
+        const res = await inv.client.call(operations.unlockFiles, input);
+        emit(flags, res, () => `released ${input.lock_id}`);
+        return;
+      }
+      const ids = await locksNamed(inv, what);
+      for (const lock_id of ids) {
+        await inv.client.call(
+          operations.unlockFiles,
+          parseInput(operations.unlockFiles, { lock_id, force: true, agent: inv.agent }),
+        );
+      }
+      emit(flags, { released: ids }, () =>
+        ids.length === 0 ? `nothing holds ${what}` : `ended ${ids.join(' ')} (--force)`,
+      );
     }),
   );
 

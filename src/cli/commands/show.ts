@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { changeLines } from '../../core/change-text.js';
 import { parseInput } from '../../core/invoke.js';
 import type { Task } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
@@ -19,6 +20,7 @@ export function describeTask(t: Task): string {
   if (t.children) lines.push(`children ${t.children.completed}/${t.children.total} completed`);
   if (t.body) lines.push('', t.body);
   if (t.result_status) lines.push('', `result (${t.result_status}): ${JSON.stringify(t.result)}`);
+  if (t.change) lines.push(...changeLines(t.change));
   if (t.notes?.length) {
     lines.push(
       '',

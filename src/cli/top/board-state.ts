@@ -245,6 +245,7 @@ function createdTask(e: CoordEvent): TopTask {
     updated_at: e.at,
     expires_at: e.at,
     idempotency_key: null,
+    change: null,
   };
 }
 

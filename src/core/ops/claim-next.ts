@@ -3,6 +3,8 @@ import { type ClaimGrant, type CoordEvent, DEFAULT_BOARD, DEFAULT_LEASE_S } from
 import { defineOperation } from '../operation.js';
 import type { Store } from '../ports.js';
 import { ClaimNextInput, ClaimOutput } from '../schemas.js';
+import { afterClaim } from './claim-tree.js';
+import { trackTree } from './worktree-context.js';
 
 /** Events after which something may have become claimable on a board. */
 const WAKES = new Set(['task.created', 'task.requeued', 'task.ready']);
@@ -16,6 +18,7 @@ export const claimNext = defineOperation({
   async run(ctx, input): Promise<ClaimGrant | null> {
     const board = input.board ?? DEFAULT_BOARD;
     ctx.presence.touch(input.agent, board, ctx.clock.now());
+    const tree = await trackTree(ctx, board, input.agent, input.worktree);
     const cmd = {
       agent: input.agent,
       board,
@@ -31,7 +34,7 @@ export const claimNext = defineOperation({
       const wake = nextWake(ctx.store, board, ctx.signal);
       try {
         const grant = await ctx.store.claimNext(cmd);
-        if (grant) return grant;
+        if (grant) return afterClaim(ctx, grant, tree);
         const remaining = deadline - Date.now();
         if (remaining <= 0 || ctx.signal?.aborted) return null;
         if (!(await wake.wait(remaining))) return null;

@@ -3,6 +3,7 @@ import { resultHash } from '../canonical-json.js';
 import { defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
 import { HeartbeatInput, HeartbeatOutput, ReleaseInput, SubmitInput, SubmitOutput, TaskEnvelope } from '../schemas.js';
+import { verifyDone } from './change-record.js';
 
 export const heartbeat = defineOperation({
   name: 'heartbeat',
@@ -42,6 +43,8 @@ export const submitResult = defineOperation({
   output: SubmitOutput,
   async run(ctx, input) {
     const result = input.result ?? null;
+    // SPEC §14: only `completed` needs its work committed; a failed task's work stays held all the same.
+    const verified = input.status === 'completed' ? await verifyDone(ctx, input) : null;
     const outcome = await ctx.store.submit({
       task_id: input.task_id,
       claim_id: input.claim_id,
@@ -49,6 +52,7 @@ export const submitResult = defineOperation({
       result,
       result_hash: resultHash(input.status, result),
       note: input.note === undefined ? null : { text: input.note },
+      ...(verified ? { change: verified.change, hold: verified.hold } : {}),
     });
     return unwrap(outcome, input.task_id);
   },

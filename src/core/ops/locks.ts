@@ -13,6 +13,8 @@ import {
   UnlockInput,
   UnlockOutput,
 } from '../schemas.js';
+import { honouringHolds, lockConflictError } from './settle-holds.js';
+import { coordNote, trackTree } from './worktree-context.js';
 
 export const lockFiles = defineOperation({
   name: 'lock_files',
@@ -23,15 +25,23 @@ export const lockFiles = defineOperation({
   async run(ctx, input) {
     const board = input.board ?? DEFAULT_BOARD;
     const lock_id = newLockId();
-    const outcome = await ctx.store.acquireLocks({
-      lock_id,
-      board,
-      agent: input.agent,
-      resources: input.resources,
-      lease_ms: (input.lease_s ?? DEFAULT_LEASE_S) * 1000,
-      session_id: ctx.session_id ?? null,
-    });
+    const tree = await trackTree(ctx, board, input.agent, input.worktree);
+    const outcome = await honouringHolds(ctx, board, () =>
+      ctx.store.acquireLocks({
+        lock_id,
+        board,
+        agent: input.agent,
+        resources: input.resources,
+        lease_ms: (input.lease_s ?? DEFAULT_LEASE_S) * 1000,
+        session_id: ctx.session_id ?? null,
+        worktree: tree?.root ?? null,
+      }),
+    );
     ctx.presence.touch(input.agent, board, ctx.clock.now());
+    if (!outcome.ok) {
+      const held = await lockConflictError(ctx, outcome, tree?.root ?? null);
+      if (held) throw held;
+    }
     const { lock } = unwrapLock(outcome, lock_id);
     return { lock_id: lock.lock_id, resources: lock.resources, lease_until: lock.lease_until };
   },
@@ -50,10 +60,24 @@ export const renewLock = defineOperation({
 
 export const unlockFiles = defineOperation({
   name: 'unlock_files',
-  summary: 'Release a lock by lock_id. Releasing again, or a lock that already lapsed, is fine.',
+  summary:
+    'Release a lock by lock_id. Releasing again, or a lock that already lapsed, is fine. With force (for a person), a change hold ends too, noted on its task.',
   input: UnlockInput,
   output: UnlockOutput,
   async run(ctx, input) {
+    if (input.force) {
+      const lock = (await ctx.store.listLocks()).find((l) => l.lock_id === input.lock_id);
+      const { released } = await ctx.store.forceReleaseLock(input.lock_id);
+      if (released && lock?.hold && lock.task_id) {
+        await coordNote(
+          ctx,
+          lock.task_id,
+          input.agent ?? 'coord',
+          `hold on ${lock.resources.join(', ')} (worktree ${lock.worktree}) ended by ${input.agent ?? 'a person'} with unlock --force at ${new Date(ctx.clock.now()).toISOString()}; those changes are not merged yet`,
+        );
+      }
+      return { released: true as const };
+    }
     await ctx.store.releaseLock(input.lock_id);
     return { released: true as const };
   },

@@ -5,7 +5,9 @@
  */
 
 import type { z } from 'zod';
+import { changeLines } from '../../core/change-text.js';
 import { shortDuration } from '../../core/inbox-text.js';
+import { integrationLine } from '../../core/integration.js';
 import { noteLine } from '../../core/message-text.js';
 import type { AgentSeen, Artifact, Task } from '../../core/model.js';
 import type { ClaimOutput } from '../../core/schemas.js';
@@ -30,6 +32,8 @@ export function claimText(g: z.infer<typeof ClaimOutput>, now: number): string {
   return [
     `${g.reclaimed ? 'already yours' : 'claimed'}: #${g.task.id} ${oneLine(g.task.title)}`,
     `claim_id ${g.claim_id} · fence ${g.fence} · lease until ${at(g.lease_until, now)}${files}`,
+    // SPEC §14: the previous claim left work in its work tree — the model should start from it.
+    ...(g.work_left ? [g.work_left] : []),
     'next: do the work, heartbeat before the lease ends, then submit_result (this session remembers the claim_id)',
   ].join('\n');
 }
@@ -41,9 +45,12 @@ export const heartbeatText = (taskId: string, leaseUntil: string, now: number): 
   `lease on #${taskId} extended until ${at(leaseUntil, now)}`;
 
 export function submittedText(task: Task, replayed: boolean): string {
-  return replayed
+  const said = replayed
     ? `#${task.id} was already ${task.state} with this same result — nothing changed (a safe retry)`
-    : `#${task.id} is ${task.state} — result recorded; its claim and any files locked with it are released`;
+    : task.change
+      ? `#${task.id} is ${task.state} — result and change recorded; the files you changed stay held for other work trees until merged`
+      : `#${task.id} is ${task.state} — result recorded; its claim and any files locked with it are released`;
+  return [said, ...changeLines(task.change)].join('\n');
 }
 
 export const releasedText = (task: Task, to: string | undefined): string =>
@@ -96,6 +103,9 @@ export function taskText(t: Task, now: number): string {
   if (t.children) lines.push(`children: ${t.children.completed}/${t.children.total} completed`);
   if (t.body) lines.push(`body:\n${t.body}`);
   if (t.result_status) lines.push(`result (${t.result_status}): ${JSON.stringify(t.result)}`);
+  lines.push(...changeLines(t.change));
+  const merged = t.integration ? integrationLine(t.id, t.integration) : null;
+  if (merged) lines.push(`integration: ${merged}`);
   if (t.notes?.length) {
     const more = (t.notes_count ?? 0) - t.notes.length;
     lines.push(`notes (${t.notes_count}${more > 0 ? `, last ${t.notes.length}` : ''}):`);

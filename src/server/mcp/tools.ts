@@ -6,6 +6,7 @@
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { changesText } from '../../core/changes-text.js';
 import { CoordError } from '../../core/errors.js';
 import { inboxText } from '../../core/inbox-text.js';
 import { invoke } from '../../core/invoke.js';
@@ -93,7 +94,7 @@ export const tools: Tool[] = [
     name: 'claim_task',
     description:
       'Claim a task before working on it: exactly one agent wins. With task_id, claim that task; without it, claim the next ready one you may take (priority, then age; tasks still waiting for their blockers are skipped), waiting up to wait_s seconds for one to appear or become ready instead of polling. A lost race answers `claimed` naming the holder: pick another task. A task waiting for others answers `blocked` listing them.',
-    input: ClaimTaskInput.omit({ agent: true })
+    input: ClaimTaskInput.omit({ agent: true, worktree: true })
       .partial({ task_id: true })
       .extend({
         wait_s: ClaimNextInput.shape.wait_s.describe(
@@ -102,7 +103,8 @@ export const tools: Tool[] = [
       }),
     annotations: WRITE,
     async run(args, { ctx, session }) {
-      const input = { ...args, agent: session.agent };
+      // SPEC §14: the session's work tree, learnt as §5 says; the model never types it.
+      const input = { ...args, agent: session.agent, ...treeOf(session) };
       if (args.task_id === undefined) {
         if (args.files !== undefined) {
           throw new CoordError('invalid_request', 'files need a task_id: claim a task by id to lock files with it', {
@@ -161,15 +163,17 @@ export const tools: Tool[] = [
     description: `Finish a task you claimed as completed or failed, with any JSON result. Retrying the same result is safe; a different one is refused.${claimIdNote}`,
     // Listed as an object so clients that rewrite schemas keep a type (Codex turned an untyped `result` into `{}`);
     // core still accepts any JSON value.
-    input: SubmitInput.partial(RememberedClaimId).extend({
-      result: z
-        .record(z.string(), z.unknown())
-        .optional()
-        .describe('What came of it, as a JSON object (e.g. {"summary": "…", "files": […]}).'),
-    }),
+    input: SubmitInput.omit({ worktree: true })
+      .partial(RememberedClaimId)
+      .extend({
+        result: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe('What came of it, as a JSON object (e.g. {"summary": "…", "files": […]}).'),
+      }),
     annotations: WRITE_IDEMPOTENT,
     async run(args, { ctx, session }) {
-      const input = { ...args, claim_id: session.claimIdFor(str(args.task_id), args.claim_id) };
+      const input = { ...args, claim_id: session.claimIdFor(str(args.task_id), args.claim_id), ...treeOf(session) };
       const out = await invoke(op.submitResult, ctx, input);
       return { text: say.submittedText(out.task, out.replayed), data: out };
     },
@@ -233,21 +237,27 @@ export const tools: Tool[] = [
     name: 'lock_files',
     description:
       'Reserve files (or a directory, with a trailing /) before editing them so other agents keep off: all or none; a conflict names each holder. The lock ends with unlock_files, its lease, or this session.',
-    input: LockFilesInput.omit({ agent: true, board: true, resources: true }).extend({
+    input: LockFilesInput.omit({ agent: true, board: true, resources: true, worktree: true }).extend({
       files: LockFilesInput.shape.resources,
     }),
     annotations: WRITE,
     async run(args, { ctx, session }) {
       const { files, ...rest } = args;
       const resources = toRepoPaths(session.root, files);
-      const out = await invoke(op.lockFiles, ctx, { ...rest, resources, agent: session.agent, board: session.board });
+      const out = await invoke(op.lockFiles, ctx, {
+        ...rest,
+        resources,
+        agent: session.agent,
+        board: session.board,
+        ...treeOf(session),
+      });
       return { text: say.lockedText(out, ctx.clock.now()), data: out };
     },
   },
   {
     name: 'unlock_files',
     description: 'Release a lock you took with lock_files, by its lock_id. Releasing twice is fine.',
-    input: UnlockInput,
+    input: UnlockInput.pick({ lock_id: true }),
     annotations: WRITE_IDEMPOTENT,
     async run(args, { ctx }) {
       const out = await invoke(op.unlockFiles, ctx, args);
@@ -264,8 +274,23 @@ export const tools: Tool[] = [
       return { text: say.whoText(out.agents, session.agent, session.board, ctx.clock.now()), data: out };
     },
   },
+  {
+    name: 'changes',
+    description:
+      'What each work tree of this repository would bring into the integration target (its commits, staged, unstaged and untracked files), who works in each, and the paths pending in two or more work trees — edit those only after talking to their agents (a path another work tree holds is refused until it is merged).',
+    input: z.object({}),
+    annotations: READ,
+    async run(_args, { ctx, session }) {
+      const out = await invoke(op.listChanges, ctx, { board: session.board, ...treeOf(session) });
+      return { text: changesText(out, session.root), data: out };
+    },
+  },
   ...messageTools,
 ];
+
+/** The session's work tree, when it has one (SPEC §14): locks, claims and submits say where the work is. */
+const treeOf = (session: { root: string | null }): { worktree?: string } =>
+  session.root ? { worktree: session.root } : {};
 
 const since = (args: ToolArgs): number | undefined =>
   args.since === undefined || args.since === null ? undefined : Number(args.since);

@@ -77,9 +77,11 @@ export async function submit(
   const r = await row<TaskRow>(
     tx.db,
     `UPDATE tasks SET state = @status, result_status = @status, result = @result, result_hash = @result_hash,
-            lease_until = NULL, claim_session = NULL, claim_end = 'submitted', updated_at = @now::bigint
+            lease_until = NULL, claim_session = NULL, claim_end = 'submitted', updated_at = @now::bigint,
+            change_record = COALESCE(change_record, @change::text)
      WHERE ${FENCE} RETURNING *`,
     {
+      change: cmd.change ? JSON.stringify(cmd.change) : null,
       task_id: cmd.task_id,
       claim_id: cmd.claim_id,
       status: cmd.status,

@@ -2,6 +2,8 @@ import type pg from 'pg';
 import type { Clock } from '../../core/clock.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
+import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
+import { integrationOf } from '../shared/integration-rows.js';
 import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
 import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
@@ -35,7 +37,16 @@ import {
   retryIntegration,
   takeSlot,
 } from './integration.js';
-import { acquireLocks, freeClaimLocks, freeLapsedLocks, liveLocks, releaseLock, renewLock } from './locks.js';
+import {
+  acquireLocks,
+  forceReleaseLock,
+  freeClaimLocks,
+  freeLapsedLocks,
+  holdAtSubmit,
+  liveLocks,
+  releaseLock,
+  renewLock,
+} from './locks.js';
 import {
   ackMessage,
   anyOpen,
@@ -52,6 +63,7 @@ import { guarded, isConnectionError, isRetryable } from './pg-errors.js';
 import { activity, getTask, lastSeq, listEvents, listTasks } from './read.js';
 import { row } from './sql.js';
 import { commit, type Tx } from './tx.js';
+import { agentTrees, boardRepo, claimTree, recordClaimTree, seenIn, setBoardRepo, trimHolds } from './worktrees.js';
 
 export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: true, databaseClock: true };
 
@@ -255,9 +267,16 @@ export class PostgresStore implements Store {
     });
   }
   async submit(cmd: Parameters<Store['submit']>[0]) {
-    if (cmd.note) {
+    // A change record or holds to take (SPEC §14) go the general way too.
+    if (cmd.note || cmd.change || cmd.hold) {
       return this.write(async (tx) => {
         const out = await submit(tx, cmd, this.claimEnded);
+        if (out.ok && !out.replayed && cmd.hold) {
+          await holdAtSubmit(tx, { ...cmd.hold, board: out.task.board, task_id: cmd.task_id });
+        }
+        // SPEC §15: completed work with commits enters the integration queue in the same transaction.
+        const queued = out.ok && !out.replayed ? integrationOf(cmd) : null;
+        if (queued) await queueIntegration(tx, queued);
         return withNote(tx, out, cmd.note, out.ok ? out.task.claimed_by : null, 'submit', out.ok && !out.replayed);
       });
     }
@@ -305,6 +324,30 @@ export class PostgresStore implements Store {
   }
   async releaseLock(lockId: string) {
     return { released: await this.write((tx) => releaseLock(tx, lockId)) };
+  }
+  async forceReleaseLock(lockId: string) {
+    return { released: await this.write((tx) => forceReleaseLock(tx, lockId)) };
+  }
+  async trimHolds(trims: HoldTrim[]) {
+    return trims.length === 0 ? 0 : this.write((tx) => trimHolds(tx, trims));
+  }
+  async boardRepo(board: string) {
+    return guarded(() => boardRepo(this.pool, board));
+  }
+  async setBoardRepo(r: BoardRepo, opts: { replaceTarget: boolean }) {
+    return this.write((tx) => setBoardRepo(tx, r, opts.replaceTarget));
+  }
+  async seenIn(board: string, t: Omit<AgentTree, 'seen_at'>) {
+    return this.write((tx) => seenIn(tx, board, t));
+  }
+  async agentTrees(board: string, sinceMs: number) {
+    return guarded(() => agentTrees(this.pool, board, sinceMs));
+  }
+  async recordClaimTree(taskId: string, t: ClaimTree) {
+    return this.write((tx) => recordClaimTree(tx, taskId, t));
+  }
+  async claimTree(taskId: string) {
+    return guarded(() => claimTree(this.pool, taskId));
   }
   async listLocks(board?: string) {
     return guarded(async () => liveLocks(this.pool, await this.now(), { board }));

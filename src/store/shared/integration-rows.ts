@@ -1,6 +1,7 @@
 /** What both stores share about the integration queue (SPEC §15): row mapping and the events' payloads. */
 import type { Integration, QueuedIntegration } from '../../core/integration.js';
-import type { RecordIntegrationCommand } from '../../core/integration-ports.js';
+import type { QueueIntegrationCommand, RecordIntegrationCommand } from '../../core/integration-ports.js';
+import type { SubmitCommand } from '../../core/ports.js';
 import type { NewEvent } from './new-event.js';
 
 /** An integrations row joined with its task's title, worker and blockers. */
@@ -70,4 +71,11 @@ export function integrationEvent(cmd: RecordIntegrationCommand, followup: string
     type: 'task.integration',
     data: { state: cmd.state, reason: cmd.reason, target: cmd.target, ...(followup ? { followup } : {}) },
   };
+}
+
+/** What a submit queues for integration (SPEC §15): a completed task whose change record has commits. */
+export function integrationOf(cmd: SubmitCommand): QueueIntegrationCommand | null {
+  const c = cmd.change;
+  if (cmd.status !== 'completed' || !c || c.commits.length === 0) return null;
+  return { task_id: cmd.task_id, worktree: c.worktree, branch: c.branch, head: c.head };
 }

@@ -26,6 +26,8 @@ export function acquiredLock(
     lease_until: new Date(leaseUntil).toISOString(),
     task_id: taskId,
     created_at: new Date(now).toISOString(),
+    worktree: cmd.worktree,
+    hold: null,
   };
   const event: NewEvent = {
     type: 'lock.acquired',
@@ -33,7 +35,11 @@ export function acquiredLock(
     lock_id: cmd.lock_id,
     agent: cmd.agent,
     task_id: taskId,
-    data: { resources: cmd.resources, lease_until: lock.lease_until },
+    data: {
+      resources: cmd.resources,
+      lease_until: lock.lease_until,
+      ...(cmd.worktree ? { worktree: cmd.worktree } : {}),
+    },
   };
   return { lock, event };
 }

@@ -35,6 +35,11 @@ export interface TaskRow {
   parent: string | null;
   children_total: number;
   children_completed: number;
+  /** SPEC §14 (migration 0007). */
+  claim_worktree: string | null;
+  claim_head: string | null;
+  claim_tree_of: string | null;
+  change_record: string | null;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -66,6 +71,7 @@ export function toTask(r: TaskRow): Task {
     ready: r.state === 'queued' && r.blockers_open === 0,
     parent: r.parent,
     ...(r.children_total > 0 ? { children: { total: r.children_total, completed: r.children_completed } } : {}),
+    change: r.change_record ? JSON.parse(r.change_record) : null,
   };
 }
 

@@ -85,3 +85,17 @@ export const lockReleased = (
   task_id: l.task_id,
   data: { resources, reason },
 });
+
+/** SPEC §14: a lock from a work tree ended while (maybe) pending there — it stays as that work tree's change hold. */
+export const lockHeld = (
+  l: { board: string; lock_id: string; agent: string; task_id: string | null; worktree: string | null },
+  resources: string[],
+  reason: string,
+): NewEvent => ({
+  type: 'lock.held',
+  board: l.board,
+  lock_id: l.lock_id,
+  agent: l.agent,
+  task_id: l.task_id,
+  data: { resources, reason, worktree: l.worktree },
+});

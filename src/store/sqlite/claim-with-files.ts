@@ -39,6 +39,7 @@ export function claimWithFiles(tx: Tx, cmd: ClaimCommand): Outcome<ClaimGrant> {
           resources: cmd.files,
           lease_ms: cmd.lease_ms,
           session_id: cmd.session_id,
+          worktree: cmd.worktree ?? null,
         },
         { task_id: out.task.id, claim_id: out.claim_id, lease_until: Date.parse(out.lease_until) },
       );

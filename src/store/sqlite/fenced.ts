@@ -57,9 +57,11 @@ export function submit(
   const row = stmt(
     tx.db,
     `UPDATE tasks SET state = @status, result_status = @status, result = @result, result_hash = @result_hash,
-            lease_until = NULL, claim_session = NULL, claim_end = 'submitted', updated_at = @now
+            lease_until = NULL, claim_session = NULL, claim_end = 'submitted', updated_at = @now,
+            change_record = COALESCE(change_record, @change)
      WHERE ${FENCE} RETURNING *`,
   ).get({
+    change: cmd.change ? JSON.stringify(cmd.change) : null,
     task_id: cmd.task_id,
     claim_id: cmd.claim_id,
     status: cmd.status,

@@ -5,10 +5,11 @@
  * predicate (lease, or the claim a lock is bound to), never a background job.
  */
 import type { Lock } from '../../core/model.js';
-import { overlapProbe } from '../../core/paths.js';
+import { overlapProbe, overlaps } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
+import { type ConflictRow, conflictOf } from '../shared/lock-conflicts.js';
 import { acquiredLock } from '../shared/new-event.js';
-import { lockReleased } from '../shared/task-events.js';
+import { lockHeld, lockReleased } from '../shared/task-events.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
@@ -19,12 +20,26 @@ interface LockRow {
   lease_until: number;
   task_id: string | null;
   created_at: number;
+  worktree: string | null;
+  held_since: number | null;
 }
 
 /** A plain lock lives by its lease; a claim's lock lives exactly as long as the claim. */
-const LIVE = `((l.claim_id IS NULL AND l.lease_until > @now)
+const LOCK_LIVE = `((l.claim_id IS NULL AND l.lease_until > @now)
   OR (l.claim_id IS NOT NULL AND t.state = 'claimed' AND t.claim_id = l.claim_id AND t.lease_until > @now))`;
-const LEASE = 'CASE WHEN l.claim_id IS NULL THEN l.lease_until ELSE t.lease_until END';
+/** A change hold (SPEC §14) lives until its paths are no longer pending: only a git check ends it. */
+const LIVE = `(l.held_since IS NOT NULL OR ${LOCK_LIVE})`;
+const LEASE =
+  'CASE WHEN l.held_since IS NOT NULL THEN l.held_since WHEN l.claim_id IS NULL THEN l.lease_until ELSE t.lease_until END';
+/**
+ * What conflicts with a caller working in @worktree (core/holds.ts says the same in words): a live lock of
+ * anyone, and — from another work tree only — a hold, or a lock from a work tree that ended without being
+ * swept into a hold yet (so there is no instant at which neither guards the path).
+ */
+const CONFLICTING = `((l.held_since IS NULL AND ${LOCK_LIVE})
+  OR (l.worktree IS NOT NULL AND (@worktree IS NULL OR l.worktree <> @worktree)))`;
+/** Far in the future: a hold's lease never lapses, and the lapsed-lock probe's index range never meets it. */
+export const HOLD_LEASE = 8_640_000_000_000_000;
 
 // Equality probes for every place enclosing the key, a range for everything inside it
 // (core/paths.ts overlapProbe). Both are primary-key lookups, never a scan of the table.
@@ -34,25 +49,36 @@ export const CONFLICTS = `WITH hits AS (
     UNION
     SELECT resource, lock_id FROM lock_resources
     WHERE board = @board AND resource >= @lo AND resource < @hi)
-  SELECT hits.resource AS held, l.lock_id, l.agent AS holder, ${LEASE} AS lease_until
+  SELECT hits.resource AS held, l.lock_id, l.agent AS holder, ${LEASE} AS lease_until,
+         l.worktree, l.held_since, COALESCE(l.task_id, l.hold_task) AS task_id
   FROM hits JOIN locks l ON l.lock_id = hits.lock_id LEFT JOIN tasks t ON t.id = l.task_id
-  WHERE ${LIVE} ORDER BY hits.resource, l.lock_id`;
+  WHERE ${CONFLICTING} ORDER BY hits.resource, l.lock_id`;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** Every live lock overlapping any of `keys`: each requested key with each held key it meets. */
-export function findConflicts(db: Db, now: number, board: string, keys: string[]): LockConflict[] {
+/**
+ * Every live lock overlapping any of `keys` — each requested key with each held key it meets — and every
+ * hold of a work tree other than `worktree` (SPEC §14).
+ */
+export function findConflicts(
+  db: Db,
+  now: number,
+  board: string,
+  keys: string[],
+  worktree: string | null = null,
+): LockConflict[] {
   const out: LockConflict[] = [];
   for (const resource of keys) {
     const probe = overlapProbe(resource);
     const hits = stmt(db, CONFLICTS).all({
       board,
       now,
+      worktree,
       exact: JSON.stringify(probe.exact),
       lo: probe.lo,
       hi: probe.hi,
-    }) as { held: string; lock_id: string; holder: string; lease_until: number }[];
-    for (const h of hits) out.push({ resource, ...h, lease_until: iso(h.lease_until) });
+    }) as ConflictRow[];
+    for (const h of hits) out.push(conflictOf(resource, h, now));
   }
   return out;
 }
@@ -64,15 +90,72 @@ const resourcesOf = (db: Db, lockId: string): string[] =>
     }[]
   ).map((r) => r.resource);
 
-/** Deletes one lock (its keys cascade) and records why, in the caller's transaction. */
-function free(tx: Tx, lockId: string, reason: string): boolean {
+/**
+ * Ends one lock and records why, in the caller's transaction. A lock taken from a work tree becomes a change
+ * hold of it (SPEC §14) — of `task` when given, else of the task it was bound to — unless `final`: a person's
+ * --force, or a hold whose paths are no longer pending. Anything else is deleted (its keys cascade).
+ */
+function free(tx: Tx, lockId: string, reason: string, opts: { final?: boolean; task?: string | null } = {}): boolean {
   const resources = resourcesOf(tx.db, lockId);
+  if (!opts.final) {
+    const held = stmt(
+      tx.db,
+      `UPDATE locks SET held_since = @now, lease_until = @far, hold_task = COALESCE(@task, task_id, hold_task),
+              task_id = NULL, claim_id = NULL, session_id = NULL
+       WHERE lock_id = @lock_id AND worktree IS NOT NULL AND held_since IS NULL RETURNING *`,
+    ).get({ lock_id: lockId, now: tx.now, far: HOLD_LEASE, task: opts.task ?? null }) as
+      | (LockRow & { hold_task: string | null })
+      | undefined;
+    if (held) {
+      appendEvent(tx, lockHeld({ ...held, task_id: held.hold_task }, resources, reason));
+      return true;
+    }
+    // Already a hold: only a final end (merged, reverted, --force) takes it away.
+    if (stmt(tx.db, 'SELECT 1 FROM locks WHERE lock_id = ? AND held_since IS NOT NULL').get(lockId)) return false;
+  }
   const row = stmt(tx.db, 'DELETE FROM locks WHERE lock_id = ? RETURNING *').get(lockId) as
-    | (LockRow & { task_id: string | null })
+    | (LockRow & { task_id: string | null; hold_task: string | null })
     | undefined;
   if (!row) return false;
-  appendEvent(tx, lockReleased(row, resources, reason));
+  appendEvent(tx, lockReleased({ ...row, task_id: row.task_id ?? row.hold_task }, resources, reason));
   return true;
+}
+
+/** A person ends a lock or a hold at once (`coord unlock --force`): never becomes a hold. */
+export const forceReleaseLock = (tx: Tx, lockId: string): boolean => free(tx, lockId, 'forced', { final: true });
+
+/**
+ * A hold keeps only the keys still pending in its work tree (SPEC §14); with none left it ends. `reason`
+ * says why (merged, worktree_gone).
+ */
+export function trimHold(tx: Tx, lockId: string, keep: string[], reason: string): boolean {
+  const live = stmt(tx.db, 'SELECT 1 FROM locks WHERE lock_id = ? AND held_since IS NOT NULL').get(lockId);
+  if (!live) return false;
+  if (keep.length === 0) return free(tx, lockId, reason, { final: true });
+  const drop = resourcesOf(tx.db, lockId).filter((r) => !keep.includes(r));
+  const del = stmt(tx.db, 'DELETE FROM lock_resources WHERE lock_id = ? AND resource = ?');
+  for (const r of drop) del.run(lockId, r);
+  return drop.length > 0;
+}
+
+/**
+ * SPEC §14, at a submit: the agent's own plain locks from this work tree on paths the change touched become
+ * holds of the task at once (its claim's locks follow the claim, in claimEnded).
+ */
+export function holdAtSubmit(
+  tx: Tx,
+  c: { board: string; agent: string; worktree: string; task_id: string; paths: string[] },
+): void {
+  const mine = stmt(
+    tx.db,
+    `SELECT lock_id FROM locks WHERE board = @board AND agent = @agent AND worktree = @worktree
+       AND claim_id IS NULL AND held_since IS NULL ORDER BY lock_id`,
+  ).all(c) as { lock_id: string }[];
+  for (const m of mine) {
+    if (resourcesOf(tx.db, m.lock_id).some((r) => c.paths.some((p) => overlaps(r, p)))) {
+      free(tx, m.lock_id, 'submitted', { task: c.task_id });
+    }
+  }
 }
 
 const LAPSED = 'SELECT lock_id FROM locks WHERE claim_id IS NULL AND lease_until <= @now';
@@ -97,13 +180,13 @@ export function insertLock(
   // Lapsed locks no longer conflict; free them first so the event log never shows an acquisition over a lock
   // it has not released yet (a claim with files comes here directly, not through acquireLocks).
   freeLapsedLocks(tx);
-  const conflicts = findConflicts(tx.db, tx.now, cmd.board, cmd.resources);
+  const conflicts = findConflicts(tx.db, tx.now, cmd.board, cmd.resources, cmd.worktree);
   if (conflicts.length > 0) return { ok: false, reason: 'lock_conflict', conflicts };
   const lease_until = bound?.lease_until ?? tx.now + cmd.lease_ms;
   stmt(
     tx.db,
-    `INSERT INTO locks (lock_id, board, agent, lease_until, lease_ms, task_id, claim_id, session_id, created_at)
-     VALUES (@lock_id, @board, @agent, @lease_until, @lease_ms, @task_id, @claim_id, @session_id, @now)`,
+    `INSERT INTO locks (lock_id, board, agent, lease_until, lease_ms, task_id, claim_id, session_id, created_at, worktree)
+     VALUES (@lock_id, @board, @agent, @lease_until, @lease_ms, @task_id, @claim_id, @session_id, @now, @worktree)`,
   ).run({
     ...cmd,
     lease_until,
@@ -125,7 +208,8 @@ export function renewLock(tx: Tx, lockId: string, leaseMs: number | null): Outco
   const row = stmt(
     tx.db,
     `UPDATE locks SET lease_until = @now + COALESCE(@lease_ms, lease_ms)
-     WHERE lock_id = @lock_id AND claim_id IS NULL AND lease_until > @now RETURNING lease_until`,
+     WHERE lock_id = @lock_id AND claim_id IS NULL AND held_since IS NULL AND lease_until > @now
+     RETURNING lease_until`,
   ).get({ lock_id: lockId, lease_ms: leaseMs, now: tx.now }) as { lease_until: number } | undefined;
   if (row) return { ok: true, lease_until: iso(row.lease_until) };
   // A claim's lock follows its claim: renewing it reports the claim's lease (heartbeat extends both).
@@ -160,7 +244,8 @@ export function liveLocks(db: Db, now: number, q: { board?: string | undefined; 
         : ['@key IS NULL', null];
   const rows = stmt(
     db,
-    `SELECT l.lock_id, l.board, l.agent, l.task_id, l.created_at, ${LEASE} AS lease_until
+    `SELECT l.lock_id, l.board, l.agent, COALESCE(l.task_id, l.hold_task) AS task_id, l.created_at,
+            ${LEASE} AS lease_until, l.worktree, l.held_since
      FROM locks l LEFT JOIN tasks t ON t.id = l.task_id
      WHERE ${where} AND ${LIVE} ORDER BY l.created_at, l.lock_id`,
   ).all({ key, now }) as LockRow[];
@@ -172,6 +257,8 @@ export function liveLocks(db: Db, now: number, q: { board?: string | undefined; 
     lease_until: iso(r.lease_until),
     task_id: r.task_id,
     created_at: iso(r.created_at),
+    worktree: r.worktree,
+    hold: r.held_since === null ? null : { since: iso(r.held_since) },
   }));
 }
 

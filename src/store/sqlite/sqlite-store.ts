@@ -5,6 +5,8 @@ import { type Clock, systemClock } from '../../core/clock.js';
 import type { CoordError } from '../../core/errors.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
+import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
+import { integrationOf } from '../shared/integration-rows.js';
 import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
 import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
@@ -35,6 +37,7 @@ import {
   anyLockLapsed,
   freeClaimLocks,
   freeLapsedLocks,
+  holdAtSubmit,
   liveLocks,
   releaseLock,
   renewLock,
@@ -53,6 +56,16 @@ import { addNote, taskNotes, withNote } from './notes.js';
 import { activity, getTask, listEvents, listTasks } from './read.js';
 import { isDiskFault, storeFault } from './sqlite-errors.js';
 import { stmt, type Tx } from './tx.js';
+import {
+  agentTrees,
+  boardRepo,
+  claimTree,
+  forceRelease,
+  recordClaimTree,
+  seenIn,
+  setBoardRepo,
+  trimHolds,
+} from './worktrees.js';
 
 export const SQLITE_CAPABILITIES: StoreCapabilities = { crossProcessEvents: false, databaseClock: false };
 
@@ -264,6 +277,11 @@ export class SqliteStore implements Store {
   async submit(cmd: Parameters<Store['submit']>[0]) {
     return this.write((tx) => {
       const out = submit(tx, cmd, this.claimEnded);
+      if (out.ok && !out.replayed && cmd.hold)
+        holdAtSubmit(tx, { ...cmd.hold, board: out.task.board, task_id: cmd.task_id });
+      // SPEC §15: completed work with commits enters the integration queue in the same transaction.
+      const queued = out.ok && !out.replayed ? integrationOf(cmd) : null;
+      if (queued) queueIntegration(tx, queued);
       return withNote(tx, out, cmd.note, out.ok ? out.task.claimed_by : null, 'submit', out.ok && !out.replayed);
     });
   }
@@ -314,6 +332,30 @@ export class SqliteStore implements Store {
   }
   async releaseLock(lockId: string) {
     return { released: await this.write((tx) => releaseLock(tx, lockId)) };
+  }
+  async forceReleaseLock(lockId: string) {
+    return { released: await this.write((tx) => forceRelease(tx, lockId)) };
+  }
+  async trimHolds(trims: HoldTrim[]) {
+    return trims.length === 0 ? 0 : this.write((tx) => trimHolds(tx, trims));
+  }
+  async boardRepo(board: string) {
+    return this.read(() => boardRepo(this.db, board));
+  }
+  async setBoardRepo(r: BoardRepo, opts: { replaceTarget: boolean }) {
+    return this.write((tx) => setBoardRepo(tx, r, opts.replaceTarget));
+  }
+  async seenIn(board: string, t: Omit<AgentTree, 'seen_at'>) {
+    return this.write((tx) => seenIn(tx, board, t));
+  }
+  async agentTrees(board: string, sinceMs: number) {
+    return this.read(() => agentTrees(this.db, board, sinceMs));
+  }
+  async recordClaimTree(taskId: string, t: ClaimTree) {
+    return this.write((tx) => recordClaimTree(tx, taskId, t));
+  }
+  async claimTree(taskId: string) {
+    return this.read(() => claimTree(this.db, taskId));
   }
   async listLocks(board?: string) {
     return this.read(() => liveLocks(this.db, this.clock.now(), { board }));

@@ -33,6 +33,7 @@ export function createContract(make: MakeStore): void {
         updated_at: now,
         expires_at: new Date(b.clock.now() + 86_400 * S).toISOString(),
         idempotency_key: null,
+        change: null,
         blocked_by: [],
         blocked: [],
         ready: true,

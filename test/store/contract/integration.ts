@@ -121,14 +121,15 @@ export function integrationContract(make: MakeStore): void {
           body: 'merge main',
         },
       });
-      assert.deepEqual(out.integration, { state: 'conflict', reason: 'src/a.ts' });
       assert.ok(out.followup_id);
+      const conflict = { state: 'conflict', reason: 'src/a.ts', target: 'main', followup: out.followup_id };
+      assert.deepEqual(out.integration, conflict);
       const followup = await b.show(out.followup_id);
       assert.equal(followup.for, 'codex#1a2b');
       assert.equal(followup.state, 'queued');
       assert.match(followup.title, /resolve the conflicts of #\w+ with main: src\/a\.ts/);
       const shown = (await b.call(op.showTask, { task_id: task.id })).task;
-      assert.deepEqual(shown.integration, { state: 'conflict', reason: 'src/a.ts' });
+      assert.deepEqual(shown.integration, conflict);
       assert.deepEqual(
         shown.notes?.map((n) => [n.agent, n.text]),
         [['coord', 'conflicts with main in src/a.ts']],
@@ -144,7 +145,10 @@ export function integrationContract(make: MakeStore): void {
         [task.id],
       );
       // Retried by a person: pending again, its queue row ready to be taken.
-      assert.deepEqual((await b.call(op.retryIntegration, { task_id: task.id })).integration, { state: 'pending' });
+      assert.deepEqual((await b.call(op.retryIntegration, { task_id: task.id })).integration, {
+        state: 'pending',
+        target: 'main',
+      });
     });
 
     test('a merge is recorded once as merged with its commit and a task.integrated event, and leaves the queue', async () => {
@@ -161,7 +165,7 @@ export function integrationContract(make: MakeStore): void {
         target: 'main',
         how: 'merge',
       });
-      assert.deepEqual(await integration(b, task.id), { state: 'merged', commit: MERGED });
+      assert.deepEqual(await integration(b, task.id), { state: 'merged', commit: MERGED, target: 'main' });
       assert.deepEqual((await b.call(op.integrationQueue, { board: 'default' })).queue, []);
       const integrated = (await b.events()).filter((e) => e.type === 'task.integrated');
       assert.equal(integrated.length, 1);
@@ -189,6 +193,7 @@ export function integrationContract(make: MakeStore): void {
       assert.equal(before?.approved, false);
       assert.deepEqual((await b.call(op.approveIntegration, { task_id: task.id })).integration, {
         state: 'awaiting_review',
+        target: 'main',
       });
       const after = (await b.call(op.integrationQueue, { board: 'default' })).queue[0];
       assert.equal(after?.approved, true);

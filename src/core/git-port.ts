@@ -1,0 +1,59 @@
+/**
+ * What core asks of git (SPEC §14), as a port: the server wires the real
+ * one (src/git/), so the rules about holds and change records stay pure
+ * functions over data. Every method may throw `CoordError('git_failed')`.
+ */
+import type { z } from 'zod';
+import type { ChangeRecordSchema } from './change-schemas.js';
+
+export type ChangeRecord = z.output<typeof ChangeRecordSchema>;
+
+export interface WorkTreeFacts {
+  /** The work tree's top folder (physical path). */
+  root: string;
+  /** The repository's common git directory: what ties work trees into one repository. */
+  commonDir: string;
+  branch: string | null;
+  head: string | null;
+}
+
+export interface GitTree {
+  path: string;
+  branch: string | null;
+  head: string | null;
+  /** git says its folder is gone. */
+  prunable: boolean;
+}
+
+/** What a work tree would bring into the target: every path (unbounded — callers bound what they list). */
+export interface PendingFacts {
+  path: string;
+  branch: string | null;
+  head: string | null;
+  base: string | null;
+  ahead: number;
+  behind: number;
+  paths: string[];
+}
+
+export interface GitPort {
+  /** The work tree containing `dir`; null when `dir` is in none (or does not exist). */
+  locate(dir: string): Promise<WorkTreeFacts | null>;
+  /** Every work tree of the repository (`git worktree list`), main first. */
+  worktrees(repo: string): Promise<GitTree[]>;
+  /** Commits since the merge base with `target`, staged, unstaged and untracked-not-ignored paths. */
+  pending(tree: string, target: string): Promise<PendingFacts>;
+  /** The branch checked out in the main work tree, else `main`, else `master`. */
+  defaultTarget(repo: string): Promise<string>;
+  branchExists(repo: string, branch: string): Promise<boolean>;
+  /** The change record of `tree` at its HEAD, and its uncommitted paths. */
+  changeRecord(
+    tree: string,
+    claimHead: string | null,
+    target: string,
+  ): Promise<{ record: ChangeRecord; uncommitted: string[] }>;
+  /** Paths with uncommitted changes (staged, unstaged, untracked-not-ignored). */
+  uncommitted(tree: string): Promise<string[]>;
+  /** Forget what is cached about `tree` (a hook saw it change). */
+  invalidate(tree?: string): void;
+}

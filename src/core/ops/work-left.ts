@@ -1,0 +1,51 @@
+/**
+ * SPEC §14 "No lost work": a claim that ended without a submit while its work
+ * tree holds commits since the claim, or uncommitted changes in paths the
+ * agent touched, leaves a note on the task saying so (its holds stay; the next
+ * claim's answer carries the line). coord only looks: it never resets,
+ * cleans, checks out or deletes anything.
+ */
+import { isCoordError } from '../errors.js';
+import { shortTree } from '../holds.js';
+import type { Ctx } from '../operation.js';
+import { overlaps } from '../paths.js';
+import { WORK_LEFT } from './claim-tree.js';
+import { coordNote } from './worktree-context.js';
+
+/** The folder the repository's paths are shown from: the main work tree (`<main>/.git` → `<main>`). */
+const mainTreeOf = (commonDir: string): string => commonDir.replace(/\/\.git\/?$/, '');
+
+export async function noteWorkLeft(ctx: Ctx, taskId: string, agent: string | null): Promise<string | null> {
+  if (!ctx.git) return null;
+  const tree = await ctx.store.claimTree(taskId);
+  const task = await ctx.store.getTask(taskId);
+  // A newer claim has already begun (and recorded its own work tree): that is not the claim that ended.
+  if (!tree || !task || (task.state === 'claimed' && task.claimed_by !== agent)) return null;
+  try {
+    const at = await ctx.git.locate(tree.worktree);
+    if (!at?.head) return null;
+    const repo = await ctx.store.boardRepo(task.board);
+    const target = repo?.target ?? (await ctx.git.defaultTarget(at.commonDir));
+    const { record, uncommitted } = await ctx.git.changeRecord(at.root, tree.head, target);
+    const touched = (await ctx.store.listLocks(task.board))
+      .filter((l) => l.worktree === at.root && (l.agent === agent || l.task_id === taskId))
+      .flatMap((l) => l.resources);
+    const dirty = uncommitted.filter((p) => touched.some((t) => overlaps(t, p)));
+    if (record.commits.length === 0 && dirty.length === 0) return null;
+    const where = shortTree(at.root, repo ? mainTreeOf(repo.repo) : null);
+    const parts: string[] = [];
+    if (record.commits.length > 0) {
+      const last = record.commits[0];
+      parts.push(
+        `${record.commits.length} commit${record.commits.length === 1 ? '' : 's'} since the claim${last ? ` (${last.sha.slice(0, 6)} "${last.subject.slice(0, 60)}")` : ''}`,
+      );
+    }
+    if (dirty.length > 0) parts.push(`uncommitted: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ' …' : ''}`);
+    const text = `${WORK_LEFT}${where} on branch ${at.branch ?? '(detached)'}: ${parts.join(', ')}`;
+    await coordNote(ctx, taskId, 'coord', text);
+    return text;
+  } catch (e) {
+    if (isCoordError(e)) return null;
+    throw e;
+  }
+}

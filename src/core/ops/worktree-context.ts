@@ -1,0 +1,76 @@
+/**
+ * SPEC §14, who works where: an operation that names the caller's work tree
+ * checks it with git, ties the board to its repository (first sight fixes the
+ * integration target) and records where the agent works.
+ */
+import { canonicalJson, sha256Hex } from '../canonical-json.js';
+import { CoordError } from '../errors.js';
+import type { WorkTreeFacts } from '../git-port.js';
+import type { Ctx } from '../operation.js';
+
+/** What was last recorded per store, board and agent: a write only when something moved. */
+const recorded = new WeakMap<object, Map<string, string>>();
+
+export async function trackTree(
+  ctx: Ctx,
+  board: string,
+  agent: string,
+  worktree: string | undefined,
+): Promise<WorkTreeFacts | null> {
+  if (!worktree || !ctx.git) return null;
+  // Work outside any repository, or in another repository than the board's (a board named by hand), is
+  // coordinated as before — by locks alone; only the board's own work trees have changes coord can see.
+  const facts = await ctx.git.locate(worktree).catch(() => null);
+  if (!facts) return null;
+  const repo = await ctx.store.boardRepo(board);
+  if (!repo) {
+    const target = await ctx.git.defaultTarget(facts.commonDir);
+    await ctx.store.setBoardRepo({ board, repo: facts.commonDir, target }, { replaceTarget: false });
+  } else if (repo.repo !== facts.commonDir) {
+    return null;
+  }
+  let seen = recorded.get(ctx.store);
+  if (!seen) {
+    seen = new Map();
+    recorded.set(ctx.store, seen);
+  }
+  const key = `${board}\0${agent}`;
+  const value = `${facts.root}\0${facts.branch}\0${facts.head}`;
+  if (seen.get(key) !== value) {
+    await ctx.store.seenIn(board, { agent, worktree: facts.root, branch: facts.branch, head: facts.head });
+    seen.set(key, value);
+  }
+  return facts;
+}
+
+/**
+ * A work tree a caller named explicitly (`coord changes --worktree`, HTTP): it must be a work tree of the
+ * board's repository, or the answer says why.
+ */
+export async function explicitTree(ctx: Ctx, board: string, worktree: string): Promise<WorkTreeFacts> {
+  const facts = ctx.git ? await ctx.git.locate(worktree) : null;
+  if (!facts) {
+    throw new CoordError('invalid_request', `${worktree} is not inside a git work tree — give a work tree's path`, {
+      worktree,
+    });
+  }
+  const repo = await ctx.store.boardRepo(board);
+  if (repo && repo.repo !== facts.commonDir) {
+    throw new CoordError(
+      'invalid_request',
+      `${facts.root} is outside the repository of board ${board} (${repo.repo}) — use one of its work trees (coord worktrees), or that repository's board`,
+      { worktree: facts.root, repo: repo.repo },
+    );
+  }
+  return facts;
+}
+
+/** A note coord writes itself (a forced hold end, work left behind): idempotent on its text. */
+export async function coordNote(ctx: Ctx, task_id: string, agent: string, text: string): Promise<void> {
+  const payload = { task_id, agent, text };
+  await ctx.store.addNote({
+    ...payload,
+    idempotency_key: `coord:${sha256Hex(canonicalJson(payload)).slice(0, 32)}`,
+    payload_hash: sha256Hex(canonicalJson(payload)),
+  });
+}

@@ -1,0 +1,51 @@
+/** The store's part of SPEC §14: board state about work trees, holds and change records. Each one transaction. */
+
+/** A board's repository and its integration target. */
+export interface BoardRepo {
+  board: string;
+  /** The repository's main work tree (or common git directory): where `git worktree list` runs. */
+  repo: string;
+  target: string;
+}
+
+/** Where an agent was last seen working on a board. */
+export interface AgentTree {
+  agent: string;
+  worktree: string;
+  branch: string | null;
+  head: string | null;
+  seen_at: string;
+}
+
+/** The work tree a claim was made from, and its HEAD then. */
+export interface ClaimTree {
+  claim_id: string;
+  worktree: string;
+  head: string | null;
+}
+
+/** One hold to narrow: keep only `keep` of its keys; with none, it ends for `reason`. */
+export interface HoldTrim {
+  lock_id: string;
+  keep: string[];
+  reason: 'merged' | 'worktree_gone';
+}
+
+export interface WorktreeStore {
+  /** The board's repository, or null when no agent has told coord of one. */
+  boardRepo(board: string): Promise<BoardRepo | null>;
+  /** First sight wins (the target is fixed then); `target` given → set it (coord target BRANCH). */
+  setBoardRepo(r: BoardRepo, opts: { replaceTarget: boolean }): Promise<BoardRepo>;
+  /** Record where an agent works (upsert). */
+  seenIn(board: string, t: Omit<AgentTree, 'seen_at'>): Promise<void>;
+  /** Agents seen working on the board since `since_ms`, newest first. */
+  agentTrees(board: string, since_ms: number): Promise<AgentTree[]>;
+  /** The claim remembers its work tree and HEAD (only while `claim_id` is the task's current claim). */
+  recordClaimTree(task_id: string, tree: ClaimTree): Promise<void>;
+  /** The work tree of the task's last claim, if it was recorded. */
+  claimTree(task_id: string): Promise<ClaimTree | null>;
+  /** A person ends a lock or hold at once, never turning it into a hold. */
+  forceReleaseLock(lock_id: string): Promise<{ released: boolean }>;
+  /** Holds whose paths are no longer pending shrink or end (SPEC §14: "ends by itself"). */
+  trimHolds(trims: HoldTrim[]): Promise<number>;
+}

@@ -1,0 +1,72 @@
+/** Refs: a branch's tip, a merge base, ahead/behind counts, commits in a range. */
+import { runGit, splitZ } from './run-git.js';
+
+/** The commit a branch names, or null when there is no such branch. */
+export async function branchTip(repo: string, branch: string): Promise<string | null> {
+  const run = await runGit(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], { ok: [1] });
+  return run.code === 0 ? run.stdout.trim() : null;
+}
+
+export async function headOf(tree: string): Promise<string | null> {
+  const run = await runGit(tree, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { ok: [1] });
+  return run.code === 0 ? run.stdout.trim() : null;
+}
+
+export async function mergeBase(repo: string, a: string, b: string): Promise<string | null> {
+  const run = await runGit(repo, ['merge-base', a, b], { ok: [1] });
+  return run.code === 0 ? run.stdout.trim() : null;
+}
+
+/** `{ahead, behind}` of `head` against `target`. */
+export async function aheadBehind(
+  repo: string,
+  target: string,
+  head: string,
+): Promise<{ ahead: number; behind: number }> {
+  const run = await runGit(repo, ['rev-list', '--left-right', '--count', `${target}...${head}`]);
+  const [behind, ahead] = run.stdout.trim().split(/\s+/).map(Number);
+  return { ahead: ahead ?? 0, behind: behind ?? 0 };
+}
+
+/** Paths that differ between two commits (`--no-renames`: a rename is its two paths). */
+export async function changedPaths(repo: string, from: string, to: string): Promise<string[]> {
+  if (from === to) return [];
+  const run = await runGit(repo, ['diff', '--name-only', '-z', '--no-renames', from, to]);
+  return splitZ(run.stdout);
+}
+
+/** Lines added and removed between two commits (binary files count 0). */
+export async function lineCounts(
+  repo: string,
+  from: string,
+  to: string,
+): Promise<{ insertions: number; deletions: number }> {
+  if (from === to) return { insertions: 0, deletions: 0 };
+  const run = await runGit(repo, ['diff', '--numstat', '-z', '--no-renames', from, to]);
+  let insertions = 0;
+  let deletions = 0;
+  for (const rec of splitZ(run.stdout)) {
+    const [add, del] = rec.split('\t');
+    insertions += Number(add) || 0;
+    deletions += Number(del) || 0;
+  }
+  return { insertions, deletions };
+}
+
+/** Commits reachable from `to` but not from `from`, newest first, with their subjects. */
+export async function commitsBetween(
+  repo: string,
+  from: string | null,
+  to: string,
+): Promise<{ sha: string; subject: string }[]> {
+  const range = from ? [`${from}..${to}`] : [to];
+  const run = await runGit(repo, ['log', '-z', '--format=%H%x1f%s', ...range, '--']);
+  return splitZ(run.stdout).map((rec) => {
+    const [sha = '', subject = ''] = rec.split('\x1f');
+    return { sha: sha.trim(), subject };
+  });
+}
+
+/** Does `name` name a local branch? */
+export const branchExists = async (repo: string, name: string): Promise<boolean> =>
+  (await branchTip(repo, name)) !== null;

@@ -1,0 +1,162 @@
+/**
+ * The real GitPort (core/git-port.ts): plumbing commands with `-z` output,
+ * each with a deadline, cached while nothing they depend on changed.
+ *
+ * Committed facts (merge base, commits since it, ahead/behind) depend only on
+ * the work tree's HEAD and the target's tip, so they are kept per (HEAD,
+ * tip). Uncommitted paths can change with no trace git can see cheaply, so a
+ * status is kept for a short while only (and dropped when a hook reports an
+ * edit in that work tree): `coord changes` is fresh within a second.
+ */
+import type { ChangeRecord, GitPort, GitTree, PendingFacts, WorkTreeFacts } from '../core/git-port.js';
+import {
+  aheadBehind,
+  branchExists,
+  branchTip,
+  changedPaths,
+  commitsBetween,
+  headOf,
+  lineCounts,
+  mergeBase,
+} from './branch.js';
+import { runGit } from './run-git.js';
+import { uncommitted } from './status.js';
+import { listWorktrees } from './worktree-list.js';
+
+/** How long a status (or a work tree's branch and HEAD) is trusted. */
+const FRESH_MS = 1000;
+
+interface Kept<T> {
+  at: number;
+  value: Promise<T>;
+}
+
+export class GitRepos implements GitPort {
+  private readonly located = new Map<string, Kept<WorkTreeFacts | null>>();
+  private readonly statuses = new Map<string, Kept<string[]>>();
+  private readonly committed = new Map<
+    string,
+    Promise<Omit<PendingFacts, 'path' | 'branch' | 'head' | 'paths'> & { paths: string[] }>
+  >();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  private fresh<T>(map: Map<string, Kept<T>>, key: string, make: () => Promise<T>): Promise<T> {
+    const kept = map.get(key);
+    if (kept && this.now() - kept.at < FRESH_MS) return kept.value;
+    const value = make();
+    map.set(key, { at: this.now(), value });
+    // A failure is not kept: the next question asks git again.
+    value.catch(() => map.delete(key));
+    return value;
+  }
+
+  locate(dir: string): Promise<WorkTreeFacts | null> {
+    return this.fresh(this.located, dir, async () => {
+      const run = await runGit(dir, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], {
+        ok: [128],
+      }).catch(() => null);
+      if (run?.code !== 0) return null;
+      const [root = '', commonDir = ''] = run.stdout.split('\n');
+      if (!root) return null;
+      const head = await headOf(root);
+      const sym = await runGit(root, ['symbolic-ref', '-q', '--short', 'HEAD'], { ok: [1] });
+      return { root, commonDir, head, branch: sym.code === 0 ? sym.stdout.trim() : null };
+    });
+  }
+
+  async worktrees(repo: string): Promise<GitTree[]> {
+    return (await listWorktrees(repo))
+      .filter((t) => !t.bare)
+      .map((t) => ({ path: t.path, branch: t.branch, head: t.head, prunable: t.prunable }));
+  }
+
+  uncommitted(tree: string): Promise<string[]> {
+    return this.fresh(this.statuses, tree, () => uncommitted(tree));
+  }
+
+  async pending(tree: string, target: string): Promise<PendingFacts> {
+    const at = await this.locate(tree);
+    const head = at?.head ?? null;
+    const tip = await branchTip(tree, target);
+    const [committed, dirty] = await Promise.all([this.committedFacts(tree, head, tip), this.uncommitted(tree)]);
+    const paths = [...new Set([...committed.paths, ...dirty])].sort();
+    return { path: at?.root ?? tree, branch: at?.branch ?? null, head, ...committed, paths };
+  }
+
+  /** Merge base, ahead/behind and the paths committed since the base: a function of (HEAD, target tip). */
+  private committedFacts(tree: string, head: string | null, tip: string | null) {
+    const key = `${head}\0${tip}`;
+    let kept = this.committed.get(key);
+    if (!kept) {
+      kept = (async () => {
+        if (!head || !tip) return { base: null, ahead: 0, behind: 0, paths: [] };
+        const base = await mergeBase(tree, tip, head);
+        const counts = await aheadBehind(tree, tip, head);
+        const paths = base ? await changedPaths(tree, base, head) : [];
+        return { base, ...counts, paths };
+      })();
+      kept.catch(() => this.committed.delete(key));
+      // Keyed on commit ids, so entries never go stale; the map is bounded only so it cannot grow forever.
+      if (this.committed.size > 1000) this.committed.clear();
+      this.committed.set(key, kept);
+    }
+    return kept;
+  }
+
+  async defaultTarget(repo: string): Promise<string> {
+    const main = (await listWorktrees(repo))[0];
+    if (main?.branch) return main.branch;
+    if (await branchExists(repo, 'main')) return 'main';
+    return (await branchExists(repo, 'master')) ? 'master' : 'main';
+  }
+
+  branchExists(repo: string, branch: string): Promise<boolean> {
+    return branchExists(repo, branch);
+  }
+
+  async changeRecord(
+    tree: string,
+    claimHead: string | null,
+    target: string,
+  ): Promise<{ record: ChangeRecord; uncommitted: string[] }> {
+    this.invalidate(tree);
+    const at = await this.locate(tree);
+    const head = at?.head;
+    if (!at || !head) throw new Error(`${tree} is not a git work tree with a commit`);
+    const tip = await branchTip(tree, target);
+    const base = tip ? await mergeBase(tree, tip, head) : null;
+    // The task's own work: since the claim began, else since the merge base.
+    const from = claimHead ?? base;
+    const [commits, paths, lines, dirty] = await Promise.all([
+      from === head ? Promise.resolve([]) : commitsBetween(tree, from, head),
+      from ? changedPaths(tree, from, head) : Promise.resolve([]),
+      from ? lineCounts(tree, from, head) : Promise.resolve({ insertions: 0, deletions: 0 }),
+      uncommitted(tree),
+    ]);
+    const record: ChangeRecord = {
+      worktree: at.root,
+      branch: at.branch,
+      claim_head: claimHead,
+      base,
+      head,
+      commits,
+      paths: paths.slice(0, 500),
+      ...lines,
+      clean: dirty.length === 0,
+    };
+    return { record, uncommitted: dirty };
+  }
+
+  invalidate(tree?: string): void {
+    if (tree === undefined) {
+      this.located.clear();
+      this.statuses.clear();
+      return;
+    }
+    this.located.delete(tree);
+    this.statuses.delete(tree);
+  }
+}
+
+export { runGit };

@@ -1,0 +1,42 @@
+/**
+ * SPEC §14 in the background: holds end by themselves once their paths are no
+ * longer pending (looked at every few seconds, and soon after a lock becomes a
+ * hold), and a claim that ends without a submit is checked for work left in
+ * its work tree. git runs here, off every request's path.
+ */
+import type { Logger } from 'pino';
+import type { CoordEvent } from '../core/model.js';
+import type { Ctx } from '../core/operation.js';
+import { settleHolds } from '../core/ops/settle-holds.js';
+import { noteWorkLeft } from '../core/ops/work-left.js';
+
+export function keepHolds(ctx: Ctx, log: Logger, everyMs: number): () => void {
+  let running = false;
+  const settleAll = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const boards = new Set((await ctx.store.listLocks()).filter((l) => l.hold).map((l) => l.board));
+      for (const board of boards) await settleHolds(ctx, board);
+    } catch (err) {
+      log.warn({ err }, 'checking change holds failed');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void settleAll(), everyMs);
+  timer.unref();
+  const unsubscribe = ctx.store.subscribe((events: CoordEvent[]) => {
+    for (const e of events) {
+      if (e.type === 'task.requeued' && e.task_id) {
+        noteWorkLeft(ctx, e.task_id, e.agent).catch((err) =>
+          log.warn({ err, task: e.task_id }, 'work-left check failed'),
+        );
+      }
+    }
+  });
+  return () => {
+    clearInterval(timer);
+    unsubscribe();
+  };
+}

@@ -1,0 +1,66 @@
+/** SPEC §14 board state in PostgreSQL, the twin of sqlite/worktrees.ts. */
+import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
+import type { Queryable } from './database.js';
+import { trimHold } from './locks.js';
+import { row, rows } from './sql.js';
+import type { Tx } from './tx.js';
+
+export const boardRepo = async (db: Queryable, board: string): Promise<BoardRepo | null> =>
+  (await row<BoardRepo>(db, 'SELECT board, repo, target FROM board_repos WHERE board = @board', { board })) ?? null;
+
+export async function setBoardRepo(tx: Tx, r: BoardRepo, replaceTarget: boolean): Promise<BoardRepo> {
+  const out = await row<BoardRepo>(
+    tx.db,
+    `INSERT INTO board_repos (board, repo, target, created_at) VALUES (@board, @repo, @target, @now::bigint)
+     ON CONFLICT (board) DO UPDATE
+       SET target = CASE WHEN @replace::boolean THEN excluded.target ELSE board_repos.target END
+     RETURNING board, repo, target`,
+    { ...r, now: tx.now, replace: replaceTarget },
+  );
+  return out ?? r;
+}
+
+export async function seenIn(tx: Tx, board: string, t: Omit<AgentTree, 'seen_at'>): Promise<void> {
+  await rows(
+    tx.db,
+    `INSERT INTO agent_worktrees (board, agent, worktree, branch, head, seen_at)
+     VALUES (@board, @agent, @worktree, @branch, @head, @now::bigint)
+     ON CONFLICT (board, agent) DO UPDATE SET worktree = excluded.worktree, branch = excluded.branch,
+       head = excluded.head, seen_at = excluded.seen_at`,
+    { board, ...t, now: tx.now },
+  );
+}
+
+export async function agentTrees(db: Queryable, board: string, since: number): Promise<AgentTree[]> {
+  const found = await rows<Omit<AgentTree, 'seen_at'> & { seen_at: number }>(
+    db,
+    `SELECT agent, worktree, branch, head, seen_at FROM agent_worktrees
+     WHERE board = @board AND seen_at >= @since::bigint ORDER BY seen_at DESC, agent`,
+    { board, since },
+  );
+  return found.map((r) => ({ ...r, seen_at: new Date(Number(r.seen_at)).toISOString() }));
+}
+
+export async function recordClaimTree(tx: Tx, taskId: string, t: ClaimTree): Promise<void> {
+  await rows(
+    tx.db,
+    `UPDATE tasks SET claim_worktree = @worktree, claim_head = @head, claim_tree_of = @claim_id
+     WHERE id = @task_id AND claim_id = @claim_id`,
+    { task_id: taskId, ...t },
+  );
+}
+
+export async function claimTree(db: Queryable, taskId: string): Promise<ClaimTree | null> {
+  const r = await row<{ claim_id: string | null; worktree: string | null; head: string | null }>(
+    db,
+    'SELECT claim_tree_of AS claim_id, claim_worktree AS worktree, claim_head AS head FROM tasks WHERE id = @id',
+    { id: taskId },
+  );
+  return r?.claim_id && r.worktree ? { claim_id: r.claim_id, worktree: r.worktree, head: r.head } : null;
+}
+
+export async function trimHolds(tx: Tx, trims: HoldTrim[]): Promise<number> {
+  let changed = 0;
+  for (const t of trims) if (await trimHold(tx, t.lock_id, t.keep, t.reason)) changed++;
+  return changed;
+}
