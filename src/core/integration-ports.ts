@@ -69,6 +69,8 @@ export interface IntegrationStore {
   retryIntegration(
     task_id: string,
   ): Promise<{ ok: true; integration: Integration } | { ok: false; state: IntegrationState }>;
+  /** The boards with tasks in the queue not merged yet (the daemon's integrator looks at these). Never writes. */
+  integrationBoards(): Promise<string[]>;
   /** Ids of the tasks whose integration is `state` (oldest first, at most `limit`); `none` is not listed here. */
   integrationTaskIds(q: { board?: string | undefined; state: IntegrationState; limit: number }): Promise<string[]>;
   /** The integration of each task that has one (tasks never queued are left out: `none`). */

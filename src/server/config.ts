@@ -33,6 +33,8 @@ export interface DaemonConfig {
    * 'normal' (`--durability normal`): survives kill -9, not an OS crash or power cut.
    */
   durability: 'full' | 'normal';
+  /** `--integrate [--check CMD] [--check-timeout S] [--review]` (SPEC §15): the daemon runs the integrator. */
+  integrate: { check: { command: string; timeoutMs: number } | null; review: boolean } | null;
 }
 
 export const DEFAULT_PORT = 7777;
@@ -46,6 +48,10 @@ export interface DaemonFlags {
   allowHost?: string[];
   logFormat?: string;
   durability?: string;
+  integrate?: boolean;
+  check?: string;
+  checkTimeout?: string;
+  review?: boolean;
 }
 
 /** What the composition root knows about the process the daemon runs in. */
@@ -76,6 +82,21 @@ export function resolveDaemonConfig(
     sweepMs: Number(env.COORD_SWEEP_MS ?? 1000),
     mcpStreamGraceMs: Number(env.COORD_MCP_GRACE_MS ?? 30_000),
     durability,
+    integrate: integrateConfig(flags),
+  };
+}
+
+function integrateConfig(flags: DaemonFlags): DaemonConfig['integrate'] {
+  if (!flags.integrate) {
+    if (flags.check || flags.review) throw new Error('--check and --review go with --integrate');
+    return null;
+  }
+  const timeout = Number(flags.checkTimeout ?? 600);
+  if (!Number.isFinite(timeout) || timeout <= 0)
+    throw new Error(`--check-timeout takes seconds, got ${flags.checkTimeout}`);
+  return {
+    check: flags.check ? { command: flags.check, timeoutMs: timeout * 1000 } : null,
+    review: flags.review ?? false,
   };
 }
 

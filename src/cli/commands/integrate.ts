@@ -20,6 +20,7 @@ interface IntegrateFlags extends CommonFlags {
   retry?: string[];
   target?: string;
   repo?: string;
+  slotLease?: string;
 }
 
 /** The line a person reads about one result. */
@@ -66,7 +67,11 @@ export function registerIntegrate(program: Command): void {
       .option('--review', 'leave each ready merge awaiting_review until `coord approve ID`')
       .option('--retry <id...>', 'queue these conflicting, failed or blocked tasks again first')
       .option('--target <branch>', "the branch to merge into (default: the main work tree's branch, else main/master)")
-      .option('--repo <dir>', 'the repository (default: the one around the current directory)'),
+      .option('--repo <dir>', 'the repository (default: the one around the current directory)')
+      .option(
+        '--slot-lease <s>',
+        "how long the board's integration slot outlives this process if it dies (default 60)",
+      ),
     { agent: false },
   ).action(
     action(async (flags: IntegrateFlags) => {
@@ -88,6 +93,8 @@ export function registerIntegrate(program: Command): void {
       for (const id of flags.retry ?? []) await inv.client.call(operations.retryIntegration, { task_id: id });
       const timeout = Number(flags.checkTimeout ?? 600);
       if (!Number.isFinite(timeout) || timeout <= 0) throw usage('--check-timeout takes a number of seconds');
+      const lease = Number(flags.slotLease ?? 60);
+      if (!Number.isInteger(lease) || lease < 1 || lease > 3600) throw usage('--slot-lease takes 1 to 3600 seconds');
       const results: { task_id: string; result: TurnResult }[] = [];
       const integrator = new Integrator(boardOverHttp(inv), {
         board: inv.board,
@@ -97,6 +104,7 @@ export function registerIntegrate(program: Command): void {
         check: flags.check ? { command: flags.check, timeoutMs: timeout * 1000 } : undefined,
         review: flags.review ?? false,
         holder: `coord integrate (pid ${process.pid} on ${hostname()})`,
+        leaseMs: lease * 1000,
         onResult: (q, r) => {
           results.push({ task_id: q.task_id, result: r });
           if (!flags.json) process.stdout.write(`${resultLine(q, target, r)}\n`);

@@ -19,6 +19,10 @@ export function registerServe(program: Command): void {
       '--durability <mode>',
       'full (default: every acknowledged write survives power loss) or normal (survives kill -9, not a power cut)',
     )
+    .option('--integrate', "run the integrator: merge finished work into each board's target in order (SPEC §15)")
+    .option('--check <cmd>', 'with --integrate: run CMD in a temporary work tree of each merged commit first')
+    .option('--check-timeout <s>', 'with --check: its time limit in seconds (default 600)')
+    .option('--review', 'with --integrate: hold each ready merge until `coord approve ID`')
     .option('--json', 'print the listening address as JSON')
     .option(
       '--log-format <format>',

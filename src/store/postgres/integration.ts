@@ -167,3 +167,8 @@ export async function integrationTaskIds(
   );
   return found.map((r) => r.task_id);
 }
+
+export async function integrationBoards(db: Queryable): Promise<string[]> {
+  const found = await rows<{ board: string }>(db, "SELECT DISTINCT board FROM integrations WHERE state <> 'merged'");
+  return found.map((r) => r.board);
+}

@@ -28,6 +28,7 @@ import { heartbeat, release, submit } from './fenced.js';
 import { inbox } from './inbox.js';
 import {
   approveIntegration,
+  integrationBoards,
   integrationQueue,
   integrationsOf,
   integrationTaskIds,
@@ -379,6 +380,9 @@ export class PostgresStore implements Store {
   }
   async integrationsOf(ids: string[]) {
     return guarded(() => integrationsOf(this.pool, ids));
+  }
+  async integrationBoards() {
+    return guarded(() => integrationBoards(this.pool));
   }
   async integrationTaskIds(q: Parameters<Store['integrationTaskIds']>[0]) {
     return guarded(() => integrationTaskIds(this.pool, q));

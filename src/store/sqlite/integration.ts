@@ -152,3 +152,8 @@ export function integrationTaskIds(
   }[];
   return rows.map((r) => r.task_id);
 }
+
+export function integrationBoards(db: Db): string[] {
+  const rows = stmt(db, "SELECT DISTINCT board FROM integrations WHERE state <> 'merged'").all() as { board: string }[];
+  return rows.map((r) => r.board);
+}

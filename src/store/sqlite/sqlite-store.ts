@@ -23,6 +23,7 @@ import { GroupCommit, type GroupCommitStats } from './group-commit.js';
 import { EmptyInboxes, inbox, quickInbox } from './inbox.js';
 import {
   approveIntegration,
+  integrationBoards,
   integrationQueue,
   integrationsOf,
   integrationTaskIds,
@@ -216,6 +217,9 @@ export class SqliteStore implements Store {
   }
   async integrationsOf(ids: string[]) {
     return this.read(() => integrationsOf(this.db, ids));
+  }
+  async integrationBoards() {
+    return this.read(() => integrationBoards(this.db));
   }
   async integrationTaskIds(q: Parameters<Store['integrationTaskIds']>[0]) {
     return this.read(() => integrationTaskIds(this.db, q));
