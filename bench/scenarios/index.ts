@@ -7,6 +7,7 @@ import claimNextInprocess from './claim-next-inprocess.js';
 import daemonRss from './daemon-rss.js';
 import emptyInboxHttp from './empty-inbox-http.js';
 import inboxHistory from './inbox-history.js';
+import integrateQueue from './integrate-queue.js';
 import jobCycleInprocess from './job-cycle-inprocess.js';
 import mcpSpawn from './mcp-spawn.js';
 import pgClaimComplete1 from './pg-claim-complete-1-daemon.js';
@@ -31,4 +32,5 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'claim-next-blocked', scenario: claimNextBlocked },
   { file: 'plan-vs-posts', scenario: planVsPosts },
   { file: 'pg-link', scenario: pgLink },
+  { file: 'integrate-queue', scenario: integrateQueue },
 ];

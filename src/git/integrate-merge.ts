@@ -62,10 +62,27 @@ const IDENTITY = {
 
 const short = (sha: string) => sha.slice(0, 7);
 
-/** The commit a ref points at, or null when it does not exist. */
-async function resolve(repo: string, ref: string): Promise<string | null> {
-  const run = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-  return run.code === 0 ? run.stdout.trim() : null;
+/**
+ * The named refs that exist, each with its commit and the work tree it is checked out in
+ * (`for-each-ref`'s %(worktreepath)); null when git cannot read the repository at all.
+ */
+async function readRefs(
+  repo: string,
+  names: string[],
+): Promise<Map<string, { sha: string; worktree: string | null }> | null> {
+  const run = await git(repo, [
+    'for-each-ref',
+    '--format=%(refname)%00%(objectname)%00%(worktreepath)',
+    ...names,
+  ]).catch(() => null);
+  if (run === null || run.code !== 0) return null;
+  const refs = new Map<string, { sha: string; worktree: string | null }>();
+  for (const line of run.stdout.split('\n')) {
+    const [name = '', sha = '', worktree = ''] = line.split('\0');
+    // A pattern also matches refs below it (refs/heads/main/x): keep the exact names only.
+    if (names.includes(name)) refs.set(name, { sha, worktree: worktree === '' ? null : worktree });
+  }
+  return refs;
 }
 
 /** The work tree that has `refs/heads/<target>` checked out, if any (`git worktree list --porcelain -z`). */
@@ -125,26 +142,30 @@ async function unusable(repo: string): Promise<string | null> {
  * person can fix: that is `blocked` with the reason; a git failure nobody expects still throws.
  */
 export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
-  const broken = await unusable(req.repo);
-  if (broken) return { state: 'blocked', reason: broken };
   for (let round = 0; round < (req.rounds ?? 20); round++) {
     const ref = `refs/heads/${req.target}`;
-    const [old, branchTip, head] = await Promise.all([
-      resolve(req.repo, ref),
-      req.branch === null ? Promise.resolve(null) : resolve(req.repo, `refs/heads/${req.branch}`),
-      resolve(req.repo, req.head),
-    ]);
-    if (old === null) return { state: 'blocked', reason: `the target branch ${req.target} does not exist` };
-    if (head === null)
-      return { state: 'blocked', reason: `commit ${short(req.head)} is not in the repository any more` };
-    if (req.branch !== null && branchTip === null)
+    // One git call reads the target's tip, where it is checked out, and the task's branch.
+    const refs = await readRefs(req.repo, [ref, ...(req.branch === null ? [] : [`refs/heads/${req.branch}`])]);
+    if (refs === null) return { state: 'blocked', reason: (await unusable(req.repo)) ?? `git cannot read ${req.repo}` };
+    const target = refs.get(ref);
+    if (!target) return { state: 'blocked', reason: `the target branch ${req.target} does not exist` };
+    if (req.branch !== null && !refs.has(`refs/heads/${req.branch}`))
       return {
         state: 'blocked',
         reason: `branch ${req.branch} no longer exists; its head ${short(req.head)} is kept in the change record`,
       };
+    const old = target.sha;
+    const head = req.head;
 
     const base = await git(req.repo, ['merge-base', old, head]);
-    if (base.code !== 0 && base.code !== 1) throw new Error(`git merge-base failed: ${base.stderr.trim()}`);
+    if (base.code !== 0) {
+      const known = await git(req.repo, ['cat-file', '-e', `${head}^{commit}`]);
+      if (known.code !== 0)
+        return { state: 'blocked', reason: `commit ${short(head)} is not in the repository any more` };
+      if (base.code === 1)
+        return { state: 'blocked', reason: `${short(head)} has no history in common with ${req.target}` };
+      throw new GitFailure(['merge-base', old, head], base);
+    }
     const baseSha = base.stdout.trim();
     if (baseSha === head) return { state: 'merged', how: 'contained', commit: head, old, worktree: null };
 
@@ -169,7 +190,7 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
 
     if (req.dryRun) return { state: 'ready', how, commit, old };
 
-    const worktree = await checkedOutAt(req.repo, req.target);
+    const worktree = target.worktree;
     if (worktree !== null) {
       const dirty = await dirtyPaths(worktree);
       if (dirty.length > 0)

@@ -60,6 +60,8 @@ const short = (sha: string) => sha.slice(0, 7);
 export class Integrator {
   readonly slotId = randomBytes(16).toString('hex');
   private readonly leaseMs: number;
+  /** When the slot was last taken or renewed (this process's monotonic clock). */
+  private takenAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly board: IntegratorBoard,
@@ -75,19 +77,29 @@ export class Integrator {
 
   /** Takes or renews the slot; the answer names the holder when another integrator has it. */
   async takeSlot(): Promise<z.output<typeof TakeSlotOutput>> {
-    return this.board.takeSlot({
+    const asked = performance.now();
+    const slot = await this.board.takeSlot({
       board: this.opts.board,
       holder: this.opts.holder,
       slot_id: this.slotId,
       lease_s: Math.max(1, Math.round(this.leaseMs / 1000)),
     });
+    // Counted from the request, not the answer: the lease began no earlier than that.
+    this.takenAt = slot.ok ? asked : Number.NEGATIVE_INFINITY;
+    return slot;
   }
 
   async releaseSlot(): Promise<void> {
     await this.board.releaseSlot({ board: this.opts.board, slot_id: this.slotId });
   }
 
+  /**
+   * Before a swap (and while a check runs): the slot must still be ours with time to spare. A lease taken
+   * less than a third of its length ago is kept as it is, which saves a write per merge; older, it is
+   * renewed, and a lost one stops this integrator before it moves the target.
+   */
   private async renew(): Promise<void> {
+    if (performance.now() - this.takenAt < this.leaseMs / 3) return;
     const slot = await this.takeSlot();
     if (!slot.ok) throw new SlotLost(`the integration slot of ${this.opts.board} was taken by ${slot.holder}`);
   }

@@ -7,7 +7,7 @@
 
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import { CoordError } from '../errors.js';
-import { type Integration, integrationLine, SLOT_LEASE_MS, shownIntegration } from '../integration.js';
+import { SLOT_LEASE_MS, shownIntegration } from '../integration.js';
 import {
   ApproveInput,
   ApproveOutput,
@@ -23,7 +23,7 @@ import {
   TakeSlotOutput,
 } from '../integration-schemas.js';
 import { DEFAULT_TTL_S } from '../model.js';
-import { type Ctx, defineOperation } from '../operation.js';
+import { defineOperation } from '../operation.js';
 import { settleHolds } from './settle-holds.js';
 
 export const takeIntegrationSlot = defineOperation({
@@ -124,7 +124,6 @@ export const recordIntegration = defineOperation({
       // Merged: the task's holds end now (SPEC §15), not at the background check — its paths are no longer
       // pending in its work tree. git failing here says nothing about the merge, which is recorded.
       if (input.state === 'merged') await settleHolds(ctx, input.board).catch(() => 0);
-      await tellTheAgent(ctx, input.board, input.task_id, shownIntegration(out.integration));
       return { integration: shownIntegration(out.integration), followup_id: out.followup_id };
     }
     if (out.reason === 'not_found') {
@@ -139,25 +138,6 @@ export const recordIntegration = defineOperation({
     );
   },
 });
-
-/**
- * The agent who did the work reads the result in its inbox (a message from `coord`, pushed into its
- * session like any message, SPEC §12): "#k3x9 merged into main as 3f2a1c", "#k3x9 conflicts with main in
- * src/a.ts: see task #m2q1". Sent after the result is recorded; a lost message loses no board state.
- */
-async function tellTheAgent(ctx: Ctx, board: string, task_id: string, i: Integration): Promise<void> {
-  const line = integrationLine(task_id, i);
-  const task = await ctx.store.getTask(task_id);
-  const to = task?.claimed_by ?? task?.created_by;
-  if (!line || !to || to === 'coord' || i.state === 'pending') return;
-  const fields = { board, from: 'coord', to, text: line, task_id, ack_required: false };
-  await ctx.store.sendMessage({
-    ...fields,
-    recipients: [to],
-    idempotency_key: null,
-    payload_hash: sha256Hex(canonicalJson(fields)),
-  });
-}
 
 const refusal = (task_id: string, state: string, what: string) =>
   new CoordError(

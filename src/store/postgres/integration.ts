@@ -12,10 +12,12 @@ import {
   integrationEvent,
   type QueueRow,
   toIntegration,
+  toldMessage,
   toQueued,
 } from '../shared/integration-rows.js';
 import { insertTask } from './create-task.js';
 import type { Queryable } from './database.js';
+import { sendMessage } from './messages.js';
 import { insertNote } from './notes.js';
 import { row, rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
@@ -109,6 +111,13 @@ export async function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): 
     });
   }
   appendEvent(tx, integrationEvent(cmd, followup));
+  const worker = await row<{ claimed_by: string | null; created_by: string }>(
+    tx.db,
+    'SELECT claimed_by, created_by FROM tasks WHERE id = @task_id',
+    cmd,
+  );
+  const told = toldMessage(r, worker ? (worker.claimed_by ?? worker.created_by) : null);
+  if (told) await sendMessage(tx, told);
   return { ok: true, integration: toIntegration(r), followup_id: followup };
 }
 

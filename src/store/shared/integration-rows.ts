@@ -1,6 +1,9 @@
 /** What both stores share about the integration queue (SPEC §15): row mapping and the events' payloads. */
-import type { Integration, QueuedIntegration } from '../../core/integration.js';
+
+import { canonicalJson, sha256Hex } from '../../core/canonical-json.js';
+import { type Integration, integrationLine, type QueuedIntegration, shownIntegration } from '../../core/integration.js';
 import type { QueueIntegrationCommand, RecordIntegrationCommand } from '../../core/integration-ports.js';
+import type { SendMessageCommand } from '../../core/message-ports.js';
 import type { SubmitCommand } from '../../core/ports.js';
 import type { NewEvent } from './new-event.js';
 
@@ -78,4 +81,15 @@ export function integrationOf(cmd: SubmitCommand): QueueIntegrationCommand | nul
   const c = cmd.change;
   if (cmd.status !== 'completed' || !c || c.commits.length === 0) return null;
   return { task_id: cmd.task_id, worktree: c.worktree, branch: c.branch, head: c.head };
+}
+
+/**
+ * The message that tells the agent who did the work (SPEC §15): "#k3x9 merged into main as 3f2a1c",
+ * "#k3x9 conflicts with main in src/a.ts: see task #m2q1" — sent in the transaction that records the result.
+ */
+export function toldMessage(r: IntegrationRow, to: string | null): SendMessageCommand | null {
+  const line = integrationLine(r.task_id, shownIntegration(toIntegration(r)));
+  if (!line || !to || to === 'coord' || r.state === 'pending') return null;
+  const fields = { board: r.board, from: 'coord', to, text: line, task_id: r.task_id, ack_required: false };
+  return { ...fields, recipients: [to], idempotency_key: null, payload_hash: sha256Hex(canonicalJson(fields)) };
 }

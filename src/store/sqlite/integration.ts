@@ -12,11 +12,13 @@ import {
   integrationEvent,
   type QueueRow,
   toIntegration,
+  toldMessage,
   toQueued,
 } from '../shared/integration-rows.js';
 import type { TaskRow } from '../shared/rows.js';
 import { insertTask } from './create-task.js';
 import type { Db } from './database.js';
+import { sendMessage } from './messages.js';
 import { insertNote } from './notes.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
@@ -98,6 +100,12 @@ export function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): Record
     insertNote(tx, { task_id: cmd.task_id, board: cmd.board, agent: 'coord', text: cmd.note, key: null, hash: '' });
   }
   appendEvent(tx, integrationEvent(cmd, followup));
+  const worker = stmt(tx.db, 'SELECT claimed_by, created_by FROM tasks WHERE id = ?').get(cmd.task_id) as {
+    claimed_by: string | null;
+    created_by: string;
+  };
+  const told = toldMessage(row, worker.claimed_by ?? worker.created_by);
+  if (told) sendMessage(tx, told);
   return { ok: true, integration: toIntegration(row), followup_id: followup };
 }
 
