@@ -42,11 +42,18 @@ describe('integrators in real processes (SQLite)', () => {
   test('kill -9 of the integrator at random instants: no task merged twice, none lost, no temporary work tree left', async () => {
     const r = testRepo();
     const tasks = await queueTasks(d, 'crash', branches(r, 'k', 10));
-    const args = ['--check', 'sleep 0.05', '--slot-lease', '1'];
+    const args = ['--check', 'sleep 0.4', '--slot-lease', '1'];
     for (let kill = 0; kill < 4; kill++) {
       const run = integrate(d, 'crash', r.main, args);
-      // A random instant in the integrator's life: before, during or after a merge, a check, a record.
-      await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(Math.random() * 1500)));
+      // A random instant of the integrator's work (not of node's start-up): once it has begun a check or
+      // reported a merge — during a check, a swap, a record, or between them.
+      const checks = join(d.stateDir, 'integrate');
+      await waitFor(
+        () =>
+          run.stdout() !== '' || (existsSync(checks) && readdirSync(checks).length > 0) || run.child.exitCode !== null,
+        'the integrator at work',
+      );
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 700)));
       run.child.kill('SIGKILL');
       await run.done;
     }

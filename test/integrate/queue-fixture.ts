@@ -79,7 +79,7 @@ export function integrate(d: SpawnedDaemon, board: string, repo: string, args: s
   const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
     child.on('close', (code) => resolve({ code, stdout, stderr })),
   );
-  return { child, done };
+  return { child, done, stdout: () => stdout };
 }
 
 /** What the target and the board say about each task: how often its head and its merge commit appear, its events. */
