@@ -1,5 +1,6 @@
 /** The scenario registry, in report order. Add a scenario: write scenarios/<name>.ts, add one line here. */
 import type { Scenario } from '../lib/types.js';
+import changesWorktrees from './changes-worktrees.js';
 import claimLatencyHttp from './claim-latency-http.js';
 import claimNextBlocked from './claim-next-blocked.js';
 import claimNextHttpDurable, { claimNextHttp } from './claim-next-http.js';
@@ -32,5 +33,6 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'claim-next-blocked', scenario: claimNextBlocked },
   { file: 'plan-vs-posts', scenario: planVsPosts },
   { file: 'pg-link', scenario: pgLink },
+  { file: 'changes-worktrees', scenario: changesWorktrees },
   { file: 'integrate-queue', scenario: integrateQueue },
 ];

@@ -77,6 +77,7 @@ export const routes: Route[] = [
   { method: 'GET', url: '/v1/worktrees', op: op.listWorktrees, from: 'query' },
   { method: 'GET', url: '/v1/changes', op: op.listChanges, from: 'query' },
   { method: 'POST', url: '/v1/target', op: op.setTarget, from: 'body' },
+  { method: 'POST', url: '/v1/reserve/port', op: op.reservePort, from: 'body', status: { ok: 201 } },
   { method: 'POST', url: '/v1/locks/:lock_id/renew', op: op.renewLock, from: 'body', params: LOCK },
   { method: 'DELETE', url: '/v1/locks/:lock_id', op: op.unlockFiles, from: 'query', params: LOCK },
   {

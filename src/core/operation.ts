@@ -11,6 +11,8 @@ export interface Ctx {
   presence: Presence;
   /** SPEC §14: git, where the daemon runs next to the repositories; absent in stores-only tests. */
   git?: GitPort;
+  /** SPEC §14: what the machine says about its ports; absent in stores-only tests. */
+  machine?: { listening(port: number): Promise<boolean> };
   /** The MCP session (or other owner) this call belongs to; claims and locks die with it. */
   session_id?: string | null;
   /** Aborted when the caller goes away (an HTTP client disconnects during a long-poll). */

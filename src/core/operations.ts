@@ -23,6 +23,7 @@ import { listLocks, lockFiles, renewLock, unlockFiles } from './ops/locks.js';
 import { ackMessage, listMessages, pendingMessages, sendMessage, showMessage } from './ops/messages.js';
 import { addNote } from './ops/notes.js';
 import { postPlan } from './ops/post-plan.js';
+import { reservePort } from './ops/reserve.js';
 import { setDeps } from './ops/set-deps.js';
 import { showTask } from './ops/show-task.js';
 
@@ -64,6 +65,7 @@ export const operations = {
   listWorktrees,
   listChanges,
   setTarget,
+  reservePort,
 } as const;
 
 export type Operations = typeof operations;

@@ -297,10 +297,10 @@ export const LockFilesInput = z.object({
 export const RenewLockInput = z.object({ lock_id: LockId, lease_s: LeaseS.optional() });
 export const UnlockInput = z.object({
   lock_id: LockId,
-  force: z
-    .boolean()
-    .optional()
-    .describe('For a person: end it even when it is a change hold (SPEC §14); noted on its task.'),
+  // DELETE /v1/locks/:lock_id takes its input from the query string.
+  force: QueryBool.optional().describe(
+    'For a person: end it even when it is a change hold (SPEC §14); noted on its task.',
+  ),
   agent: AgentName.optional().describe('Who ends it (named in the note a forced end leaves).'),
 });
 export const ListLocksInput = z.object({ board: BoardName.optional() });
@@ -400,6 +400,8 @@ export const AgentsOutput = z.object({
       claims: z.array(z.string()),
       locks: z.array(z.string()),
       unread: z.int().optional().describe('Messages to this agent on the board not acknowledged yet.'),
+      worktree: z.string().nullable().optional().describe('SPEC §14: the work tree it was last seen working in.'),
+      branch: z.string().nullable().optional().describe("That work tree's branch."),
       claims_total: z.int().optional().describe('How many claims it holds, when `claims` lists only the first.'),
       locks_total: z.int().optional().describe('How many resources it locks, when `locks` lists only the first.'),
     }),

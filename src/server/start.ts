@@ -21,6 +21,7 @@ import { integrateInDaemon } from './integrate/daemon-integrator.js';
 import { makeLogger } from './logger.js';
 import { McpHttp } from './mcp/http.js';
 import { openStore } from './open-store.js';
+import { machinePorts } from './ports.js';
 
 export interface RunningDaemon {
   url: string;
@@ -64,7 +65,13 @@ export async function startDaemon(
     const { token, replaced } = ensureToken(config.stateDir);
     if (replaced) log.warn({ path: config.stateDir }, 'the token file held no usable token; wrote a new one');
     store = await openStore(config.store, config.stateDir, systemClock, log, config.durability);
-    const ctx: Ctx = { store, clock: systemClock, presence: new Presence(), git: new GitRepos() };
+    const ctx: Ctx = {
+      store,
+      clock: systemClock,
+      presence: new Presence(),
+      git: new GitRepos(),
+      machine: machinePorts,
+    };
     let port = config.port;
     // Read by the guard at request time: the bound address joins once listen has told us the port.
     const allowedHosts = [...config.allowedHosts];

@@ -1,4 +1,4 @@
-/** Every tool coord's MCP server lists (SPEC §5, §11, §12): the tests compare tools/list with this. */
+/** Every tool coord's MCP server lists (SPEC §5, §11, §12, §14): the tests compare tools/list with this. */
 export const SPEC_TOOLS = [
   'post_task',
   'inbox',
@@ -18,4 +18,6 @@ export const SPEC_TOOLS = [
   'send_message',
   'ack_message',
   'list_messages',
+  'changes',
+  'reserve',
 ];

@@ -17,11 +17,12 @@ export function ago(iso: string, now: number): string {
 export function agentTable(agents: AgentSeen[], now: number): string {
   if (agents.length === 0) return 'no agents seen on this board';
   const rows = [
-    ['AGENT', 'STATUS', 'LAST SEEN', 'CLAIMS', 'LOCKS'],
+    ['AGENT', 'STATUS', 'LAST SEEN', 'WORKTREE', 'CLAIMS', 'LOCKS'],
     ...agents.map((a) => [
       a.name,
       a.active ? 'active' : 'idle',
       ago(a.last_seen, now),
+      a.worktree ? `${a.worktree.split('/').pop()}${a.branch ? ` [${a.branch}]` : ''}` : '-',
       a.claims.map((id) => `#${id}`).join(' ') || '-',
       a.locks.join(' ') || '-',
     ]),

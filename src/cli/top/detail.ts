@@ -1,4 +1,5 @@
-/** The text of one task's detail view in `coord top`: its fields, body, result, notes, dependencies, history. */
+/** The text of one task's detail view in `coord top`: its fields, body, result, change, notes, dependencies, history. */
+import { changeLines } from '../../core/change-text.js';
 import type { CoordEvent } from '../../core/model.js';
 import { terminalText } from '../terminal-text.js';
 import type { TopTask } from './board-state.js';
@@ -55,6 +56,13 @@ export function detailText(
   if (t.result !== null && t.result !== undefined) {
     lines.push('', section('Result', color));
     lines.push(safe(typeof t.result === 'string' ? t.result : JSON.stringify(t.result, null, 2)));
+  }
+
+  // SPEC §14: the change record of a completed task.
+  const change = changeLines(t.change);
+  if (change.length) {
+    lines.push('', section('Change', color));
+    for (const l of change) lines.push(safe(l.replace(/^change: /, '')));
   }
 
   const blockers = Array.isArray(t.blocked_by) ? t.blocked_by : [];

@@ -31,7 +31,14 @@ export const listAgents = defineOperation({
     for (const a of act.agents) seen(a.name, a.last_seen);
     for (const p of ctx.presence.list(input.board)) seen(p.name, new Date(p.at).toISOString());
     for (const c of act.claims) get(c.agent).claims.push(c.task_id);
-    for (const l of await ctx.store.listLocks(input.board)) get(l.agent).locks.push(...l.resources);
+    // A change hold is its work tree's, not a sign its agent is still at work (SPEC §14).
+    for (const l of await ctx.store.listLocks(input.board)) if (!l.hold) get(l.agent).locks.push(...l.resources);
+    if (input.board) {
+      for (const t of await ctx.store.agentTrees(input.board, now - HISTORY_MS)) {
+        const a = byName.get(t.agent);
+        if (a) Object.assign(a, { worktree: t.worktree, branch: t.branch });
+      }
+    }
     for (const u of await ctx.store.unreadCounts(input.board)) {
       const a = byName.get(u.agent);
       if (a) a.unread = u.unread;

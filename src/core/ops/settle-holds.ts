@@ -23,6 +23,8 @@ export async function settleHolds(ctx: Ctx, board: string, trees?: Set<string>):
   const pending = new Map<string, string[] | null>();
   for (const tree of new Set(holds.map((h) => h.worktree))) {
     try {
+      // Ending a hold lets another work tree in: decide on what git says now, never on a cached answer.
+      ctx.git.invalidate(tree);
       const at = await ctx.git.locate(tree);
       // A work tree removed (or no longer this repository's) holds nothing back.
       pending.set(tree, at && at.root === tree ? (await ctx.git.pending(tree, repo.target)).paths : null);

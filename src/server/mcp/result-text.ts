@@ -128,7 +128,8 @@ export function whoText(agents: AgentSeen[], me: string, board: string, now: num
           : '',
       ].filter(Boolean);
       const seen = shortDuration(now - Date.parse(a.last_seen));
-      return `${a.name}${a.name === me ? ' (you)' : ''} · ${holds.join(' · ') || 'holds nothing'} · seen ${seen} ago`;
+      const where = a.worktree ? ` · in ${a.worktree}${a.branch ? ` [${a.branch}]` : ''}` : '';
+      return `${a.name}${a.name === me ? ' (you)' : ''}${where} · ${holds.join(' · ') || 'holds nothing'} · seen ${seen} ago`;
     })
     .join('\n')}${more}`;
 }

@@ -21,6 +21,7 @@ import {
   CreateTaskInput,
   HeartbeatInput,
   InboxInput,
+  LeaseS,
   LockFilesInput,
   PutArtifactInput,
   ReleaseInput,
@@ -283,6 +284,25 @@ export const tools: Tool[] = [
     async run(_args, { ctx, session }) {
       const out = await invoke(op.listChanges, ctx, { board: session.board, ...treeOf(session) });
       return { text: changesText(out, session.root), data: out };
+    },
+  },
+  {
+    name: 'reserve',
+    description:
+      'Reserve a resource of the machine other work trees share, before using it: kind "port" locks the lowest free port of the range (no lock holds it, nothing listens on it) and answers its number — start your dev server on it. The lock ends with unlock_files, its lease, or this session.',
+    input: z.object({
+      kind: z.enum(['port']).describe('What to reserve: "port".'),
+      range: z.string().optional().describe('Ports to choose from, e.g. "3000-3999" (default).'),
+      lease_s: LeaseS.optional(),
+    }),
+    annotations: WRITE,
+    async run(args, { ctx, session }) {
+      const { kind: _kind, ...rest } = args;
+      const out = await invoke(op.reservePort, ctx, { ...rest, agent: session.agent, board: session.board });
+      return {
+        text: `reserved port ${out.port} (lock_id ${out.lock_id}, until ${say.at(out.lease_until, ctx.clock.now())}) — use it; unlock_files when done`,
+        data: out,
+      };
     },
   },
   ...messageTools,

@@ -11,6 +11,22 @@ const REREAD_MS = 250;
 
 const ACTIVE = new Set(['queued', 'claimed']);
 
+/** SPEC §14: what a completed task changed — work tree, branch, commits since the claim, paths. */
+function changeSection(c) {
+  if (!c) return null;
+  const where = `${c.worktree}${c.branch ? ` · ${c.branch}` : ' · detached'} · head ${String(c.head).slice(0, 7)}`;
+  if (!c.commits.length) return section('Change', el('p', 'd-change', `completed, no commits (${where})`));
+  const summary = el(
+    'p',
+    'd-change',
+    `${c.commits.length} commit${c.commits.length === 1 ? '' : 's'} · ${c.paths.length} path${c.paths.length === 1 ? '' : 's'} +${c.insertions} −${c.deletions}${c.clean ? '' : ' · work tree not clean'} · ${where}`,
+  );
+  const commits = el('ul', 'd-commits');
+  for (const k of c.commits.slice(0, 20)) commits.append(el('li', '', `${String(k.sha).slice(0, 7)} ${k.subject}`));
+  const paths = el('pre', 'd-paths', c.paths.join('\n'));
+  return section('Change', summary, commits, paths);
+}
+
 function section(title, ...children) {
   const s = el('section', 'd-section');
   s.append(el('h3', '', title), ...children);
@@ -254,6 +270,9 @@ export class Detail {
       const head = t.result_status ? `Result · ${t.result_status}` : 'Result';
       parts.push(section(head, el('pre', 'd-result', text)));
     }
+
+    const change = changeSection(t.change);
+    if (change) parts.push(change);
 
     const deps = this.dependencies(t);
     if (deps) parts.push(deps);
