@@ -11,6 +11,7 @@ import decideEditHttp from './decide-edit-http.js';
 import editHookCost from './edit-hook-cost.js';
 import emptyInboxHttp from './empty-inbox-http.js';
 import inboxHistory from './inbox-history.js';
+import integrateQueue from './integrate-queue.js';
 import jobCycleInprocess from './job-cycle-inprocess.js';
 import mcpSpawn from './mcp-spawn.js';
 import pgClaimComplete1 from './pg-claim-complete-1-daemon.js';
@@ -40,4 +41,5 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'decide-edit-http', scenario: decideEditHttp },
   { file: 'edit-hook-cost', scenario: editHookCost },
   { file: 'changes-worktrees', scenario: changesWorktrees },
+  { file: 'integrate-queue', scenario: integrateQueue },
 ];

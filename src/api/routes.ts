@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { Operation } from '../core/operation.js';
 import { operations as op } from '../core/operations.js';
+import { integrationRoutes } from './integration-routes.js';
 import { messageRoutes } from './message-routes.js';
 import { PATHS } from './paths.js';
 
@@ -110,5 +111,6 @@ export const routes: Route[] = [
   { method: 'POST', url: '/v1/connect', op: op.connect, from: 'body', status: { ok: 201 } },
   { method: 'GET', url: '/v1/connectors', op: op.listConnectors, from: 'query' },
   { method: 'POST', url: '/v1/connectors/:id/revoke', op: op.revokeConnector, from: 'body', params: { id: 'id' } },
+  ...integrationRoutes,
   { method: 'GET', url: '/v1/tasks/:id/artifacts', op: op.listArtifacts, from: 'query', params: ID },
 ];

@@ -9,6 +9,7 @@ import { registerEvents } from './commands/events.js';
 import { registerFenced } from './commands/fenced.js';
 import { registerGuard } from './commands/guard.js';
 import { registerInbox } from './commands/inbox.js';
+import { registerIntegrate } from './commands/integrate.js';
 import { registerLock } from './commands/lock.js';
 import { registerLs } from './commands/ls.js';
 import { registerMcp } from './commands/mcp.js';
@@ -57,6 +58,7 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerFenced(program);
   registerCancel(program);
   registerInbox(program);
+  registerIntegrate(program);
   registerLock(program);
   registerEvents(program);
   registerWho(program);

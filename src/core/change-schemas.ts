@@ -27,6 +27,10 @@ export const ChangeRecordSchema = z.object({
   insertions: z.int(),
   deletions: z.int(),
   clean: z.boolean().describe('The work tree had no uncommitted change at submit.'),
+  merged_as: z
+    .string()
+    .optional()
+    .describe('SPEC §15: once integrated, the target commit it became (or its head, already in the target).'),
 });
 
 /** The work tree an agent said it works in: an absolute path, checked against git by the server. */

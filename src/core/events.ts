@@ -12,6 +12,7 @@
  * the compiler lists every place that is then incomplete (docs/architecture.md, "Events").
  */
 import { z } from 'zod';
+import { INTEGRATION_STATES } from './integration.js';
 import type { CoordEvent, EventType, Task } from './model.js';
 
 const Fence = z.object({ fence: z.number() });
@@ -56,6 +57,15 @@ const PAYLOADS = {
     ack_required: z.boolean(),
   }),
   'message.acked': z.object({ message_id: z.string(), by: z.string(), auto: z.boolean() }),
+  /** SPEC §15: the integrator merged the task's head into the target (`how`: fast-forward, merge, contained). */
+  'task.integrated': z.object({ commit: z.string().nullable(), target: z.string(), how: z.string().nullable() }),
+  /** SPEC §15: any other integration result (conflict, check_failed, blocked, awaiting_review …). */
+  'task.integration': z.object({
+    state: z.enum(INTEGRATION_STATES),
+    reason: z.string().nullable(),
+    target: z.string(),
+    followup: z.string().optional(),
+  }),
   /** SPEC §16: a chat host's connector was approved by the owner (one grant = one agent on one board). */
   'connector.granted': z.object({ grant_id: z.string(), client_id: z.string(), client_name: z.string() }),
   'connector.revoked': z.object({
@@ -132,6 +142,15 @@ export const EVENTS: { [T in EventType]: Entry<T> } = {
     text: (d) => `to ${d.to}${d.task_id ? ` about #${d.task_id}` : ''}${d.ack_required ? ' (ack)' : ''}`,
   },
   'message.acked': { text: (d) => `${d.message_id}${d.auto ? ' (auto)' : ''}` },
+  // The agent who did the work hears of an integration result by a message sent in the same transaction.
+  'task.integrated': {
+    text: (d) =>
+      `merged into ${d.target}${d.commit ? ` as ${d.commit.slice(0, 7)}` : ''}${d.how ? ` (${words(d.how)})` : ''}`,
+  },
+  'task.integration': {
+    text: (d) =>
+      `${words(d.state)}${d.reason ? `: ${d.reason}` : ''}${d.followup ? ` (follow-up #${d.followup})` : ''}`,
+  },
   'connector.granted': { text: (d) => `${d.client_name} (grant ${d.grant_id})` },
   'connector.revoked': { text: (d) => `${d.client_name} (grant ${d.grant_id}, ${words(d.why)})` },
 };

@@ -85,6 +85,8 @@ export const EVENT_TYPES = [
   'message.acked',
   'connector.granted',
   'connector.revoked',
+  'task.integrated',
+  'task.integration',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

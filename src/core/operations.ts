@@ -11,6 +11,15 @@ import { decideEdit } from './ops/decide-edit.js';
 import { listEvents } from './ops/events.js';
 import { heartbeat, releaseTask, submitResult } from './ops/fenced.js';
 import { inbox } from './ops/inbox.js';
+import {
+  approveIntegration,
+  integrationQueue,
+  queueIntegration,
+  recordIntegration,
+  releaseIntegrationSlot,
+  retryIntegration,
+  takeIntegrationSlot,
+} from './ops/integration.js';
 import { listTasks } from './ops/list-tasks.js';
 import { listLocks, lockFiles, renewLock, unlockFiles } from './ops/locks.js';
 import { ackMessage, listMessages, pendingMessages, sendMessage, showMessage } from './ops/messages.js';
@@ -52,6 +61,13 @@ export const operations = {
   pendingMessages,
   showMessage,
   listArtifacts,
+  takeIntegrationSlot,
+  releaseIntegrationSlot,
+  integrationQueue,
+  queueIntegration,
+  recordIntegration,
+  approveIntegration,
+  retryIntegration,
   listWorktrees,
   listChanges,
   setTarget,

@@ -7,6 +7,7 @@
 
 import type { Connectors } from './connector-ports.js';
 import type { ChangeRecord } from './git-port.js';
+import type { IntegrationStore } from './integration-ports.js';
 import type { NoteDraft, NotesAndMessages } from './message-ports.js';
 import type { Artifact, Blocker, ClaimGrant, CoordEvent, Lock, ResultStatus, Task, TaskState } from './model.js';
 import type { WorktreeStore } from './worktree-ports.js';
@@ -229,7 +230,7 @@ export interface EventsQuery {
 }
 export type EventListener = (events: CoordEvent[]) => void;
 
-export interface Store extends NotesAndMessages, WorktreeStore, Connectors {
+export interface Store extends NotesAndMessages, WorktreeStore, Connectors, IntegrationStore {
   readonly kind: 'sqlite' | 'postgres';
   readonly capabilities: StoreCapabilities;
 

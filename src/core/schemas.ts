@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ChangeRecordSchema, WorktreePath } from './change-schemas.js';
+import { INTEGRATION_STATES } from './integration.js';
 import {
   DEFAULT_BOARD,
   DEFAULT_LEASE_S,
@@ -142,6 +143,19 @@ export type CreateTaskInput = z.infer<typeof CreateTaskInput>;
 /** A boolean that may arrive as a query string ("true" / "false"). */
 export const QueryBool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
+/** SPEC §15: task JSON's `integration` (integration-schemas.ts has the integrator's calls). */
+export const IntegrationStateSchema = z.enum(INTEGRATION_STATES);
+export const IntegrationSchema = z.object({
+  state: IntegrationStateSchema,
+  reason: z
+    .string()
+    .optional()
+    .describe('Why it stopped: the conflicting paths, the failed check, the dirty work tree.'),
+  commit: z.string().optional().describe('merged: the target tip it became (or the head already in the target).'),
+  target: z.string().optional().describe('The branch it was merged into, or tried against.'),
+  followup: z.string().optional().describe('conflict, check_failed: the follow-up task of the agent who did the work.'),
+});
+
 export const ListTasksInput = z.object({
   board: BoardName.optional(),
   state: TaskStateSchema.optional(),
@@ -158,6 +172,7 @@ export const ListTasksInput = z.object({
   parent: TaskId.optional().describe('Only the children of this task.'),
   ready: QueryBool.optional().describe('Only queued tasks whose blockers have all completed.'),
   blocked: QueryBool.optional().describe('Only queued tasks still waiting for a blocker.'),
+  integration: IntegrationStateSchema.optional().describe('SPEC §15: only tasks whose integration is in this state.'),
 });
 export type ListTasksInput = z.infer<typeof ListTasksInput>;
 
@@ -343,6 +358,9 @@ export const TaskSchema = z.object({
   notes_count: z.int().optional().describe('show_task only: how many notes the task has.'),
   change: ChangeRecordSchema.nullable().describe(
     'SPEC §14: what a completed task changed (work tree, branch, commits since the claim, paths); fixed at its first submit.',
+  ),
+  integration: IntegrationSchema.optional().describe(
+    "SPEC §15: where the task's commits stand with the target (show and list).",
   ),
 });
 export const TaskEnvelope = z.object({ task: TaskSchema });

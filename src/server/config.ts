@@ -36,6 +36,8 @@ export interface DaemonConfig {
   durability: 'full' | 'normal';
   /** `--public-url` (SPEC §16): chat hosts reach /mcp through it over OAuth; null = no remote connectors. */
   publicUrl: string | null;
+  /** `--integrate [--check CMD] [--check-timeout S] [--review]` (SPEC §15): the daemon runs the integrator. */
+  integrate: { check: { command: string; timeoutMs: number } | null; review: boolean } | null;
 }
 
 export const DEFAULT_PORT = 7777;
@@ -50,6 +52,10 @@ export interface DaemonFlags {
   logFormat?: string;
   durability?: string;
   publicUrl?: string;
+  integrate?: boolean;
+  check?: string;
+  checkTimeout?: string;
+  review?: boolean;
 }
 
 /** What the composition root knows about the process the daemon runs in. */
@@ -81,6 +87,21 @@ export function resolveDaemonConfig(
     mcpStreamGraceMs: Number(env.COORD_MCP_GRACE_MS ?? 30_000),
     durability,
     publicUrl: publicUrl(flags.publicUrl ?? env.COORD_PUBLIC_URL),
+    integrate: integrateConfig(flags),
+  };
+}
+
+function integrateConfig(flags: DaemonFlags): DaemonConfig['integrate'] {
+  if (!flags.integrate) {
+    if (flags.check || flags.review) throw new Error('--check and --review go with --integrate');
+    return null;
+  }
+  const timeout = Number(flags.checkTimeout ?? 600);
+  if (!Number.isFinite(timeout) || timeout <= 0)
+    throw new Error(`--check-timeout takes seconds, got ${flags.checkTimeout}`);
+  return {
+    check: flags.check ? { command: flags.check, timeoutMs: timeout * 1000 } : null,
+    review: flags.review ?? false,
   };
 }
 

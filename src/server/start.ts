@@ -17,6 +17,7 @@ import { boundHosts, daemonOrigin } from './bind-address.js';
 import type { DaemonConfig } from './config.js';
 import { keepHolds } from './hold-keeper.js';
 import { buildHttpApp } from './http/app.js';
+import { integrateInDaemon } from './integrate/daemon-integrator.js';
 import { makeLogger } from './logger.js';
 import { McpHttp } from './mcp/http.js';
 import { connectorAuth } from './oauth/bearer.js';
@@ -113,6 +114,7 @@ export async function startDaemon(
     }, config.sweepMs);
     sweep.unref();
     const stopHolds = keepHolds(ctx, log, HOLD_CHECK_MS);
+    const stopIntegrating = config.integrate ? integrateInDaemon(ctx, log, config.stateDir, config.integrate) : null;
     // Rule 13: a session whose process died (its flock dropped) frees its claims and locks now.
     // The session file is gone once it is reported dead, so a failed end (the store briefly unavailable) is
     // retried here with backoff rather than left to the leases.
@@ -154,6 +156,7 @@ export async function startDaemon(
         closing ??= (async () => {
           clearInterval(sweep);
           stopHolds();
+          await stopIntegrating?.();
           stopping = true;
           stopSessions();
           await app.close();

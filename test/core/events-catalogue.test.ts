@@ -48,6 +48,23 @@ test('every event type has a catalogue entry, and each event the store writes ma
     worktree: '/repo/wt-a',
   });
   await h.store.releaseLock('l_held');
+  // SPEC §15: an integration result that is not a merge (task.integration), then a merge (task.integrated).
+  const worked = await post('integrated');
+  const grant = await claim(worked, 'bob');
+  await h.call(op.submitResult, { task_id: worked, claim_id: grant, status: 'completed' });
+  const head = 'a'.repeat(40);
+  await h.call(op.queueIntegration, { task_id: worked, worktree: '/repo/wt-b', branch: 'feat/b', head });
+  const slot = { board, holder: 'integrator', slot_id: 'slot-aaaaaaaaaaaaaaaa' };
+  await h.call(op.takeIntegrationSlot, slot);
+  const result = { board, slot_id: slot.slot_id, task_id: worked, head, target: 'main' };
+  await h.call(op.recordIntegration, {
+    ...result,
+    state: 'blocked',
+    reason: 'main is dirty',
+    note: null,
+    followup: null,
+  });
+  await h.call(op.recordIntegration, { ...result, state: 'merged', reason: null, commit: head, how: 'fast-forward' });
   // SPEC §16: a connector granted through consent, then revoked.
   const now = h.clock.now();
   const redirect = 'https://claude.ai/api/mcp/auth_callback';

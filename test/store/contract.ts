@@ -14,6 +14,7 @@ import { depsContract } from './contract/deps.js';
 import { eventContract } from './contract/events.js';
 import { finishContract } from './contract/finish.js';
 import { inboxContract } from './contract/inbox.js';
+import { integrationContract } from './contract/integration.js';
 import { lazyExpiryContract } from './contract/lazy-expiry.js';
 import { leaseContract } from './contract/leases.js';
 import { listTasksContract } from './contract/list-tasks.js';
@@ -39,6 +40,7 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
     lazyExpiryContract(makeStore);
     depsContract(makeStore);
     notesContract(makeStore);
+    integrationContract(makeStore);
     messagesContract(makeStore);
     plansContract(makeStore);
     connectorsContract(makeStore);

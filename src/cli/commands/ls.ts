@@ -15,6 +15,7 @@ interface LsFlags extends CommonFlags {
   ready?: boolean;
   blocked?: boolean;
   parent?: string;
+  integration?: string;
 }
 
 export function taskTable(tasks: Task[]): string {
@@ -22,7 +23,12 @@ export function taskTable(tasks: Task[]): string {
   const rows = tasks.map((t) => [
     `#${t.id}`,
     // SPEC §11: a queued task still waiting for its blockers shows what it waits for.
-    t.state === 'queued' && !t.ready ? 'blocked' : t.state,
+    t.state === 'queued' && !t.ready
+      ? 'blocked'
+      : // SPEC §15: a completed task shows where its commits stand with the target.
+        t.state === 'completed' && t.integration && t.integration.state !== 'none'
+        ? `completed, ${t.integration.state}`
+        : t.state,
     t.kind,
     `p${t.priority}`,
     t.claimed_by ?? (t.for ? `for ${t.for}` : ''),
@@ -46,7 +52,11 @@ export function registerLs(program: Command): void {
       .option('--cursor <cursor>', 'continue from a previous page')
       .option('--ready', 'only queued tasks whose blockers all completed (what claim takes next)')
       .option('--blocked', 'only queued tasks still waiting for a blocker')
-      .option('--parent <id>', 'only the children of this task'),
+      .option('--parent <id>', 'only the children of this task')
+      .option(
+        '--integration <state>',
+        'only tasks whose integration is none, pending, awaiting_review, merged, conflict, check_failed or blocked',
+      ),
   ).action(
     action(async (flags: LsFlags) => {
       const inv = resolveInvocation(flags);
@@ -61,6 +71,7 @@ export function registerLs(program: Command): void {
         ready: flags.ready,
         blocked: flags.blocked,
         parent: flags.parent,
+        integration: flags.integration,
       });
       const res = await inv.client.call(operations.listTasks, query);
       emit(flags, res, () =>

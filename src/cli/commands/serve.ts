@@ -23,6 +23,10 @@ export function registerServe(program: Command): void {
       '--public-url <url>',
       'https://HOST[/prefix] where a tunnel reaches this daemon: chat hosts (claude.ai, ChatGPT) connect to /mcp over OAuth',
     )
+    .option('--integrate', "run the integrator: merge finished work into each board's target in order (SPEC §15)")
+    .option('--check <cmd>', 'with --integrate: run CMD in a temporary work tree of each merged commit first')
+    .option('--check-timeout <s>', 'with --check: its time limit in seconds (default 600)')
+    .option('--review', 'with --integrate: hold each ready merge until `coord approve ID`')
     .option('--json', 'print the listening address as JSON')
     .option(
       '--log-format <format>',

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { changeLines } from '../../core/change-text.js';
+import { integrationLine } from '../../core/integration.js';
 import { parseInput } from '../../core/invoke.js';
 import type { Task } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
@@ -21,6 +22,8 @@ export function describeTask(t: Task): string {
   if (t.body) lines.push('', t.body);
   if (t.result_status) lines.push('', `result (${t.result_status}): ${JSON.stringify(t.result)}`);
   if (t.change) lines.push(...changeLines(t.change));
+  const integration = t.integration ? integrationLine(t.id, t.integration) : null;
+  if (integration) lines.push(`integration: ${integration}`);
   if (t.notes?.length) {
     lines.push(
       '',

@@ -1,4 +1,5 @@
 import { describeBlocked } from '../blockers.js';
+import { describeIntegration } from '../describe-integration.js';
 import { CoordError } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import { ShowTaskInput, TaskEnvelope } from '../schemas.js';
@@ -13,6 +14,7 @@ export const showTask = defineOperation({
     const task = await ctx.store.getTask(input.task_id, input.agent);
     if (!task) throw new CoordError('not_found', `#${input.task_id} does not exist (or is private to another agent)`);
     await describeBlocked(ctx.store, [task]);
+    await describeIntegration(ctx.store, [task]);
     const { notes, count } = await ctx.store.taskNotes(task.id, TASK_NOTES);
     return { task: { ...task, notes, notes_count: count } };
   },

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { changeLines } from '../../core/change-text.js';
 import { shortDuration } from '../../core/inbox-text.js';
+import { integrationLine } from '../../core/integration.js';
 import { noteLine } from '../../core/message-text.js';
 import type { AgentSeen, Artifact, Task } from '../../core/model.js';
 import type { ClaimOutput } from '../../core/schemas.js';
@@ -103,6 +104,8 @@ export function taskText(t: Task, now: number): string {
   if (t.body) lines.push(`body:\n${t.body}`);
   if (t.result_status) lines.push(`result (${t.result_status}): ${JSON.stringify(t.result)}`);
   lines.push(...changeLines(t.change));
+  const merged = t.integration ? integrationLine(t.id, t.integration) : null;
+  if (merged) lines.push(`integration: ${merged}`);
   if (t.notes?.length) {
     const more = (t.notes_count ?? 0) - t.notes.length;
     lines.push(`notes (${t.notes_count}${more > 0 ? `, last ${t.notes.length}` : ''}):`);

@@ -169,6 +169,39 @@ export class Detail {
     }
   }
 
+  /** SPEC §15: where a completed task's commits stand with the target; a merge held for review has Approve. */
+  integration(t) {
+    const i = t.integration;
+    if (!i || i.state === 'none') return null;
+    const words = [i.state.replace('_', ' ')];
+    if (i.target) words.push(`→ ${i.target}`);
+    if (i.commit) words.push(`as ${i.commit.slice(0, 7)}`);
+    if (i.reason) words.push(`: ${i.reason}`);
+    const body = el('div', 'd-integration');
+    body.append(el('p', `badge integration-${i.state}`, words.join(' ')));
+    if (i.followup) {
+      const p = el('p', '', 'follow-up: ');
+      p.append(this.taskLink(i.followup));
+      body.append(p);
+    }
+    if (i.state === 'awaiting_review') {
+      const approve = el('button', 'd-approve', 'Approve merge');
+      approve.type = 'button';
+      approve.addEventListener('click', async () => {
+        approve.disabled = true;
+        try {
+          await this.api.post(`/v1/tasks/${encodeURIComponent(t.id)}/approve`, {});
+          approve.textContent = 'Approved: merged at the next turn';
+        } catch (e) {
+          approve.disabled = false;
+          this.onError(e);
+        }
+      });
+      body.append(approve);
+    }
+    return section('Integration', body);
+  }
+
   /** Once a second while open: the lease countdown. */
   tick(now) {
     const lease = this.dialog.querySelector('.d-lease');
@@ -227,6 +260,9 @@ export class Detail {
       });
       parts.push(cancel);
     }
+
+    const integration = this.integration(t);
+    if (integration) parts.push(integration);
 
     parts.push(section('Body', t.body ? el('pre', 'd-body', t.body) : el('p', 'muted', '(empty)')));
     if (t.result !== null && t.result !== undefined) {

@@ -6,6 +6,7 @@ import type { EventListener, Store, StoreCapabilities } from '../../core/ports.j
 import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
 import { needsTouch } from '../shared/connector-rows.js';
 import { answerOf } from '../shared/edit-answer.js';
+import { integrationOf } from '../shared/integration-rows.js';
 import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
 import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
@@ -42,6 +43,18 @@ import { endSession } from './end-session.js';
 import { EventFeed } from './event-feed.js';
 import { heartbeat, release, submit } from './fenced.js';
 import { inbox } from './inbox.js';
+import {
+  approveIntegration,
+  integrationBoards,
+  integrationQueue,
+  integrationsOf,
+  integrationTaskIds,
+  queueIntegration,
+  recordIntegration,
+  releaseSlot,
+  retryIntegration,
+  takeSlot,
+} from './integration.js';
 import {
   acquireLocks,
   forceReleaseLock,
@@ -279,6 +292,9 @@ export class PostgresStore implements Store {
         if (out.ok && !out.replayed && cmd.hold) {
           await holdAtSubmit(tx, { ...cmd.hold, board: out.task.board, task_id: cmd.task_id });
         }
+        // SPEC §15: completed work with commits enters the integration queue in the same transaction.
+        const queued = out.ok && !out.replayed ? integrationOf(cmd) : null;
+        if (queued) await queueIntegration(tx, queued);
         return withNote(tx, out, cmd.note, out.ok ? out.task.claimed_by : null, 'submit', out.ok && !out.replayed);
       });
     }
@@ -361,6 +377,37 @@ export class PostgresStore implements Store {
   }
   async endSession(sessionId: string) {
     return this.write((tx) => endSession(tx, sessionId, this.claimEnded));
+  }
+  // The integration queue (SPEC §15): integration.ts.
+  async queueIntegration(cmd: Parameters<Store['queueIntegration']>[0]) {
+    return this.write((tx) => queueIntegration(tx, cmd));
+  }
+  async takeIntegrationSlot(cmd: Parameters<Store['takeIntegrationSlot']>[0]) {
+    return this.write((tx) => takeSlot(tx, cmd));
+  }
+  async releaseIntegrationSlot(board: string, slot_id: string) {
+    return this.write((tx) => releaseSlot(tx, board, slot_id));
+  }
+  async integrationQueue(board: string) {
+    return guarded(() => integrationQueue(this.pool, board));
+  }
+  async recordIntegration(cmd: Parameters<Store['recordIntegration']>[0]) {
+    return this.write((tx) => recordIntegration(tx, cmd));
+  }
+  async approveIntegration(task_id: string) {
+    return this.write((tx) => approveIntegration(tx, task_id));
+  }
+  async retryIntegration(task_id: string) {
+    return this.write((tx) => retryIntegration(tx, task_id));
+  }
+  async integrationsOf(ids: string[]) {
+    return guarded(() => integrationsOf(this.pool, ids));
+  }
+  async integrationBoards() {
+    return guarded(() => integrationBoards(this.pool));
+  }
+  async integrationTaskIds(q: Parameters<Store['integrationTaskIds']>[0]) {
+    return guarded(() => integrationTaskIds(this.pool, q));
   }
   async addNote(cmd: Parameters<Store['addNote']>[0]) {
     return this.write((tx) => addNote(tx, cmd));

@@ -9,6 +9,7 @@ import type { EventListener, Store, StoreCapabilities } from '../../core/ports.j
 import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
 import { needsTouch } from '../shared/connector-rows.js';
 import { answerOf } from '../shared/edit-answer.js';
+import { integrationOf } from '../shared/integration-rows.js';
 import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
 import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
@@ -37,6 +38,18 @@ import { endSession } from './end-session.js';
 import { heartbeat, release, submit } from './fenced.js';
 import { GroupCommit, type GroupCommitStats } from './group-commit.js';
 import { EmptyInboxes, inbox, quickInbox } from './inbox.js';
+import {
+  approveIntegration,
+  integrationBoards,
+  integrationQueue,
+  integrationsOf,
+  integrationTaskIds,
+  queueIntegration,
+  recordIntegration,
+  releaseSlot,
+  retryIntegration,
+  takeSlot,
+} from './integration.js';
 import {
   acquireLocks,
   anyLockLapsed,
@@ -197,6 +210,38 @@ export class SqliteStore implements Store {
     return () => this.listeners.delete(listener);
   }
 
+  // The integration queue (SPEC §15): integration.ts.
+  async queueIntegration(cmd: Parameters<Store['queueIntegration']>[0]) {
+    return this.write((tx) => queueIntegration(tx, cmd));
+  }
+  async takeIntegrationSlot(cmd: Parameters<Store['takeIntegrationSlot']>[0]) {
+    return this.write((tx) => takeSlot(tx, cmd));
+  }
+  async releaseIntegrationSlot(board: string, slot_id: string) {
+    return this.write((tx) => releaseSlot(tx, board, slot_id));
+  }
+  async integrationQueue(board: string) {
+    return this.read(() => integrationQueue(this.db, board));
+  }
+  async recordIntegration(cmd: Parameters<Store['recordIntegration']>[0]) {
+    return this.write((tx) => recordIntegration(tx, cmd));
+  }
+  async approveIntegration(task_id: string) {
+    return this.write((tx) => approveIntegration(tx, task_id));
+  }
+  async retryIntegration(task_id: string) {
+    return this.write((tx) => retryIntegration(tx, task_id));
+  }
+  async integrationsOf(ids: string[]) {
+    return this.read(() => integrationsOf(this.db, ids));
+  }
+  async integrationBoards() {
+    return this.read(() => integrationBoards(this.db));
+  }
+  async integrationTaskIds(q: Parameters<Store['integrationTaskIds']>[0]) {
+    return this.read(() => integrationTaskIds(this.db, q));
+  }
+
   async createTask(cmd: Parameters<Store['createTask']>[0]) {
     return this.write((tx) => createTask(tx, cmd));
   }
@@ -255,6 +300,9 @@ export class SqliteStore implements Store {
       const out = submit(tx, cmd, this.claimEnded);
       if (out.ok && !out.replayed && cmd.hold)
         holdAtSubmit(tx, { ...cmd.hold, board: out.task.board, task_id: cmd.task_id });
+      // SPEC §15: completed work with commits enters the integration queue in the same transaction.
+      const queued = out.ok && !out.replayed ? integrationOf(cmd) : null;
+      if (queued) queueIntegration(tx, queued);
       return withNote(tx, out, cmd.note, out.ok ? out.task.claimed_by : null, 'submit', out.ok && !out.replayed);
     });
   }

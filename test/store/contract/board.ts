@@ -27,8 +27,14 @@ export function wrap(h: Harness): Board {
       return h.call(op.claimTask, { task_id, agent, ...(lease_s === undefined ? {} : { lease_s }) });
     },
     async show(task_id) {
-      // The task as other operations answer it; its notes (show only) are read with op.showTask.
-      const { notes: _notes, notes_count: _count, ...task } = (await h.call(op.showTask, { task_id })).task;
+      // The task as other operations answer it; its notes and integration (show and list only) are read
+      // with op.showTask.
+      const {
+        notes: _notes,
+        notes_count: _count,
+        integration: _i,
+        ...task
+      } = (await h.call(op.showTask, { task_id })).task;
       return task;
     },
     async events() {

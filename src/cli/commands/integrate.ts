@@ -1,0 +1,164 @@
+/**
+ * `coord integrate` (SPEC §15): the integrator in the foreground, merging the board's finished work into
+ * the target in order, exactly once; and `coord approve ID` for merges held by `--review`.
+ */
+import { hostname } from 'node:os';
+import type { Command } from 'commander';
+import { CoordError } from '../../core/errors.js';
+import type { QueuedIntegration } from '../../core/integration.js';
+import { operations } from '../../core/operations.js';
+import { defaultTarget, repositoryOf } from '../../git/integrate-target.js';
+import { Integrator, type IntegratorBoard, SlotLost, type TurnResult } from '../../git/integrator.js';
+import { action, type CommonFlags, type Invocation, resolveInvocation, withCommon } from '../common.js';
+import { emit } from '../output.js';
+
+interface IntegrateFlags extends CommonFlags {
+  check?: string;
+  checkTimeout?: string;
+  once?: boolean;
+  review?: boolean;
+  retry?: string[];
+  target?: string;
+  repo?: string;
+  slotLease?: string;
+}
+
+/** The line a person reads about one result. */
+export function resultLine(q: QueuedIntegration, target: string, r: TurnResult): string {
+  const t = `#${q.task_id}`;
+  const follow = r.followup_id ? `: see task #${r.followup_id} (for ${q.agent})` : '';
+  switch (r.state) {
+    case 'merged':
+      return r.how === 'contained'
+        ? `${t} was already in ${target} (${r.commit.slice(0, 7)}): merged, no new commit`
+        : `${t} merged into ${target} as ${r.commit.slice(0, 7)} (${r.how})`;
+    case 'ready':
+      return `${t} is ready to merge into ${target} as ${r.commit.slice(0, 7)}: coord approve ${q.task_id}`;
+    case 'conflict':
+      return `${t} conflicts with ${target} in ${r.paths.join(', ')}${follow}`;
+    case 'check_failed':
+      return `${t} failed the check on ${target}: ${r.reason}${follow}`;
+    case 'blocked':
+      return `${t} blocked: ${r.reason}`;
+  }
+}
+
+/** The board as a CLI process reaches it: the daemon's operations over HTTP. */
+export function boardOverHttp(inv: Invocation): IntegratorBoard {
+  const c = inv.client;
+  return {
+    takeSlot: (input) => c.call(operations.takeIntegrationSlot, input),
+    releaseSlot: (input) => c.call(operations.releaseIntegrationSlot, input),
+    queue: async (board) => (await c.call(operations.integrationQueue, { board })).queue,
+    record: (input) => c.call(operations.recordIntegration, input as never),
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function registerIntegrate(program: Command): void {
+  withCommon(
+    program
+      .command('integrate')
+      .description('Merge finished work into the target branch in order, exactly once (SPEC §15)')
+      .option('--check <cmd>', 'run CMD in a temporary work tree of each merged commit; failure stops the merge')
+      .option('--check-timeout <s>', 'time limit of --check in seconds (default 600)')
+      .option('--once', 'merge what can be merged now, then exit')
+      .option('--review', 'leave each ready merge awaiting_review until `coord approve ID`')
+      .option('--retry <id...>', 'queue these conflicting, failed or blocked tasks again first')
+      .option('--target <branch>', "the branch to merge into (default: the main work tree's branch, else main/master)")
+      .option('--repo <dir>', 'the repository (default: the one around the current directory)')
+      .option(
+        '--slot-lease <s>',
+        "how long the board's integration slot outlives this process if it dies (default 60)",
+      ),
+    { agent: false },
+  ).action(
+    action(async (flags: IntegrateFlags) => {
+      const inv = resolveInvocation(flags);
+      const repo = await repositoryOf(flags.repo ?? process.cwd());
+      if (repo === null)
+        throw usage(
+          `${flags.repo ?? process.cwd()} is not in a git repository: run coord integrate inside it, or pass --repo`,
+        );
+      // The board's target (SPEC §14: `coord target BRANCH`), else the repository's default.
+      const boardTarget = flags.target
+        ? null
+        : await inv.client
+            .call(operations.listWorktrees, { board: inv.board })
+            .then((w) => w.target)
+            .catch(() => null);
+      const target = flags.target ?? boardTarget ?? (await defaultTarget(repo));
+      if (target === null) throw usage(`${repo} has no target branch (no main or master): pass --target BRANCH`);
+      for (const id of flags.retry ?? []) await inv.client.call(operations.retryIntegration, { task_id: id });
+      const timeout = Number(flags.checkTimeout ?? 600);
+      if (!Number.isFinite(timeout) || timeout <= 0) throw usage('--check-timeout takes a number of seconds');
+      const lease = Number(flags.slotLease ?? 60);
+      if (!Number.isInteger(lease) || lease < 1 || lease > 3600) throw usage('--slot-lease takes 1 to 3600 seconds');
+      const results: { task_id: string; result: TurnResult }[] = [];
+      const integrator = new Integrator(boardOverHttp(inv), {
+        board: inv.board,
+        repo,
+        target,
+        stateDir: inv.stateDir,
+        check: flags.check ? { command: flags.check, timeoutMs: timeout * 1000 } : undefined,
+        review: flags.review ?? false,
+        holder: `coord integrate (pid ${process.pid} on ${hostname()})`,
+        leaseMs: lease * 1000,
+        onResult: (q, r) => {
+          results.push({ task_id: q.task_id, result: r });
+          if (!flags.json) process.stdout.write(`${resultLine(q, target, r)}\n`);
+        },
+      });
+      await integrator.start();
+      let stopping = false;
+      const stop = () => {
+        stopping = true;
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      let busyShown = false;
+      try {
+        while (!stopping) {
+          let turn: Awaited<ReturnType<Integrator['turn']>>;
+          try {
+            turn = await integrator.turn();
+          } catch (e) {
+            if (!(e instanceof SlotLost) && !isStale(e)) throw e;
+            turn = { busy: 'another integrator', progressed: 0 };
+          }
+          if (turn.busy !== null && !busyShown) {
+            busyShown = true;
+            process.stderr.write(`coord: the integration slot of ${inv.board} is held by ${turn.busy}; waiting\n`);
+            if (flags.once) break;
+          }
+          if (turn.progressed > 0) continue;
+          if (flags.once) break;
+          await sleep(1000);
+        }
+      } finally {
+        await integrator.releaseSlot().catch(() => undefined);
+      }
+      if (flags.json) emit(flags, { target, results }, () => '');
+      else if (results.length === 0) process.stdout.write(`nothing to merge into ${target}\n`);
+    }),
+  );
+
+  withCommon(
+    program
+      .command('approve')
+      .description('Approve a merge held for review (coord integrate --review): it is merged next')
+      .argument('<id>', 'task id'),
+    { agent: false, board: false },
+  ).action(
+    action(async (id: string, flags: CommonFlags) => {
+      const inv = resolveInvocation(flags);
+      const res = await inv.client.call(operations.approveIntegration, { task_id: id });
+      emit(flags, res, () => `#${id} approved: it is merged at the integrator's next turn`);
+    }),
+  );
+}
+
+const isStale = (e: unknown) => (e as { code?: string } | null)?.code === 'stale_claim';
+
+const usage = (message: string) => new CoordError('invalid_request', message);

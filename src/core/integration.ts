@@ -1,0 +1,116 @@
+/**
+ * The integration queue (SPEC §15), as words and pure rules over data: which task is merged next, when a
+ * task that stopped is tried again, and the lines an agent reads about it. git is an edge (src/git/); the
+ * integrator there asks these functions and records what git answered through the store.
+ *
+ * integration  — where a completed task's commits stand with the target branch:
+ *   pending          completed with commits, waiting for the integrator
+ *   awaiting_review  merge ready; waits for a person's `coord approve` (integrate --review)
+ *   merged           in the target (`commit`: the target's new tip, or the head already there)
+ *   conflict         merging conflicts (`reason` names the paths; a follow-up task is the agent's)
+ *   check_failed     `--check CMD` failed on the merged commit (the output's tail is a note)
+ *   blocked          nothing could be done now (a dirty checked-out target, a deleted branch, …)
+ * slot         — one board's exclusive, fenced right to integrate, for a lease: a crashed integrator's lapses.
+ */
+
+export const INTEGRATION_STATES = [
+  'none',
+  'pending',
+  'awaiting_review',
+  'merged',
+  'conflict',
+  'check_failed',
+  'blocked',
+] as const;
+export type IntegrationState = (typeof INTEGRATION_STATES)[number];
+
+/** What task JSON carries: `integration: {state, reason?, commit?}`. */
+export interface Integration {
+  state: IntegrationState;
+  reason?: string;
+  commit?: string;
+  /** The branch it was merged into (or tried against). */
+  target?: string;
+  /** The follow-up task of a conflict or failed check. */
+  followup?: string;
+}
+
+/** The part of a stored integration that task JSON shows: `{state, reason?, commit?}`. */
+export const shownIntegration = (i: Integration): Integration => ({
+  state: i.state,
+  ...(i.reason ? { reason: i.reason } : {}),
+  ...(i.commit ? { commit: i.commit } : {}),
+  ...(i.target ? { target: i.target } : {}),
+  ...(i.followup && (i.state === 'conflict' || i.state === 'check_failed') ? { followup: i.followup } : {}),
+});
+
+/** One task of a board's queue, as the integrator reads it (every state but merged). */
+export interface QueuedIntegration {
+  task_id: string;
+  board: string;
+  title: string;
+  /** Who did the work: the follow-up of a conflict or failed check is theirs. */
+  agent: string;
+  state: Exclude<IntegrationState, 'none' | 'merged'>;
+  reason: string | null;
+  /** The work tree the change was made in (from the change record): where git runs if no repo is given. */
+  worktree: string | null;
+  branch: string | null;
+  /** The head to merge (the change record's head, or the branch's newer head after a follow-up). */
+  head: string;
+  /** The head last tried: a conflict or failed check is tried again once the branch moves past it. */
+  tried_head: string | null;
+  approved: boolean;
+  blocked_by: string[];
+  /** Completion order. */
+  queued_at: string;
+}
+
+/** Default lease of the integration slot; the integrator renews it while it works. */
+export const SLOT_LEASE_MS = 60_000;
+
+/**
+ * The tasks to try now, in the order to try them (SPEC §15 "Order"): a task waits while one of its
+ * blockers is still in the queue unmerged; otherwise completion order. `pending` tasks are taken;
+ * `awaiting_review` ones once approved (or by an integrator not asking for review); `blocked` ones every
+ * turn (their reason may be gone); `conflict`/`check_failed` ones only when `moved(task)` says their
+ * branch has a head other than the one last tried.
+ */
+export function integrationOrder(
+  queue: QueuedIntegration[],
+  moved: (q: QueuedIntegration) => boolean,
+  review: boolean,
+): QueuedIntegration[] {
+  const open = new Set(queue.map((q) => q.task_id));
+  return queue.filter((q) => {
+    if (q.blocked_by.some((id) => open.has(id))) return false;
+    if (q.state === 'pending' || q.state === 'blocked') return true;
+    if (q.state === 'awaiting_review') return q.approved || !review;
+    return moved(q);
+  });
+}
+
+const short = (sha: string | undefined | null) => (sha ?? '').slice(0, 7);
+
+/** The line an agent reads about its task's integration (inbox, show_task), or null when there is no news. */
+export function integrationLine(task_id: string, i: Integration): string | null {
+  const t = `#${task_id}`;
+  const target = i.target ?? 'the target';
+  const followup = i.followup;
+  switch (i.state) {
+    case 'merged':
+      return `${t} merged into ${target} as ${short(i.commit)}`;
+    case 'conflict':
+      return `${t} conflicts with ${target}${i.reason ? ` in ${i.reason}` : ''}${followup ? `: see task #${followup}` : ''}`;
+    case 'check_failed':
+      return `${t} failed the check on ${target}${followup ? `: see task #${followup}` : ''}`;
+    case 'blocked':
+      return `${t} cannot be merged into ${target} yet: ${i.reason ?? 'blocked'}`;
+    case 'awaiting_review':
+      return `${t} is ready to merge into ${target}, waiting for approval`;
+    case 'pending':
+      return `${t} waits to be merged into ${target}`;
+    default:
+      return null;
+  }
+}

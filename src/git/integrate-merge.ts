@@ -1,0 +1,223 @@
+/**
+ * The merge engine of the integration queue (SPEC §15): merge a task's head into the target branch in
+ * git's object store, never in anyone's work tree, and move the target exactly once.
+ *
+ * - `git merge-tree --write-tree` computes the merge; conflicting paths come back as a value.
+ * - Fast-forward where the target is an ancestor of the head; a head already in the target is merged
+ *   with no new commit; else one merge commit whose first parent is the old target tip.
+ * - The ref moves only by compare-and-swap from the tip the merge was computed on
+ *   (`git update-ref refs/heads/T NEW OLD`). A person committing to the target meanwhile makes the swap
+ *   fail, and the merge is computed again on top of their commit: their commit is never lost.
+ * - A target checked out in a work tree: a clean tree is updated with it (`read-tree -m -u`, which refuses
+ *   to overwrite anything); a dirty one blocks, and nothing changes.
+ */
+import { GitFailure, type GitRun, git, gitOk, splitZ } from './integrate-git.js';
+
+/** What the check of a merged commit said (see integrate-check.ts). */
+export type CheckVerdict = { ok: true } | { ok: false; output: string; reason: string };
+
+export interface MergeRequest {
+  /** A directory of the repository: its main work tree, a linked one, or a bare repository. */
+  repo: string;
+  /** The target branch's short name (`main`). */
+  target: string;
+  /** The task's branch as recorded at submit, null for a detached HEAD: it must still exist. */
+  branch: string | null;
+  /** The commit to merge (the change record's head). */
+  head: string;
+  /** The merge commit's message, `coord: integrate #id <title>`. */
+  message: string;
+  /** Runs the check on the merged commit before the target moves (`--check CMD`). */
+  check?: ((commit: string) => Promise<CheckVerdict>) | undefined;
+  /** How many times a moved target is merged again before giving up this turn (default 20). */
+  rounds?: number;
+  /**
+   * Called after the merge is computed and checked, just before the swap: the integrator renews its slot
+   * here (and throws if it lost it); tests interleave a person's commit here.
+   */
+  beforeSwap?: ((commit: string) => Promise<void>) | undefined;
+  /** Compute and check only (`--review`): answers `ready` and moves nothing. */
+  dryRun?: boolean;
+}
+
+export type MergeHow = 'fast-forward' | 'merge' | 'contained';
+
+export type MergeOutcome =
+  /** `commit` is the target's new tip (for `contained`, the head itself, already in the target). */
+  | { state: 'merged'; how: MergeHow; commit: string; old: string; worktree: string | null }
+  /** dryRun: the merge that would be made, checked. */
+  | { state: 'ready'; how: MergeHow; commit: string; old: string }
+  | { state: 'conflict'; paths: string[]; old: string }
+  | { state: 'check_failed'; commit: string; old: string; output: string; reason: string }
+  /** Nothing changed; `reason` says what a person must do (or what will unblock it by itself). */
+  | { state: 'blocked'; reason: string };
+
+/** coord's name on the merge commits it writes: the merge is its act, whoever configured the repository. */
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'coord',
+  GIT_AUTHOR_EMAIL: 'coord@localhost',
+  GIT_COMMITTER_NAME: 'coord',
+  GIT_COMMITTER_EMAIL: 'coord@localhost',
+};
+
+const short = (sha: string) => sha.slice(0, 7);
+
+/**
+ * The named refs that exist, each with its commit and the work tree it is checked out in
+ * (`for-each-ref`'s %(worktreepath)); null when git cannot read the repository at all.
+ */
+async function readRefs(
+  repo: string,
+  names: string[],
+): Promise<Map<string, { sha: string; worktree: string | null }> | null> {
+  const run = await git(repo, [
+    'for-each-ref',
+    '--format=%(refname)%00%(objectname)%00%(worktreepath)',
+    ...names,
+  ]).catch(() => null);
+  if (run === null || run.code !== 0) return null;
+  const refs = new Map<string, { sha: string; worktree: string | null }>();
+  for (const line of run.stdout.split('\n')) {
+    const [name = '', sha = '', worktree = ''] = line.split('\0');
+    // A pattern also matches refs below it (refs/heads/main/x): keep the exact names only.
+    if (names.includes(name)) refs.set(name, { sha, worktree: worktree === '' ? null : worktree });
+  }
+  return refs;
+}
+
+/** The work tree that has `refs/heads/<target>` checked out, if any (`git worktree list --porcelain -z`). */
+export async function checkedOutAt(repo: string, target: string): Promise<string | null> {
+  const fields = splitZ(await gitOk(repo, ['worktree', 'list', '--porcelain', '-z']));
+  let path: string | null = null;
+  for (const field of fields) {
+    if (field.startsWith('worktree ')) path = field.slice('worktree '.length);
+    else if (field === `branch refs/heads/${target}` && path !== null) return path;
+  }
+  return null;
+}
+
+/** Paths with staged or unstaged changes in a work tree (untracked files do not count: read-tree guards them). */
+export async function dirtyPaths(worktree: string): Promise<string[]> {
+  // Not trimmed: a status entry starts with a space when only the work tree differs (` M path`).
+  const args = ['status', '--porcelain', '-z', '--untracked-files=no'];
+  const run = await git(worktree, args);
+  if (run.code !== 0) throw new GitFailure(args, run);
+  const fields = splitZ(run.stdout);
+  const paths: string[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const entry = fields[i] ?? '';
+    paths.push(entry.slice(3));
+    // A rename or copy carries its source path as the next field.
+    if (entry[0] === 'R' || entry[0] === 'C') i++;
+  }
+  return paths;
+}
+
+/** The merge of `ours` and `theirs` as a tree, or the conflicting paths. */
+async function mergeTree(
+  repo: string,
+  ours: string,
+  theirs: string,
+): Promise<{ tree: string } | { conflicts: string[] }> {
+  const args = ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', ours, theirs];
+  const run: GitRun = await git(repo, args);
+  const [tree = '', ...paths] = splitZ(run.stdout);
+  if (run.code === 0) return { tree };
+  if (run.code === 1) return { conflicts: [...new Set(paths)] };
+  throw new Error(`git ${args.join(' ')} failed (${run.code}): ${run.stderr.trim()}`);
+}
+
+/** Why this repository cannot be merged into at all, or null when it can. */
+async function unusable(repo: string): Promise<string | null> {
+  try {
+    const run = await git(repo, ['rev-parse', '--git-dir']);
+    return run.code === 0 ? null : `${repo} is not a git repository any more`;
+  } catch {
+    return `${repo} does not exist any more`;
+  }
+}
+
+/**
+ * Merges `head` into `target` once (see the file comment). Never throws for a state of the repository a
+ * person can fix: that is `blocked` with the reason; a git failure nobody expects still throws.
+ */
+export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
+  for (let round = 0; round < (req.rounds ?? 20); round++) {
+    const ref = `refs/heads/${req.target}`;
+    // One git call reads the target's tip, where it is checked out, and the task's branch.
+    const refs = await readRefs(req.repo, [ref, ...(req.branch === null ? [] : [`refs/heads/${req.branch}`])]);
+    if (refs === null) return { state: 'blocked', reason: (await unusable(req.repo)) ?? `git cannot read ${req.repo}` };
+    const target = refs.get(ref);
+    if (!target) return { state: 'blocked', reason: `the target branch ${req.target} does not exist` };
+    if (req.branch !== null && !refs.has(`refs/heads/${req.branch}`))
+      return {
+        state: 'blocked',
+        reason: `branch ${req.branch} no longer exists; its head ${short(req.head)} is kept in the change record`,
+      };
+    const old = target.sha;
+    const head = req.head;
+
+    const base = await git(req.repo, ['merge-base', old, head]);
+    if (base.code !== 0) {
+      const known = await git(req.repo, ['cat-file', '-e', `${head}^{commit}`]);
+      if (known.code !== 0)
+        return { state: 'blocked', reason: `commit ${short(head)} is not in the repository any more` };
+      if (base.code === 1)
+        return { state: 'blocked', reason: `${short(head)} has no history in common with ${req.target}` };
+      throw new GitFailure(['merge-base', old, head], base);
+    }
+    const baseSha = base.stdout.trim();
+    if (baseSha === head) return { state: 'merged', how: 'contained', commit: head, old, worktree: null };
+
+    let commit: string;
+    let how: MergeHow;
+    if (baseSha === old) {
+      commit = head;
+      how = 'fast-forward';
+    } else {
+      const merged = await mergeTree(req.repo, old, head);
+      if ('conflicts' in merged) return { state: 'conflict', paths: merged.conflicts, old };
+      commit = await gitOk(req.repo, ['commit-tree', merged.tree, '-p', old, '-p', head, '-m', req.message], {
+        env: IDENTITY,
+      });
+      how = 'merge';
+    }
+
+    if (req.check) {
+      const verdict = await req.check(commit);
+      if (!verdict.ok) return { state: 'check_failed', commit, old, output: verdict.output, reason: verdict.reason };
+    }
+
+    if (req.dryRun) return { state: 'ready', how, commit, old };
+
+    const worktree = target.worktree;
+    if (worktree !== null) {
+      const dirty = await dirtyPaths(worktree);
+      if (dirty.length > 0)
+        return {
+          state: 'blocked',
+          reason: `${req.target} is checked out in ${worktree} with uncommitted changes: ${dirty.slice(0, 20).join(', ')}`,
+        };
+    }
+
+    await req.beforeSwap?.(commit);
+    // The swap: only from the tip this merge was computed on. A moved target fails here and is merged again.
+    const swap = await git(req.repo, ['update-ref', '-m', req.message, ref, commit, old]);
+    if (swap.code !== 0) continue;
+
+    if (worktree !== null) {
+      // Two-tree checkout of old → new: refuses (changing nothing) if it would overwrite a local change or
+      // an untracked file; then the ref is swapped back, so the target and its work tree still agree.
+      const update = await git(worktree, ['read-tree', '-m', '-u', old, commit]);
+      if (update.code !== 0) {
+        await git(req.repo, ['update-ref', ref, old, commit]);
+        return {
+          state: 'blocked',
+          reason: `${req.target} is checked out in ${worktree}, which could not be updated: ${update.stderr.trim().split('\n')[0] ?? ''}`,
+        };
+      }
+    }
+    return { state: 'merged', how, commit, old, worktree };
+  }
+  return { state: 'blocked', reason: `${req.target} kept moving while it was merged; tried again next turn` };
+}

@@ -1,0 +1,258 @@
+/**
+ * The integrator (SPEC §15): takes the board's slot, merges what the queue's order allows, and records
+ * each result through the board — from the daemon (`serve --integrate`) or a CLI process
+ * (`coord integrate`), which differ only in how they reach the board (`IntegratorBoard`).
+ *
+ * Exactly once rests on two fences. The slot keeps two integrators from working one board at once (it is
+ * renewed while a check runs and just before each swap; one that lost it stops). And the target moves only
+ * by compare-and-swap: a task merged by an integrator that died before recording it is found already in
+ * the target at the next turn and recorded merged with no second commit.
+ */
+import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
+import { integrationOrder, type QueuedIntegration, SLOT_LEASE_MS } from '../core/integration.js';
+import type { RecordIntegrationInput, TakeSlotOutput } from '../core/integration-schemas.js';
+import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
+import { git } from './integrate-git.js';
+import { integrateHead, type MergeOutcome } from './integrate-merge.js';
+
+export type RecordInput = z.input<typeof RecordIntegrationInput>;
+
+/** How an integrator reaches the board: the operations of core/ops/integration.ts, called in process or over HTTP. */
+export interface IntegratorBoard {
+  takeSlot(input: {
+    board: string;
+    holder: string;
+    slot_id: string;
+    lease_s: number;
+  }): Promise<z.output<typeof TakeSlotOutput>>;
+  releaseSlot(input: { board: string; slot_id: string }): Promise<unknown>;
+  queue(board: string): Promise<QueuedIntegration[]>;
+  record(input: RecordInput): Promise<{ followup_id: string | null }>;
+}
+
+export interface IntegratorOptions {
+  board: string;
+  /** The repository to merge in; null: each task's own work tree (from its change record). */
+  repo: string | null;
+  target: string;
+  stateDir: string;
+  /** `--check CMD` and its time limit. */
+  check?: { command: string; timeoutMs: number } | undefined;
+  /** `--review`: a ready merge waits for `coord approve`. */
+  review?: boolean;
+  /** Named to a second integrator that finds the slot taken. */
+  holder: string;
+  leaseMs?: number;
+  /** Hears each result, for the CLI's lines and the daemon's log. */
+  onResult?: (task: QueuedIntegration, result: TurnResult) => void;
+}
+
+export type TurnResult = (MergeOutcome | { state: 'ready'; commit: string }) & { followup_id?: string | null };
+
+/** The slot was taken by another integrator meanwhile: stop this turn, record nothing more. */
+export class SlotLost extends Error {
+  override readonly name = 'SlotLost';
+}
+
+const short = (sha: string) => sha.slice(0, 7);
+
+export class Integrator {
+  readonly slotId = randomBytes(16).toString('hex');
+  private readonly leaseMs: number;
+  /** When the slot was last taken or renewed (this process's monotonic clock). */
+  private takenAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly board: IntegratorBoard,
+    private readonly opts: IntegratorOptions,
+  ) {
+    this.leaseMs = opts.leaseMs ?? SLOT_LEASE_MS;
+  }
+
+  /** Removes check work trees a crashed integrator left. Run once before the first turn. */
+  start(): Promise<string[]> {
+    return cleanLeftoverChecks(this.opts.stateDir);
+  }
+
+  /** Takes or renews the slot; the answer names the holder when another integrator has it. */
+  async takeSlot(): Promise<z.output<typeof TakeSlotOutput>> {
+    const asked = performance.now();
+    const slot = await this.board.takeSlot({
+      board: this.opts.board,
+      holder: this.opts.holder,
+      slot_id: this.slotId,
+      lease_s: Math.max(1, Math.round(this.leaseMs / 1000)),
+    });
+    // Counted from the request, not the answer: the lease began no earlier than that.
+    this.takenAt = slot.ok ? asked : Number.NEGATIVE_INFINITY;
+    return slot;
+  }
+
+  async releaseSlot(): Promise<void> {
+    await this.board.releaseSlot({ board: this.opts.board, slot_id: this.slotId });
+  }
+
+  /**
+   * Before a swap (and while a check runs): the slot must still be ours with time to spare. A lease taken
+   * less than a third of its length ago is kept as it is, which saves a write per merge; older, it is
+   * renewed, and a lost one stops this integrator before it moves the target.
+   */
+  private async renew(): Promise<void> {
+    if (performance.now() - this.takenAt < this.leaseMs / 3) return;
+    const slot = await this.takeSlot();
+    if (!slot.ok) throw new SlotLost(`the integration slot of ${this.opts.board} was taken by ${slot.holder}`);
+  }
+
+  /**
+   * One turn: take the slot, then try every task the order allows now. Answers how many results were
+   * recorded that changed something (0: nothing to do, or the slot is another integrator's).
+   */
+  async turn(): Promise<{ busy: string | null; progressed: number }> {
+    const slot = await this.takeSlot();
+    if (!slot.ok) return { busy: slot.holder ?? 'another integrator', progressed: 0 };
+    const queue = await this.board.queue(this.opts.board);
+    const tips = await this.branchTips(queue);
+    const moved = (q: QueuedIntegration) => {
+      const tip = q.branch === null ? undefined : tips.get(q.task_id);
+      return tip !== undefined && tip !== null && tip !== q.tried_head;
+    };
+    let progressed = 0;
+    for (const q of integrationOrder(queue, moved, this.opts.review ?? false)) {
+      // A blocker merged in this turn frees its dependents only at the next turn: the queue is read again.
+      const result = await this.integrate(q, tips.get(q.task_id) ?? null);
+      if (result === null) continue;
+      progressed++;
+      if (result.state === 'merged' && queue.some((d) => d.blocked_by.includes(q.task_id))) break;
+    }
+    return { busy: null, progressed };
+  }
+
+  /** The current tip of each queued task's branch (null: the branch is gone), for the retry rule. */
+  private async branchTips(queue: QueuedIntegration[]): Promise<Map<string, string | null>> {
+    const tips = new Map<string, string | null>();
+    for (const q of queue) {
+      if (q.branch === null || q.tried_head === null) continue;
+      const repo = this.repoOf(q);
+      const run = await git(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${q.branch}^{commit}`]).catch(
+        () => null,
+      );
+      tips.set(q.task_id, run?.code === 0 ? run.stdout.trim() : null);
+    }
+    return tips;
+  }
+
+  private repoOf(q: QueuedIntegration): string {
+    return this.opts.repo ?? q.worktree ?? '.';
+  }
+
+  /** Merges one task and records the result; null when nothing changed (the same blocked reason again). */
+  private async integrate(q: QueuedIntegration, tip: string | null): Promise<TurnResult | null> {
+    const repo = this.repoOf(q);
+    // A second try merges the branch as it is now when it continues the recorded head (the follow-up's
+    // commits); a first try merges exactly the head the change record names.
+    const head = q.tried_head !== null && tip !== null ? tip : q.head;
+    const check = this.opts.check;
+    const outcome = await integrateHead({
+      repo,
+      target: this.opts.target,
+      branch: q.branch,
+      head,
+      message: `coord: integrate #${q.task_id} ${q.title}`,
+      dryRun: (this.opts.review ?? false) && !q.approved,
+      check:
+        check &&
+        (async (commit) => {
+          const renewing = setInterval(
+            () => void this.renew().catch(() => undefined),
+            Math.max(1000, this.leaseMs / 3),
+          );
+          try {
+            return await runCheck(
+              {
+                repo,
+                stateDir: this.opts.stateDir,
+                command: check.command,
+                timeoutMs: check.timeoutMs,
+                label: q.task_id,
+              },
+              commit,
+            );
+          } finally {
+            clearInterval(renewing);
+          }
+        }),
+      beforeSwap: () => this.renew(),
+    });
+    if (outcome.state === 'blocked' && q.state === 'blocked' && q.reason === outcome.reason) return null;
+    const followup_id = await this.record(q, head, outcome);
+    const result = { ...outcome, followup_id };
+    this.opts.onResult?.(q, result);
+    return result;
+  }
+
+  private async record(q: QueuedIntegration, head: string, o: MergeOutcome): Promise<string | null> {
+    const t = this.opts.target;
+    const base = { board: this.opts.board, slot_id: this.slotId, task_id: q.task_id, head, target: t };
+    const where = q.worktree ? ` in ${q.worktree}` : '';
+    const onBranch = q.branch ? ` on branch ${q.branch}` : '';
+    let input: RecordInput;
+    switch (o.state) {
+      case 'merged':
+        input = { ...base, state: 'merged', commit: o.commit, how: o.how };
+        break;
+      case 'ready':
+        input = {
+          ...base,
+          state: 'awaiting_review',
+          commit: o.commit,
+          reason: `ready to merge as ${short(o.commit)}; approve with coord approve ${q.task_id}`,
+        };
+        break;
+      case 'blocked':
+        input = { ...base, state: 'blocked', reason: o.reason, note: o.reason };
+        break;
+      case 'conflict': {
+        const paths = o.paths.join(', ');
+        input = {
+          ...base,
+          state: 'conflict',
+          reason: paths,
+          note: `conflicts with ${t} in ${paths} (target at ${short(o.old)}, head ${short(head)}); a follow-up task went to ${q.agent}`,
+          followup: {
+            for: q.agent,
+            title: `resolve the conflicts of #${q.task_id} with ${t}: ${paths}`.slice(0, 500),
+            body: [
+              `#${q.task_id} "${q.title}" conflicts with ${t} in: ${paths}.`,
+              `In your work tree${where}${onBranch}: merge ${t} (git merge ${t}), resolve those paths, commit.`,
+              `coord merges #${q.task_id} again once the branch has the new commits.`,
+            ].join('\n'),
+          },
+        };
+        break;
+      }
+      case 'check_failed':
+        input = {
+          ...base,
+          state: 'check_failed',
+          commit: o.commit,
+          reason: o.reason,
+          note: `${o.reason} on the merge with ${t} (${short(o.commit)}):\n${o.output}`.slice(0, 16_000),
+          followup: {
+            for: q.agent,
+            title: `fix the check of #${q.task_id} on ${t}: ${o.reason}`.slice(0, 500),
+            body: [
+              `The check failed on #${q.task_id} "${q.title}" merged with ${t}: ${o.reason}.`,
+              `Fix it in your work tree${where}${onBranch} and commit; coord tries again once the branch moves.`,
+              'The last lines of its output:',
+              o.output,
+            ]
+              .join('\n')
+              .slice(0, 16_000),
+          },
+        };
+        break;
+    }
+    return (await this.board.record(input)).followup_id;
+  }
+}

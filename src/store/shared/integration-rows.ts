@@ -1,0 +1,95 @@
+/** What both stores share about the integration queue (SPEC §15): row mapping and the events' payloads. */
+
+import { canonicalJson, sha256Hex } from '../../core/canonical-json.js';
+import { type Integration, integrationLine, type QueuedIntegration, shownIntegration } from '../../core/integration.js';
+import type { QueueIntegrationCommand, RecordIntegrationCommand } from '../../core/integration-ports.js';
+import type { SendMessageCommand } from '../../core/message-ports.js';
+import type { SubmitCommand } from '../../core/ports.js';
+import type { NewEvent } from './new-event.js';
+
+/** An integrations row joined with its task's title, worker and blockers. */
+export interface IntegrationRow {
+  task_id: string;
+  board: string;
+  state: Integration['state'];
+  reason: string | null;
+  commit_sha: string | null;
+  worktree: string | null;
+  branch: string | null;
+  head: string;
+  tried_head: string | null;
+  target: string | null;
+  approved: number | boolean;
+  followup: string | null;
+  queued_at: number | string;
+  seq: number | string;
+}
+
+export interface QueueRow extends IntegrationRow {
+  title: string;
+  claimed_by: string | null;
+  created_by: string;
+  blocked_by: string | string[];
+}
+
+const iso = (ms: number | string): string => new Date(Number(ms)).toISOString();
+
+export function toIntegration(r: IntegrationRow): Integration & { target?: string; followup?: string } {
+  return {
+    state: r.state,
+    ...(r.reason !== null ? { reason: r.reason } : {}),
+    ...(r.commit_sha !== null ? { commit: r.commit_sha } : {}),
+    ...(r.target !== null ? { target: r.target } : {}),
+    ...(r.followup !== null ? { followup: r.followup } : {}),
+  };
+}
+
+export function toQueued(r: QueueRow): QueuedIntegration {
+  return {
+    task_id: r.task_id,
+    board: r.board,
+    title: r.title,
+    // The claim that completed the task stays named on it; a task completed without one is its author's.
+    agent: r.claimed_by ?? r.created_by,
+    state: r.state as QueuedIntegration['state'],
+    reason: r.reason,
+    worktree: r.worktree,
+    branch: r.branch,
+    head: r.head,
+    tried_head: r.tried_head,
+    approved: r.approved === true || r.approved === 1,
+    blocked_by: typeof r.blocked_by === 'string' ? (JSON.parse(r.blocked_by) as string[]) : r.blocked_by,
+    queued_at: iso(r.queued_at),
+  };
+}
+
+/** The event of a recorded result: `task.integrated {commit}` on success, `task.integration` otherwise. */
+export function integrationEvent(cmd: RecordIntegrationCommand, followup: string | null): NewEvent {
+  const base = { board: cmd.board, task_id: cmd.task_id, agent: 'coord' };
+  if (cmd.state === 'merged') {
+    return { ...base, type: 'task.integrated', data: { commit: cmd.commit, target: cmd.target, how: cmd.how } };
+  }
+  return {
+    ...base,
+    type: 'task.integration',
+    data: { state: cmd.state, reason: cmd.reason, target: cmd.target, ...(followup ? { followup } : {}) },
+  };
+}
+
+/** What a submit queues for integration (SPEC §15): a completed task whose change record has commits. */
+export function integrationOf(cmd: SubmitCommand): QueueIntegrationCommand | null {
+  const c = cmd.change;
+  if (cmd.status !== 'completed' || !c || c.commits.length === 0) return null;
+  return { task_id: cmd.task_id, worktree: c.worktree, branch: c.branch, head: c.head };
+}
+
+/**
+ * The message that tells the agent who did the work (SPEC §15): "#k3x9 merged into main as 3f2a1c",
+ * "#k3x9 conflicts with main in src/a.ts: see task #m2q1" — sent in the transaction that records the result.
+ */
+export function toldMessage(r: IntegrationRow, to: string | null): SendMessageCommand | null {
+  const line = integrationLine(r.task_id, shownIntegration(toIntegration(r)));
+  if (!line || !to || to === 'coord' || r.state === 'pending') return null;
+  const fields = { board: r.board, from: 'coord', to, text: line, task_id: r.task_id, ack_required: false };
+  return { ...fields, recipients: [to], idempotency_key: null, payload_hash: sha256Hex(canonicalJson(fields)) };
+}

@@ -1,0 +1,104 @@
+/** SPEC §15: `--check CMD` runs in a temporary work tree of the merged commit, which never outlives it. */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { checksDir, cleanLeftoverChecks, runCheck } from '../../src/git/integrate-check.js';
+import { integrateHead } from '../../src/git/integrate-merge.js';
+import { tempDir } from '../support/ctx.js';
+import { waitFor } from '../support/wait-for.js';
+import { git, testRepo } from './repo.js';
+
+/** The work trees git knows of, by path. */
+const worktrees = (repo: string) =>
+  git(repo, 'worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((l) => l.startsWith('worktree '))
+    .map((l) => l.slice('worktree '.length));
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('checking a merged commit', () => {
+  test('the check sees the merged files, and its work tree is removed and unregistered afterwards', async () => {
+    const r = testRepo();
+    const state = tempDir('coord-state-');
+    const wt = r.worktree('feat/b');
+    const head = r.commit(wt, { 'src/b.ts': 'b\n' }, 'add b');
+    const seen = join(state, 'seen');
+    const cmd = { repo: r.main, stateDir: state, command: `cat src/b.ts > ${seen}`, timeoutMs: 60_000, label: 'k3x9' };
+    const verdict = await runCheck(cmd, head);
+    assert.deepEqual(verdict, { ok: true });
+    assert.equal(readFileSync(seen, 'utf8'), 'b\n');
+    assert.deepEqual(readdirSync(checksDir(state)), []);
+    assert.deepEqual(worktrees(r.main), [r.main, wt]);
+  });
+
+  test('a failed check keeps the last lines of its output, leaves the target unchanged and no work tree behind', async () => {
+    const r = testRepo();
+    const state = tempDir('coord-state-');
+    const wt = r.worktree('feat/b');
+    const head = r.commit(wt, { 'src/b.ts': 'b\n' }, 'add b');
+    r.commit(r.main, { README: 'x\n' }, 'person');
+    const tip = r.rev('main');
+    const command = 'for i in $(seq 1 100); do echo line $i; done; echo boom >&2; exit 3';
+    const out = await integrateHead({
+      repo: r.main,
+      target: 'main',
+      branch: 'feat/b',
+      head,
+      message: 'coord: integrate #k3x9 b',
+      check: (commit) => runCheck({ repo: r.main, stateDir: state, command, timeoutMs: 60_000, label: 'k3x9' }, commit),
+    });
+    assert.equal(out.state, 'check_failed');
+    if (out.state !== 'check_failed') return;
+    assert.equal(out.reason, `\`${command}\` failed (exit 3)`);
+    const lines = out.output.split('\n');
+    assert.equal(lines.length, 30);
+    assert.equal(lines.at(-1), 'boom');
+    assert.equal(lines.at(-2), 'line 100');
+    assert.equal(r.rev('main'), tip);
+    assert.deepEqual(readdirSync(checksDir(state)), []);
+    assert.deepEqual(worktrees(r.main), [r.main, wt]);
+  });
+
+  test('a check that hangs is killed at its time limit with everything it started', async () => {
+    const r = testRepo();
+    const state = tempDir('coord-state-');
+    const pidFile = join(state, 'bg.pid');
+    const command = `sleep 1000 & echo $! > ${pidFile}; echo started; wait`;
+    const verdict = await runCheck(
+      { repo: r.main, stateDir: state, command, timeoutMs: 500, label: 'k3x9' },
+      r.rev('main'),
+    );
+    assert.equal(verdict.ok, false);
+    assert.match(verdict.ok ? '' : verdict.reason, /did not finish within .* and was killed/);
+    assert.equal(verdict.ok ? '' : verdict.output, 'started');
+    const bg = Number(readFileSync(pidFile, 'utf8'));
+    await waitFor(() => !alive(bg));
+    assert.deepEqual(readdirSync(checksDir(state)), []);
+    assert.deepEqual(worktrees(r.main), [r.main]);
+  });
+
+  test('a check work tree left by a dead integrator is removed and unregistered at the next start; a live one is left alone', async () => {
+    const r = testRepo();
+    const state = tempDir('coord-state-');
+    mkdirSync(checksDir(state));
+    // pid 2^22+1 is above Linux's pid_max: nobody runs there.
+    const dead = join(checksDir(state), 'k3x9-p4194305-00aa11bb');
+    const live = join(checksDir(state), `m2q1-p${process.pid}-00aa11cc`);
+    git(r.main, 'worktree', 'add', '--detach', '-q', dead, 'main');
+    git(r.main, 'worktree', 'add', '--detach', '-q', live, 'main');
+    writeFileSync(`${dead}.pid`, '4194306');
+    assert.deepEqual(await cleanLeftoverChecks(state), [dead]);
+    assert.equal(existsSync(dead), false);
+    assert.equal(existsSync(`${dead}.pid`), false);
+    assert.deepEqual(worktrees(r.main), [r.main, live]);
+  });
+});
