@@ -17,6 +17,7 @@ import pgClaimComplete2 from './pg-claim-complete-2-daemons.js';
 import pgLink from './pg-link.js';
 import planVsPosts from './plan-vs-posts.js';
 import postToClaim from './post-to-claim.js';
+import toolDefinitions from './tool-definitions.js';
 
 export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'claim-next-inprocess', scenario: claimNextInprocess },
@@ -38,4 +39,5 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'pg-link', scenario: pgLink },
   { file: 'decide-edit-http', scenario: decideEditHttp },
   { file: 'edit-hook-cost', scenario: editHookCost },
+  { file: 'tool-definitions', scenario: toolDefinitions },
 ];
