@@ -19,6 +19,7 @@ import pgClaimComplete2 from './pg-claim-complete-2-daemons.js';
 import pgLink from './pg-link.js';
 import planVsPosts from './plan-vs-posts.js';
 import postToClaim from './post-to-claim.js';
+import toolDefinitions from './tool-definitions.js';
 
 export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'claim-next-inprocess', scenario: claimNextInprocess },
@@ -42,4 +43,5 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'edit-hook-cost', scenario: editHookCost },
   { file: 'changes-worktrees', scenario: changesWorktrees },
   { file: 'integrate-queue', scenario: integrateQueue },
+  { file: 'tool-definitions', scenario: toolDefinitions },
 ];

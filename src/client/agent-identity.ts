@@ -2,15 +2,20 @@
  * One agent, one name (SPEC §10): a client session's MCP server and its hooks
  * must act as the same agent, so the agent's own locks never block its edits
  * and the locks its hooks take die with its session. Both sides derive the
- * name and the session id from the one fact the client gives both:
+ * name and the session id from the one fact the client gives both, as its
+ * profile (src/clients/) says:
  *
- * - Claude Code: `CLAUDE_CODE_SESSION_ID`, in the environment of hooks and MCP servers alike;
- * - Codex, Gemini CLI, Cursor: the client process that both descend from —
+ * - a session id both see (Claude Code: `CLAUDE_CODE_SESSION_ID`, in the environment of hooks and
+ *   MCP servers alike);
+ * - else (Codex, Gemini CLI, Cursor) the client process that both descend from —
  *   the nearest ancestor that is not a shell — named by its pid and start
  *   time (a pid alone can be reused). Codex does give hooks a `session_id`,
  *   but its MCP server sees it only inside calls; its MCP server process
  *   serves every session of one Codex process, so the process is what both
  *   sides share from the start.
+ *
+ * With no such process (only shells up to PID 1, or an init), both sides fall back to one name per
+ * client, user and host.
  *
  * The session id is a uuid derived from the same fact: `coord mcp` holds the
  * session lock file of that uuid (rule 13), so locks a hook took under it are
@@ -19,12 +24,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { hostname, userInfo } from 'node:os';
 
-export const CLIENT_KINDS = ['claude', 'codex', 'gemini', 'cursor'] as const;
-export type ClientKind = (typeof CLIENT_KINDS)[number];
+import { type ClientKind, profileOf } from '../clients/index.js';
 
-export const isClientKind = (s: unknown): s is ClientKind =>
-  typeof s === 'string' && (CLIENT_KINDS as readonly string[]).includes(s);
+export { CLIENT_KINDS, type ClientKind, isClientKind } from '../clients/index.js';
 
 export interface AgentIdentity {
   /** `claude#1a2b3c`, or COORD_AGENT when set. */
@@ -34,6 +38,30 @@ export interface AgentIdentity {
   /** What both were derived from, for messages: `claude session …` or `codex process 1234`. */
   source: string;
 }
+
+const uid = (): string => {
+  try {
+    return String(userInfo().uid);
+  } catch {
+    return 'unknown';
+  }
+};
+
+/**
+ * PID 1 of a machine or container when it only starts and reaps others: reaching it means no client
+ * process is above us. Any other PID 1 — a container's entrypoint — is the client itself.
+ */
+const INIT = new Set([
+  'systemd',
+  'init',
+  'launchd',
+  'tini',
+  'dumb-init',
+  'docker-init',
+  'catatonit',
+  's6-svscan',
+  'runit',
+]);
 
 /** Processes that only pass a command on: a hook's parent is usually the shell its client ran it through. */
 const WRAPPERS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'busybox', 'env', 'timeout', 'nice', 'nohup']);
@@ -45,22 +73,42 @@ const WRAPPERS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'busybox',
 export function identify(
   client: ClientKind,
   env: NodeJS.ProcessEnv,
-  opts: { pid?: number; skip?: string[] } = {},
+  opts: { pid?: number; skip?: string[]; side?: 'hook' | 'mcp'; input?: Record<string, unknown> } = {},
 ): AgentIdentity | null {
   let key: string;
   let source: string;
-  const claudeSession = env.CLAUDE_CODE_SESSION_ID;
-  if (client === 'claude' && claudeSession) {
-    key = `claude:${claudeSession}`;
-    source = `claude session ${claudeSession}`;
+  const session = sharedSession(client, env, opts.side ?? 'hook', opts.input);
+  if (session) {
+    key = `${client}:${session}`;
+    source = `${client} session ${session}`;
   } else {
     const parent = clientProcess(opts.pid ?? process.pid, opts.skip);
-    if (!parent) return null;
-    key = `${client}:process:${parent.pid}:${parent.start}`;
-    source = `${client} process ${parent.pid}`;
+    if (parent) {
+      key = `${client}:process:${parent.pid}:${parent.start}`;
+      source = `${client} process ${parent.pid}`;
+    } else {
+      // Nothing but shells up to PID 1 (or an init): no process names the session. Both sides still
+      // agree on one name — never "allowed unchecked" — by client, user and host.
+      const who = `${uid()}@${hostname()}`;
+      key = `${client}:fallback:${who}`;
+      source = `${client} without a client process (${who})`;
+    }
   }
   const hash = createHash('sha256').update(key).digest('hex');
   return { agent: env.COORD_AGENT || `${client}#${hash.slice(0, 6)}`, sessionId: uuidFrom(hash), source };
+}
+
+/** The session id the client gives this side (its MCP server, or its hooks) and the other side alike. */
+function sharedSession(
+  client: ClientKind,
+  env: NodeJS.ProcessEnv,
+  side: 'hook' | 'mcp',
+  input: Record<string, unknown> | undefined,
+): string | undefined {
+  const id = profileOf(client).identity;
+  for (const name of side === 'mcp' ? id.mcpEnv : id.hookEnv) if (env[name]) return env[name];
+  const field = side === 'hook' && id.hookField ? input?.[id.hookField] : undefined;
+  return typeof field === 'string' && field !== '' ? field : undefined;
 }
 
 /** The hex of a sha256 laid out as a uuid (version 8: custom). */
@@ -76,13 +124,17 @@ interface ProcessFacts {
   start: string;
 }
 
-/** The nearest ancestor of `pid` that is not a shell or wrapper: the client that started us. */
+/**
+ * The nearest ancestor of `pid` that is not a shell or wrapper: the client that started us — PID 1
+ * included (a client that is a container's entrypoint), unless PID 1 is an init system.
+ */
 export function clientProcess(pid: number, skip: string[] = []): { pid: number; start: string } | null {
   let at = facts(pid);
   for (let hops = 0; at && hops < 12; hops++) {
     const parent = facts(at.ppid);
-    if (!parent || parent.pid <= 1) return null;
+    if (!parent || parent.pid < 1 || (parent.pid === 1 && INIT.has(parent.name))) return null;
     if (!WRAPPERS.has(parent.name) && !skip.includes(parent.name)) return { pid: parent.pid, start: parent.start };
+    if (parent.pid === 1) return null;
     at = parent;
   }
   return null;

@@ -4,13 +4,15 @@
  * pays for Node's start and one or two local HTTP calls — never for fastify,
  * the MCP SDK, zod or commander.
  */
-import { type AgentIdentity, type ClientKind, identify, isClientKind } from '../client/agent-identity.js';
+import { type AgentIdentity, identify } from '../client/agent-identity.js';
+import { CLIENT_KINDS, type ClientKind, detectClient, isClientKind, profileOf } from '../clients/index.js';
+import type { ClientProfile } from '../clients/profile.js';
 import { resolveBoard } from '../state-dir/board-name.js';
 import { resolveStateDir } from '../state-dir/state-dir.js';
 import { type HookEvent, type Spoken, speak } from './answer.js';
 import { type HookDaemon, hookDaemon } from './daemon.js';
 import { type GuardMode, guardMode } from './guard-mode.js';
-import { BadHookInput, type HookInput, readInput, str } from './input.js';
+import { BadHookInput, type HookInput, readInput, str, toolCall } from './input.js';
 import { preCommit } from './pre-commit.js';
 import { HOOK_TIMEOUT_S, preEdit } from './pre-edit.js';
 import { primeText } from './prime.js';
@@ -28,8 +30,7 @@ interface Args {
   timeoutS?: number;
 }
 
-const USAGE =
-  'usage: coord hook pre-edit|session-start|stop|pre-commit|pre-shell|post-shell [--client claude|codex|gemini|cursor] [--state DIR] [--timeout S]';
+const USAGE = `usage: coord hook pre-edit|session-start|stop|pre-commit|pre-shell|post-shell [--client ${CLIENT_KINDS.join('|')}] [--state DIR] [--timeout S]`;
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args | string {
   const [command, ...rest] = argv;
@@ -46,7 +47,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args | string
     else return `${USAGE}\nunexpected argument: ${a}`;
   }
   if (!EVENTS.includes(event as HookEvent)) return USAGE;
-  const client = out.client ?? detectClient(env);
+  const client = out.client ?? detectClient(env) ?? 'claude';
   if (!isClientKind(client)) return `${USAGE}\nunknown client: ${String(client)}`;
   return {
     event: event as HookEvent,
@@ -55,15 +56,6 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args | string
     ...(out.state ? { state: out.state } : {}),
     ...(out.timeoutS ? { timeoutS: out.timeoutS } : {}),
   };
-}
-
-/** Without --client: what the environment says (Gemini CLI also sets CLAUDE_PROJECT_DIR, so it goes first). */
-function detectClient(env: NodeJS.ProcessEnv): ClientKind {
-  if (env.GEMINI_SESSION_ID || env.GEMINI_CLI) return 'gemini';
-  if (env.CLAUDE_CODE_SESSION_ID || env.CLAUDECODE) return 'claude';
-  if (env.CODEX_SANDBOX || env.CODEX_HOME || env.CODEX_THREAD_ID) return 'codex';
-  if (env.CURSOR_TRACE_ID || env.CURSOR_AGENT) return 'cursor';
-  return 'claude';
 }
 
 export async function runHook(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<Spoken> {
@@ -94,15 +86,18 @@ async function dispatch(
     const r = await preCommit(env, mode, linked());
     return { code: r.code, stdout: '', stderr: r.message ? `${r.message}\n` : '' };
   }
-  const input = await readInput().catch((e: unknown): HookInput => {
+  const profile = profileOf(args.client);
+  const raw = await readInput().catch((e: unknown): HookInput => {
     // Only an edit's check needs the input; context and stop hooks go on without it.
     if (e instanceof BadHookInput && args.event !== 'pre-edit') return {};
     throw e;
   });
+  const input = asCoordReads(profile, raw);
   const cwd = str(input.cwd) ?? (env.CLAUDE_PROJECT_DIR || process.cwd());
-  const identity: AgentIdentity | null = identify(args.client, env);
+  const identity: AgentIdentity | null = identify(args.client, env, { input: raw });
   const daemon = linked(identity?.sessionId);
   if (args.event === 'pre-edit') {
+    if (!guards(profile, str(input.tool_name))) return { code: 0, stdout: '', stderr: '' };
     return speak(
       args.client,
       'pre-edit',
@@ -130,6 +125,22 @@ async function dispatch(
   }
   if (mode === 'off') return { code: 0, stdout: '', stderr: '' };
   return speak(args.client, 'stop', await stopCheck(input, { agent, board, stateDir }, daemon));
+}
+
+/** The hook input with the tool call where coord's hooks read it (`tool_name`, `tool_input` an object). */
+function asCoordReads(profile: ClientProfile, raw: HookInput): HookInput {
+  const call = toolCall(raw, profile.hooks.input);
+  return { ...raw, ...(call.name ? { tool_name: call.name } : {}), ...(call.args ? { tool_input: call.args } : {}) };
+}
+
+/**
+ * Whether the pre-edit hook checks this tool. Where the client runs it for every tool (Cursor),
+ * tools the profile names as read-only are skipped — by exact name, never a prefix (`search_replace`
+ * writes); any other tool that names a path is checked.
+ */
+function guards(profile: ClientProfile, tool: string | undefined): boolean {
+  if (!profile.tools.hookSeesEveryTool || tool === undefined) return true;
+  return !profile.tools.readOnly.includes(tool);
 }
 
 /**

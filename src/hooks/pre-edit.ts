@@ -19,8 +19,6 @@ import { type HookInput, pathsToWrite, str } from './input.js';
 
 export { conflictReason };
 
-const READ_ONLY_TOOL = /^(read|view|list|ls|glob|grep|search|find|fetch|web)/i;
-
 /** The client's own hook timeout as setup writes it (SPEC §10: "long enough, e.g. 30 s"). */
 export const HOOK_TIMEOUT_S = 30;
 /** A busy daemon is waited for until this long before the client's timeout, then the edit is refused. */
@@ -46,8 +44,6 @@ export interface PreEditEnv {
 
 export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdict> {
   if (env.mode === 'off') return { kind: 'allow' };
-  // Cursor runs preToolUse for every tool: only the ones that write are coord's business.
-  if (typeof input.tool_name === 'string' && READ_ONLY_TOOL.test(input.tool_name)) return { kind: 'allow' };
   const cwd = str(input.cwd) ?? env.cwd;
   // Each path as spelt (`..` after a symlinked folder climbs from its target, as the OS reads it) and
   // lexically resolved (as clients that normalise paths read it): both keys are checked.
@@ -56,8 +52,12 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
     env.board,
   );
   if (boards.size === 0) return { kind: 'allow' };
-  if (!env.identity)
-    return { kind: 'allow', warning: 'coord: cannot tell which agent this session is; edit allowed unchecked' };
+  if (!env.identity) {
+    const why = 'coord: cannot tell which agent this session is';
+    return env.mode === 'strict'
+      ? { kind: 'deny', reason: `coord_unreachable: ${why} — COORD_GUARD=strict refuses the edit` }
+      : { kind: 'allow', warning: `${why}; edit allowed unchecked` };
+  }
   const deadline = Date.now() + ((env.timeoutS ?? HOOK_TIMEOUT_S) - MARGIN_S) * 1000;
   try {
     const daemon = env.daemon();

@@ -33,7 +33,13 @@ describe('real Claude Code: the native (mcp_tool) pre-edit hook', () => {
     assert.equal(agent.setup.code, 0, describeRun(agent.setup));
     const settings = readFileSync(join(agent.home, '.claude', 'settings.json'), 'utf8');
     assert.match(settings, /"type": "mcp_tool"/);
-    assert.doesNotMatch(settings, /hook pre-edit/, 'no command hook per edit');
+    // The mcp_tool hook's statusMessage carries the old command hook's mark (so setup replaces it): no command runs it.
+    const commands = (JSON.parse(settings) as { hooks: Record<string, { hooks: { command?: string }[] }[]> }).hooks;
+    const perEdit = Object.values(commands)
+      .flat()
+      .flatMap((g) => g.hooks)
+      .filter((h) => h.command?.includes('hook pre-edit'));
+    assert.deepEqual(perEdit, [], 'no command hook per edit');
     const held = await coord(['lock', 'src/a.ts', '--agent', 'alice', '--lease', '600', '--json'], {
       cwd: repo,
       env: agent.env,

@@ -17,14 +17,15 @@ const SRC = join(ROOT, 'src');
 /** Which layers each layer may import (STYLE.md: dependencies read like the diagram). */
 export const ALLOWED: Record<string, string[]> = {
   core: ['core'],
+  clients: ['clients'],
   store: ['store', 'core'],
   'state-dir': ['state-dir', 'core'],
   api: ['api', 'core'],
   git: ['git', 'core'],
-  server: ['server', 'core', 'store', 'state-dir', 'api', 'git'],
-  client: ['client', 'core', 'state-dir', 'api'],
-  cli: ['cli', 'client', 'state-dir', 'core', 'api', 'git'],
-  hooks: ['hooks', 'client', 'state-dir', 'core', 'api', 'git'],
+  server: ['server', 'core', 'store', 'state-dir', 'api', 'git', 'clients'],
+  client: ['client', 'core', 'state-dir', 'api', 'clients'],
+  cli: ['cli', 'client', 'state-dir', 'core', 'api', 'git', 'clients'],
+  hooks: ['hooks', 'client', 'state-dir', 'core', 'api', 'git', 'clients'],
 };
 
 /**

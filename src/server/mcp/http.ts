@@ -11,6 +11,7 @@ import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/no
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { isClientKind, profileByMcpName, profileOf } from '../../clients/index.js';
 import type { Grant } from '../../core/connector-ports.js';
 import { DEFAULT_BOARD, DEFAULT_LEASE_S } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
@@ -43,6 +44,13 @@ export const HttpIdentity = z.object({
   session: z.uuid().optional(),
   /** `guessed`: board and root came from a working directory; the client's own word may replace them. */
   workspace: z.literal('guessed').optional(),
+  /** SPEC §17: which tools to list; by default what the profile of the client's `initialize` name says, else all. */
+  tools: z.enum(['core', 'all']).optional(),
+  /**
+   * The client's kind (`coord mcp --client`): its profile says how its model reads results and which
+   * tools it gets. A kind this daemon does not know (a newer coord mcp) is as if none were given.
+   */
+  client: z.string().optional(),
 });
 
 interface HttpSession {
@@ -203,14 +211,26 @@ export class McpHttp {
     const q = req.query as Record<string, unknown>;
     // A connector is the grant's agent on the grant's board, whatever its headers or query say (SPEC §16).
     const who = grant
-      ? { agent: grant.agent, board: grant.board, root: undefined, session: undefined, workspace: undefined }
+      ? {
+          agent: grant.agent,
+          board: grant.board,
+          root: undefined,
+          session: undefined,
+          workspace: undefined,
+          tools: undefined,
+          client: undefined,
+        }
       : parseWith(HttpIdentity, {
           agent: h['coord-agent'] ?? q.agent,
           board: h['coord-board'] ?? q.board,
           root: h['coord-root'],
           session: h['coord-session'],
           workspace: h['coord-workspace'],
+          tools: h['coord-tools'] ?? q.tools,
+          client: h['coord-client'] ?? q.client,
         });
+    // SPEC §17: the client's profile, by the kind it was set up as, else by its initialize name.
+    const profile = isClientKind(who.client) ? profileOf(who.client) : profileByMcpName(clientNameOf(req.body));
     const httpId = randomUUID();
     const coordId = who.session ?? httpId;
     let session = this.sessions.get(coordId);
@@ -233,6 +253,9 @@ export class McpHttp {
     const server = buildMcpServer({
       ctx: this.opts.ctx,
       session,
+      // A client no profile names (a program, a test) gets every tool and the data in every result.
+      tools: who.tools ?? profile?.toolSurface ?? 'all',
+      ...(profile ? { wrapper: profile.result } : {}),
       version: this.opts.version,
       log: this.opts.log,
       onClose: () => {
@@ -256,6 +279,12 @@ export class McpHttp {
     return live;
   }
 }
+
+/** The client's name in its `initialize` request. */
+const clientNameOf = (body: unknown): string | undefined => {
+  const name = (body as { params?: { clientInfo?: { name?: unknown } } } | undefined)?.params?.clientInfo?.name;
+  return typeof name === 'string' ? name : undefined;
+};
 
 const isId = (id: unknown): id is string | number => typeof id === 'string' || typeof id === 'number';
 /**

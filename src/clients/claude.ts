@@ -1,0 +1,114 @@
+/** Claude Code (SPEC §10, §17): `~/.claude.json` (or `.mcp.json`), `settings.json` hooks, `CLAUDE.md`. */
+import { join } from 'node:path';
+import { claudeAnswers } from './answers.js';
+import type { ClientEvent, ClientProfile } from './profile.js';
+
+const EVENTS = {
+  'pre-edit': 'PreToolUse',
+  'session-start': 'SessionStart',
+  stop: 'Stop',
+  'pre-shell': 'PreToolUse',
+  'post-shell': 'PostToolUse',
+} as const;
+const EDIT = ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'];
+const SHELL = ['Bash'];
+/** The hook timeout setup writes, in seconds (SPEC §10: long enough that a busy daemon is waited for). */
+const TIMEOUT_S = 30;
+
+/**
+ * SPEC §10 "The client's cheapest hook": Claude Code's pre-edit is an `mcp_tool` hook answered by the
+ * session's own `coord mcp` (tool `decide_edit`, which answers in the hook's JSON): no process per edit,
+ * and the agent is exactly the MCP session's. `onFailure` stays `continue` (Claude Code's default): a
+ * `coord mcp` that is not connected at all lets the edit through, as a command hook does with no daemon.
+ * `mark` is the mark coord's earlier command hook had (`hook pre-edit --client claude`): carried in
+ * `statusMessage`, it lets setup replace that hook by this one instead of adding a second.
+ */
+const nativePreEdit = (mark: string) => ({
+  type: 'mcp_tool',
+  server: 'coord',
+  tool: 'decide_edit',
+  // Claude Code's own interpolation syntax, not a template string.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code interpolates these
+  input: { file_path: '${tool_input.file_path}', notebook_path: '${tool_input.notebook_path}', timeout_s: TIMEOUT_S },
+  timeout: TIMEOUT_S,
+  statusMessage: `coord: checking locks (${mark})`,
+});
+
+export const claude: ClientProfile = {
+  kind: 'claude',
+  title: 'Claude Code',
+  detect: (env) => Boolean(env.CLAUDE_CODE_SESSION_ID || env.CLAUDECODE),
+  setup: {
+    defaultScope: 'user',
+    files(s) {
+      const dir = s.env.CLAUDE_CONFIG_DIR || join(s.home, '.claude');
+      const user = s.scope === 'user';
+      const server = { type: 'stdio', command: s.mcp.command, args: s.mcp.args, env: {} };
+      const group = (event: ClientEvent, matcher?: string) => ({
+        ...(matcher ? { matcher } : {}),
+        hooks: [{ type: 'command', command: s.hook(event), timeout: TIMEOUT_S }],
+      });
+      return [
+        {
+          format: 'json',
+          path: user ? join(s.env.CLAUDE_CONFIG_DIR || s.home, '.claude.json') : join(s.root, '.mcp.json'),
+          what: 'mcpServers.coord',
+          edits: [{ op: 'set', path: ['mcpServers', 'coord'], value: server }],
+        },
+        {
+          format: 'json',
+          path: user ? join(dir, 'settings.json') : join(s.root, '.claude', 'settings.json'),
+          what: `hooks PreToolUse (${EDIT.join('|')}: mcp_tool; ${SHELL.join('|')}), PostToolUse (${SHELL.join('|')}), SessionStart, Stop; permissions.allow mcp__coord`,
+          edits: [
+            {
+              op: 'group',
+              path: ['hooks', EVENTS['pre-edit']],
+              group: { matcher: EDIT.join('|'), hooks: [nativePreEdit(s.mark('pre-edit'))] },
+              mark: s.mark('pre-edit'),
+            },
+            // SPEC §10 shell edits: git's view of the work tree before and after each Bash call.
+            {
+              op: 'group',
+              path: ['hooks', EVENTS['pre-shell']],
+              group: group('pre-shell', SHELL.join('|')),
+              mark: s.mark('pre-shell'),
+            },
+            {
+              op: 'group',
+              path: ['hooks', EVENTS['post-shell']],
+              group: group('post-shell', SHELL.join('|')),
+              mark: s.mark('post-shell'),
+            },
+            {
+              op: 'group',
+              path: ['hooks', EVENTS['session-start']],
+              group: group('session-start'),
+              mark: s.mark('session-start'),
+            },
+            { op: 'group', path: ['hooks', EVENTS.stop], group: group('stop'), mark: s.mark('stop') },
+            // coord's tools run without a permission prompt (headless `claude -p` would refuse them).
+            { op: 'union', path: ['permissions', 'allow'], item: 'mcp__coord' },
+            ...(user ? [] : [{ op: 'union' as const, path: ['enabledMcpjsonServers'], item: 'coord' }]),
+          ],
+        },
+        {
+          format: 'section',
+          path: user ? join(dir, 'CLAUDE.md') : join(s.root, 'CLAUDE.md'),
+          what: 'the coord instructions section',
+        },
+      ];
+    },
+  },
+  hooks: {
+    events: EVENTS,
+    input: { toolName: ['tool_name'], toolInput: ['tool_input'] },
+    ...claudeAnswers(EVENTS),
+  },
+  identity: { mcpEnv: ['CLAUDE_CODE_SESSION_ID'], hookEnv: ['CLAUDE_CODE_SESSION_ID'] },
+  tools: { edit: EDIT, readOnly: [], shell: SHELL, hookSeesEveryTool: false },
+  // Claude Code defers MCP tools behind its tool search: all of them cost nothing until used.
+  toolSurface: 'all',
+  mcpClientNames: ['claude-code'],
+  mcpToolName: (t) => `mcp__coord__${t}`,
+  result: 'structured',
+};
