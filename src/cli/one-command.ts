@@ -38,6 +38,14 @@ export const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   ack: async () => (await import('./commands/messages.js')).registerMessages,
   messages: async () => (await import('./commands/messages.js')).registerMessages,
   top: async () => (await import('./commands/top.js')).registerTop,
+  worktrees: async () => (await import('./commands/changes.js')).registerChanges,
+  changes: async () => (await import('./commands/changes.js')).registerChanges,
+  target: async () => (await import('./commands/changes.js')).registerChanges,
+  reserve: async () => (await import('./commands/reserve.js')).registerReserve,
+  integrate: async () => (await import('./commands/integrate.js')).registerIntegrate,
+  approve: async () => (await import('./commands/integrate.js')).registerIntegrate,
+  connect: async () => (await import('./commands/connectors.js')).registerConnectors,
+  connectors: async () => (await import('./commands/connectors.js')).registerConnectors,
 };
 
 /** The program with only `command` registered, or undefined when `command` is not one listed here. */

@@ -122,14 +122,18 @@ export function tryLockContract(make: MakeStore): void {
       ]);
     });
 
-    test('asking again for a file you hold is a conflict that names your own lock, so nobody holds a file twice', async () => {
+    test('asking again for files you hold answers your own lock, renewed, so nobody holds a file twice; a set your locks only partly cover is "already yours" naming them', async () => {
       const b = board();
-      const mine = await lock(b, 'alice', ['a.ts']);
-      const again = await conflicts(b, 'alice', ['a.ts']);
-      assert.deepEqual(
-        again.map((c) => [c.holder, c.lock_id]),
-        [['alice', mine.lock_id]],
-      );
+      const mine = await lock(b, 'alice', ['a.ts', 'b.ts'], 60);
+      b.clock.advance(30 * S);
+      const again = await lock(b, 'alice', ['a.ts'], 60);
+      assert.equal(again.lock_id, mine.lock_id, 'the same lock, not a second one');
+      assert.equal(again.lease_until, new Date(b.clock.now() + 60 * S).toISOString(), 'renewed');
+      assert.deepEqual(await held(b), { 'a.ts': 'alice', 'b.ts': 'alice' });
+      const partly = await b.fail(op.lockFiles, { agent: 'alice', resources: ['a.ts', 'c.ts'] });
+      assert.equal(partly.code, 'lock_conflict');
+      assert.match(partly.message, new RegExp(`already yours \\(lock ${mine.lock_id}\\)`));
+      assert.deepEqual(await held(b), { 'a.ts': 'alice', 'b.ts': 'alice' }, 'c.ts was not taken');
     });
 
     test('a lock whose lease lapses stops conflicting at once, and is cleaned up with a lock.released event', async () => {
