@@ -2,10 +2,12 @@
  * One agent, one name (SPEC §10): a client session's MCP server and its hooks
  * must act as the same agent, so the agent's own locks never block its edits
  * and the locks its hooks take die with its session. Both sides derive the
- * name and the session id from the one fact the client gives both:
+ * name and the session id from the one fact the client gives both, as its
+ * profile (src/clients/) says:
  *
- * - Claude Code: `CLAUDE_CODE_SESSION_ID`, in the environment of hooks and MCP servers alike;
- * - Codex, Gemini CLI, Cursor: the client process that both descend from —
+ * - a session id both see (Claude Code: `CLAUDE_CODE_SESSION_ID`, in the environment of hooks and
+ *   MCP servers alike);
+ * - else (Codex, Gemini CLI, Cursor) the client process that both descend from —
  *   the nearest ancestor that is not a shell — named by its pid and start
  *   time (a pid alone can be reused). Codex does give hooks a `session_id`,
  *   but its MCP server sees it only inside calls; its MCP server process
@@ -20,11 +22,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-export const CLIENT_KINDS = ['claude', 'codex', 'gemini', 'cursor'] as const;
-export type ClientKind = (typeof CLIENT_KINDS)[number];
+import { type ClientKind, profileOf } from '../clients/index.js';
 
-export const isClientKind = (s: unknown): s is ClientKind =>
-  typeof s === 'string' && (CLIENT_KINDS as readonly string[]).includes(s);
+export { CLIENT_KINDS, type ClientKind, isClientKind } from '../clients/index.js';
 
 export interface AgentIdentity {
   /** `claude#1a2b3c`, or COORD_AGENT when set. */
@@ -45,14 +45,14 @@ const WRAPPERS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'busybox',
 export function identify(
   client: ClientKind,
   env: NodeJS.ProcessEnv,
-  opts: { pid?: number; skip?: string[] } = {},
+  opts: { pid?: number; skip?: string[]; side?: 'hook' | 'mcp'; input?: Record<string, unknown> } = {},
 ): AgentIdentity | null {
   let key: string;
   let source: string;
-  const claudeSession = env.CLAUDE_CODE_SESSION_ID;
-  if (client === 'claude' && claudeSession) {
-    key = `claude:${claudeSession}`;
-    source = `claude session ${claudeSession}`;
+  const session = sharedSession(client, env, opts.side ?? 'hook', opts.input);
+  if (session) {
+    key = `${client}:${session}`;
+    source = `${client} session ${session}`;
   } else {
     const parent = clientProcess(opts.pid ?? process.pid, opts.skip);
     if (!parent) return null;
@@ -61,6 +61,19 @@ export function identify(
   }
   const hash = createHash('sha256').update(key).digest('hex');
   return { agent: env.COORD_AGENT || `${client}#${hash.slice(0, 6)}`, sessionId: uuidFrom(hash), source };
+}
+
+/** The session id the client gives this side (its MCP server, or its hooks) and the other side alike. */
+function sharedSession(
+  client: ClientKind,
+  env: NodeJS.ProcessEnv,
+  side: 'hook' | 'mcp',
+  input: Record<string, unknown> | undefined,
+): string | undefined {
+  const id = profileOf(client).identity;
+  for (const name of side === 'mcp' ? id.mcpEnv : id.hookEnv) if (env[name]) return env[name];
+  const field = side === 'hook' && id.hookField ? input?.[id.hookField] : undefined;
+  return typeof field === 'string' && field !== '' ? field : undefined;
 }
 
 /** The hex of a sha256 laid out as a uuid (version 8: custom). */

@@ -1,68 +1,28 @@
 /**
- * A verdict in each client's own words (SPEC §10). Blocking: Claude Code and
- * Codex take the JSON `permissionDecision: "deny"` (shown to the model
- * without the hook's command line); Gemini CLI exit 2 with the reason on
- * stderr; Cursor `permission: "deny"`. Allowing is answering nothing (Codex
- * rejects a bare `allow`). Context at session start: plain stdout for Claude
- * Code and Codex, JSON `additionalContext` for Gemini CLI (which shows plain
- * output to the user only). Stop: `decision: "block"` with the reason.
+ * A verdict in each client's own words (SPEC §10): the client's profile
+ * (src/clients/) says how it blocks, adds context and keeps an agent going.
+ * Allowing is answering nothing (Codex rejects a bare `allow`), with a
+ * warning on stderr when there is one.
  */
-import type { ClientKind } from '../client/agent-identity.js';
+import { type ClientKind, profileOf } from '../clients/index.js';
+import type { Spoken } from '../clients/profile.js';
 import type { Verdict } from './guard-mode.js';
 
-export interface Spoken {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { Spoken } from '../clients/profile.js';
 
 export type HookEvent = 'pre-edit' | 'session-start' | 'stop' | 'pre-commit';
 
-const EVENT_NAME: Record<ClientKind, Partial<Record<HookEvent, string>>> = {
-  claude: { 'pre-edit': 'PreToolUse', 'session-start': 'SessionStart', stop: 'Stop' },
-  codex: { 'pre-edit': 'PreToolUse', 'session-start': 'SessionStart', stop: 'Stop' },
-  gemini: { 'pre-edit': 'BeforeTool', 'session-start': 'SessionStart', stop: 'AfterAgent' },
-  cursor: { 'pre-edit': 'preToolUse', 'session-start': 'sessionStart', stop: 'stop' },
-};
-
-const json = (v: unknown) => `${JSON.stringify(v)}\n`;
-
 export function speak(client: ClientKind, event: HookEvent, v: Verdict): Spoken {
-  const warn = v.kind === 'allow' && v.warning ? `${v.warning}\n` : '';
+  const hooks = profileOf(client).hooks;
+  const on = event === 'pre-commit' ? 'pre-edit' : event;
   switch (v.kind) {
     case 'allow':
-      return { code: 0, stdout: '', stderr: warn };
+      return { code: 0, stdout: '', stderr: v.warning ? `${v.warning}\n` : '' };
     case 'deny':
-      if (client === 'gemini') return { code: 2, stdout: '', stderr: `${v.reason}\n` };
-      if (client === 'cursor') {
-        return {
-          code: 2,
-          stdout: json({ permission: 'deny', user_message: v.reason, agent_message: v.reason }),
-          stderr: `${v.reason}\n`,
-        };
-      }
-      return {
-        code: 0,
-        stdout: json({
-          hookSpecificOutput: {
-            hookEventName: EVENT_NAME[client][event],
-            permissionDecision: 'deny',
-            permissionDecisionReason: v.reason,
-          },
-        }),
-        stderr: '',
-      };
+      return hooks.deny(v.reason, on);
     case 'context':
-      if (client === 'gemini' || client === 'cursor') {
-        return {
-          code: 0,
-          stdout: json({ hookSpecificOutput: { hookEventName: EVENT_NAME[client][event], additionalContext: v.text } }),
-          stderr: '',
-        };
-      }
-      return { code: 0, stdout: `${v.text}\n`, stderr: '' };
+      return hooks.context(v.text, on);
     case 'continue':
-      if (client === 'cursor') return { code: 0, stdout: json({ followup_message: v.reason }), stderr: '' };
-      return { code: 0, stdout: json({ decision: 'block', reason: v.reason }), stderr: '' };
+      return hooks.keepGoing(v.reason, on);
   }
 }

@@ -25,9 +25,34 @@ export async function readInput(stdin: NodeJS.ReadStream = process.stdin): Promi
 const PATH_KEYS = ['file_path', 'notebook_path', 'absolute_path', 'filePath', 'path', 'target_file'];
 const PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$/gm;
 
+/**
+ * The tool call in the hook's input, read where the client's profile says it is: its name, and its
+ * arguments — an object, or a JSON string of one (some clients send it so).
+ */
+export function toolCall(
+  input: HookInput,
+  where: { toolName: readonly string[]; toolInput: readonly string[] },
+): { name?: string; args?: Record<string, unknown> } {
+  const name = where.toolName.map((k) => input[k]).find((v) => typeof v === 'string');
+  for (const key of where.toolInput) {
+    const args = asRecord(input[key]) ?? asRecord(parseJson(input[key]));
+    if (args) return { ...(name ? { name } : {}), args };
+  }
+  return name ? { name } : {};
+}
+
+const parseJson = (v: unknown): unknown => {
+  if (typeof v !== 'string') return undefined;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
 /** The paths the tool call would write, as given (absolute, or relative to the session's cwd). */
 export function pathsToWrite(input: HookInput): string[] {
-  const tool = asRecord(input.tool_input) ?? asRecord(input.toolInput) ?? {};
+  const tool = toolCall(input, { toolName: [], toolInput: ['tool_input', 'toolInput'] }).args ?? {};
   const out: string[] = [];
   for (const key of PATH_KEYS) {
     const v = tool[key];

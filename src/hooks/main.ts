@@ -4,13 +4,15 @@
  * pays for Node's start and one or two local HTTP calls — never for fastify,
  * the MCP SDK, zod or commander.
  */
-import { type AgentIdentity, type ClientKind, identify, isClientKind } from '../client/agent-identity.js';
+import { type AgentIdentity, identify } from '../client/agent-identity.js';
+import { CLIENT_KINDS, type ClientKind, detectClient, isClientKind, profileOf } from '../clients/index.js';
+import type { ClientProfile } from '../clients/profile.js';
 import { resolveBoard } from '../state-dir/board-name.js';
 import { resolveStateDir } from '../state-dir/state-dir.js';
 import { type HookEvent, type Spoken, speak } from './answer.js';
 import { type HookDaemon, hookDaemon } from './daemon.js';
 import { type GuardMode, guardMode } from './guard-mode.js';
-import { readInput, str } from './input.js';
+import { type HookInput, readInput, str, toolCall } from './input.js';
 import { preCommit } from './pre-commit.js';
 import { preEdit } from './pre-edit.js';
 import { primeText } from './prime.js';
@@ -25,8 +27,7 @@ interface Args {
   json: boolean;
 }
 
-const USAGE =
-  'usage: coord hook pre-edit|session-start|stop|pre-commit [--client claude|codex|gemini|cursor] [--state DIR]';
+const USAGE = `usage: coord hook pre-edit|session-start|stop|pre-commit [--client ${CLIENT_KINDS.join('|')}] [--state DIR]`;
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args | string {
   const [command, ...rest] = argv;
@@ -41,18 +42,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args | string
     else return `${USAGE}\nunexpected argument: ${a}`;
   }
   if (!EVENTS.includes(event as HookEvent)) return USAGE;
-  const client = out.client ?? detectClient(env);
+  const client = out.client ?? detectClient(env) ?? 'claude';
   if (!isClientKind(client)) return `${USAGE}\nunknown client: ${String(client)}`;
   return { event: event as HookEvent, client, json: out.json ?? false, ...(out.state ? { state: out.state } : {}) };
-}
-
-/** Without --client: what the environment says (Gemini CLI also sets CLAUDE_PROJECT_DIR, so it goes first). */
-function detectClient(env: NodeJS.ProcessEnv): ClientKind {
-  if (env.GEMINI_SESSION_ID || env.GEMINI_CLI) return 'gemini';
-  if (env.CLAUDE_CODE_SESSION_ID || env.CLAUDECODE) return 'claude';
-  if (env.CODEX_SANDBOX || env.CODEX_HOME || env.CODEX_THREAD_ID) return 'codex';
-  if (env.CURSOR_TRACE_ID || env.CURSOR_AGENT) return 'cursor';
-  return 'claude';
 }
 
 export async function runHook(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<Spoken> {
@@ -83,11 +75,14 @@ async function dispatch(
     const r = await preCommit(env, mode, linked());
     return { code: r.code, stdout: '', stderr: r.message ? `${r.message}\n` : '' };
   }
-  const input = args.event === 'session-start' && process.stdin.isTTY ? {} : await readInput();
+  const profile = profileOf(args.client);
+  const raw = args.event === 'session-start' && process.stdin.isTTY ? {} : await readInput();
+  const input = asCoordReads(profile, raw);
   const cwd = str(input.cwd) ?? (env.CLAUDE_PROJECT_DIR || process.cwd());
-  const identity: AgentIdentity | null = identify(args.client, env);
+  const identity: AgentIdentity | null = identify(args.client, env, { input: raw });
   const daemon = linked(identity?.sessionId);
   if (args.event === 'pre-edit') {
+    if (!guards(profile, str(input.tool_name))) return { code: 0, stdout: '', stderr: '' };
     return speak(
       args.client,
       'pre-edit',
@@ -102,6 +97,22 @@ async function dispatch(
   }
   if (mode === 'off') return { code: 0, stdout: '', stderr: '' };
   return speak(args.client, 'stop', await stopCheck(input, { agent, board, stateDir }, daemon));
+}
+
+/** The hook input with the tool call where coord's hooks read it (`tool_name`, `tool_input` an object). */
+function asCoordReads(profile: ClientProfile, raw: HookInput): HookInput {
+  const call = toolCall(raw, profile.hooks.input);
+  return { ...raw, ...(call.name ? { tool_name: call.name } : {}), ...(call.args ? { tool_input: call.args } : {}) };
+}
+
+/**
+ * Whether the pre-edit hook checks this tool. Where the client runs it for every tool (Cursor),
+ * tools the profile names as read-only are skipped — by exact name, never a prefix (`search_replace`
+ * writes); any other tool that names a path is checked.
+ */
+function guards(profile: ClientProfile, tool: string | undefined): boolean {
+  if (!profile.tools.hookSeesEveryTool || tool === undefined) return true;
+  return !profile.tools.readOnly.includes(tool);
 }
 
 /** Run, say it, exit — a hook that throws must still let the client go on (fail open). */

@@ -18,8 +18,6 @@ export const AUTO_LOCK_LEASE_S = 600;
 /** An own lock with less than this left is renewed by the next edit of its files. */
 const RENEW_BELOW_MS = (AUTO_LOCK_LEASE_S * 1000) / 2;
 
-const READ_ONLY_TOOL = /^(read|view|list|ls|glob|grep|search|find|fetch|web)/i;
-
 interface LiveLock {
   lock_id: string;
   agent: string;
@@ -47,8 +45,6 @@ export interface PreEditEnv {
 
 export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdict> {
   if (env.mode === 'off') return { kind: 'allow' };
-  // Cursor runs preToolUse for every tool: only the ones that write are coord's business.
-  if (typeof input.tool_name === 'string' && READ_ONLY_TOOL.test(input.tool_name)) return { kind: 'allow' };
   const cwd = str(input.cwd) ?? env.cwd;
   const boards = keysByBoard(
     pathsToWrite(input).map((p) => resolve(cwd, p)),

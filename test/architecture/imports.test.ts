@@ -27,13 +27,14 @@ const layerOf = (file: string, spec: string): string | null => {
 /** Which layers each layer may import (STYLE.md: dependencies read like the diagram). */
 export const ALLOWED: Record<string, string[]> = {
   core: ['core'],
+  clients: ['clients'],
   store: ['store', 'core'],
   'state-dir': ['state-dir', 'core'],
   api: ['api', 'core'],
-  server: ['server', 'core', 'store', 'state-dir', 'api'],
-  client: ['client', 'core', 'state-dir', 'api'],
-  cli: ['cli', 'client', 'state-dir', 'core', 'api'],
-  hooks: ['hooks', 'client', 'state-dir', 'core', 'api'],
+  server: ['server', 'core', 'store', 'state-dir', 'api', 'clients'],
+  client: ['client', 'core', 'state-dir', 'api', 'clients'],
+  cli: ['cli', 'client', 'state-dir', 'core', 'api', 'clients'],
+  hooks: ['hooks', 'client', 'state-dir', 'core', 'api', 'clients'],
 };
 
 /** Every rule broken by one file's source, as `layer → other: spec` lines. */

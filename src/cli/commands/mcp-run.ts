@@ -26,7 +26,7 @@ export async function runMcp(flags: McpFlags): Promise<void> {
   const workspace = env.CLAUDE_PROJECT_DIR || process.cwd();
   // One agent, one name: the hooks of this client session derive the same name and session (SPEC §10).
   const kind = isClientKind(flags.client) ? flags.client : env.CLAUDE_CODE_SESSION_ID ? 'claude' : undefined;
-  const identity = kind ? identify(kind, env) : null;
+  const identity = kind ? identify(kind, env, { side: 'mcp' }) : null;
   const agent = flags.agent ?? (env.COORD_AGENT || identity?.agent);
   const board = resolveBoard(flags.board, env, workspace);
   const boardGiven = Boolean(flags.board || env.COORD_BOARD);

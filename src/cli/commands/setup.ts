@@ -17,8 +17,8 @@ import {
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { CLIENT_KINDS, type ClientKind, isClientKind } from '../../client/agent-identity.js';
 import { CliError } from '../../client/daemon-client.js';
+import { CLIENT_KINDS, type ClientKind, isClientKind, PROFILES, profileOf } from '../../clients/index.js';
 import { findRepoRoot } from '../../state-dir/board-name.js';
 import { resolveStateDir } from '../../state-dir/state-dir.js';
 import { fail } from '../output.js';
@@ -57,21 +57,20 @@ export interface SetupOutcome {
   notes: string[];
 }
 
-/** Where each client keeps its configuration by default: Cursor's is per project, the others' per user. */
-const DEFAULT_SCOPE: Record<ClientKind, Scope> = { claude: 'user', codex: 'user', gemini: 'user', cursor: 'project' };
-
 export function registerSetup(program: Command): void {
   program
     .command('setup')
     .description(
-      'Print (or with --write, add) what makes Claude Code, Codex, Gemini CLI or Cursor use coord: MCP server, hooks, instructions',
+      `Print (or with --write, add) what makes ${Object.values(PROFILES)
+        .map((p) => p.title)
+        .join(', ')} use coord: MCP server, hooks, instructions`,
     )
     .argument('<client>', CLIENT_KINDS.join(' | '))
     .option('--write', 'write it (running it again changes nothing)')
     .option('--remove', 'take out everything setup added, restoring each file it touched')
     .option(
       '--scope <scope>',
-      'user (your home; default for claude, codex, gemini) or project (this repository; default for cursor)',
+      `user (your home) or project (this repository); default: ${CLIENT_KINDS.map((k) => `${k} ${profileOf(k).setup.defaultScope}`).join(', ')}`,
     )
     .option('--state <dir>', 'pin this state directory in the configuration (default: $COORD_STATE if set)')
     .option('--json', 'print JSON instead of text')
@@ -102,7 +101,7 @@ export async function runSetup(
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): Promise<SetupOutcome> {
-  const scope = (flags.scope as Scope | undefined) ?? DEFAULT_SCOPE[client];
+  const scope = (flags.scope as Scope | undefined) ?? profileOf(client).setup.defaultScope;
   const pinned = flags.state ?? env.COORD_STATE;
   const launch: Launch = {
     node: process.execPath,
@@ -140,7 +139,7 @@ export async function runSetup(
     rec.after = after;
     files.push({ path: p.path, what: p.what, status: after === before ? 'unchanged' : 'written' });
   }
-  if (client === 'codex') {
+  if (profileOf(client).setup.after === 'codex-trust') {
     const toml = plans[0];
     const bin = env.COORD_CODEX_BIN || 'codex';
     const trust = await trustCodexHooks(bin, root, launch.bin, env);

@@ -4,15 +4,9 @@
  * edit that is already in place changes nothing (the text is not even
  * re-serialised), so running setup twice leaves the file byte-identical.
  */
-export type JsonPath = string[];
+import type { JsonEdit } from '../../clients/profile.js';
 
-export type JsonEdit =
-  /** `path` = value (an object value is set whole: it is coord's own entry, e.g. mcpServers.coord). */
-  | { op: 'set'; path: JsonPath; value: unknown }
-  /** `path` is a list that should hold `item`. */
-  | { op: 'union'; path: JsonPath; item: unknown }
-  /** `path` is a list of hook groups: coord's group (found by `mark` in a command) is this one. */
-  | { op: 'group'; path: JsonPath; group: Record<string, unknown>; mark: string };
+export type { JsonEdit, JsonPath } from '../../clients/profile.js';
 
 type Doc = Record<string, unknown>;
 
@@ -103,7 +97,7 @@ function prune(node: Doc, prior: unknown): void {
   }
 }
 
-function container(doc: Doc, path: JsonPath, file: string): Doc {
+function container(doc: Doc, path: string[], file: string): Doc {
   let at = doc;
   for (const k of path) {
     const next = at[k] ?? {};
@@ -114,7 +108,7 @@ function container(doc: Doc, path: JsonPath, file: string): Doc {
   return at;
 }
 
-function lookup(doc: unknown, path: JsonPath): unknown {
+function lookup(doc: unknown, path: string[]): unknown {
   let at = doc;
   for (const k of path) {
     if (!isObject(at)) return undefined;

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClientKind } from '../../client/agent-identity.js';
-import type { Scope } from './plans.js';
+import type { ClientKind } from '../../clients/index.js';
+import type { Scope } from '../../clients/profile.js';
 
 export interface FileRecord {
   path: string;

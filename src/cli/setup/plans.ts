@@ -4,13 +4,13 @@
  * a client needs to claim, be blocked and be primed, with no hand edits.
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import type { ClientKind } from '../../client/agent-identity.js';
+import { type ClientKind, profileOf } from '../../clients/index.js';
+import type { ClientEvent, ConfigFile, JsonEdit, Scope, SetupSpec } from '../../clients/profile.js';
 import { codexBlock, removeCodexToml, upsertCodexToml } from './codex-toml.js';
 import { removeSection, sectionBlock, upsertSection } from './instructions.js';
-import { applyJson, type JsonEdit, undoJson } from './json-file.js';
+import { applyJson, undoJson } from './json-file.js';
 
-export type Scope = 'user' | 'project';
+export type { Scope } from '../../clients/profile.js';
 
 /** How to run this coord: absolute node and bin/coord.js, because GUI-launched clients do not see the shell's PATH. */
 export interface Launch {
@@ -50,10 +50,10 @@ export const mcpArgs = (c: SetupContext): string[] => [
 ];
 
 /** The mark that finds coord's hook in a client's list: unique per event and client. */
-export const hookMark = (event: string, client: ClientKind) =>
+export const hookMark = (event: ClientEvent, client: ClientKind) =>
   event === 'session-start' ? `prime --client ${client}` : `hook ${event} --client ${client}`;
 
-export function hookCommand(c: SetupContext, event: 'pre-edit' | 'session-start' | 'stop'): string {
+export function hookCommand(c: SetupContext, event: ClientEvent): string {
   const words = [c.launch.node, c.launch.bin, ...hookMark(event, c.client).split(' '), ...c.launch.stateArgs];
   return words.map(shellQuote).join(' ');
 }
@@ -69,155 +69,53 @@ function jsonPlan(path: string, what: string, edits: JsonEdit[]): FilePlan {
   };
 }
 
-function sectionPlan(path: string, prefix = ''): FilePlan {
+function sectionPlan(path: string, what: string, prefix = ''): FilePlan {
   return {
     path,
-    what: 'the coord instructions section',
+    what,
     apply: (before) => upsertSection(before, sectionBlock(), prefix),
     undo: (current) => removeSection(current, prefix),
   };
 }
 
-const commandHook = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra });
+/** A whole file coord ships: written as given; taken out only while it is still what coord wrote. */
+function ownedFilePlan(path: string, what: string, content: string): FilePlan {
+  return {
+    path,
+    what,
+    apply: () => content,
+    undo: (current) => (current === content ? null : current),
+  };
+}
 
-export function planFor(c: SetupContext): FilePlan[] {
-  switch (c.client) {
-    case 'claude':
-      return claude(c);
-    case 'codex':
-      return codex(c);
-    case 'gemini':
-      return gemini(c);
-    case 'cursor':
-      return cursor(c);
+function planOf(f: ConfigFile): FilePlan {
+  switch (f.format) {
+    case 'json':
+      return jsonPlan(f.path, f.what, f.edits);
+    case 'section':
+      return sectionPlan(f.path, f.what, f.prefix);
+    case 'codex-toml':
+      return {
+        path: f.path,
+        what: f.what,
+        apply: (before) => upsertCodexToml(before, codexBlock(f.block)),
+        undo: (current, _before, trusted) => removeCodexToml(current, trusted),
+      };
+    case 'file':
+      return ownedFilePlan(f.path, f.what, f.content);
   }
 }
 
-function claude(c: SetupContext): FilePlan[] {
-  const dir = c.env.CLAUDE_CONFIG_DIR || join(home(c.env), '.claude');
-  const user = c.scope === 'user';
-  const server = { type: 'stdio', command: c.launch.node, args: mcpArgs(c), env: {} };
-  const group = (event: 'pre-edit' | 'session-start' | 'stop', matcher?: string) => ({
-    ...(matcher ? { matcher } : {}),
-    hooks: [commandHook(hookCommand(c, event), { timeout: 15 })],
-  });
-  const settings: JsonEdit[] = [
-    {
-      op: 'group',
-      path: ['hooks', 'PreToolUse'],
-      group: group('pre-edit', 'Edit|Write|MultiEdit|NotebookEdit'),
-      mark: hookMark('pre-edit', 'claude'),
-    },
-    {
-      op: 'group',
-      path: ['hooks', 'SessionStart'],
-      group: group('session-start'),
-      mark: hookMark('session-start', 'claude'),
-    },
-    { op: 'group', path: ['hooks', 'Stop'], group: group('stop'), mark: hookMark('stop', 'claude') },
-    // coord's tools run without a permission prompt (headless `claude -p` would refuse them).
-    { op: 'union', path: ['permissions', 'allow'], item: 'mcp__coord' },
-    ...(user ? [] : [{ op: 'union' as const, path: ['enabledMcpjsonServers'], item: 'coord' }]),
-  ];
-  return [
-    user
-      ? jsonPlan(join(c.env.CLAUDE_CONFIG_DIR || home(c.env), '.claude.json'), 'mcpServers.coord', [
-          { op: 'set', path: ['mcpServers', 'coord'], value: server },
-        ])
-      : jsonPlan(join(c.root, '.mcp.json'), 'mcpServers.coord', [
-          { op: 'set', path: ['mcpServers', 'coord'], value: server },
-        ]),
-    jsonPlan(
-      user ? join(dir, 'settings.json') : join(c.root, '.claude', 'settings.json'),
-      'hooks PreToolUse (Edit|Write|MultiEdit|NotebookEdit), SessionStart, Stop; permissions.allow mcp__coord',
-      settings,
-    ),
-    sectionPlan(user ? join(dir, 'CLAUDE.md') : join(c.root, 'CLAUDE.md')),
-  ];
-}
-
-function codex(c: SetupContext): FilePlan[] {
-  const dir = c.scope === 'user' ? c.env.CODEX_HOME || join(home(c.env), '.codex') : join(c.root, '.codex');
-  const block = codexBlock({
-    mcpCommand: c.launch.node,
-    mcpArgs: mcpArgs(c),
-    preEdit: hookCommand(c, 'pre-edit'),
-    prime: hookCommand(c, 'session-start'),
-    stop: hookCommand(c, 'stop'),
-  });
-  return [
-    {
-      path: join(dir, 'config.toml'),
-      what: '[mcp_servers.coord], [[hooks.PreToolUse]] apply_patch, [[hooks.SessionStart]], [[hooks.Stop]], their [hooks.state] trust, mcp_optional_startup_grace_ms',
-      apply: (before) => upsertCodexToml(before, block),
-      undo: (current, _before, trusted) => removeCodexToml(current, trusted),
-    },
-    sectionPlan(c.scope === 'user' ? join(dir, 'AGENTS.md') : join(c.root, 'AGENTS.md')),
-  ];
-}
-
-function gemini(c: SetupContext): FilePlan[] {
-  const dir = c.scope === 'user' ? join(home(c.env), '.gemini') : join(c.root, '.gemini');
-  const group = (event: 'pre-edit' | 'session-start' | 'stop', name: string, matcher?: string) => ({
-    ...(matcher ? { matcher } : {}),
-    hooks: [commandHook(hookCommand(c, event), { name, timeout: 15_000 })],
-  });
-  return [
-    jsonPlan(
-      join(dir, 'settings.json'),
-      'mcpServers.coord (trust: true); hooks BeforeTool (write_file|replace), SessionStart, AfterAgent',
-      [
-        // trust: true — Gemini CLI offers an untrusted server's tools only after a confirmation, which headless mode cannot give.
-        { op: 'set', path: ['mcpServers', 'coord'], value: { command: c.launch.node, args: mcpArgs(c), trust: true } },
-        {
-          op: 'group',
-          path: ['hooks', 'BeforeTool'],
-          group: group('pre-edit', 'coord-pre-edit', 'write_file|replace'),
-          mark: hookMark('pre-edit', 'gemini'),
-        },
-        {
-          op: 'group',
-          path: ['hooks', 'SessionStart'],
-          group: group('session-start', 'coord-prime'),
-          mark: hookMark('session-start', 'gemini'),
-        },
-        {
-          op: 'group',
-          path: ['hooks', 'AfterAgent'],
-          group: group('stop', 'coord-stop'),
-          mark: hookMark('stop', 'gemini'),
-        },
-      ],
-    ),
-    sectionPlan(c.scope === 'user' ? join(dir, 'GEMINI.md') : join(c.root, 'GEMINI.md')),
-  ];
-}
-
-const MDC_PREFIX = `---
-description: coord — the task board and file locks shared by the agents in this repository
-alwaysApply: true
----
-
-`;
-
-function cursor(c: SetupContext): FilePlan[] {
-  const dir = c.scope === 'user' ? join(home(c.env), '.cursor') : join(c.root, '.cursor');
-  const hook = (event: 'pre-edit' | 'session-start' | 'stop') => ({ command: hookCommand(c, event) });
-  return [
-    jsonPlan(join(dir, 'mcp.json'), 'mcpServers.coord', [
-      { op: 'set', path: ['mcpServers', 'coord'], value: { command: c.launch.node, args: mcpArgs(c) } },
-    ]),
-    jsonPlan(join(dir, 'hooks.json'), 'hooks preToolUse, sessionStart, stop', [
-      { op: 'set', path: ['version'], value: 1 },
-      { op: 'group', path: ['hooks', 'preToolUse'], group: hook('pre-edit'), mark: hookMark('pre-edit', 'cursor') },
-      {
-        op: 'group',
-        path: ['hooks', 'sessionStart'],
-        group: hook('session-start'),
-        mark: hookMark('session-start', 'cursor'),
-      },
-      { op: 'group', path: ['hooks', 'stop'], group: hook('stop'), mark: hookMark('stop', 'cursor') },
-    ]),
-    ...(c.scope === 'project' ? [sectionPlan(join(dir, 'rules', 'coord.mdc'), MDC_PREFIX)] : []),
-  ];
+/** The files the client's profile says setup writes, each with how to apply and undo coord's part. */
+export function planFor(c: SetupContext): FilePlan[] {
+  const spec: SetupSpec = {
+    scope: c.scope,
+    root: c.root,
+    home: home(c.env),
+    env: c.env,
+    mcp: { command: c.launch.node, args: mcpArgs(c) },
+    hook: (event) => hookCommand(c, event),
+    mark: (event) => hookMark(event, c.client),
+  };
+  return profileOf(c.client).setup.files(spec).map(planOf);
 }

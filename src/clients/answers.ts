@@ -1,0 +1,37 @@
+/** The hook answers most clients share, in their own words (SPEC §10); a profile picks or writes its own. */
+import type { ClientEvent, HookContract, Spoken } from './profile.js';
+
+export const json = (v: unknown): string => `${JSON.stringify(v)}\n`;
+
+const said = (stdout: string, code = 0, stderr = ''): Spoken => ({ code, stdout, stderr });
+
+type Answers = Pick<HookContract, 'deny' | 'context' | 'keepGoing'>;
+type EventNames = Partial<Record<ClientEvent, string>>;
+
+/**
+ * Claude Code's contract (Codex and Copilot CLI run it too): deny with the JSON
+ * `permissionDecision: "deny"` (the model reads the reason without the hook's command line — Codex
+ * rejects a bare `allow`, so allowing is answering nothing); session-start context is plain
+ * stdout; stop keeps going with `decision: "block"`.
+ */
+export const claudeAnswers = (events: EventNames): Answers => ({
+  deny: (reason, event) =>
+    said(
+      json({
+        hookSpecificOutput: {
+          hookEventName: events[event],
+          permissionDecision: 'deny',
+          permissionDecisionReason: reason,
+        },
+      }),
+    ),
+  context: (text) => said(`${text}\n`),
+  keepGoing: (reason) => said(json({ decision: 'block', reason })),
+});
+
+/** JSON `additionalContext` for a client that shows plain hook output to the user only. */
+export const additionalContext = (events: EventNames) => (text: string, event: ClientEvent) =>
+  said(json({ hookSpecificOutput: { hookEventName: events[event], additionalContext: text } }));
+
+/** Exit 2 with the reason on stderr: the model reads it (Gemini CLI, Qwen Code). */
+export const exit2Deny = (reason: string): Spoken => said('', 2, `${reason}\n`);

@@ -1,0 +1,160 @@
+/**
+ * A client profile (SPEC §17): everything coord knows about one agent client, in one place —
+ * where its configuration lives and in what format, its hook contract (what its hooks read on
+ * stdin, how they block, add context and keep it going), what names its session for the MCP
+ * server and the hooks alike, its edit and shell tool names, and how its wrapper shows a tool
+ * result to its model. Setup (cli/setup), the hooks (hooks/) and identity (client/agent-identity.ts)
+ * read it; adding a client is one file in this folder and one line in its table (index.ts).
+ *
+ * This folder is data and small pure functions only: the hooks load it on every edit, so it
+ * imports nothing but itself (test/architecture/imports.test.ts, hook-weight.test.ts).
+ */
+
+/** What a hook prints and exits with. */
+export interface Spoken {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The hook events coord installs, in coord's words (each client names them its own way). */
+export type ClientEvent = 'pre-edit' | 'session-start' | 'stop' | 'post-shell';
+
+export type Scope = 'user' | 'project';
+
+// ─── configuration files ──────────────────────────────────────────────────────────────────────
+
+export type JsonPath = string[];
+
+/** One undoable edit of a JSON config (cli/setup/json-file.ts applies and undoes it). */
+export type JsonEdit =
+  /** `path` = value (an object value is set whole: it is coord's own entry, e.g. mcpServers.coord). */
+  | { op: 'set'; path: JsonPath; value: unknown }
+  /** `path` is a list that should hold `item`. */
+  | { op: 'union'; path: JsonPath; item: unknown }
+  /** `path` is a list of hook groups: coord's group (found by `mark` in a command) is this one. */
+  | { op: 'group'; path: JsonPath; group: Record<string, unknown>; mark: string };
+
+/** What Codex's `config.toml` gets (cli/setup/codex-toml.ts writes the block and records its hooks' trust). */
+export interface CodexTomlBlock {
+  mcpCommand: string;
+  mcpArgs: string[];
+  preEdit: string;
+  prime: string;
+  stop: string;
+}
+
+/**
+ * One file setup writes, in a format cli/setup knows how to apply and undo exactly: `json`, a JSON
+ * object file whose coord part is a list of edits; `section`, a markdown instructions file holding
+ * coord's marked section; `codex-toml`, Codex's config.toml; `file`, a whole file coord ships.
+ */
+export type ConfigFile = { path: string; what: string } & (
+  | { format: 'json'; edits: JsonEdit[] }
+  /** A markdown instructions file holding coord's marked section (after `prefix` when coord creates it). */
+  | { format: 'section'; prefix?: string }
+  /** Codex's config.toml: coord's marked block. */
+  | { format: 'codex-toml'; block: CodexTomlBlock }
+  /** A whole file coord ships and owns (a plugin, an extension): written as given, deleted on --remove. */
+  | { format: 'file'; content: string }
+);
+
+/** What a profile needs to say which files setup writes. */
+export interface SetupSpec {
+  scope: Scope;
+  /** The work tree setup runs in (project scope writes there). */
+  root: string;
+  /** $HOME. */
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** How to start `coord mcp` for this client: an absolute node and its arguments. */
+  mcp: { command: string; args: string[] };
+  /** The shell command line of coord's hook for an event (`node …/coord.js hook pre-edit --client X …`). */
+  hook(event: ClientEvent): string;
+  /** The text that finds coord's hook for an event in the client's hook list (unique per event and client). */
+  mark(event: ClientEvent): string;
+}
+
+export interface SetupProfile {
+  /** Where `coord setup <client>` writes when no --scope is given. */
+  defaultScope: Scope;
+  files(s: SetupSpec): ConfigFile[];
+  /** A step after the files are written: Codex runs hooks only once `codex app-server` trusted them. */
+  after?: 'codex-trust';
+}
+
+// ─── hooks ────────────────────────────────────────────────────────────────────────────────────
+
+export interface HookContract {
+  /** The client's own name of each event coord hooks into; an event missing here is not installed. */
+  events: Partial<Record<ClientEvent, string>>;
+  /** Fields of the hook's stdin that name the tool and carry its input (the input may be a JSON string). */
+  input: { toolName: readonly string[]; toolInput: readonly string[] };
+  /** Refuse the tool call: the model reads `reason` (in the client's own wrapping). */
+  deny(reason: string, event: ClientEvent): Spoken;
+  /** Add context for the model (session start). */
+  context(text: string, event: ClientEvent): Spoken;
+  /** Keep the agent going with `reason` (stop). */
+  keepGoing(reason: string, event: ClientEvent): Spoken;
+}
+
+// ─── identity ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * What names one client session for its MCP server and its hooks alike (SPEC §10 "one agent,
+ * one name"). The first that is present wins; when none is, the client process both descend from
+ * (its pid and start time), and when there is no such process (a client running as PID 1 inside a
+ * container, a detached hub), a stable fallback of client, user and host.
+ */
+export interface IdentityProfile {
+  /** Environment variables carrying the session id in the MCP server's environment. */
+  mcpEnv: readonly string[];
+  /** Environment variables carrying the same id in the hooks' environment. */
+  hookEnv: readonly string[];
+  /** A field of the hook's stdin carrying the same id the MCP server sees in `mcpEnv`. */
+  hookField?: string;
+}
+
+// ─── tools and what the model receives ────────────────────────────────────────────────────────
+
+export interface ToolNames {
+  /**
+   * The client's file-writing tools, by exact name (the pre-edit matcher setup writes, and the
+   * tools the hook guards when the client runs it for every tool).
+   */
+  edit: readonly string[];
+  /** Tools that only read, by exact name: skipped by a hook the client runs for every tool. Never a prefix. */
+  readOnly: readonly string[];
+  /** Its shell tool(s): edits made from the shell are seen after them (SPEC §10). */
+  shell: readonly string[];
+  /** Whether the client runs the pre-edit hook for every tool (then the hook filters by name). */
+  hookSeesEveryTool: boolean;
+}
+
+/**
+ * How the client's wrapper shows coord's tool result to its model:
+ * - `text`: the result's text content (Cursor, Copilot CLI);
+ * - `structured`: `structuredContent` serialised when present, else the text (Claude Code, Codex);
+ * - `failing-object`: the text on success; on `isError` the whole result object, `_meta` included,
+ *   wrapped in the client's error line (Gemini CLI, Qwen Code);
+ * - `whole-json`: the whole `CallToolResult` as JSON, always (Cline).
+ */
+export type ResultWrapper = 'text' | 'structured' | 'failing-object' | 'whole-json';
+
+export interface ClientProfile {
+  /** coord's name for it: `coord setup <kind>`, `--client <kind>`, the agent name's prefix. */
+  kind: string;
+  /** Its product name, for messages and docs. */
+  title: string;
+  /** Whether this environment is a hook or server started by this client (used when no --client is given). */
+  detect(env: NodeJS.ProcessEnv): boolean;
+  setup: SetupProfile;
+  hooks: HookContract;
+  identity: IdentityProfile;
+  tools: ToolNames;
+  /** `all` where the client defers tools behind a search; else coord's core set (SPEC §17). */
+  toolSurface: 'all' | 'core';
+  /** The name the model sees for coord's tool `tool`. */
+  mcpToolName(tool: string): string;
+  result: ResultWrapper;
+}
