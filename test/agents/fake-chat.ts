@@ -7,6 +7,7 @@
  * not, as asked), and its result comes back as a `role: "tool"` message with the same `tool_call_id`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SPEC_TOOLS } from '../mcp/spec-tools.js';
 import { type FakeModel, json, type Step, startFakeModel, type ToolResult, type Wire } from './fake-model.js';
 
 interface ToolDef {
@@ -91,7 +92,14 @@ function answer(step: Step, body: ChatBody, res: ServerResponse, n: number): voi
 export const chatWire: Wire = {
   isAgentTurn: (body, req: IncomingMessage) =>
     (req.url ?? '').includes('/chat/completions') && ((body as ChatBody | null)?.tools ?? []).length > 0,
-  toolNames: (body) => [...chatToolDefs(body).keys()],
+  /**
+   * Qwen Code defers MCP tools behind `tool_search` (they are not listed up front) yet runs a call of
+   * one by its full name: a coord tool then counts as offered.
+   */
+  toolNames(body) {
+    const names = [...chatToolDefs(body).keys()];
+    return names.includes('tool_search') ? [...names, ...SPEC_TOOLS.map((t) => `mcp__coord__${t}`)] : names;
+  },
   toolResults(body) {
     const names = new Map<string, string>();
     const out: ToolResult[] = [];

@@ -28,6 +28,8 @@ const layerOf = (file: string, spec: string): string | null => {
 export const ALLOWED: Record<string, string[]> = {
   core: ['core'],
   clients: ['clients'],
+  // Plugins run inside other programs (OpenCode, Cline, Pi): Node built-ins and each other only.
+  plugins: ['plugins'],
   store: ['store', 'core'],
   'state-dir': ['state-dir', 'core'],
   api: ['api', 'core'],
