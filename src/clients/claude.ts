@@ -67,6 +67,7 @@ export const claude: ClientProfile = {
   tools: { edit: EDIT, readOnly: [], shell: ['Bash'], hookSeesEveryTool: false },
   // Claude Code defers MCP tools behind its tool search: all of them cost nothing until used.
   toolSurface: 'all',
+  mcpClientNames: ['claude-code'],
   mcpToolName: (t) => `mcp__coord__${t}`,
   result: 'structured',
 };

@@ -49,6 +49,7 @@ export const codex: ClientProfile = {
     hookSeesEveryTool: false,
   },
   toolSurface: 'core',
+  mcpClientNames: ['codex-mcp-client'],
   mcpToolName: (t) => `mcp__coord__${t}`,
   result: 'structured',
 };

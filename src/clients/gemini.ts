@@ -66,6 +66,7 @@ export const gemini: ClientProfile = {
   identity: { mcpEnv: [], hookEnv: [] },
   tools: { edit: EDIT, readOnly: [], shell: ['run_shell_command'], hookSeesEveryTool: false },
   toolSurface: 'core',
+  mcpClientNames: ['gemini-cli-mcp-client'],
   mcpToolName: (t) => `mcp_coord_${t}`,
   result: 'failing-object',
 };

@@ -158,6 +158,8 @@ export interface ClientProfile {
   tools: ToolNames;
   /** `all` where the client defers tools behind a search; else coord's core set (SPEC §17). */
   toolSurface: 'all' | 'core';
+  /** The names it gives itself in MCP `initialize` (clientInfo.name): how an HTTP session is told apart. */
+  mcpClientNames?: readonly string[];
   /** The name the model sees for coord's tool `tool`. */
   mcpToolName(tool: string): string;
   result: ResultWrapper;

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { buildMcpServer } from '../../src/server/mcp/server.js';
+import { buildMcpServer, type ToolSurface } from '../../src/server/mcp/server.js';
 import { McpSession, type SessionIdentity } from '../../src/server/mcp/session.js';
 import { type Harness, harness, makeSqliteStore } from '../support/ctx.js';
 
@@ -24,6 +24,7 @@ export interface McpHarness extends Harness {
   agent(
     identity?: Partial<SessionIdentity>,
     client?: { name?: string; capabilities?: Record<string, unknown> },
+    tools?: ToolSurface,
   ): Promise<McpAgent>;
 }
 
@@ -31,9 +32,9 @@ export async function mcpHarness(): Promise<McpHarness> {
   const h = await harness(makeSqliteStore);
   return {
     ...h,
-    async agent(identity = {}, info = {}) {
+    async agent(identity = {}, info = {}, tools = undefined) {
       const session = new McpSession({ agent: null, board: 'default', root: null, id: randomUUID(), ...identity });
-      const server = buildMcpServer({ ctx: h.ctx, session, version: 'test' });
+      const server = buildMcpServer({ ctx: h.ctx, session, version: 'test', ...(tools ? { tools } : {}) });
       const client = new Client(
         { name: info.name ?? 'test-client', version: '1.0.0' },
         { capabilities: info.capabilities ?? {} },

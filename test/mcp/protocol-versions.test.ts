@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { tempDir } from '../support/ctx.js';
 import { COORD, childEnv, ROOT } from '../support/daemon.js';
-import { SPEC_TOOLS } from './spec-tools.js';
+import { CORE_TOOLS, SPEC_TOOLS } from './spec-tools.js';
 import { stopDaemon } from './stdio-support.js';
 
 const DISCOVER_META = {
@@ -79,7 +79,12 @@ test('Codex and Gemini CLI initialize at 2025-06-18 and are answered in that ver
         listTools(2),
       ]);
       assert.equal(answers[0].result.protocolVersion, '2025-06-18', name);
-      assert.equal(answers[1].result.tools.length, SPEC_TOOLS.length, name);
+      // SPEC §17: neither defers tools, so each is offered the core set.
+      assert.deepEqual(
+        answers[1].result.tools.map((t: { name: string }) => t.name).sort(),
+        [...CORE_TOOLS].sort(),
+        name,
+      );
       assert.doesNotMatch(stderr, /could not relay|error/i, stderr);
     }
   } finally {

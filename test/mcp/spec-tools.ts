@@ -19,3 +19,20 @@ export const SPEC_TOOLS = [
   'ack_message',
   'list_messages',
 ];
+
+/** SPEC §17: the core set offered to clients that load every schema into every request. */
+export const CORE_TOOLS = [
+  'post_task',
+  'inbox',
+  'claim_task',
+  'heartbeat',
+  'submit_result',
+  'release_task',
+  'show_task',
+  'lock_files',
+  'unlock_files',
+  'who',
+  'add_note',
+  'send_message',
+  'ack_message',
+];

@@ -5,11 +5,12 @@
  * what it uses — no SDK server, no zod (names are checked by the same rule as core/schemas.ts, names.ts), no
  * commander (mcp.ts registers the command) — and imported statically: one module graph, read in parallel.
  */
-import { identify, isClientKind } from '../../client/agent-identity.js';
+import { identify } from '../../client/agent-identity.js';
 import { claudePushFromEnv } from '../../client/claude-push.js';
 import { ensureDaemon, findDaemon } from '../../client/daemon-launcher.js';
 import { StdioTransport } from '../../client/jsonrpc.js';
 import { Bridge } from '../../client/mcp-relay.js';
+import { isClientKind, profileOf } from '../../clients/index.js';
 import { isAgentName, isBoardName } from '../../core/names.js';
 import { findRepoRoot, resolveBoard } from '../../state-dir/board-name.js';
 import { holdSessionLock, type SessionLock } from '../../state-dir/session-lock.js';
@@ -30,6 +31,12 @@ export async function runMcp(flags: McpFlags): Promise<void> {
   const agent = flags.agent ?? (env.COORD_AGENT || identity?.agent);
   const board = resolveBoard(flags.board, env, workspace);
   const boardGiven = Boolean(flags.board || env.COORD_BOARD);
+  if (flags.tools !== undefined && flags.tools !== 'core' && flags.tools !== 'all') {
+    log(`--tools must be core or all, got "${flags.tools}"`);
+    process.exit(EXIT.usage);
+  }
+  // SPEC §17: a client that loads every schema into every request gets the core set unless told otherwise.
+  const tools = flags.tools ?? (kind ? profileOf(kind).toolSurface : undefined);
   if ((agent !== undefined && !isAgentName(agent)) || !isBoardName(board)) {
     log(`invalid agent or board name "${agent ?? board}": use 1–64 characters of A-Z a-z 0-9 . _ : # @ / -`);
     process.exit(EXIT.usage);
@@ -44,6 +51,7 @@ export async function runMcp(flags: McpFlags): Promise<void> {
     // Only a guess from the working directory may be replaced by what the client says per call or in roots.
     ...(fromClient || boardGiven ? {} : { 'coord-workspace': 'guessed' }),
     ...(agent ? { 'coord-agent': agent } : {}),
+    ...(tools ? { 'coord-tools': tools } : {}),
   };
   // Claude Code's messaging socket, when it offers one (SPEC §12): the bridge names the agent in `headers`.
   const push = claudePushFromEnv(env, {

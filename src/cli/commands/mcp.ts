@@ -10,6 +10,7 @@ export interface McpFlags {
   client?: string;
   board?: string;
   state?: string;
+  tools?: string;
   json?: boolean;
 }
 
@@ -22,6 +23,10 @@ export const MCP_OPTIONS = {
   },
   board: { arg: '<name>', help: 'board (default: $COORD_BOARD, else this git repository, else "default")' },
   state: { arg: '<dir>', help: 'state directory (default: $COORD_STATE or ~/.coord)' },
+  tools: {
+    arg: '<set>',
+    help: "core (the few tools a task needs, short) or all (default: the client's profile: all where it defers tools behind a search, else core)",
+  },
   json: { arg: '', help: 'accepted like on every command: what this one prints is MCP JSON-RPC already' },
 } as const satisfies Record<keyof McpFlags, { arg: string; help: string }>;
 

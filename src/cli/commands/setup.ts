@@ -35,6 +35,7 @@ import {
 import { type FilePlan, type Launch, planFor, type Scope, type SetupContext } from '../setup/plans.js';
 
 interface SetupFlags {
+  tools?: string;
   write?: boolean;
   remove?: boolean;
   scope?: string;
@@ -73,11 +74,18 @@ export function registerSetup(program: Command): void {
       `user (your home) or project (this repository); default: ${CLIENT_KINDS.map((k) => `${k} ${profileOf(k).setup.defaultScope}`).join(', ')}`,
     )
     .option('--state <dir>', 'pin this state directory in the configuration (default: $COORD_STATE if set)')
+    .option(
+      '--tools <set>',
+      "all: offer every coord tool (default: the client's profile — all where it defers tools behind a search, else the core set)",
+    )
     .option('--json', 'print JSON instead of text')
     .action(async (client: string, flags: SetupFlags) => {
       try {
         if (!isClientKind(client)) {
           throw new CliError('invalid_request', `unknown client "${client}": use ${CLIENT_KINDS.join(', ')}`);
+        }
+        if (flags.tools !== undefined && flags.tools !== 'all' && flags.tools !== 'core') {
+          throw new CliError('invalid_request', `--tools must be all or core, got "${flags.tools}"`);
         }
         if (flags.scope !== undefined && flags.scope !== 'user' && flags.scope !== 'project') {
           throw new CliError('invalid_request', `--scope must be user or project, got "${flags.scope}"`);
@@ -109,7 +117,15 @@ export async function runSetup(
     stateArgs: pinned ? ['--state', resolve(pinned)] : [],
   };
   const root = findRepoRoot(cwd) ?? cwd;
-  const ctx: SetupContext = { client, scope, root, env, launch };
+  const tools = flags.tools === 'all' || flags.tools === 'core' ? flags.tools : undefined;
+  const ctx: SetupContext = {
+    client,
+    scope,
+    root,
+    env,
+    launch,
+    ...(tools && tools !== profileOf(client).toolSurface ? { tools } : {}),
+  };
   const plans = planFor(ctx);
   const stateDir = resolveStateDir(flags.state, env);
   const mpath = manifestPath(stateDir, client, scope, root);

@@ -30,6 +30,8 @@ export interface SetupContext {
   root: string;
   env: NodeJS.ProcessEnv;
   launch: Launch;
+  /** `--tools`: the tool set `coord mcp` offers, when not the client profile's default. */
+  tools?: 'core' | 'all';
 }
 
 export interface FilePlan {
@@ -49,6 +51,7 @@ export const mcpArgs = (c: SetupContext): string[] => [
   'mcp',
   '--client',
   c.client,
+  ...(c.tools ? ['--tools', c.tools] : []),
   ...c.launch.stateArgs,
 ];
 

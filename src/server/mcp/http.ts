@@ -11,6 +11,7 @@ import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/no
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { toolSurfaceOf } from '../../clients/index.js';
 import { DEFAULT_BOARD, DEFAULT_LEASE_S } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
@@ -40,6 +41,8 @@ export const HttpIdentity = z.object({
   session: z.uuid().optional(),
   /** `guessed`: board and root came from a working directory; the client's own word may replace them. */
   workspace: z.literal('guessed').optional(),
+  /** SPEC §17: which tools to list; by default what the profile of the client's `initialize` name says, else all. */
+  tools: z.enum(['core', 'all']).optional(),
 });
 
 interface HttpSession {
@@ -185,6 +188,7 @@ export class McpHttp {
       root: h['coord-root'],
       session: h['coord-session'],
       workspace: h['coord-workspace'],
+      tools: h['coord-tools'] ?? q.tools,
     });
     const httpId = randomUUID();
     const coordId = who.session ?? httpId;
@@ -208,6 +212,7 @@ export class McpHttp {
     const server = buildMcpServer({
       ctx: this.opts.ctx,
       session,
+      tools: who.tools ?? toolSurfaceOf(clientNameOf(req.body)),
       version: this.opts.version,
       log: this.opts.log,
       onClose: () => {
@@ -229,6 +234,12 @@ export class McpHttp {
     return live;
   }
 }
+
+/** The client's name in its `initialize` request. */
+const clientNameOf = (body: unknown): string | undefined => {
+  const name = (body as { params?: { clientInfo?: { name?: unknown } } } | undefined)?.params?.clientInfo?.name;
+  return typeof name === 'string' ? name : undefined;
+};
 
 const isId = (id: unknown): id is string | number => typeof id === 'string' || typeof id === 'number';
 /**

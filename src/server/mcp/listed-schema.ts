@@ -3,22 +3,65 @@
  * what `tools/list` shows, but validation is left to core's `parseInput`, so
  * bad arguments read `invalid_request: …` like every other failure instead
  * of the SDK's own wording.
+ *
+ * The core surface (SPEC §17) lists a smaller schema of the same tool: only
+ * the arguments its `core.args` names, each with its short description, and
+ * none of the bounds (`pattern`, `maxLength`, `maxItems`, …) a model does not
+ * need to call it well — the daemon still checks every one of them.
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 
 export type ToolArgs = Record<string, unknown>;
 
-export function listedSchema(schema: z.ZodObject): StandardSchemaWithJSON<ToolArgs> {
+/** What the core surface lists of a tool: a short description, and the arguments shown (with theirs). */
+export interface CoreListing {
+  description: string;
+  args: Record<string, string>;
+}
+
+export function listedSchema(schema: z.ZodObject, core?: CoreListing): StandardSchemaWithJSON<ToolArgs> {
   const std = schema['~standard'];
+  const jsonSchema = core
+    ? {
+        input: (o: Parameters<typeof std.jsonSchema.input>[0]) => compact(std.jsonSchema.input(o), core),
+        output: (o: Parameters<typeof std.jsonSchema.output>[0]) => compact(std.jsonSchema.output(o), core),
+      }
+    : std.jsonSchema;
   return {
     '~standard': {
       version: 1,
       vendor: std.vendor,
-      jsonSchema: std.jsonSchema,
+      jsonSchema,
       validate: (value) => ({ value: isRecord(value) ? value : {} }),
     },
   };
+}
+
+/** Bounds the daemon checks anyway: listing them costs every request bytes and tells a model nothing it needs. */
+const BOUNDS = new Set(['$schema', 'pattern', 'maxLength', 'minLength', 'maxItems', 'minItems', 'format']);
+
+function compact(schema: Record<string, unknown>, core: CoreListing): Record<string, unknown> {
+  const props = isRecord(schema.properties) ? schema.properties : {};
+  const kept: Record<string, unknown> = {};
+  for (const [name, description] of Object.entries(core.args)) {
+    const p = props[name];
+    if (!isRecord(p)) throw new Error(`core listing names ${name}, which the tool does not take`);
+    kept[name] = { ...strip(p), description };
+  }
+  const required = Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : [];
+  const missing = required.filter((r) => !(r in kept));
+  if (missing.length > 0) throw new Error(`core listing leaves out required ${missing.join(', ')}`);
+  return { type: 'object', properties: kept, ...(required.length ? { required } : {}) };
+}
+
+function strip(node: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (BOUNDS.has(k) || k === 'description') continue;
+    out[k] = isRecord(v) ? strip(v) : v;
+  }
+  return out;
 }
 
 const isRecord = (v: unknown): v is ToolArgs => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -31,7 +31,11 @@ export interface McpServerDeps {
   log?: Logger | undefined;
   /** Called once when this server's transport closes. */
   onClose?: () => void;
+  /** SPEC §17: `core` lists the core set, short (for clients that load every schema into every request). Default all. */
+  tools?: ToolSurface;
 }
+
+export type ToolSurface = 'core' | 'all';
 
 export function buildMcpServer(deps: McpServerDeps): McpServer {
   const { ctx, session, log } = deps;
@@ -44,9 +48,15 @@ export function buildMcpServer(deps: McpServerDeps): McpServer {
   );
   session.nameClient(() => server.server.getClientVersion()?.name);
   for (const tool of tools) {
+    const core = deps.tools === 'core' ? tool.core : undefined;
+    if (deps.tools === 'core' && !core) continue;
     server.registerTool(
       tool.name,
-      { description: tool.description, inputSchema: listedSchema(tool.input), annotations: tool.annotations },
+      {
+        description: core?.description ?? tool.description,
+        inputSchema: listedSchema(tool.input, core),
+        annotations: tool.annotations,
+      },
       (args, extra) => {
         const workspace = codexWorkspace(extra.mcpReq._meta);
         if (workspace) session.learnWorkspace(workspace, 'call');

@@ -30,6 +30,10 @@ export const messageTools: Tool[] = [
       'Add a note to a task: what you did, what is left, what the next agent should know. Anyone who can see the task may; notes are kept in order and shown with show_task.',
     input: AddNoteInput.omit({ agent: true }),
     annotations: WRITE,
+    core: {
+      description: 'Note on a task for the next agent: what was done, what is left.',
+      args: { task_id: 'Task id.', text: 'The note.' },
+    },
     async run(args, { ctx, session }) {
       const out = await invoke(op.addNote, ctx, { ...args, agent: session.agent });
       const what = out.created ? 'noted' : 'already noted (same idempotency_key)';
@@ -42,6 +46,10 @@ export const messageTools: Tool[] = [
       'Tell another agent something (a bug you found, "please take over", an answer), or every agent on this board with to "*". It reaches them at their next inbox, or at once in a live Claude Code session. With ack_required they should acknowledge it; list_messages with box "sent" shows whether it was delivered and acknowledged.',
     input: SendMessageInput.omit({ agent: true, board: true }),
     annotations: WRITE,
+    core: {
+      description: 'Tell another agent something, or every agent here with to "*"; it shows in their inbox.',
+      args: { to: 'Agent name or "*".', text: 'The message.' },
+    },
     async run(args, { ctx, session }) {
       const out = await invoke(op.sendMessage, ctx, { ...args, agent: session.agent, board: session.board });
       const m = out.message;
@@ -55,6 +63,10 @@ export const messageTools: Tool[] = [
       'Acknowledge a message addressed to you (by its id, e.g. "m3k9x2qab"): it leaves your inbox and its sender sees the receipt. Acknowledging twice is fine.',
     input: AckMessageInput.omit({ agent: true }),
     annotations: WRITE,
+    core: {
+      description: 'Acknowledge a message to you once handled: it leaves your inbox.',
+      args: { message_id: 'Its id.' },
+    },
     async run(args, { ctx, session }) {
       const out = await invoke(op.ackMessage, ctx, { ...args, agent: session.agent });
       const text = out.acked

@@ -27,7 +27,7 @@ import {
   SubmitInput,
   UnlockInput,
 } from '../../core/schemas.js';
-import type { ToolArgs } from './listed-schema.js';
+import type { CoreListing, ToolArgs } from './listed-schema.js';
 import { toRepoPaths } from './paths.js';
 import * as say from './result-text.js';
 import type { McpSession } from './session.js';
@@ -51,6 +51,11 @@ export interface Tool {
   input: z.ZodObject;
   /** SPEC §5: Codex refuses, headless, any tool without them. */
   annotations: ToolAnnotations;
+  /**
+   * In the core surface (SPEC §17: clients that load every schema into every request), listed this
+   * short; a tool without it is offered only with `--tools all`. The tool behaves the same either way.
+   */
+  core?: CoreListing;
   run(args: ToolArgs, env: ToolEnv): Promise<ToolOutput>;
 }
 
@@ -73,6 +78,10 @@ export const tools: Tool[] = [
       'Post a task to the shared board for any agent (or, with `for`, one agent) to claim. Use idempotency_key to make a retry safe. With blocked_by: [task ids], nobody can claim it until every one of those tasks completed; parent: a task id groups it under that task. To post several steps that depend on each other, use post_plan instead (one call).',
     input: CreateTaskInput.omit({ agent: true, board: true }),
     annotations: WRITE,
+    core: {
+      description: 'Post a task on this board for any agent (or, with for, one agent) to claim.',
+      args: { title: 'One line: what needs doing.', body: 'Details.', for: 'Only this agent may claim it.' },
+    },
     async run(args, { ctx, session }) {
       const out = await invoke(op.createTask, ctx, { ...args, agent: session.agent, board: session.board });
       return { text: say.postedText(out.task, out.created), data: out };
@@ -84,6 +93,7 @@ export const tools: Tool[] = [
       'Messages to you first (until you ack_message them), then your claims, then the tasks you may claim on this board, one short line each. Pass the cursor from the last inbox as `since` to see only what changed.',
     input: InboxInput.omit({ agent: true, board: true, format: true }),
     annotations: READ,
+    core: { description: 'Your messages, your claims, then tasks you may claim: one line each.', args: {} },
     async run(args, { ctx, session }) {
       const view = await invoke(op.inbox, ctx, { ...args, agent: session.agent, board: session.board });
       return { text: inboxText(view, ctx.clock.now(), since(args)), data: view };
@@ -101,6 +111,15 @@ export const tools: Tool[] = [
         ),
       }),
     annotations: WRITE,
+    core: {
+      description:
+        'Claim a task before working on it; one agent wins. No task_id: the next ready task. If you lose (claimed, naming the holder), pick another.',
+      args: {
+        task_id: 'Task id; leave out for the next one.',
+        files: 'Paths to lock with the claim.',
+        wait_s: 'No task_id: wait up to this many seconds for one.',
+      },
+    },
     async run(args, { ctx, session }) {
       const input = { ...args, agent: session.agent };
       if (args.task_id === undefined) {
@@ -147,6 +166,7 @@ export const tools: Tool[] = [
     description: `Extend your lease on a task you claimed; do it well before the lease ends or another agent may take the task.${claimIdNote}`,
     input: HeartbeatInput.partial(RememberedClaimId),
     annotations: WRITE_IDEMPOTENT,
+    core: { description: 'Extend your lease on a task you claimed, before it ends.', args: { task_id: 'Task id.' } },
     async run(args, { ctx, session }) {
       const input = { ...args, claim_id: session.claimIdFor(str(args.task_id), args.claim_id) };
       const out = await invoke(op.heartbeat, ctx, input);
@@ -168,6 +188,10 @@ export const tools: Tool[] = [
         .describe('What came of it, as a JSON object (e.g. {"summary": "…", "files": […]}).'),
     }),
     annotations: WRITE_IDEMPOTENT,
+    core: {
+      description: 'Finish a task you claimed: completed or failed, with a JSON result.',
+      args: { task_id: 'Task id.', status: 'completed or failed.', result: 'e.g. {"summary": "…"}.' },
+    },
     async run(args, { ctx, session }) {
       const input = { ...args, claim_id: session.claimIdFor(str(args.task_id), args.claim_id) };
       const out = await invoke(op.submitResult, ctx, input);
@@ -179,6 +203,10 @@ export const tools: Tool[] = [
     description: `Give a task you claimed back to the queue without finishing it; with \`to\`, hand it to that agent only.${claimIdNote}`,
     input: ReleaseInput.partial(RememberedClaimId),
     annotations: WRITE,
+    core: {
+      description: 'Give a task you claimed back, or hand it to one agent (to), with a note for the next one.',
+      args: { task_id: 'Task id.', to: 'Agent to hand it to.', note: 'What was done, what is left.' },
+    },
     async run(args, { ctx, session }) {
       const input = { ...args, claim_id: session.claimIdFor(str(args.task_id), args.claim_id) };
       const out = await invoke(op.releaseTask, ctx, input);
@@ -200,6 +228,7 @@ export const tools: Tool[] = [
     description: 'Show one task in full: state, holder and lease, body, result.',
     input: ShowTaskInput.omit({ agent: true }),
     annotations: READ,
+    core: { description: 'One task in full: state, holder, body, notes, result.', args: { task_id: 'Task id.' } },
     async run(args, { ctx, session }) {
       const out = await invoke(op.showTask, ctx, { ...args, agent: session.agent });
       return { text: say.taskText(out.task, ctx.clock.now()), data: out };
@@ -237,6 +266,10 @@ export const tools: Tool[] = [
       files: LockFilesInput.shape.resources,
     }),
     annotations: WRITE,
+    core: {
+      description: 'Lock files (dir/ for a folder) before editing them; a conflict names the holder.',
+      args: { files: 'Repository paths.' },
+    },
     async run(args, { ctx, session }) {
       const { files, ...rest } = args;
       const resources = toRepoPaths(session.root, files);
@@ -249,6 +282,7 @@ export const tools: Tool[] = [
     description: 'Release a lock you took with lock_files, by its lock_id. Releasing twice is fine.',
     input: UnlockInput,
     annotations: WRITE_IDEMPOTENT,
+    core: { description: 'Release a lock_files lock.', args: { lock_id: 'Its lock_id.' } },
     async run(args, { ctx }) {
       const out = await invoke(op.unlockFiles, ctx, args);
       return { text: `released lock ${str(args.lock_id)}`, data: out };
@@ -259,6 +293,7 @@ export const tools: Tool[] = [
     description: 'The agents active on this board now and what each holds — who else works in this repository.',
     input: AgentsInput.omit({ board: true }),
     annotations: READ,
+    core: { description: 'The agents on this board now and what each holds.', args: {} },
     async run(_args, { ctx, session }) {
       const out = await invoke(op.listAgents, ctx, { board: session.board });
       return { text: say.whoText(out.agents, session.agent, session.board, ctx.clock.now()), data: out };
