@@ -40,14 +40,29 @@ describe('real clients race for one task', () => {
     const posted = await coord(['post', 'The one task', '--json'], { cwd: repo, env: first.env });
     const id = (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
 
+    // Two barriers: every client's claim goes out once all six are ready to claim (their start-up times
+    // differ by tens of seconds), and no session ends — taking its claim with it — before all have claimed.
+    const barrier = (n: number) => {
+      let arrived = 0;
+      let open: () => void = () => {};
+      const opened = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      return () => {
+        arrived += 1;
+        if (arrived === n) open();
+        return opened;
+      };
+    };
+    const readyToClaim = barrier(agents.length);
+    const allClaimed = barrier(agents.length);
     const fakes: FakeModel[] = [];
     try {
       const runs = await Promise.all(
         agents.map(async (a) => {
           const fake = await startFakeChat([
-            { tool: coordTool(a.client, 'claim_task'), args: { task_id: id } },
-            // Hold the session open until every client has answered its claim (its claim dies with it).
-            { tool: coordTool(a.client, 'who'), args: {} },
+            { tool: coordTool(a.client, 'claim_task'), args: { task_id: id }, before: readyToClaim },
+            { tool: coordTool(a.client, 'who'), args: {}, before: allClaimed },
             { say: 'done' },
           ]);
           fakes.push(fake);
