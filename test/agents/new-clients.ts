@@ -106,6 +106,19 @@ const provider = (url: string) => ({
   },
 });
 
+const quiet = (prefix: string): Record<string, string> =>
+  Object.fromEntries(
+    [
+      'AUTOUPDATE',
+      'MODELS_FETCH',
+      'LSP_DOWNLOAD',
+      'SHARE',
+      'DEFAULT_PLUGINS',
+      'CODEBASE_INDEXING',
+      'SESSION_INGEST',
+    ].map((k) => [`${prefix}_DISABLE_${k}`, 'true']),
+  );
+
 /** Point the client at this run's fake model: environment, and the files only the harness writes. */
 function wire(agent: NewAgent, fake: FakeModel): Record<string, string> {
   const url = fake.url;
@@ -118,10 +131,11 @@ function wire(agent: NewAgent, fake: FakeModel): Record<string, string> {
         COPILOT_OFFLINE: 'true',
         COPILOT_AUTO_UPDATE: 'false',
       };
+    // Nothing fetched from the network that a headless run does not need (the model list, LSP servers, …).
     case 'opencode':
-      return { OPENCODE_CONFIG_CONTENT: JSON.stringify(provider(url)), OPENCODE_DISABLE_AUTOUPDATE: 'true' };
+      return { OPENCODE_CONFIG_CONTENT: JSON.stringify(provider(url)), ...quiet('OPENCODE') };
     case 'kilo':
-      return { KILO_CONFIG_CONTENT: JSON.stringify(provider(url)), KILO_DISABLE_AUTOUPDATE: 'true' };
+      return { KILO_CONFIG_CONTENT: JSON.stringify(provider(url)), ...quiet('KILO') };
     case 'qwen':
       return {
         OPENAI_BASE_URL: `${url}/v1`,
