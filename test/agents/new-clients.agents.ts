@@ -101,7 +101,6 @@ describe('the clients of SPEC §17, set up by coord setup alone', () => {
         run = await startNew(agent, fake, repo, 'Check the inbox, claim the task, then set a and b to 2.').done;
       } finally {
         await fake.close();
-        if (client === 'cline') stopClineHubs(agent.home);
       }
       const ended = Date.now();
       const results = fake.results();
@@ -177,7 +176,12 @@ describe('the clients of SPEC §17, set up by coord setup alone', () => {
         const { locks } = (await res.json()) as { locks: { resources: string[] }[] };
         return locks.some((l) => l.resources.includes('src/b.ts'));
       };
-      await waitFor(async () => !(await lockedB()), `${client}'s auto-lock freed after it exited`, 60_000);
+      // Cline's hub outlives the CLI run; it ends the session's MCP server when the session ends.
+      try {
+        await waitFor(async () => !(await lockedB()), `${client}'s auto-lock freed after it exited`, 60_000);
+      } finally {
+        if (client === 'cline') stopClineHubs(agent.home);
+      }
       t.diagnostic(`${client}: the auto-lock was gone ${Date.now() - ended} ms after the client exited`);
 
       // Budgets last, so that a client over one still shows every other check above.
