@@ -18,4 +18,4 @@ export const clineLoader = (s: SetupSpec): string =>
 
 /** A Pi extension file: the extension factory as the default export. */
 export const piLoader = (s: SetupSpec): string =>
-  `${HEAD('pi')}import { coordExtension } from ${JSON.stringify(s.pluginModule('pi'))};\n\nexport default coordExtension(${JSON.stringify({ mcp: [s.mcp.command, ...s.mcp.args], hook: { argv: s.hookArgv('pre-edit') } })});\n`;
+  `${HEAD('pi')}import { coordExtension } from ${JSON.stringify(s.pluginModule('pi'))};\n\nexport default coordExtension(${JSON.stringify({ mcp: [s.mcp.command, ...s.mcp.args], hook: { argv: s.hookArgv('pre-edit') }, prime: s.hookArgv('session-start') })});\n`;

@@ -53,3 +53,25 @@ export function preEditReason(hook: HookCommand, call: ToolCall): Promise<string
     child.stdin.end(JSON.stringify(call));
   });
 }
+
+/** What a coord command prints (coord prime's context), or '' when it fails or is not there. */
+export function commandText(argv: string[], cwd: string): Promise<string> {
+  const [cmd, ...args] = argv;
+  if (!cmd) return Promise.resolve('');
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), HOOK_TIMEOUT_MS);
+    child.on('error', () => {
+      clearTimeout(timer);
+      resolve('');
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve(code === 0 ? stdout.trim() : '');
+    });
+  });
+}

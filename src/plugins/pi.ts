@@ -2,13 +2,14 @@
  * coord's Pi extension (SPEC §17). Pi has no MCP by design, so the extension is both halves of what
  * other clients get from setup: it starts `coord mcp --client pi` as its child and offers that
  * server's tools to Pi's model as its own (`coord_<tool>`, the core set by default: coord mcp decides),
- * and before Pi's `edit` or `write` runs, coord's pre-edit hook decides — a path another agent holds
+ * before the first prompt of a session it adds `coord prime`'s context (who the agent is, what it holds,
+ * the top of its inbox) as a message, and before Pi's `edit` or `write` runs, coord's pre-edit hook decides — a path another agent holds
  * makes `tool_call` return `{block: true, reason}`, which the model reads. The MCP server and the hook
  * are both children of the Pi process, so they name the same agent. `coord setup pi --write` writes
  * the loader into `~/.pi/agent/extensions/`.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { type HookCommand, preEditReason } from './hook-call.js';
+import { commandText, type HookCommand, preEditReason } from './hook-call.js';
 
 export const EDIT_TOOLS = ['edit', 'write'];
 
@@ -40,12 +41,21 @@ export interface PiApi {
     ) => Promise<{ block: true; reason: string } | undefined>,
   ): void;
   on(event: 'session_shutdown', handler: () => void | Promise<void>): void;
+  on(
+    event: 'before_agent_start',
+    handler: (
+      event: unknown,
+      ctx: { cwd?: string },
+    ) => Promise<{ message: { customType: string; content: string; display: boolean } } | undefined>,
+  ): void;
 }
 
 export interface PiConfig {
   /** How to start `coord mcp --client pi`: absolute node, then bin/coord.js and its arguments. */
   mcp: string[];
   hook: HookCommand;
+  /** How to run `coord prime --client pi` (session-start context). */
+  prime?: string[];
 }
 
 /** A minimal MCP client over stdio (newline-delimited JSON-RPC): initialize, tools/list, tools/call. */
@@ -136,6 +146,13 @@ export function coordExtension(config: PiConfig): (pi: PiApi) => Promise<void> {
         },
       });
     }
+    let primed = false;
+    pi.on('before_agent_start', async (_event, ctx) => {
+      if (primed || !config.prime) return undefined;
+      primed = true;
+      const text = await commandText(config.prime, ctx.cwd ?? process.cwd());
+      return text ? { message: { customType: 'coord', content: text, display: false } } : undefined;
+    });
     pi.on('tool_call', async (event, ctx) => {
       if (!EDIT_TOOLS.includes(event.toolName)) return undefined;
       const reason = await preEditReason(config.hook, {

@@ -114,6 +114,10 @@ describe("coord's plugins, as their clients load them", () => {
         await onCall({ toolName: 'read', input: { path: join(repo, 'src/a.ts') } }, { cwd: repo }),
         undefined,
       );
+      const start = handlers.get('before_agent_start') as (e: unknown, ctx: unknown) => Promise<unknown>;
+      const primed = (await start({}, { cwd: repo })) as { message?: { content: string } } | undefined;
+      assert.match(primed?.message?.content ?? '', /^coord: you are pi#/);
+      assert.equal(await start({}, { cwd: repo }), undefined, 'primed once per session');
     } finally {
       await (handlers.get('session_shutdown') as () => void)?.();
     }
