@@ -10,7 +10,7 @@ const HEAD = (client: string) =>
 
 /** An OpenCode/Kilo plugin file: an exported plugin function. */
 export const openCodeLoader = (s: SetupSpec, client: string): string =>
-  `${HEAD(client)}import { coordPlugin } from ${JSON.stringify(s.pluginModule('opencode'))};\n\nexport const CoordPlugin = coordPlugin(${JSON.stringify({ argv: s.hookArgv('pre-edit') })});\n`;
+  `${HEAD(client)}import { coordPlugin } from ${JSON.stringify(s.pluginModule('opencode'))};\n\nexport const CoordPlugin = coordPlugin(${JSON.stringify({ argv: s.hookArgv('pre-edit'), prime: s.hookArgv('session-start') })});\n`;
 
 /** A Cline plugin file: the plugin object as the default export. */
 export const clineLoader = (s: SetupSpec): string =>

@@ -53,7 +53,7 @@ describe("coord's plugins, as their clients load them", () => {
   };
 
   for (const client of ['opencode', 'kilo'] as const) {
-    test(`${client}: tool.execute.before throws lock_conflict naming the holder for an edit of a held file, lets a free file's edit through with an auto-lock, and does not check a read`, async () => {
+    test(`${client}: tool.execute.before throws lock_conflict naming the holder for an edit of a held file, lets a free file's edit through with an auto-lock, and does not check a read; the system prompt carries coord prime's context`, async () => {
       const mod = await loaded(client, `.config/${client}/plugins/coord.js`);
       const plugin = mod.CoordPlugin as (ctx: { directory: string }) => Promise<Record<string, unknown>>;
       const hooks = await plugin({ directory: repo });
@@ -67,6 +67,13 @@ describe("coord's plugins, as their clients load them", () => {
       const held = await holders(`src/${client}.ts`);
       assert.equal(held.length, 1);
       assert.match(held[0] ?? '', new RegExp(`^${client}#`));
+      const transform = hooks['experimental.chat.system.transform'] as (
+        i: { sessionID: string },
+        o: { system: string[] },
+      ) => Promise<void>;
+      const system: string[] = [];
+      await transform({ sessionID: 's1' }, { system });
+      assert.match(system[0] ?? '', new RegExp(`^coord: you are ${client}#`), 'the system prompt carries coord prime');
     });
   }
 
