@@ -14,7 +14,7 @@ export const openCodeLoader = (s: SetupSpec, client: string): string =>
 
 /** A Cline plugin file: the plugin object as the default export. */
 export const clineLoader = (s: SetupSpec): string =>
-  `${HEAD('cline')}import { coordPlugin } from ${JSON.stringify(s.pluginModule('cline'))};\n\nexport default coordPlugin(${JSON.stringify({ argv: s.hookArgv('pre-edit') })});\n`;
+  `${HEAD('cline')}import { coordPlugin } from ${JSON.stringify(s.pluginModule('cline'))};\n\nexport default coordPlugin(${JSON.stringify({ argv: s.hookArgv('pre-edit'), prime: s.hookArgv('session-start') })});\n`;
 
 /** A Pi extension file: the extension factory as the default export. */
 export const piLoader = (s: SetupSpec): string =>

@@ -3,9 +3,10 @@
  * `hooks.beforeTool` may skip one tool call with a reason, which the model reads (`{"error": reason}`).
  * Before Cline's `editor` runs, coord's pre-edit hook decides. Cline loads plugins in a sandbox process
  * whose parent also starts the MCP servers, so the hook names the client from the sandbox's parent.
+ * Each conversation starts with `coord prime`'s context (`hooks.beforeRun` → `appendContext`).
  * `coord setup cline --write` writes the loader into `~/.cline/plugins/`.
  */
-import { type HookCommand, preEditReason } from './hook-call.js';
+import { commandText, type HookCommand, preEditReason } from './hook-call.js';
 
 /** Cline's tools that write files. */
 export const EDIT_TOOLS = ['editor', 'write_to_file', 'replace_in_file', 'apply_patch'];
@@ -17,14 +18,26 @@ export interface BeforeToolContext {
 export interface ClinePlugin {
   name: string;
   manifest: { capabilities: string[] };
-  hooks: { beforeTool(ctx: BeforeToolContext): Promise<{ skip: true; reason: string } | undefined> };
+  hooks: {
+    beforeRun(ctx: { snapshot?: { conversationId?: string } }): Promise<{ appendContext: string } | undefined>;
+    beforeTool(ctx: BeforeToolContext): Promise<{ skip: true; reason: string } | undefined>;
+  };
 }
 
-export function coordPlugin(hook: HookCommand): ClinePlugin {
+export function coordPlugin(hook: HookCommand & { prime?: string[] }): ClinePlugin {
+  const primed = new Set<string>();
   return {
     name: 'coord',
     manifest: { capabilities: ['hooks'] },
     hooks: {
+      // A run's start: coord prime's context, once per conversation.
+      async beforeRun(ctx) {
+        const id = ctx.snapshot?.conversationId ?? '';
+        if (!hook.prime || primed.has(id)) return undefined;
+        primed.add(id);
+        const text = await commandText(hook.prime, process.cwd(), true);
+        return text ? { appendContext: text } : undefined;
+      },
       async beforeTool(ctx) {
         const tool = ctx.toolCall.toolName;
         if (!EDIT_TOOLS.includes(tool)) return undefined;

@@ -55,11 +55,12 @@ export function preEditReason(hook: HookCommand, call: ToolCall): Promise<string
 }
 
 /** What a coord command prints (coord prime's context), or '' when it fails or is not there. */
-export function commandText(argv: string[], cwd: string): Promise<string> {
+export function commandText(argv: string[], cwd: string, fromParentOfPlugin = false): Promise<string> {
   const [cmd, ...args] = argv;
   if (!cmd) return Promise.resolve('');
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
+    const env = { ...process.env, ...(fromParentOfPlugin ? { COORD_HOOK_FROM_PID: String(process.pid) } : {}) };
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'ignore'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString('utf8');

@@ -117,8 +117,8 @@ describe('the clients of SPEC §17, set up by coord setup alone', () => {
       t.diagnostic(`${client}: coord's tool definitions in a request: ${defBytes} bytes (${listed} tools)`);
 
       // coord prime's text reached the first request: a session-start hook (Copilot CLI, Qwen Code), coord's
-      // plugin (OpenCode, Kilo: the system prompt) or extension (Pi). Cline: not yet.
-      if (client !== 'cline') {
+      // plugin (OpenCode, Kilo: the system prompt; Cline: beforeRun's appendContext) or extension (Pi).
+      {
         const primed = /coord: you are [^ ]+ on board/.test(JSON.stringify(first ?? ''));
         t.diagnostic(`${client}: coord prime's text in the model's first request: ${primed ? 'yes' : 'no'}`);
         assert.ok(primed, `the session-start hook's text is not in the first request: ${seen}`);

@@ -82,7 +82,10 @@ describe("coord's plugins, as their clients load them", () => {
     const plugin = mod.default as {
       name: string;
       manifest: { capabilities: string[] };
-      hooks: { beforeTool(ctx: unknown): Promise<{ skip: boolean; reason: string } | undefined> };
+      hooks: {
+        beforeTool(ctx: unknown): Promise<{ skip: boolean; reason: string } | undefined>;
+        beforeRun(ctx: unknown): Promise<{ appendContext: string } | undefined>;
+      };
     };
     assert.deepEqual(plugin.manifest.capabilities, ['hooks']);
     const skipped = await plugin.hooks.beforeTool({
@@ -92,6 +95,12 @@ describe("coord's plugins, as their clients load them", () => {
     assert.equal(skipped?.skip, true);
     assert.match(skipped?.reason ?? '', /^lock_conflict: src\/a\.ts is held by alice/);
     assert.equal(await plugin.hooks.beforeTool({ toolCall: { toolName: 'read_files' }, input: {} }), undefined);
+    const cwd = process.cwd();
+    process.chdir(repo);
+    const primed = await plugin.hooks
+      .beforeRun({ snapshot: { conversationId: 'c1' } })
+      .finally(() => process.chdir(cwd));
+    assert.match(primed?.appendContext ?? '', /^coord: you are cline#/);
   });
 
   test("pi: the extension offers coord mcp's core tools (a call returns coord's text) and blocks an edit of a held file from tool_call", async () => {
