@@ -14,6 +14,7 @@ import pgClaimComplete2 from './pg-claim-complete-2-daemons.js';
 import pgLink from './pg-link.js';
 import planVsPosts from './plan-vs-posts.js';
 import postToClaim from './post-to-claim.js';
+import toolDefinitions from './tool-definitions.js';
 
 export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'claim-next-inprocess', scenario: claimNextInprocess },
@@ -31,4 +32,5 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'claim-next-blocked', scenario: claimNextBlocked },
   { file: 'plan-vs-posts', scenario: planVsPosts },
   { file: 'pg-link', scenario: pgLink },
+  { file: 'tool-definitions', scenario: toolDefinitions },
 ];

@@ -14,6 +14,9 @@
  *   serves every session of one Codex process, so the process is what both
  *   sides share from the start.
  *
+ * With no such process (only shells up to PID 1, or an init), both sides fall back to one name per
+ * client, user and host.
+ *
  * The session id is a uuid derived from the same fact: `coord mcp` holds the
  * session lock file of that uuid (rule 13), so locks a hook took under it are
  * freed when the client — and with it its `coord mcp` — exits.
@@ -21,6 +24,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { hostname, userInfo } from 'node:os';
 
 import { type ClientKind, profileOf } from '../clients/index.js';
 
@@ -34,6 +38,30 @@ export interface AgentIdentity {
   /** What both were derived from, for messages: `claude session …` or `codex process 1234`. */
   source: string;
 }
+
+const uid = (): string => {
+  try {
+    return String(userInfo().uid);
+  } catch {
+    return 'unknown';
+  }
+};
+
+/**
+ * PID 1 of a machine or container when it only starts and reaps others: reaching it means no client
+ * process is above us. Any other PID 1 — a container's entrypoint — is the client itself.
+ */
+const INIT = new Set([
+  'systemd',
+  'init',
+  'launchd',
+  'tini',
+  'dumb-init',
+  'docker-init',
+  'catatonit',
+  's6-svscan',
+  'runit',
+]);
 
 /** Processes that only pass a command on: a hook's parent is usually the shell its client ran it through. */
 const WRAPPERS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'busybox', 'env', 'timeout', 'nice', 'nohup']);
@@ -55,9 +83,16 @@ export function identify(
     source = `${client} session ${session}`;
   } else {
     const parent = clientProcess(opts.pid ?? process.pid, opts.skip);
-    if (!parent) return null;
-    key = `${client}:process:${parent.pid}:${parent.start}`;
-    source = `${client} process ${parent.pid}`;
+    if (parent) {
+      key = `${client}:process:${parent.pid}:${parent.start}`;
+      source = `${client} process ${parent.pid}`;
+    } else {
+      // Nothing but shells up to PID 1 (or an init): no process names the session. Both sides still
+      // agree on one name — never "allowed unchecked" — by client, user and host.
+      const who = `${uid()}@${hostname()}`;
+      key = `${client}:fallback:${who}`;
+      source = `${client} without a client process (${who})`;
+    }
   }
   const hash = createHash('sha256').update(key).digest('hex');
   return { agent: env.COORD_AGENT || `${client}#${hash.slice(0, 6)}`, sessionId: uuidFrom(hash), source };
@@ -89,13 +124,17 @@ interface ProcessFacts {
   start: string;
 }
 
-/** The nearest ancestor of `pid` that is not a shell or wrapper: the client that started us. */
+/**
+ * The nearest ancestor of `pid` that is not a shell or wrapper: the client that started us — PID 1
+ * included (a client that is a container's entrypoint), unless PID 1 is an init system.
+ */
 export function clientProcess(pid: number, skip: string[] = []): { pid: number; start: string } | null {
   let at = facts(pid);
   for (let hops = 0; at && hops < 12; hops++) {
     const parent = facts(at.ppid);
-    if (!parent || parent.pid <= 1) return null;
+    if (!parent || parent.pid < 1 || (parent.pid === 1 && INIT.has(parent.name))) return null;
     if (!WRAPPERS.has(parent.name) && !skip.includes(parent.name)) return { pid: parent.pid, start: parent.start };
+    if (parent.pid === 1) return null;
     at = parent;
   }
   return null;

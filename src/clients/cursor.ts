@@ -37,7 +37,7 @@ export const cursor: ClientProfile = {
           path: join(dir, 'hooks.json'),
           what: 'hooks preToolUse, sessionStart, stop',
           edits: [
-            { op: 'set', path: ['version'], value: 1 },
+            { op: 'set', path: ['version'], value: 1, shared: true },
             { op: 'group', path: ['hooks', EVENTS['pre-edit']], group: hook('pre-edit'), mark: s.mark('pre-edit') },
             {
               op: 'group',

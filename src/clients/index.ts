@@ -41,12 +41,10 @@ export const profileOf = (kind: ClientKind): ClientProfile => PROFILES[kind];
 export const detectClient = (env: NodeJS.ProcessEnv): ClientKind | undefined =>
   CLIENT_KINDS.find((k) => PROFILES[k].detect(env));
 
-/**
- * SPEC §17: the tools to list for an MCP client known only by its `initialize` name — what its profile
- * says; a client no profile names (a program, a test, a client coord does not know) gets all of them.
- */
-export const toolSurfaceOf = (mcpClientName: string | undefined): 'core' | 'all' =>
-  Object.values(PROFILES).find((p: ClientProfile) => mcpClientName && p.mcpClientNames?.includes(mcpClientName))
-    ?.toolSurface ?? 'all';
+/** The profile of an MCP client known by its `initialize` name (clientInfo.name), if any names it. */
+export const profileByMcpName = (mcpClientName: string | undefined): ClientProfile | undefined =>
+  mcpClientName === undefined
+    ? undefined
+    : Object.values(PROFILES).find((p: ClientProfile) => p.mcpClientNames?.includes(mcpClientName));
 
 export type { ClientProfile } from './profile.js';

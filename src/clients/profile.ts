@@ -28,8 +28,12 @@ export type JsonPath = string[];
 
 /** One undoable edit of a JSON config (cli/setup/json-file.ts applies and undoes it). */
 export type JsonEdit =
-  /** `path` = value (an object value is set whole: it is coord's own entry, e.g. mcpServers.coord). */
-  | { op: 'set'; path: JsonPath; value: unknown }
+  /**
+   * `path` = value (an object value is set whole: it is coord's own entry, e.g. mcpServers.coord).
+   * `shared`: a key the user's own entries need too (Cursor's hooks.json `version`): --remove puts
+   * back what it was before setup, and without setup's record leaves it.
+   */
+  | { op: 'set'; path: JsonPath; value: unknown; shared?: boolean }
   /** `path` is a list that should hold `item`. */
   | { op: 'union'; path: JsonPath; item: unknown }
   /** `path` is a list of hook groups: coord's group (found by `mark` in a command) is this one. */

@@ -51,8 +51,12 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
     env.board,
   );
   if (boards.size === 0) return { kind: 'allow' };
-  if (!env.identity)
-    return { kind: 'allow', warning: 'coord: cannot tell which agent this session is; edit allowed unchecked' };
+  if (!env.identity) {
+    const why = 'coord: cannot tell which agent this session is';
+    return env.mode === 'strict'
+      ? { kind: 'deny', reason: `coord_unreachable: ${why} — COORD_GUARD=strict refuses the edit` }
+      : { kind: 'allow', warning: `${why}; edit allowed unchecked` };
+  }
   let daemon: HookDaemon;
   try {
     daemon = env.daemon();

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
+import type { ResultWrapper } from '../../src/clients/profile.js';
 import { buildMcpServer, type ToolSurface } from '../../src/server/mcp/server.js';
 import { McpSession, type SessionIdentity } from '../../src/server/mcp/session.js';
 import { type Harness, harness, makeSqliteStore } from '../support/ctx.js';
@@ -10,6 +11,8 @@ export interface ToolAnswer {
   text: string;
   isError: boolean;
   data: any;
+  /** The whole CallToolResult, as the client received it. */
+  raw: any;
 }
 
 export interface McpAgent {
@@ -24,7 +27,7 @@ export interface McpHarness extends Harness {
   agent(
     identity?: Partial<SessionIdentity>,
     client?: { name?: string; capabilities?: Record<string, unknown> },
-    tools?: ToolSurface,
+    server?: { tools?: ToolSurface; wrapper?: ResultWrapper },
   ): Promise<McpAgent>;
 }
 
@@ -32,9 +35,9 @@ export async function mcpHarness(): Promise<McpHarness> {
   const h = await harness(makeSqliteStore);
   return {
     ...h,
-    async agent(identity = {}, info = {}, tools = undefined) {
+    async agent(identity = {}, info = {}, shape = {}) {
       const session = new McpSession({ agent: null, board: 'default', root: null, id: randomUUID(), ...identity });
-      const server = buildMcpServer({ ctx: h.ctx, session, version: 'test', ...(tools ? { tools } : {}) });
+      const server = buildMcpServer({ ctx: h.ctx, session, version: 'test', ...shape });
       const client = new Client(
         { name: info.name ?? 'test-client', version: '1.0.0' },
         { capabilities: info.capabilities ?? {} },
@@ -48,7 +51,7 @@ export async function mcpHarness(): Promise<McpHarness> {
         async call(name, args = {}) {
           const res = (await client.callTool({ name, arguments: args })) as any;
           const text = res.content?.map((c: { text?: string }) => c.text ?? '').join('\n') ?? '';
-          return { text, isError: res.isError === true, data: res._meta?.['coord/data'] };
+          return { text, isError: res.isError === true, data: res._meta?.['coord/data'], raw: res };
         },
         async close() {
           await client.close();

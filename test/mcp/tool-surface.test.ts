@@ -45,7 +45,7 @@ const bare = (tools: Listed[]) =>
 describe('the tool surface', () => {
   test('the core set holds inbox, claim, submit, release, notes, messages, who and locks, in at most 6,000 bytes as every client without deferral names and wraps them', async (t) => {
     const h = await mcpHarness();
-    const a = await h.agent({}, {}, 'core');
+    const a = await h.agent({}, {}, { tools: 'core' });
     const { tools } = await a.client.listTools();
     assert.deepEqual(tools.map((x) => x.name).sort(), [...CORE_TOOLS].sort());
     t.diagnostic(`core: ${tools.length} tools, ${bare(tools)} bytes (name, description, input schema)`);
@@ -60,7 +60,7 @@ describe('the tool surface', () => {
 
   test('all lists every tool with its full description', async (t) => {
     const h = await mcpHarness();
-    const a = await h.agent({}, {}, 'all');
+    const a = await h.agent({}, {}, { tools: 'all' });
     const { tools } = await a.client.listTools();
     assert.deepEqual(tools.map((x) => x.name).sort(), [...SPEC_TOOLS].sort());
     t.diagnostic(`all: ${tools.length} tools, ${bare(tools)} bytes`);
@@ -69,7 +69,7 @@ describe('the tool surface', () => {
 
   test('a core tool takes every argument its full form takes: the listing is shorter, the tool the same', async () => {
     const h = await mcpHarness();
-    const a = await h.agent({ agent: 'slim' }, {}, 'core');
+    const a = await h.agent({ agent: 'slim' }, {}, { tools: 'core' });
     const posted = await a.call('post_task', { title: 'with a key', idempotency_key: 'k1', priority: 3 });
     assert.equal(posted.isError, false, posted.text);
     assert.equal(posted.data.task.priority, 3);

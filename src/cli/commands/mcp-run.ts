@@ -52,6 +52,7 @@ export async function runMcp(flags: McpFlags): Promise<void> {
     ...(fromClient || boardGiven ? {} : { 'coord-workspace': 'guessed' }),
     ...(agent ? { 'coord-agent': agent } : {}),
     ...(tools ? { 'coord-tools': tools } : {}),
+    ...(kind ? { 'coord-client': kind } : {}),
   };
   // Claude Code's messaging socket, when it offers one (SPEC §12): the bridge names the agent in `headers`.
   const push = claudePushFromEnv(env, {

@@ -4,17 +4,8 @@
  * marked instructions section. Prints what it would write; `--write` writes
  * it (twice changes nothing); `--remove` puts every file back as it was.
  */
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { CliError } from '../../client/daemon-client.js';
@@ -23,6 +14,7 @@ import { findRepoRoot } from '../../state-dir/board-name.js';
 import { resolveStateDir } from '../../state-dir/state-dir.js';
 import { fail } from '../output.js';
 import { TomlConflict, trustCodexHooks } from '../setup/codex-toml.js';
+import { type Change, commitAll, folderToCreate, readText, removeEmptyTree, SetupUnwritable } from '../setup/commit.js';
 import { ConfigUnreadable } from '../setup/json-file.js';
 import {
   dropManifest,
@@ -93,7 +85,7 @@ export function registerSetup(program: Command): void {
         const out = await runSetup(client, flags, process.env, process.cwd());
         process.stdout.write(flags.json ? `${JSON.stringify(out, null, 2)}\n` : report(out));
       } catch (e) {
-        if (e instanceof ConfigUnreadable || e instanceof TomlConflict)
+        if (e instanceof ConfigUnreadable || e instanceof TomlConflict || e instanceof SetupUnwritable)
           fail(flags, new CliError('invalid_request', e.message));
         fail(flags, e);
       }
@@ -146,15 +138,22 @@ export async function runSetup(
     const before = read(p.path);
     return { p, before, after: p.apply(before) };
   });
+  const changes: Change[] = [];
   for (const { p, before, after } of next) {
     const rec = record(manifest, p.path, before);
     if (after !== before) {
-      const made = write(p.path, after);
+      const made = folderToCreate(p.path);
       if (made) manifest.dirs = [...new Set([...(manifest.dirs ?? []), made])];
+      changes.push({ path: p.path, before, next: after });
     }
     rec.after = after;
     files.push({ path: p.path, what: p.what, status: after === before ? 'unchanged' : 'written' });
   }
+  // Every file and the record of them, or none of them.
+  const recordText = `${JSON.stringify(manifest, null, 2)}\n`;
+  mkdirSync(dirname(mpath), { recursive: true, mode: 0o700 });
+  changes.push({ path: mpath, before: read(mpath), next: recordText });
+  commitAll(changes);
   if (profileOf(client).setup.after === 'codex-trust') {
     const toml = plans[0];
     const bin = env.COORD_CODEX_BIN || 'codex';
@@ -183,7 +182,7 @@ async function remove(ctx: SetupContext, plans: FilePlan[], mpath: string): Prom
   const manifest = readManifest(mpath);
   const files: FileOutcome[] = [];
   const notes: string[] = [];
-  if (!manifest) notes.push(`no record of a coord setup here (${mpath}): took out coord's entries only`);
+  const changes: Change[] = [];
   for (const p of plans) {
     const current = read(p.path);
     const rec = manifest?.files.find((f) => f.path === p.path);
@@ -191,25 +190,31 @@ async function remove(ctx: SetupContext, plans: FilePlan[], mpath: string): Prom
     if (rec && current === rec.after) next = rec.before;
     else if (rec) next = p.undo(current, rec.before, manifest?.trusted ?? []);
     else {
-      next = current === null ? null : p.undo(current, current, manifest?.trusted ?? []);
-      // Without a record, a file is never deleted: it may have been there before coord.
-      if (next === null && current !== null) next = current;
+      // No record: coord's entries are found by their names and marks; a file is never deleted (it may
+      // have been there before coord), at most emptied of coord's part.
+      next = current === null ? null : p.undo(current, undefined, manifest?.trusted ?? []);
+      if (next === null && current !== null) next = '';
     }
     if (next === current) {
       files.push({ path: p.path, what: p.what, status: 'unchanged' });
       continue;
     }
-    if (next === null) {
-      rmSync(p.path, { force: true });
-      files.push({ path: p.path, what: p.what, status: 'deleted' });
-    } else {
-      write(p.path, next);
-      files.push({ path: p.path, what: p.what, status: rec && current === rec.after ? 'restored' : 'removed' });
-    }
+    changes.push({ path: p.path, before: current, next });
+    files.push({
+      path: p.path,
+      what: p.what,
+      status: next === null ? 'deleted' : rec && current === rec.after ? 'restored' : 'removed',
+    });
   }
+  commitAll(changes);
   // Folders coord created, deepest first, if nothing else has moved in.
   for (const dir of [...(manifest?.dirs ?? [])].sort((a, b) => b.length - a.length)) removeEmptyTree(dir);
   dropManifest(mpath);
+  if (changes.length === 0) notes.push(`nothing of coord's was there: no file changed`);
+  else if (!manifest)
+    notes.push(
+      `no record of a coord setup here (${mpath}): took out coord's entries found by their marks in ${changes.length} file${changes.length === 1 ? '' : 's'}`,
+    );
   return { client: ctx.client, scope: ctx.scope, files, notes };
 }
 
@@ -235,37 +240,4 @@ function report(out: SetupOutcome): string {
   return `${lines.join('\n')}\n`;
 }
 
-function read(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
-/** Writes the file; returns the top folder it had to create, if any. */
-function write(path: string, text: string): string | undefined {
-  const made = mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-  return made;
-}
-
-/** `dir` and the empty folders under it, when they hold nothing else. */
-function removeEmptyTree(dir: string): void {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) removeEmptyTree(p);
-  }
-  try {
-    rmdirSync(dir);
-  } catch {
-    // not empty: something else lives there now
-  }
-}
+const read = readText;

@@ -34,15 +34,27 @@ export function applyJson(text: string | null, edits: JsonEdit[], path: string):
 }
 
 /**
- * Takes out exactly what the edits put in: coord's keys and groups go, items
- * coord added leave their lists, and what `before` held is put back. Returns
- * null when nothing else is left and the file did not exist before.
+ * Takes out exactly what the edits put in: coord's keys and groups go, items coord added leave their
+ * lists, and what `before` held is put back. `before` is the file before setup (null: there was
+ * none); `undefined` when setup has no record of it — then coord's own entries are found by their
+ * names and marks, shared keys are left, and no container is pruned (an empty one may be the user's).
+ * Returns the same text when nothing of coord's is there, and null when nothing else is left of a
+ * file that did not exist before.
  */
-export function undoJson(text: string | null, edits: JsonEdit[], before: string | null, path: string): string | null {
+export function undoJson(
+  text: string | null,
+  edits: JsonEdit[],
+  before: string | null | undefined,
+  path: string,
+): string | null {
+  if (text === null) return null;
   const doc = parseDoc(text, path);
-  const prior = before === null ? null : parseDoc(before, path);
+  const was = JSON.stringify(doc);
+  const prior = before === undefined ? undefined : parseDoc(before, path);
   for (const e of edits) undoOne(doc, e, prior);
-  prune(doc, prior);
+  // Only the containers on coord's own paths, left empty, that were not there before: coord made them.
+  if (prior) for (const e of edits) pruneAlong(doc, e.op === 'set' ? e.path.slice(0, -1) : e.path, prior);
+  if (JSON.stringify(doc) === was) return text;
   if (before === null && Object.keys(doc).length === 0) return null;
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
@@ -68,12 +80,13 @@ function applyOne(doc: Doc, e: JsonEdit, path: string): boolean {
   return true;
 }
 
-function undoOne(doc: Doc, e: JsonEdit, prior: Doc | null): void {
+function undoOne(doc: Doc, e: JsonEdit, prior: Doc | undefined): void {
   const parent = lookup(doc, e.path.slice(0, -1));
   if (!isObject(parent)) return;
   const key = e.path.at(-1) ?? '';
-  const was = prior === null ? undefined : lookup(prior, e.path);
+  const was = prior === undefined ? undefined : lookup(prior, e.path);
   if (e.op === 'set') {
+    if (prior === undefined && e.shared) return;
     if (was === undefined) delete parent[key];
     else parent[key] = was;
     return;
@@ -87,13 +100,15 @@ function undoOne(doc: Doc, e: JsonEdit, prior: Doc | null): void {
   parent[key] = keep;
 }
 
-/** Empty objects and lists that `before` did not have were coord's scaffolding: they go too. */
-function prune(node: Doc, prior: unknown): void {
-  for (const [k, v] of Object.entries(node)) {
-    const was = isObject(prior) ? prior[k] : undefined;
-    if (isObject(v)) prune(v, was);
+/** Along `path`, deepest first: a container left empty that `prior` did not have was coord's scaffolding. */
+function pruneAlong(doc: Doc, path: string[], prior: Doc): void {
+  for (let n = path.length; n > 0; n--) {
+    const at = path.slice(0, n);
+    const v = lookup(doc, at);
     const empty = (isObject(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
-    if (empty && was === undefined) delete node[k];
+    if (!empty || lookup(prior, at) !== undefined) return;
+    const parent = lookup(doc, at.slice(0, -1));
+    if (isObject(parent)) delete parent[at.at(-1) ?? ''];
   }
 }
 

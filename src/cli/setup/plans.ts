@@ -39,8 +39,11 @@ export interface FilePlan {
   /** What coord keeps in it, for the report. */
   what: string;
   apply(before: string | null): string;
-  /** Take coord's part out of `current` (used when the file changed since setup wrote it). */
-  undo(current: string | null, before: string | null, trusted: string[]): string | null;
+  /**
+   * Take coord's part out of `current` (used when the file changed since setup wrote it, or setup
+   * has no record of it: `before` undefined). Returns `current` itself when nothing of coord's is there.
+   */
+  undo(current: string | null, before: string | null | undefined, trusted: string[]): string | null;
 }
 
 /** POSIX shell quoting, only where needed. */

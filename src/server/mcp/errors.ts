@@ -10,8 +10,8 @@ import { CoordError, isCoordError } from '../../core/errors.js';
  * Where a tool result carries the operation's output for programs. Not
  * `structuredContent`: Claude Code and Codex hand the model
  * `JSON.stringify(structuredContent)` instead of the text when both are
- * present (SPEC §5), so the short text would never be read. No client shows
- * a result's `_meta` to its model.
+ * present (SPEC §5), so the short text would never be read. Some clients show
+ * a result's `_meta` to their model: for them it is left out (toolError, server.ts).
  */
 export const DATA_META = 'coord/data';
 
@@ -20,10 +20,15 @@ export function toCoordError(err: unknown): CoordError {
   return isCoordError(err) ? err : new CoordError('internal', 'internal error in the coord daemon — see its log');
 }
 
-export function toolError(err: CoordError): CallToolResult {
+/**
+ * `withData: false` for a client whose model would read the data as JSON (SPEC §17: Gemini CLI and
+ * Qwen Code show the model a failing tool's whole result object, Cline every result): its model
+ * reads the text alone; every other client, and every program, gets the data in `_meta`.
+ */
+export function toolError(err: CoordError, withData = true): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
-    _meta: { [DATA_META]: { error: err.toJSON() } },
+    ...(withData ? { _meta: { [DATA_META]: { error: err.toJSON() } } } : {}),
   };
 }

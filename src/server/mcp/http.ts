@@ -11,7 +11,7 @@ import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/no
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { toolSurfaceOf } from '../../clients/index.js';
+import { isClientKind, profileByMcpName, profileOf } from '../../clients/index.js';
 import { DEFAULT_BOARD, DEFAULT_LEASE_S } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
@@ -43,6 +43,11 @@ export const HttpIdentity = z.object({
   workspace: z.literal('guessed').optional(),
   /** SPEC §17: which tools to list; by default what the profile of the client's `initialize` name says, else all. */
   tools: z.enum(['core', 'all']).optional(),
+  /**
+   * The client's kind (`coord mcp --client`): its profile says how its model reads results and which
+   * tools it gets. A kind this daemon does not know (a newer coord mcp) is as if none were given.
+   */
+  client: z.string().optional(),
 });
 
 interface HttpSession {
@@ -189,7 +194,10 @@ export class McpHttp {
       session: h['coord-session'],
       workspace: h['coord-workspace'],
       tools: h['coord-tools'] ?? q.tools,
+      client: h['coord-client'] ?? q.client,
     });
+    // SPEC §17: the client's profile, by the kind it was set up as, else by its initialize name.
+    const profile = isClientKind(who.client) ? profileOf(who.client) : profileByMcpName(clientNameOf(req.body));
     const httpId = randomUUID();
     const coordId = who.session ?? httpId;
     let session = this.sessions.get(coordId);
@@ -212,7 +220,9 @@ export class McpHttp {
     const server = buildMcpServer({
       ctx: this.opts.ctx,
       session,
-      tools: who.tools ?? toolSurfaceOf(clientNameOf(req.body)),
+      // A client no profile names (a program, a test) gets every tool and the data in every result.
+      tools: who.tools ?? profile?.toolSurface ?? 'all',
+      ...(profile ? { wrapper: profile.result } : {}),
       version: this.opts.version,
       log: this.opts.log,
       onClose: () => {

@@ -5,6 +5,7 @@
  */
 import { type CallToolResult, McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
+import type { ResultWrapper } from '../../clients/profile.js';
 import { inboxText } from '../../core/inbox-text.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
@@ -33,6 +34,11 @@ export interface McpServerDeps {
   onClose?: () => void;
   /** SPEC §17: `core` lists the core set, short (for clients that load every schema into every request). Default all. */
   tools?: ToolSurface;
+  /**
+   * How the client shows a tool result to its model (its profile's `result`): where the model would
+   * read `_meta` as JSON — on failure (`failing-object`) or always (`whole-json`) — it is left out.
+   */
+  wrapper?: ResultWrapper;
 }
 
 export type ToolSurface = 'core' | 'all';
@@ -69,11 +75,12 @@ export function buildMcpServer(deps: McpServerDeps): McpServer {
     try {
       session.noteLease(args.lease_s);
       const out = await tool.run(args, { ctx: callCtx, session });
-      return { content: [{ type: 'text', text: out.text }], _meta: { [DATA_META]: { ...out.data } } };
+      const content: CallToolResult['content'] = [{ type: 'text', text: out.text }];
+      return deps.wrapper === 'whole-json' ? { content } : { content, _meta: { [DATA_META]: { ...out.data } } };
     } catch (err) {
       const e = toCoordError(err);
       if (e.code === 'internal') log?.error({ err, tool: tool.name }, 'MCP tool failed');
-      return toolError(e);
+      return toolError(e, deps.wrapper !== 'failing-object' && deps.wrapper !== 'whole-json');
     }
   }
 
