@@ -21,6 +21,7 @@ import {
   coordToolDefBytes,
   EDIT_TOOL,
   editSteps,
+  failedPartOf,
   NEW_CLIENTS,
   pinOf,
   setUpNew,
@@ -186,7 +187,13 @@ describe('the clients of SPEC §17, set up by coord setup alone', () => {
       t.diagnostic(`${client}: the auto-lock was gone ${Date.now() - ended} ms after the client exited`);
 
       // Budgets last, so that a client over one still shows every other check above.
-      assert.ok(bytes(lost.text) <= 300, `a lost claim as the model reads it: ${bytes(lost.text)} B: ${lost.text}`);
+      // A lost claim: coord's part ≤ 300 B with no JSON of coord's data for programs; the wrapper apart.
+      const lostOwn = failedPartOf(client, lost);
+      t.diagnostic(
+        `${client}: lost claim → coord's part ${bytes(lostOwn)} B, the client's wrapper ${bytes(lost.text) - bytes(lostOwn)} B`,
+      );
+      assert.doesNotMatch(lost.text, /coord\/data|_meta/, "coord's data for programs reached the model");
+      assert.ok(bytes(lostOwn) <= 300, `a lost claim, coord's part: ${bytes(lostOwn)} B: ${lostOwn}`);
       assert.ok(defBytes <= 6000, `coord's tool definitions in one request: ${defBytes} B (${listed} tools)`);
     });
   }

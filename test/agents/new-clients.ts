@@ -237,3 +237,28 @@ export function coordToolDefBytes(c: NewClient, body: unknown): number {
   }
   return n;
 }
+
+/**
+ * coord's part of a failed tool's result as the model reads it, the client's wrapper left out: Qwen Code
+ * (like Gemini CLI) shows `MCP tool '…' reported tool error for function call: {…} with response: [{…
+ * "response": {"error": <the result object coord sent>}}]` — coord's part is that object; Cline shows the
+ * result object itself; elsewhere the text.
+ */
+export function failedPartOf(c: NewClient, r: ToolResult): string {
+  if (c === 'qwen') {
+    const at = r.text.indexOf(' with response: ');
+    if (at >= 0) {
+      try {
+        const parts = JSON.parse(r.text.slice(at + ' with response: '.length)) as {
+          functionResponse?: { response?: { error?: unknown } };
+        }[];
+        const response = parts[0]?.functionResponse?.response;
+        return JSON.stringify(response?.error ?? response ?? null);
+      } catch {
+        return r.text;
+      }
+    }
+  }
+  if (c === 'cline') return r.text;
+  return coordBytesOf(c, r);
+}
