@@ -5,7 +5,7 @@
  */
 
 import { HEALTH_URL } from '../api/routes.js';
-import { readDaemonInfo } from '../state-dir/index.js';
+import { liveDaemonUrl } from '../state-dir/daemon-lock.js';
 import { readToken } from '../state-dir/token.js';
 import { type AnyOperation, type CallInput, type CallOutput, requestFor, routeOf } from './call.js';
 import { type HttpAnswer, httpRequest } from './http.js';
@@ -33,14 +33,16 @@ export interface DaemonClient {
 }
 
 export function connect(stateDir: string): DaemonClient {
-  const info = readDaemonInfo(stateDir);
+  // Only a daemon holding the state directory's lock gets the token: daemon.json may be a dead one's.
+  const url = liveDaemonUrl(stateDir);
   let token: string;
   try {
     token = readToken(stateDir);
   } catch {
     throw unreachable(stateDir);
   }
-  if (!info) throw unreachable(stateDir);
+  if (!url) throw unreachable(stateDir);
+  const info = { url };
   const send = async (
     req: { method: string; path: string; body?: unknown },
     headers: Record<string, string>,

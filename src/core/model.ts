@@ -117,4 +117,6 @@ export interface Message {
   created_at: string;
   idempotency_key: string | null;
   receipts: Receipt[];
+  /** In answers whose receipts list only the first ones (core/bounded.ts): the counts of all. */
+  receipt_counts?: { recipients: number; delivered: number; acked: number };
 }

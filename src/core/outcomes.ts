@@ -1,4 +1,5 @@
 /** The one place where a lost race (a value) becomes an error a caller can act on. */
+import { cycleText, firstOf } from './bounded.js';
 import { CoordError } from './errors.js';
 import type { Lost, Outcome } from './ports.js';
 
@@ -88,8 +89,8 @@ export function lostToError(lost: Lost, taskId: string): CoordError {
     case 'dependency_cycle':
       return new CoordError(
         'dependency_cycle',
-        `that edge would close a cycle: ${lost.cycle.join(' → ')} waits for itself — remove an edge of the cycle instead`,
-        { task_id: taskId, cycle: lost.cycle },
+        `that edge would close a cycle: ${cycleText(lost.cycle)} waits for itself — remove an edge of the cycle instead`,
+        { task_id: taskId, cycle: firstOf(lost.cycle), cycle_length: lost.cycle.length },
       );
   }
 }

@@ -11,12 +11,26 @@ export type Normalised = { ok: true; key: string } | { ok: false; message: strin
 
 const isAbsolute = (p: string): boolean => p.startsWith('/') || /^[A-Za-z]:\//.test(p);
 
+/**
+ * A key naming something that is not a file — `port:5173`, `db:test` (SPEC
+ * §14): a lower-case kind of two or more letters, a colon, a name. Kept as
+ * spelt (NFC), never taken apart as a path.
+ */
+export const isKindKey = (k: string): boolean => /^[a-z][a-z0-9-]+:[^/\\]/.test(k);
+
 /** `./a//b/../c` → `a/c`; `src/` stays a directory; climbing above the root or naming it is refused. */
 export function normaliseResource(raw: string): Normalised {
   if (raw.length === 0) return { ok: false, message: 'an empty path names nothing' };
   if (raw.includes('\0')) return { ok: false, message: 'contains a NUL character' };
+  // One spelling per name (SPEC §10): `café` typed precomposed or as `e` + U+0301 is one key, whoever sends it.
+  const nfc = raw.normalize('NFC');
+  if (isKindKey(nfc)) {
+    if (nfc.length > MAX_RESOURCE_CHARS)
+      return { ok: false, message: `is longer than ${MAX_RESOURCE_CHARS} characters` };
+    return { ok: true, key: nfc };
+  }
   // Windows agents send backslashes; a real backslash in a file name is far rarer than a missed conflict.
-  const path = raw.replaceAll('\\', '/');
+  const path = nfc.replaceAll('\\', '/');
   if (isAbsolute(path)) {
     return {
       ok: false,

@@ -359,8 +359,11 @@ export const AgentsOutput = z.object({
       claims: z.array(z.string()),
       locks: z.array(z.string()),
       unread: z.int().optional().describe('Messages to this agent on the board not acknowledged yet.'),
+      claims_total: z.int().optional().describe('How many claims it holds, when `claims` lists only the first.'),
+      locks_total: z.int().optional().describe('How many resources it locks, when `locks` lists only the first.'),
     }),
   ),
+  total: z.int().optional().describe('How many agents were seen, when `agents` lists only the first (active first).'),
 });
 export const LockSchema = z.object({
   lock_id: z.string(),
@@ -430,5 +433,11 @@ export const MessageSchema = z.object({
   ack_required: z.boolean(),
   created_at: z.string(),
   idempotency_key: z.string().nullable(),
-  receipts: z.array(ReceiptSchema).describe('The sender sees every recipient; a recipient only its own.'),
+  receipts: z
+    .array(ReceiptSchema)
+    .describe('The sender sees every recipient (the first 50, with receipt_counts beyond); a recipient only its own.'),
+  receipt_counts: z
+    .object({ recipients: z.int(), delivered: z.int(), acked: z.int() })
+    .optional()
+    .describe('Present when receipts lists only the first: how many recipients, delivered, acknowledged.'),
 });

@@ -7,7 +7,7 @@
  * costs ~50 ms of loading on every hook run.
  */
 import { Agent, request } from 'node:http';
-import { readDaemonInfo } from '../state-dir/daemon-info.js';
+import { liveDaemonUrl } from '../state-dir/daemon-lock.js';
 import { readToken } from '../state-dir/token.js';
 
 export interface Answer<T = unknown> {
@@ -31,7 +31,9 @@ export class DaemonDown extends Error {}
 const TIMEOUT_MS = 3000;
 
 export function hookDaemon(stateDir: string, session?: string): HookDaemon {
-  const info = readDaemonInfo(stateDir);
+  // The token goes only to a daemon holding the state directory's lock: daemon.json outlives a kill -9.
+  const url = liveDaemonUrl(stateDir);
+  const info = url ? { url } : null;
   let token: string;
   try {
     token = readToken(stateDir);

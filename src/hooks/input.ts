@@ -7,23 +7,54 @@
  */
 export type HookInput = Record<string, unknown>;
 
-/** All of stdin as JSON; `{}` when there is none (a terminal, or an empty pipe). */
+/** More than this on stdin is no client's hook input: refused under COORD_GUARD=strict, warned otherwise. */
+export const MAX_INPUT_BYTES = 8 * 1024 * 1024;
+
+/** Hook input that cannot be read as the client's JSON: the hook cannot tell what the tool would write. */
+export class BadHookInput extends Error {}
+
+/**
+ * All of stdin as JSON; `{}` when there is none (a terminal, or an empty
+ * pipe). Anything else that is not one JSON object — malformed, an array,
+ * oversized — throws BadHookInput: a pre-edit hook must not read "no paths"
+ * into input it could not read (SPEC §10, strict means strict).
+ */
 export async function readInput(stdin: NodeJS.ReadStream = process.stdin): Promise<HookInput> {
   if (stdin.isTTY) return {};
   const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of stdin) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_INPUT_BYTES) {
+      stdin.destroy();
+      throw new BadHookInput(`the hook input is larger than ${MAX_INPUT_BYTES} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
   const text = Buffer.concat(chunks).toString('utf8').trim();
   if (!text) return {};
+  let v: unknown;
   try {
-    const v = JSON.parse(text) as unknown;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as HookInput) : {};
+    v = JSON.parse(text);
   } catch {
-    return {};
+    throw new BadHookInput('the hook input is not JSON');
   }
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new BadHookInput('the hook input is not a JSON object');
+  return v as HookInput;
 }
 
 const PATH_KEYS = ['file_path', 'notebook_path', 'absolute_path', 'filePath', 'path', 'target_file'];
-const PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$/gm;
+/**
+ * Codex's patch headers (codex-rs/apply-patch/src/parser.rs): a header line is
+ * matched after Rust's `trim()` — any Unicode white space before and after,
+ * tab and no-break space included — and the path is the rest of the line; a
+ * `*** Move to:` line is matched as it stands. Lines are split on `\n` only
+ * (a trailing `\r` dropped), as Rust's `lines()` does.
+ */
+const PATCH_HEADER = /^\*\*\* (?:Add File|Update File|Delete File|Move to): /;
+/** Rust's `char::is_whitespace` (Unicode White_Space) — JS's `\s` lacks U+0085. */
+const RUST_SPACE = /^[\s\u0085]+|[\s\u0085]+$/g;
 
 /**
  * The tool call in the hook's input, read where the client's profile says it is: its name, and its
@@ -72,9 +103,27 @@ export function pathsToWrite(input: HookInput): string[] {
   return [...new Set(out)];
 }
 
-/** The files an `apply_patch` patch adds, updates, deletes or moves to. */
+/**
+ * The files an `apply_patch` patch adds, updates, deletes, moves from or moves
+ * to — every one Codex's parser could read as a header, and a little more
+ * (an indented header line inside a hunk is taken too): naming a file the
+ * patch does not touch costs a lock check, missing one lets an edit through.
+ */
 export function patchPaths(patch: string): string[] {
-  return [...patch.matchAll(PATCH_LINE)].map((m) => m[1] ?? '').filter(Boolean);
+  const out: string[] = [];
+  for (const raw of patch.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const trimmed = line.replace(RUST_SPACE, '');
+    const header = PATCH_HEADER.exec(trimmed);
+    if (!header) continue;
+    const path = trimmed.slice(header[0].length);
+    if (path) out.push(path);
+    // `*** Move to:` is read untrimmed: its path may end in spaces Codex keeps.
+    const asIs = PATCH_HEADER.exec(line);
+    const untrimmed = asIs ? line.slice(asIs[0].length) : '';
+    if (untrimmed && untrimmed !== path) out.push(untrimmed);
+  }
+  return [...new Set(out)];
 }
 
 export const asRecord = (v: unknown): Record<string, unknown> | undefined =>

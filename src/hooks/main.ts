@@ -12,7 +12,7 @@ import { resolveStateDir } from '../state-dir/state-dir.js';
 import { type HookEvent, type Spoken, speak } from './answer.js';
 import { type HookDaemon, hookDaemon } from './daemon.js';
 import { type GuardMode, guardMode } from './guard-mode.js';
-import { type HookInput, readInput, str, toolCall } from './input.js';
+import { BadHookInput, type HookInput, readInput, str, toolCall } from './input.js';
 import { preCommit } from './pre-commit.js';
 import { preEdit } from './pre-edit.js';
 import { primeText } from './prime.js';
@@ -76,7 +76,11 @@ async function dispatch(
     return { code: r.code, stdout: '', stderr: r.message ? `${r.message}\n` : '' };
   }
   const profile = profileOf(args.client);
-  const raw = args.event === 'session-start' && process.stdin.isTTY ? {} : await readInput();
+  const raw = await readInput().catch((e: unknown): HookInput => {
+    // Only an edit's check needs the input; context and stop hooks go on without it.
+    if (e instanceof BadHookInput && args.event !== 'pre-edit') return {};
+    throw e;
+  });
   const input = asCoordReads(profile, raw);
   const cwd = str(input.cwd) ?? (env.CLAUDE_PROJECT_DIR || process.cwd());
   // A plugin that runs in a child of its client (Cline's sandbox) names the process whose parent is the client.
@@ -120,15 +124,33 @@ function guards(profile: ClientProfile, tool: string | undefined): boolean {
   return !profile.tools.readOnly.includes(tool);
 }
 
-/** Run, say it, exit — a hook that throws must still let the client go on (fail open). */
-export async function main(argv: string[]): Promise<void> {
+/**
+ * Run, say it, exit. A hook that fails (input it cannot read, an answer that
+ * is not the daemon's) lets the client go on with one warning line — except
+ * under COORD_GUARD=strict, where an edit or commit that could not be checked
+ * is refused (SPEC §10: strict refuses what it cannot check, every failure).
+ */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let spoken: Spoken;
   try {
-    spoken = await runHook(argv);
+    spoken = await runHook(argv, env);
   } catch (e) {
-    spoken = { code: 0, stdout: '', stderr: `coord hook: ${(e as Error).message}; allowed\n` };
+    spoken = failed(argv, env, (e as Error).message);
   }
   if (spoken.stdout) process.stdout.write(spoken.stdout);
   if (spoken.stderr) process.stderr.write(spoken.stderr);
   process.exitCode = spoken.code;
+}
+
+function failed(argv: string[], env: NodeJS.ProcessEnv, why: string): Spoken {
+  const args = parseArgs(argv, env);
+  const strict = guardMode(env) === 'strict' && typeof args !== 'string';
+  if (strict && args.event === 'pre-edit')
+    return speak(args.client, 'pre-edit', {
+      kind: 'deny',
+      reason: `coord_unreachable: the edit could not be checked (${why}) — COORD_GUARD=strict refuses it`,
+    });
+  if (strict && args.event === 'pre-commit')
+    return { code: 1, stdout: '', stderr: `coord guard: ${why} — COORD_GUARD=strict refuses the commit\n` };
+  return { code: 0, stdout: '', stderr: `coord hook: ${why}; allowed\n` };
 }

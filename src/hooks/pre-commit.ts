@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { CLIENT_KINDS, identify } from '../client/agent-identity.js';
 import { normaliseResource, overlaps } from '../core/paths.js';
-import { findRepoRoot, resolveBoard } from '../state-dir/board-name.js';
+import { findRepoRoot, foldsCase, resolveBoard } from '../state-dir/board-name.js';
 import { DaemonDown, type HookDaemon, query } from './daemon.js';
 import type { GuardMode } from './guard-mode.js';
 import { conflictReason } from './pre-edit.js';
@@ -32,11 +32,17 @@ export async function preCommit(
   if (mode === 'off') return { code: 0, message: '' };
   const cwd = process.cwd();
   const root = findRepoRoot(cwd) ?? cwd;
-  const staged = spawnSync('git', ['diff', '--cached', '--name-only', '-z'], { cwd: root, encoding: 'utf8' });
+  // --no-renames: a rename is its source deleted and its destination added, and both must be free —
+  // with rename detection `git mv locked.ts x.ts` listed only x.ts and committed the locked file away.
+  const staged = spawnSync('git', ['diff', '--cached', '--name-only', '--no-renames', '-z'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  const fold = foldsCase(root);
   const keys = (staged.stdout ?? '')
     .split('\0')
     .filter(Boolean)
-    .map((p) => normaliseResource(p))
+    .map((p) => normaliseResource(fold ? p.toLowerCase() : p))
     .flatMap((k) => (k.ok ? [k.key] : []));
   if (keys.length === 0) return { code: 0, message: '' };
   const board = resolveBoard(undefined, env, root);

@@ -5,7 +5,7 @@
  * this agent takes (or keeps) an auto-lock on them — lease 10 min, tied to its
  * session — so the first agent to edit a file holds it while it works.
  */
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { AgentIdentity } from '../client/agent-identity.js';
 import { isDirectory, normaliseResource, overlaps } from '../core/paths.js';
 import { locatePath } from '../state-dir/board-name.js';
@@ -46,8 +46,10 @@ export interface PreEditEnv {
 export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdict> {
   if (env.mode === 'off') return { kind: 'allow' };
   const cwd = str(input.cwd) ?? env.cwd;
+  // Each path as spelt (`..` after a symlinked folder climbs from its target, as the OS reads it) and
+  // lexically resolved (as clients that normalise paths read it): both keys are checked.
   const boards = keysByBoard(
-    pathsToWrite(input).map((p) => resolve(cwd, p)),
+    pathsToWrite(input).flatMap((p) => [isAbsolute(p) ? p : `${cwd}/${p}`, resolve(cwd, p)]),
     env.board,
   );
   if (boards.size === 0) return { kind: 'allow' };

@@ -8,7 +8,7 @@ import type { Ctx } from '../core/operation.js';
 import type { Store } from '../core/ports.js';
 import { Presence } from '../core/presence.js';
 import { VERSION } from '../core/version.js';
-import { acquireDaemonLock, watchSessions, writeDaemonInfo } from '../state-dir/index.js';
+import { acquireDaemonLock, isSessionAlive, watchSessions, writeDaemonInfo } from '../state-dir/index.js';
 import { tightenStateDir } from '../state-dir/modes.js';
 import { octal } from '../state-dir/paths.js';
 import { ensureToken } from '../state-dir/token.js';
@@ -62,7 +62,13 @@ export async function startDaemon(
     let port = config.port;
     // Read by the guard at request time: the bound address joins once listen has told us the port.
     const allowedHosts = [...config.allowedHosts];
-    const mcp = new McpHttp({ ctx, version: VERSION, log, streamGraceMs: config.mcpStreamGraceMs });
+    const mcp = new McpHttp({
+      ctx,
+      version: VERSION,
+      log,
+      streamGraceMs: config.mcpStreamGraceMs,
+      sessionAlive: (id) => isSessionAlive(config.stateDir, id),
+    });
     const app = buildHttpApp({
       ctx,
       token,

@@ -9,7 +9,7 @@
  * every edit.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export interface WorkTree {
@@ -82,21 +82,96 @@ export interface TreePath {
 }
 
 /**
- * Where an absolute path lives: the work tree holding it (found from the path's
- * nearest existing folder, since a file about to be created does not exist yet)
- * and its key relative to that tree's root. Null outside any repository.
+ * Where an absolute path lives (SPEC §10, one file, one key): the file it
+ * really is — symlinks followed, the link's own folder ignored, so a link
+ * placed outside any repository, in another one or in a submodule names its
+ * target's repository — then the innermost work tree holding that file and
+ * the key relative to its root: Unicode NFC, case folded where the file
+ * system folds case. A submodule or a repository nested in another is its own
+ * repository and board (SPEC §5: one repository, one board), whichever folder
+ * the agent sits in. Hard links are separate names and are not followed.
+ * Null outside every repository: not coord's to guard.
  */
 export function locatePath(path: string): TreePath | null {
-  const abs = resolve(path);
-  let probe = abs;
-  while (entryKind(probe) === 'none' && dirname(probe) !== probe) probe = dirname(probe);
-  const tree = findWorkTree(entryKind(probe) === 'dir' ? probe : dirname(probe));
+  const real = realPath(path);
+  const tree = findWorkTree(entryKind(real) === 'dir' ? real : dirname(real));
   if (!tree) return null;
-  // The tree was found through the physical path; make the key from the same spelling.
-  const rel = relative(tree.root, physicalJoin(abs));
+  const rel = relative(tree.root, real);
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
   const dir = /[\\/]$/.test(path) && rel !== '' ? '/' : '';
-  return { tree, board: boardForRepo(tree.home), key: (rel.split(sep).join('/') || '.') + dir };
+  return { tree, board: boardForRepo(tree.home), key: fileKey(tree.root, (rel.split(sep).join('/') || '.') + dir) };
+}
+
+/** A key as the file system sees it: NFC always (one spelling per name), lower case where case is folded. */
+function fileKey(root: string, key: string): string {
+  const nfc = key.normalize('NFC');
+  return foldsCase(root) ? nfc.toLowerCase() : nfc;
+}
+
+const caseFolding = new Map<string, boolean>();
+
+/**
+ * Whether the file system holding `root` treats `A` and `a` as one name
+ * (macOS and Windows by default, ext4 casefold folders): `.git` and `.GIT`
+ * both resolving to the same entry says so. Asked once per work tree.
+ */
+export function foldsCase(root: string): boolean {
+  let folds = caseFolding.get(root);
+  if (folds === undefined) {
+    folds = sameEntry(join(root, '.git'), join(root, '.GIT'));
+    caseFolding.set(root, folds);
+  }
+  return folds;
+}
+
+function sameEntry(a: string, b: string): boolean {
+  try {
+    const x = lstatSync(a);
+    const y = lstatSync(b);
+    return x.ino === y.ino && x.dev === y.dev;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The path as the operating system would follow it: component by component,
+ * every symlink resolved where it stands — the last component too, and a link
+ * whose target does not exist yet (writing through it creates the target) —
+ * and `..` taken from the real folder it follows, not from the spelling. The
+ * part that does not exist yet is appended as spelt.
+ */
+export function realPath(path: string): string {
+  let at = '/';
+  const todo = path.split(/[\\/]+/).filter((c) => c !== '' && c !== '.');
+  if (!path.startsWith('/')) todo.unshift(...process.cwd().split('/').filter(Boolean));
+  let hops = 0;
+  let missing = false;
+  while (todo.length > 0) {
+    const c = todo.shift() as string;
+    if (c === '.') continue;
+    if (c === '..') {
+      at = dirname(at);
+      continue;
+    }
+    const next = join(at, c);
+    if (!missing) {
+      let st: ReturnType<typeof lstatSync> | undefined;
+      try {
+        st = lstatSync(next);
+      } catch {
+        missing = true;
+      }
+      if (st?.isSymbolicLink() && hops++ < 40) {
+        const target = readlinkSync(next);
+        todo.unshift(...target.split('/').filter((t) => t !== ''));
+        if (target.startsWith('/')) at = '/';
+        continue;
+      }
+    }
+    at = next;
+  }
+  return at;
 }
 
 type EntryKind = 'dir' | 'file' | 'none';
@@ -142,27 +217,41 @@ function physical(dir: string): string {
   }
 }
 
+/** Where a path given by an agent working at `root` is keyed (SPEC §5, §10). */
+export type Placed =
+  /** In `root`'s repository (any of its work trees): the key. */
+  | { kind: 'here'; key: string }
+  /** In another repository — a submodule, a nested repository, or a link into another one: its own board. */
+  | { kind: 'elsewhere'; at: TreePath }
+  /** In no repository, or (outside any repository) not under `root`. */
+  | { kind: 'outside' };
+
 /**
- * The lock key of absolute path `abs` for an agent working at `root` (SPEC §5):
- * relative to the root of the work tree `abs` is in, when that tree belongs
- * to the same repository as `root` — so `src/a.ts` in two worktrees is one
- * resource — else relative to `root` when inside it; null when outside both.
+ * Where absolute path `abs` is keyed for an agent working at `root`: relative
+ * to the root of the work tree it really is in, when that tree belongs to the
+ * same repository as `root` — so `src/a.ts` in two worktrees is one resource;
+ * another repository's file is that repository's (its board, its key), never
+ * `root`'s under a longer name. Outside every repository, paths are relative
+ * to `root` when inside it (a folder with no git at all).
  */
-export function treeRelative(abs: string, root: string): string | null {
+export function placePath(abs: string, root: string): Placed {
   const there = locatePath(abs);
   const here = findWorkTree(root);
-  if (there && here && there.tree.commonDir === here.commonDir) return there.key;
-  const base = here?.root ?? physical(root);
-  const probe = physicalJoin(abs);
-  const rel = relative(base, probe);
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  if (there && here) {
+    return there.tree.commonDir === here.commonDir
+      ? { kind: 'here', key: there.key }
+      : { kind: 'elsewhere', at: there };
+  }
+  if (there) return { kind: 'elsewhere', at: there };
+  if (here) return { kind: 'outside' };
+  const rel = relative(physical(root), realPath(abs));
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return { kind: 'outside' };
   const dir = /[\\/]$/.test(abs) && rel !== '' ? '/' : '';
-  return (rel.split(sep).join('/') || '.') + dir;
+  return { kind: 'here', key: ((rel.split(sep).join('/') || '.') + dir).normalize('NFC') };
 }
 
-/** `abs` with its nearest existing ancestor's symlinks resolved. */
-function physicalJoin(abs: string): string {
-  let probe = resolve(abs);
-  while (entryKind(probe) === 'none' && dirname(probe) !== probe) probe = dirname(probe);
-  return join(physical(probe), relative(probe, resolve(abs)));
+/** The lock key of `abs` for an agent at `root` when it is in `root`'s repository (placePath), else null. */
+export function treeRelative(abs: string, root: string): string | null {
+  const placed = placePath(abs, root);
+  return placed.kind === 'here' ? placed.key : null;
 }

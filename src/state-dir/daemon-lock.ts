@@ -81,6 +81,16 @@ export function findRunningDaemon(stateDir: string): DaemonHolder | null {
   return describeHolder(stateDir, lockPid);
 }
 
+/**
+ * The URL of the daemon that holds `stateDir`'s lock right now, as its own
+ * daemon.json names it; null when none does. The one test before a client
+ * sends the token: daemon.json outlives a `kill -9`, and whatever process
+ * binds that port next must not be handed `Authorization: Bearer <token>`.
+ */
+export function liveDaemonUrl(stateDir: string): string | null {
+  return findRunningDaemon(stateDir)?.url ?? null;
+}
+
 function heldLock(fd: number, path: string, coord: string): DaemonLock {
   let open = true;
   return {

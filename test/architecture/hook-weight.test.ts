@@ -1,7 +1,7 @@
 /**
  * SPEC §10: the pre-edit hook costs at most a few tens of milliseconds per edit, so its entry point must
  * not load the whole CLI: everything `coord hook` reaches, statically, is Node built-ins and coord's
- * own files — never commander, fastify, the MCP SDK or zod (api/routes.ts and core/schemas.ts pull it in).
+ * own files (and fs-ext, to see the daemon lock held before sending the token) — never commander, fastify, the MCP SDK or zod (api/routes.ts and core/schemas.ts pull it in).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { HEAVY, importsOf, reach, SRC } from './reach.js';
 
-test('coord hook reaches only Node built-ins and light coord files, never the CLI, the server or zod', () => {
+test('coord hook reaches only Node built-ins, fs-ext and light coord files, never the CLI, the server or zod', () => {
   const { files, packages } = reach(join(SRC, 'hooks/main.ts'));
+  // fs-ext (the flock addon, ~3 ms to load): the daemon lock must be seen held before the token is sent.
   assert.deepEqual(
     packages.filter((p) => !p.startsWith('node:')),
-    [],
+    ['fs-ext'],
     'packages the hook would load',
   );
   for (const heavy of HEAVY) assert.ok(!files.includes(heavy), `the hook reaches ${heavy}`);

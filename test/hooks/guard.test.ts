@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { boardForDir } from '../../src/state-dir/board-name.js';
@@ -76,6 +76,25 @@ describe('coord guard install', () => {
     const off = commit(repo.main, 'src/a.ts', { COORD_GUARD: 'off' });
     assert.equal(off.status, 0);
     assert.doesNotMatch(off.stderr, /coord/);
+  });
+
+  test('a rename of a file another agent holds is refused: git mv then commit checks the source as well as the destination', async () => {
+    const env = childEnv({ COORD_STATE: d.stateDir, COORD_AGENT: '', COORD_GUARD: '', CLAUDE_CODE_SESSION_ID: '' });
+    const git = (...args: string[]) =>
+      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+        cwd: repo.main,
+        encoding: 'utf8',
+        env,
+      });
+    git('reset', '-q');
+    git('checkout', '-q', '--', '.');
+    assert.equal(git('mv', 'src/a.ts', 'src/renamed.ts').status, 0);
+    const r = git('commit', '-q', '-m', 'move the locked file away');
+    assert.notEqual(r.status, 0, `${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /lock_conflict: src\/a\.ts is held by other-agent/);
+    git('reset', '-q');
+    git('checkout', '-q', '--', '.');
+    rmSync(join(repo.main, 'src', 'renamed.ts'));
   });
 
   test('installing twice changes nothing, and remove puts the old hook back', async () => {

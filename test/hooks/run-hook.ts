@@ -30,6 +30,8 @@ export function runCoord(
       stderr += d;
     });
     child.once('close', (code) => resolve({ code, stdout, stderr }));
+    // A hook may stop reading an input it refuses (too large): the rest of the write is not an error here.
+    child.stdin.on('error', () => {});
     child.stdin.end(
       opts.stdin === undefined ? '' : typeof opts.stdin === 'string' ? opts.stdin : JSON.stringify(opts.stdin),
     );

@@ -1,5 +1,6 @@
 /** MCP over Streamable HTTP at /mcp on a real daemon process: the same tools, the same guard. */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -145,6 +146,25 @@ describe('MCP over Streamable HTTP', () => {
       'the lock freed',
     );
     assert.equal((await b.call('claim_task', { task_id: id })).data.task.claimed_by, 'survivor');
+    await b.transport.terminateSession();
+    await b.client.close();
+  });
+
+  test('a session opened with a Coord-Session id that no session lock file backs is reaped like a plain client once it vanishes', async () => {
+    // No `coord mcp` holds <state>/sessions/<id>.lock for this id: nothing but its requests proves it alive.
+    const a = await connect('no-lock', {
+      'coord-agent': 'lockless',
+      'coord-board': 'lockless',
+      'coord-session': randomUUID(),
+    });
+    const b = await connect('agent-b', { 'coord-agent': 'survivor', 'coord-board': 'lockless' });
+    await a.call('lock_files', { files: ['src/lockless.ts'], lease_s: 3600 });
+    assert.match((await b.call('lock_files', { files: ['src/lockless.ts'] })).text, /^lock_conflict: /);
+    await a.client.close();
+    await waitFor(
+      async () => (await b.call('lock_files', { files: ['src/lockless.ts'] })).isError === false,
+      'the lockless session reaped and its lock freed',
+    );
     await b.transport.terminateSession();
     await b.client.close();
   });

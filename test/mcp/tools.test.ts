@@ -1,6 +1,10 @@
 /** The MCP tools through the official SDK client over an in-memory pair (SPEC §5). */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { repoWithWorktrees } from '../worktrees/git-repo.js';
 import { mcpHarness } from './harness.js';
 import { SPEC_TOOLS } from './spec-tools.js';
 
@@ -199,6 +203,26 @@ describe('MCP tools over an in-memory pair', () => {
     assert.match(outside.text, /^invalid_request: cannot use "\/etc\/passwd": it is outside the repository \/repo/);
     const climbing = await a.call('lock_files', { files: ['../other-repo/x.ts'] });
     assert.match(climbing.text, /^invalid_request: /);
+  });
+
+  test('lock_files keys a file by what it is on disk: a symlink is its target, NFD is NFC, and a nested repository’s file is refused naming its board', async () => {
+    const h = await mcpHarness();
+    const { main } = repoWithWorktrees(0);
+    symlinkSync(join(main, 'src', 'a.ts'), join(main, 'a-link.ts'));
+    mkdirSync(join(main, 'nested'));
+    execFileSync('git', ['init', '-q'], { cwd: join(main, 'nested') });
+    const a = await h.agent({ agent: 'a', root: main });
+    const locked = await a.call('lock_files', { files: ['a-link.ts', `${main}/src/cafe\u0301.ts`] });
+    assert.equal(locked.isError, false, locked.text);
+    assert.deepEqual(locked.data.resources, ['src/a.ts', 'src/caf\u00e9.ts']);
+    for (const nested of ['nested/x.ts', join(main, 'nested', 'x.ts')]) {
+      const refused = await a.call('lock_files', { files: [nested] });
+      assert.match(
+        refused.text,
+        /^invalid_request: .*another repository \(.*nested, board nested-[0-9a-f]{6}\)/,
+        nested,
+      );
+    }
   });
 
   test('lock_files conflicts name the holder, and unlock_files frees the files', async () => {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { boardForDir, findWorkTree, locatePath, treeRelative } from '../../src/state-dir/board-name.js';
+import { boardForDir, findWorkTree, foldsCase, locatePath, treeRelative } from '../../src/state-dir/board-name.js';
 import { tempDir } from '../support/ctx.js';
 import { bareRepoWithWorktree, repoWithWorktrees } from './git-repo.js';
 
@@ -43,5 +43,14 @@ describe('board names across work trees', () => {
     assert.equal(treeRelative(join(two, 'src', 'a.ts'), one), 'src/a.ts', "another work tree's file");
     assert.equal(treeRelative(join(repo.main, 'src/'), one), 'src/');
     assert.equal(treeRelative(join(repoWithWorktrees(0).main, 'src', 'a.ts'), one), null, 'another repository');
+  });
+});
+
+describe('keys follow the file system', () => {
+  test('on a case-sensitive file system (Linux) src/A.ts and src/a.ts are two keys; NFD and NFC spellings are one', () => {
+    const repo = repoWithWorktrees(0);
+    assert.equal(foldsCase(repo.main), false);
+    assert.equal(locatePath(join(repo.main, 'src', 'A.ts'))?.key, 'src/A.ts');
+    assert.equal(locatePath(join(repo.main, 'src', 'cafe\u0301.ts'))?.key, 'src/caf\u00e9.ts');
   });
 });

@@ -4,7 +4,7 @@ import type { Lock } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { clockTime, emit } from '../output.js';
-import { repoRelative } from './lock-paths.js';
+import { repoKeys } from './lock-paths.js';
 
 const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
 
@@ -34,16 +34,19 @@ export function registerLock(program: Command): void {
   ).action(
     action(async (paths: string[], flags: CommonFlags & { lease?: string }) => {
       const inv = resolveInvocation(flags);
+      const located = repoKeys(paths, process.cwd());
+      // A submodule's files go on the submodule's board, where its edits are checked — unless a board was named.
+      const board = located.board && !flags.board && !process.env.COORD_BOARD ? located.board : inv.board;
       const input = parseInput(operations.lockFiles, {
         agent: inv.agent,
-        board: inv.board,
-        resources: repoRelative(paths, process.cwd()),
+        board,
+        resources: located.keys,
         lease_s: num(flags.lease),
       });
       const l = await inv.client.call(operations.lockFiles, input);
       emit(flags, l, () =>
         [
-          `locked ${l.resources.join(' ')} · lock ${l.lock_id} · lease until ${clockTime(l.lease_until)} UTC`,
+          `locked ${l.resources.join(' ')}${board === inv.board ? '' : ` on board ${board} (the repository they are in)`} · lock ${l.lock_id} · lease until ${clockTime(l.lease_until)} UTC`,
           `next: coord renew ${l.lock_id}   |   coord unlock ${l.lock_id}`,
         ].join('\n'),
       );

@@ -9,7 +9,7 @@ import { emit } from '../output.js';
 
 function receiptLines(m: Message): string[] {
   if (m.receipts.length === 0) return ['  (no recipients: nobody else was known on the board)'];
-  return m.receipts.map((r) => {
+  const lines = m.receipts.map((r) => {
     const state = r.acked_at
       ? `acked ${r.acked_at}`
       : r.delivered_at
@@ -17,6 +17,9 @@ function receiptLines(m: Message): string[] {
         : 'not delivered yet';
     return `  ${r.agent}: ${state}`;
   });
+  const c = m.receipt_counts;
+  if (c) lines.push(`  … ${c.recipients} recipients in all: ${c.delivered} delivered, ${c.acked} acknowledged`);
+  return lines;
 }
 
 export function registerMessages(program: Command): void {

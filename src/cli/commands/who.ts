@@ -41,7 +41,11 @@ export function registerWho(program: Command): void {
       const inv = resolveInvocation(flags);
       const input = parseInput(operations.listAgents, { board: inv.board });
       const res = await inv.client.call(operations.listAgents, input);
-      emit(flags, res, () => agentTable(res.agents, Date.now()));
+      emit(flags, res, () =>
+        res.total
+          ? `${agentTable(res.agents, Date.now())}\n… ${res.total} agents seen in all; the first ${res.agents.length} shown`
+          : agentTable(res.agents, Date.now()),
+      );
     }),
   );
 }

@@ -1,3 +1,4 @@
+import { firstOf } from '../bounded.js';
 import type { AgentSeen } from '../model.js';
 import { defineOperation } from '../operation.js';
 import { AgentsInput, AgentsOutput } from '../schemas.js';
@@ -39,6 +40,18 @@ export const listAgents = defineOperation({
       a.unread ??= 0;
       a.active = a.claims.length > 0 || a.locks.length > 0 || now - Date.parse(a.last_seen) < ACTIVE_WINDOW_MS;
     }
-    return { agents: [...byName.values()].sort((a, b) => b.last_seen.localeCompare(a.last_seen)) };
+    // Active first, then the most recently seen; the answer carries the first ANSWER_LIST_MAX and counts.
+    const all = [...byName.values()].sort(
+      (a, b) => Number(b.active) - Number(a.active) || b.last_seen.localeCompare(a.last_seen),
+    );
+    const agents = firstOf(all).map(boundHoldings);
+    return all.length > agents.length ? { agents, total: all.length } : { agents };
   },
 });
+
+function boundHoldings(a: AgentSeen): AgentSeen {
+  const out = { ...a, claims: firstOf(a.claims), locks: firstOf(a.locks) };
+  if (a.claims.length > out.claims.length) out.claims_total = a.claims.length;
+  if (a.locks.length > out.locks.length) out.locks_total = a.locks.length;
+  return out;
+}

@@ -3,6 +3,7 @@
  * records its first delivery (when, and how: inbox, prime, stop, push), and a
  * message stays listed until its recipient acknowledges it.
  */
+import { boundMessage } from '../bounded.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import { CoordError } from '../errors.js';
 import {
@@ -71,7 +72,8 @@ export const sendMessage = defineOperation({
         'that idempotency_key already names another message — use a new key for a new message',
       );
     }
-    return unwrap(outcome, input.task_id ?? '');
+    const sent = unwrap(outcome, input.task_id ?? '');
+    return { ...sent, message: boundMessage(sent.message) };
   },
 });
 
@@ -91,7 +93,7 @@ export const listMessages = defineOperation({
       limit: input.limit ?? 50,
     };
     const messages = await ctx.store.listMessages(q);
-    if (box !== 'inbox' || input.agent === undefined) return { messages };
+    if (box !== 'inbox' || input.agent === undefined) return { messages: messages.map(boundMessage) };
     // Shown now: record the first delivery of those never shown (they stay listed until acknowledged).
     const fresh = messages.filter((m) => m.receipts.some((r) => r.agent === input.agent && r.delivered_at === null));
     const byBoard = new Map<string, string[]>();
@@ -109,7 +111,7 @@ export const listMessages = defineOperation({
       });
       for (const m of out.messages) marked.set(m.id, m);
     }
-    return { messages: messages.map((m) => marked.get(m.id) ?? m) };
+    return { messages: messages.map((m) => boundMessage(marked.get(m.id) ?? m)) };
   },
 });
 
@@ -122,7 +124,7 @@ export const ackMessage = defineOperation({
     const outcome = await ctx.store.ackMessage({ message_id: input.message_id, agent: input.agent });
     if (!outcome.ok) throw notAddressed(input.message_id, input.agent);
     ctx.presence.touch(input.agent, outcome.message.board, ctx.clock.now());
-    return { message: outcome.message, acked: outcome.acked };
+    return { message: boundMessage(outcome.message), acked: outcome.acked };
   },
 });
 
@@ -158,7 +160,7 @@ export const showMessage = defineOperation({
     const found = await ctx.store.getMessage(input.message_id, input.agent);
     if (!found) throw notAddressed(input.message_id, input.agent ?? 'the operator');
     const mine = found.receipts.find((r) => r.agent === input.agent);
-    if (!input.agent || !mine || mine.delivered_at !== null) return { message: found };
+    if (!input.agent || !mine || mine.delivered_at !== null) return { message: boundMessage(found) };
     const out = await ctx.store.deliverMessages({
       agent: input.agent,
       board: found.board,
@@ -169,6 +171,6 @@ export const showMessage = defineOperation({
       limit: 1,
     });
     // The sender reading its own message to itself keeps every receipt in view.
-    return { message: (await ctx.store.getMessage(found.id, input.agent)) ?? out.messages[0] ?? found };
+    return { message: boundMessage((await ctx.store.getMessage(found.id, input.agent)) ?? out.messages[0] ?? found) };
   },
 });

@@ -4,7 +4,9 @@
  * (unique refs, no cycle among its tasks) and handed to the store in
  * dependency order, which writes it in one transaction or not at all.
  */
+
 import { describeBlocked } from '../blockers.js';
+import { cycleText, firstOf } from '../bounded.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import { topoOrder } from '../dependency-graph.js';
 import { CoordError } from '../errors.js';
@@ -61,8 +63,8 @@ export const postPlan = defineOperation({
     if ('cycle' in sorted) {
       throw new CoordError(
         'dependency_cycle',
-        `the plan has a cycle: ${sorted.cycle.join(' → ')} waits for itself — drop one of its edges`,
-        { cycle: sorted.cycle },
+        `the plan has a cycle: ${cycleText(sorted.cycle)} waits for itself — drop one of its edges`,
+        { cycle: firstOf(sorted.cycle), cycle_length: sorted.cycle.length },
       );
     }
     ctx.presence.touch(input.agent, board, ctx.clock.now());

@@ -8,6 +8,7 @@ import type { Ctx } from '../../core/operation.js';
 import { McpHttp } from '../mcp/http.js';
 import { registerDashboard } from '../web/dashboard-route.js';
 import { registerArtifactRoutes } from './artifacts.js';
+import { clientErrorHandler } from './client-error.js';
 import { errorHandler, sendError } from './errors.js';
 import { makeGuard, tokenMatcher } from './guard.js';
 import { inboxLane, registerInboxRoute } from './inbox.js';
@@ -58,6 +59,8 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
     return503OnClosing: false,
     // A URL the router cannot take (a broken %-escape, an over-long path segment) still answers in coord's shape.
     frameworkErrors: (err, req, reply) => errorHandler(err, req, reply),
+    // So does a request Node's parser refuses before the router (bad bytes, an over-long URL).
+    clientErrorHandler,
     // Inputs are parsed by each operation's zod schema (core/ops), and no route declares a JSON schema, so
     // fastify's own compilers (ajv, fast-json-stringify: ~2 MB of the idle daemon's heap) are never loaded.
     schemaController: { compilersFactory: { buildValidator: noRouteSchemas, buildSerializer: noRouteSchemas } },

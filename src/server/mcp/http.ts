@@ -73,6 +73,12 @@ export interface McpHttpOptions {
   log?: Logger | undefined;
   /** How long a session's event stream may stay closed before the client counts as gone (default 30 s). */
   streamGraceMs?: number;
+  /**
+   * Whether a `Coord-Session` id has a held session lock file (state-dir/session-lock.ts). A session
+   * that names one without a lock behind it has nothing to prove it alive but its requests, so it is
+   * reaped like a plain HTTP client's. Without this check every such session is reaped so.
+   */
+  sessionAlive?: (coordId: string) => boolean;
 }
 
 const DEFAULT_STREAM_GRACE_MS = 30_000;
@@ -236,7 +242,8 @@ export class McpHttp {
       httpId,
       coordId,
       session,
-      reapable: who.session === undefined,
+      // A Coord-Session with no session lock held behind it would otherwise be kept forever (issue 25, hole 9).
+      reapable: who.session === undefined || !(this.opts.sessionAlive?.(who.session) ?? false),
       streams: 0,
       listened: false,
     };

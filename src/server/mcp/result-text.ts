@@ -104,17 +104,21 @@ export function taskText(t: Task, now: number): string {
   return lines.join('\n');
 }
 
-export function whoText(agents: AgentSeen[], me: string, board: string, now: number): string {
+export function whoText(agents: AgentSeen[], me: string, board: string, now: number, total?: number): string {
   const active = agents.filter((a) => a.active);
   if (active.length === 0) return `no agents active on board ${board}`;
-  return active
+  const more =
+    total && total > agents.length ? `\n… ${total} agents seen in all; the first ${agents.length} shown` : '';
+  return `${active
     .map((a) => {
       const holds = [
         a.claims.length ? `claims ${a.claims.map((c) => `#${c}`).join(',')}` : '',
-        a.locks.length ? `locks ${a.locks.join(',')}` : '',
+        a.locks.length
+          ? `locks ${a.locks.join(',')}${a.locks_total ? ` (+${a.locks_total - a.locks.length})` : ''}`
+          : '',
       ].filter(Boolean);
       const seen = shortDuration(now - Date.parse(a.last_seen));
       return `${a.name}${a.name === me ? ' (you)' : ''} · ${holds.join(' · ') || 'holds nothing'} · seen ${seen} ago`;
     })
-    .join('\n');
+    .join('\n')}${more}`;
 }

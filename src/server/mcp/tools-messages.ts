@@ -11,7 +11,9 @@ const WRITE = { destructiveHint: false, openWorldHint: false } as const;
 
 function receiptsText(m: Message): string {
   if (m.receipts.length === 0) return 'no recipients (nobody else is known on this board yet)';
-  return m.receipts
+  const c = m.receipt_counts;
+  const more = c ? ` · … ${c.recipients} recipients in all: ${c.delivered} delivered, ${c.acked} acknowledged` : '';
+  return `${m.receipts
     .map((r) => {
       const state = r.acked_at
         ? 'acknowledged'
@@ -20,7 +22,7 @@ function receiptsText(m: Message): string {
           : 'not delivered yet';
       return `${r.agent}: ${state}`;
     })
-    .join(' · ');
+    .join(' · ')}${more}`;
 }
 
 export const messageTools: Tool[] = [

@@ -296,7 +296,7 @@ export const tools: Tool[] = [
     core: { description: 'The agents on this board now and what each holds.', args: {} },
     async run(_args, { ctx, session }) {
       const out = await invoke(op.listAgents, ctx, { board: session.board });
-      return { text: say.whoText(out.agents, session.agent, session.board, ctx.clock.now()), data: out };
+      return { text: say.whoText(out.agents, session.agent, session.board, ctx.clock.now(), out.total), data: out };
     },
   },
   ...messageTools,

@@ -8,8 +8,17 @@ export interface Migration {
 
 /** A backend's numbered, append-only migrations (`NNNN-name.sql` in `dir`), in order. */
 export function readMigrations(dir: URL): Migration[] {
-  return readdirSync(dir)
+  const all = readdirSync(dir)
     .filter((f) => /^\d{4}-[a-z0-9-]+\.sql$/.test(f))
     .sort()
     .map((f) => ({ version: Number(f.slice(0, 4)), name: f, sql: readFileSync(new URL(f, dir), 'utf8') }));
+  // Two branches that each added "the next" migration merge into two files with one number: the
+  // migrator would record one version and silently skip the other file's SQL on every later start.
+  all.forEach((m, i) => {
+    const prev = all[i - 1];
+    if (prev && prev.version === m.version) {
+      throw new Error(`two migrations share number ${m.version}: ${prev.name} and ${m.name} — renumber one`);
+    }
+  });
+  return all;
 }
