@@ -3,10 +3,10 @@
  * written in the Claude Code compatible format it also runs (`PreToolUse` with a matcher, snake_case
  * input, `hookSpecificOutput.permissionDecision: "deny"` — the model reads `Denied by preToolUse hook:
  * <reason>`), `copilot-instructions.md`. Its MCP server's `COPILOT_AGENT_SESSION_ID` is the hooks'
- * `session_id`.
+ * `session_id`. Session-start context is a top-level `additionalContext`.
  */
 import { join } from 'node:path';
-import { additionalContext, claudeAnswers } from './answers.js';
+import { claudeAnswers, json } from './answers.js';
 import type { ClientEvent, ClientProfile } from './profile.js';
 
 const EVENTS = { 'pre-edit': 'PreToolUse', 'session-start': 'SessionStart', stop: 'Stop' } as const;
@@ -73,7 +73,9 @@ export const copilot: ClientProfile = {
     events: EVENTS,
     input: { toolName: ['tool_name', 'toolName'], toolInput: ['tool_input', 'toolArgs'] },
     ...claudeAnswers(EVENTS),
-    context: additionalContext(EVENTS),
+    // Copilot CLI reads a top-level `additionalContext` (it ignores Claude Code's hookSpecificOutput and
+    // plain output here): the model gets it as a user message.
+    context: (text) => ({ code: 0, stdout: json({ additionalContext: text }), stderr: '' }),
   },
   identity: { mcpEnv: ['COPILOT_AGENT_SESSION_ID'], hookEnv: [], hookField: 'session_id' },
   tools: { edit: EDIT, readOnly: [], shell: ['bash'], hookSeesEveryTool: false },
