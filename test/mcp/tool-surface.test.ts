@@ -4,9 +4,12 @@
  * them — and `--tools all` (or a client that defers tools behind a search) gets every tool.
  */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { PROFILES } from '../../src/clients/index.js';
+import { runCoord } from '../hooks/run-hook.js';
+import { tempDir } from '../support/ctx.js';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { mcpHarness } from './harness.js';
 import { CORE_TOOLS, SPEC_TOOLS } from './spec-tools.js';
@@ -80,6 +83,29 @@ describe('the tool surface', () => {
     assert.equal(bad.isError, true);
     assert.match(bad.text, /^invalid_request: /);
     await a.close();
+  });
+});
+
+describe('coord setup --tools', () => {
+  test('--tools all puts `--tools all` in the coord mcp command of a client whose profile gets the core set; its own default adds nothing', async () => {
+    const h = tempDir('coord-tools-home-');
+    const env = { HOME: h, CLAUDE_CONFIG_DIR: '' };
+    const all = await runCoord(['setup', 'gemini', '--tools', 'all', '--json', '--state', join(h, 's')], { env });
+    assert.equal(all.code, 0, all.stderr);
+    const settings = JSON.parse(JSON.parse(all.stdout).files[0].content);
+    assert.deepEqual(settings.mcpServers.coord.args.slice(1), [
+      'mcp',
+      '--client',
+      'gemini',
+      '--tools',
+      'all',
+      '--state',
+      join(h, 's'),
+    ]);
+    const plain = await runCoord(['setup', 'claude', '--tools', 'all', '--json', '--state', join(h, 's')], { env });
+    assert.doesNotMatch(plain.stdout, /--tools/);
+    const bad = await runCoord(['setup', 'gemini', '--tools', 'some'], { env });
+    assert.equal(bad.code, 1);
   });
 });
 
