@@ -31,7 +31,8 @@ function answers(spec) {
     timeout: 60_000,
     env: { ...process.env, HOME: join(dirOf(spec), 'home') },
   });
-  const out = `${r.stdout ?? ''}`.trim();
+  // Pi prints its version on stderr.
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
   return r.status === 0 && out.includes(spec.version) ? out : null;
 }
 

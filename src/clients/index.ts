@@ -4,12 +4,25 @@
  * a client that also sets another's variables goes before it.
  */
 import { claude } from './claude.js';
+import { cline } from './cline.js';
 import { codex } from './codex.js';
+import { copilot } from './copilot.js';
 import { cursor } from './cursor.js';
 import { gemini } from './gemini.js';
+import { kilo } from './kilo.js';
+import { opencode } from './opencode.js';
+import { pi } from './pi.js';
 import type { ClientProfile } from './profile.js';
+import { qwen } from './qwen.js';
 
 export const PROFILES = {
+  // Qwen Code and Copilot CLI also set Claude Code's and Gemini CLI's project variables: they go first.
+  qwen,
+  copilot,
+  opencode,
+  kilo,
+  cline,
+  pi,
   gemini,
   claude,
   codex,

@@ -75,6 +75,10 @@ export interface SetupSpec {
   mcp: { command: string; args: string[] };
   /** The shell command line of coord's hook for an event (`node …/coord.js hook pre-edit --client X …`). */
   hook(event: ClientEvent): string;
+  /** The same hook as an argument vector, for a plugin that starts it without a shell. */
+  hookArgv(event: ClientEvent): string[];
+  /** The file URL of a plugin module coord ships (`src/plugins/<name>`, built into `dist/plugins/`). */
+  pluginModule(name: 'opencode' | 'cline' | 'pi'): string;
   /** The text that finds coord's hook for an event in the client's hook list (unique per event and client). */
   mark(event: ClientEvent): string;
 }

@@ -89,7 +89,7 @@ export function pathsToWrite(input: HookInput): string[] {
     const v = tool[key];
     if (typeof v === 'string' && v.trim() !== '') out.push(v);
   }
-  for (const key of ['command', 'patch', 'input']) {
+  for (const key of ['command', 'patch', 'patchText', 'input']) {
     const v = tool[key];
     if (typeof v === 'string' && v.includes('*** ')) out.push(...patchPaths(v));
   }

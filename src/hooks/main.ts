@@ -94,7 +94,12 @@ async function dispatch(
   });
   const input = asCoordReads(profile, raw);
   const cwd = str(input.cwd) ?? (env.CLAUDE_PROJECT_DIR || process.cwd());
-  const identity: AgentIdentity | null = identify(args.client, env, { input: raw });
+  // A plugin that runs in a child of its client (Cline's sandbox) names the process whose parent is the client.
+  const from = Number(env.COORD_HOOK_FROM_PID);
+  const identity: AgentIdentity | null = identify(args.client, env, {
+    input: raw,
+    ...(Number.isInteger(from) && from > 1 ? { pid: from } : {}),
+  });
   const daemon = linked(identity?.sessionId);
   if (args.event === 'pre-edit') {
     if (!guards(profile, str(input.tool_name))) return { code: 0, stdout: '', stderr: '' };

@@ -18,6 +18,8 @@ const SRC = join(ROOT, 'src');
 export const ALLOWED: Record<string, string[]> = {
   core: ['core'],
   clients: ['clients'],
+  // Plugins run inside other programs (OpenCode, Cline, Pi): Node built-ins and each other only.
+  plugins: ['plugins'],
   store: ['store', 'core'],
   'state-dir': ['state-dir', 'core'],
   api: ['api', 'core'],

@@ -24,6 +24,12 @@ const PRIOR: Record<string, string> = {
   '.claude/CLAUDE.md': '# My notes\n\nAlways run the tests.\n',
   '.codex/config.toml': 'model = "gpt-5.5"\n\n[profiles.fast]\nmodel = "gpt-5.5-mini"\n',
   '.gemini/settings.json': '{\n  "theme": "dark"\n}\n',
+  '.copilot/mcp-config.json': `${JSON.stringify({ mcpServers: { other: { type: 'local', command: 'other-mcp' } } }, null, 2)}\n`,
+  '.config/opencode/opencode.json': '{\n  "theme": "opencode"\n}\n',
+  '.config/kilo/kilo.json': '{\n  "theme": "kilo"\n}\n',
+  '.qwen/settings.json': `${JSON.stringify({ security: { auth: { selectedType: 'openai' } } }, null, 2)}\n`,
+  '.cline/data/settings/cline_mcp_settings.json': `${JSON.stringify({ mcpServers: { other: { command: 'other-mcp' } } }, null, 2)}\n`,
+  '.pi/agent/AGENTS.md': '# Mine\n\nBe brief.\n',
 };
 
 function home(): string {
@@ -42,16 +48,34 @@ const FILES = {
   claude: ['.claude.json', '.claude/settings.json', '.claude/CLAUDE.md'],
   codex: ['.codex/config.toml', '.codex/AGENTS.md'],
   gemini: ['.gemini/settings.json', '.gemini/GEMINI.md'],
+  copilot: ['.copilot/mcp-config.json', '.copilot/hooks/coord.json', '.copilot/copilot-instructions.md'],
+  opencode: ['.config/opencode/opencode.json', '.config/opencode/plugins/coord.js', '.config/opencode/AGENTS.md'],
+  kilo: ['.config/kilo/kilo.json', '.config/kilo/plugins/coord.js', '.config/kilo/AGENTS.md'],
+  qwen: ['.qwen/settings.json', '.qwen/QWEN.md'],
+  cline: ['.cline/data/settings/cline_mcp_settings.json', '.cline/plugins/coord.js', '.cline/rules/coord.md'],
+  pi: ['.pi/agent/extensions/coord.ts', '.pi/agent/AGENTS.md'],
 };
 
 describe('coord setup', () => {
   const setup = (h: string, cwd: string, ...args: string[]) =>
     runCoord(['setup', ...args, '--state', join(h, 'state')], {
       cwd,
-      env: { HOME: h, CODEX_HOME: join(h, '.codex'), CLAUDE_CONFIG_DIR: '', COORD_CODEX_BIN: join(h, 'no-codex-here') },
+      env: {
+        HOME: h,
+        CODEX_HOME: join(h, '.codex'),
+        CLAUDE_CONFIG_DIR: '',
+        COORD_CODEX_BIN: join(h, 'no-codex-here'),
+        // Nothing of the tester's own client homes.
+        XDG_CONFIG_HOME: join(h, '.config'),
+        COPILOT_HOME: '',
+        CLINE_DIR: '',
+        CLINE_DATA_DIR: '',
+        CLINE_MCP_SETTINGS_PATH: '',
+        PI_CODING_AGENT_DIR: '',
+      },
     });
 
-  for (const client of ['claude', 'codex', 'gemini'] as const) {
+  for (const client of ['claude', 'codex', 'gemini', 'copilot', 'opencode', 'kilo', 'qwen', 'cline', 'pi'] as const) {
     test(`${client}: --write adds coord and keeps the user's settings; twice is byte-identical; --remove restores every file`, async () => {
       const h = home();
       const files = FILES[client];

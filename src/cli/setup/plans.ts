@@ -3,7 +3,10 @@
  * the MCP server, the hooks, and the marked instructions section — all that
  * a client needs to claim, be blocked and be primed, with no hand edits.
  */
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type ClientKind, profileOf } from '../../clients/index.js';
 import type { ClientEvent, ConfigFile, JsonEdit, Scope, SetupSpec } from '../../clients/profile.js';
 import { codexBlock, removeCodexToml, upsertCodexToml } from './codex-toml.js';
@@ -59,9 +62,22 @@ export const mcpArgs = (c: SetupContext): string[] => [
 export const hookMark = (event: ClientEvent, client: ClientKind) =>
   event === 'session-start' ? `prime --client ${client}` : `hook ${event} --client ${client}`;
 
+export const hookArgv = (c: SetupContext, event: ClientEvent): string[] => [
+  c.launch.node,
+  c.launch.bin,
+  ...hookMark(event, c.client).split(' '),
+  ...c.launch.stateArgs,
+];
+
 export function hookCommand(c: SetupContext, event: ClientEvent): string {
-  const words = [c.launch.node, c.launch.bin, ...hookMark(event, c.client).split(' '), ...c.launch.stateArgs];
-  return words.map(shellQuote).join(' ');
+  return hookArgv(c, event).map(shellQuote).join(' ');
+}
+
+/** A plugin module coord ships: the build's (dist/plugins), or in a checkout without one the source (Bun and jiti read TypeScript). */
+export function pluginModule(c: SetupContext, name: string): string {
+  const root = join(dirname(c.launch.bin), '..');
+  const built = join(root, 'dist', 'plugins', `${name}.js`);
+  return pathToFileURL(existsSync(built) ? built : join(root, 'src', 'plugins', `${name}.ts`)).href;
 }
 
 const home = (env: NodeJS.ProcessEnv) => env.HOME || homedir();
@@ -121,6 +137,8 @@ export function planFor(c: SetupContext): FilePlan[] {
     env: c.env,
     mcp: { command: c.launch.node, args: mcpArgs(c) },
     hook: (event) => hookCommand(c, event),
+    hookArgv: (event) => hookArgv(c, event),
+    pluginModule: (name) => pluginModule(c, name),
     mark: (event) => hookMark(event, c.client),
   };
   return profileOf(c.client).setup.files(spec).map(planOf);

@@ -1,0 +1,85 @@
+/**
+ * GitHub Copilot CLI (SPEC §17): `~/.copilot/mcp-config.json`, a hooks file in `~/.copilot/hooks/`
+ * written in the Claude Code compatible format it also runs (`PreToolUse` with a matcher, snake_case
+ * input, `hookSpecificOutput.permissionDecision: "deny"` — the model reads `Denied by preToolUse hook:
+ * <reason>`), `copilot-instructions.md`. Its MCP server's `COPILOT_AGENT_SESSION_ID` is the hooks'
+ * `session_id`. Session-start context is a top-level `additionalContext`.
+ */
+import { join } from 'node:path';
+import { claudeAnswers, json } from './answers.js';
+import type { ClientEvent, ClientProfile } from './profile.js';
+
+const EVENTS = { 'pre-edit': 'PreToolUse', 'session-start': 'SessionStart', stop: 'Stop' } as const;
+const EDIT = ['edit', 'create'];
+
+export const copilot: ClientProfile = {
+  kind: 'copilot',
+  title: 'GitHub Copilot CLI',
+  detect: (env) => Boolean(env.COPILOT_AGENT_SESSION_ID || env.COPILOT_CLI),
+  setup: {
+    defaultScope: 'user',
+    files(s) {
+      const home = s.env.COPILOT_HOME || join(s.home, '.copilot');
+      const user = s.scope === 'user';
+      const hook = (event: ClientEvent, matcher?: string) => ({
+        type: 'command',
+        ...(matcher ? { matcher } : {}),
+        bash: s.hook(event),
+        timeoutSec: 30,
+      });
+      return [
+        {
+          format: 'json',
+          path: user ? join(home, 'mcp-config.json') : join(s.root, '.mcp.json'),
+          what: 'mcpServers.coord',
+          edits: [
+            {
+              op: 'set',
+              path: ['mcpServers', 'coord'],
+              value: { type: 'local', command: s.mcp.command, args: s.mcp.args, tools: ['*'] },
+            },
+          ],
+        },
+        {
+          format: 'json',
+          path: user ? join(home, 'hooks', 'coord.json') : join(s.root, '.github', 'hooks', 'coord.json'),
+          what: `hooks PreToolUse (${EDIT.join('|')}), SessionStart, Stop`,
+          edits: [
+            { op: 'set', path: ['version'], value: 1 },
+            {
+              op: 'group',
+              path: ['hooks', EVENTS['pre-edit']],
+              group: hook('pre-edit', EDIT.join('|')),
+              mark: s.mark('pre-edit'),
+            },
+            {
+              op: 'group',
+              path: ['hooks', EVENTS['session-start']],
+              group: hook('session-start'),
+              mark: s.mark('session-start'),
+            },
+            { op: 'group', path: ['hooks', EVENTS.stop], group: hook('stop'), mark: s.mark('stop') },
+          ],
+        },
+        {
+          format: 'section',
+          path: user ? join(home, 'copilot-instructions.md') : join(s.root, '.github', 'copilot-instructions.md'),
+          what: 'the coord instructions section',
+        },
+      ];
+    },
+  },
+  hooks: {
+    events: EVENTS,
+    input: { toolName: ['tool_name', 'toolName'], toolInput: ['tool_input', 'toolArgs'] },
+    ...claudeAnswers(EVENTS),
+    // Copilot CLI reads a top-level `additionalContext` (it ignores Claude Code's hookSpecificOutput and
+    // plain output here): the model gets it as a user message.
+    context: (text) => ({ code: 0, stdout: json({ additionalContext: text }), stderr: '' }),
+  },
+  identity: { mcpEnv: ['COPILOT_AGENT_SESSION_ID'], hookEnv: [], hookField: 'session_id' },
+  tools: { edit: EDIT, readOnly: [], shell: ['bash'], hookSeesEveryTool: false },
+  toolSurface: 'core',
+  mcpToolName: (t) => `coord-${t}`,
+  result: 'text',
+};

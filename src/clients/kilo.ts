@@ -1,0 +1,11 @@
+/** Kilo (SPEC §17), OpenCode's fork: `kilo.json`, coord's plugin in `~/.config/kilo/plugins/`, `AGENTS.md`. */
+import { openCodeFamily } from './opencode.js';
+import type { ClientProfile } from './profile.js';
+
+export const kilo: ClientProfile = openCodeFamily({
+  kind: 'kilo',
+  title: 'Kilo',
+  dir: 'kilo',
+  config: 'kilo.json',
+  detect: (env) => Boolean(env.KILO_RUN_ID || env.KILO),
+});
