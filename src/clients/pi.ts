@@ -37,6 +37,8 @@ export const pi: ClientProfile = {
     events: {},
     input: { toolName: ['tool_name'], toolInput: ['tool_input'] },
     deny: exit2Deny,
+    // No shell hooks are installed for it yet (docs/clients.md): were one run, it would answer as a deny.
+    afterShell: exit2Deny,
     context: (text) => ({ code: 0, stdout: `${text}\n`, stderr: '' }),
     keepGoing: (reason) => ({ code: 0, stdout: json({ decision: 'block', reason }), stderr: '' }),
   },

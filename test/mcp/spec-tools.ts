@@ -38,4 +38,5 @@ export const CORE_TOOLS = [
   'add_note',
   'send_message',
   'ack_message',
+  'changes',
 ];

@@ -317,6 +317,7 @@ export const tools: Tool[] = [
       'What each work tree of this repository would bring into the integration target (its commits, staged, unstaged and untracked files), who works in each, and the paths pending in two or more work trees — edit those only after talking to their agents (a path another work tree holds is refused until it is merged).',
     input: z.object({}),
     annotations: READ,
+    core: { description: "Each work tree's pending paths and the paths pending in two or more.", args: {} },
     async run(_args, { ctx, session }) {
       const out = await invoke(op.listChanges, ctx, { board: session.board, ...treeOf(session) });
       return { text: changesText(out, session.root), data: out };
