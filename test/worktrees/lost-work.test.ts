@@ -79,6 +79,15 @@ describe('work left behind by a killed session (SPEC §14)', () => {
     const next = await runCoord(['claim', id, '--agent', 'heir', '--json', '--state', d.stateDir], { cwd: repo.main });
     assert.equal(next.code, 0, next.stderr);
     assert.equal(JSON.parse(next.stdout).work_left, note.text);
+    // The CLI's text answer carries the same line (released again by the heir, claimed by a third agent).
+    const heirClaim = JSON.parse(next.stdout).claim_id;
+    const back = await runCoord(['release', id, '--claim', heirClaim, '--state', d.stateDir], {
+      cwd: repo.main,
+    });
+    assert.equal(back.code, 0, back.stderr);
+    const third = await runCoord(['claim', id, '--agent', 'third', '--state', d.stateDir], { cwd: repo.main });
+    assert.equal(third.code, 0, third.stderr);
+    assert.ok(third.stdout.includes(note.text), third.stdout);
 
     assert.equal(readFileSync(join(tree, 'src/a.ts'), 'utf8'), before, 'coord never touches the work tree');
     assert.equal(git(tree, 'rev-parse', 'HEAD').trim(), head);

@@ -66,6 +66,8 @@ export function registerClaim(program: Command): void {
           `${g.reclaimed ? 'already yours' : 'claimed'} #${g.task.id}: ${g.task.title}`,
           `claim_id ${g.claim_id} · fence ${g.fence} · lease until ${clockTime(g.lease_until)} UTC`,
           ...(g.lock ? [`locked ${g.lock.resources.join(' ')} until the claim ends (lock ${g.lock.lock_id})`] : []),
+          // SPEC §14: an earlier claim left work in its work tree — the next claimant hears of it first.
+          ...(g.work_left ? [g.work_left] : []),
           `next: coord heartbeat ${g.task.id} --claim ${g.claim_id}   |   coord submit ${g.task.id} --claim ${g.claim_id} --ok`,
         ].join('\n'),
       );
