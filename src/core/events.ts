@@ -136,7 +136,11 @@ export const EVENTS: { [T in EventType]: Entry<T> } = {
   },
   'lock.acquired': { text: (d) => d.resources.join(' ') },
   'lock.released': { text: (d) => `${d.resources.join(' ')}${d.reason ? ` (${words(d.reason)})` : ''}` },
-  'lock.held': { text: (d) => `${d.resources.join(' ')} held until merged${d.worktree ? ` (${d.worktree})` : ''}` },
+  // Why the lock ended (lease lapsed, released, session ended …), then what it became.
+  'lock.held': {
+    text: (d) =>
+      `${d.resources.join(' ')}${d.reason ? ` (${words(d.reason)})` : ''} held until merged${d.worktree ? ` (${d.worktree})` : ''}`,
+  },
   'task.noted': { text: (d) => `note ${d.note_id}${d.with ? ` with ${d.with}` : ''}` },
   'message.sent': {
     text: (d) => `to ${d.to}${d.task_id ? ` about #${d.task_id}` : ''}${d.ack_required ? ' (ack)' : ''}`,
