@@ -59,7 +59,9 @@ describe('a command whose reader closes the pipe early exits 0, quietly', () => 
     ['coord inbox', () => ['inbox']],
     ['coord messages', () => ['messages']],
     ['coord events', () => ['events']],
-    ['coord events --follow', () => ['events', '--follow']],
+    // From the start, so it writes at once: from now, on a quiet board, it would wait for the next event
+    // before it could learn that its reader is gone (minutes, in CI).
+    ['coord events --follow --since 0', () => ['events', '--follow', '--since', '0']],
     ['coord top (not a terminal)', () => ['top']],
     ['coord prime', () => ['prime']],
     ['coord --help', () => ['--help']],
