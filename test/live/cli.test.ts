@@ -72,8 +72,9 @@ describe('coord events, who and open', () => {
     const id = JSON.parse(await cli('post', 'hold me', '--board', 'cli-who', '--json')).task.id;
     await cli('claim', id, '--board', 'cli-who', '--agent', 'carol');
     const text = await cli('who', '--board', 'cli-who');
-    assert.match(text, /^AGENT\s+STATUS\s+LAST SEEN\s+CLAIMS\s+LOCKS/);
-    assert.match(text, new RegExp(`carol\\s+active\\s+\\d+s ago\\s+#${id}`));
+    assert.match(text, /^AGENT\s+STATUS\s+LAST SEEN\s+WORKTREE\s+CLAIMS\s+LOCKS/);
+    // SPEC §14: each agent's work tree and branch (the CLI ran in this checkout), then its claims.
+    assert.match(text, new RegExp(`carol\\s+active\\s+\\d+s ago\\s+\\S.*\\s#${id}`));
     const json = JSON.parse(await cli('who', '--board', 'cli-who', '--json'));
     const carol = json.agents.find((a: { name: string }) => a.name === 'carol');
     assert.deepEqual(carol.claims, [id]);

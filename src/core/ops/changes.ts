@@ -33,7 +33,7 @@ type Tree = z.output<typeof WorktreesOutput>['worktrees'][number];
 const WORKING_MS = 3 * ACTIVE_WINDOW_MS;
 
 async function pendingTrees(ctx: Ctx, board: string, worktree: string | undefined) {
-  if (!ctx.git) throw new CoordError('invalid_request', 'this coord daemon cannot run git, so it sees no changes');
+  if (!ctx.git) throw new CoordError('git_failed', 'this coord daemon cannot run git, so it sees no changes');
   if (worktree) {
     await explicitTree(ctx, board, worktree);
     await trackTree(ctx, board, 'coord', worktree);
@@ -110,7 +110,7 @@ export const setTarget = defineOperation({
   output: SetTargetOutput,
   async run(ctx, input) {
     const board = input.board ?? DEFAULT_BOARD;
-    if (!ctx.git) throw new CoordError('invalid_request', 'this coord daemon cannot run git');
+    if (!ctx.git) throw new CoordError('git_failed', 'this coord daemon cannot run git');
     const facts = input.worktree ? await explicitTree(ctx, board, input.worktree) : null;
     const known = await ctx.store.boardRepo(board);
     const repo = known?.repo ?? facts?.commonDir;
