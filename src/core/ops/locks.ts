@@ -27,32 +27,40 @@ export const lockFiles = defineOperation({
   output: LockFilesOutput,
   async run(ctx, input) {
     const board = input.board ?? DEFAULT_BOARD;
-    const lock_id = newLockId();
     const tree = await trackTree(ctx, board, input.agent, input.worktree);
-    const outcome = await honouringHolds(ctx, board, () =>
-      ctx.store.acquireLocks({
-        lock_id,
-        board,
-        agent: input.agent,
-        resources: input.resources,
-        lease_ms: (input.lease_s ?? DEFAULT_LEASE_S) * 1000,
-        session_id: ctx.session_id ?? null,
-        worktree: tree?.root ?? null,
-      }),
-    );
-    ctx.presence.touch(input.agent, board, ctx.clock.now());
-    if (
-      !outcome.ok &&
-      outcome.reason === 'lock_conflict' &&
-      outcome.conflicts.every((c) => c.holder === input.agent && !c.hold)
-    )
-      return alreadyYours(ctx, board, input, outcome.conflicts);
-    if (!outcome.ok) {
-      const held = await lockConflictError(ctx, outcome, tree?.root ?? null);
-      if (held) throw held;
+    // Own locks found in the way can lapse or be released before they are renewed (the sweep, another daemon):
+    // then the files are free and the lock is simply taken again — a few tries, never a 404 for a lock request.
+    for (let attempt = 1; ; attempt++) {
+      const lock_id = newLockId();
+      const outcome = await honouringHolds(ctx, board, () =>
+        ctx.store.acquireLocks({
+          lock_id,
+          board,
+          agent: input.agent,
+          resources: input.resources,
+          lease_ms: (input.lease_s ?? DEFAULT_LEASE_S) * 1000,
+          session_id: ctx.session_id ?? null,
+          worktree: tree?.root ?? null,
+        }),
+      );
+      ctx.presence.touch(input.agent, board, ctx.clock.now());
+      if (
+        !outcome.ok &&
+        outcome.reason === 'lock_conflict' &&
+        outcome.conflicts.every((c) => c.holder === input.agent && !c.hold)
+      ) {
+        const mine = await alreadyYours(ctx, board, input, outcome.conflicts);
+        if (mine) return mine;
+        if (attempt >= 3) unwrapLock(outcome, lock_id); // throws the lock_conflict naming them
+        continue;
+      }
+      if (!outcome.ok) {
+        const held = await lockConflictError(ctx, outcome, tree?.root ?? null);
+        if (held) throw held;
+      }
+      const { lock } = unwrapLock(outcome, lock_id);
+      return { lock_id: lock.lock_id, resources: lock.resources, lease_until: lock.lease_until };
     }
-    const { lock } = unwrapLock(outcome, lock_id);
-    return { lock_id: lock.lock_id, resources: lock.resources, lease_until: lock.lease_until };
   },
 });
 
@@ -68,7 +76,7 @@ async function alreadyYours(
   board: string,
   input: { agent: string; resources: string[]; lease_s?: number | undefined },
   conflicts: Conflicts,
-): Promise<{ lock_id: string; resources: string[]; lease_until: string }> {
+): Promise<{ lock_id: string; resources: string[]; lease_until: string } | null> {
   const keys = input.resources.map((r) => {
     const n = normaliseResource(r);
     return n.ok ? n.key : r;
@@ -81,10 +89,13 @@ async function alreadyYours(
     if (whole.task_id !== null)
       return { lock_id: whole.lock_id, resources: whole.resources, lease_until: whole.lease_until };
     const lease_ms = input.lease_s === undefined ? null : input.lease_s * 1000;
-    const { lease_until } = unwrapLock(await ctx.store.renewLock(whole.lock_id, lease_ms), whole.lock_id);
+    const renewed = await ctx.store.renewLock(whole.lock_id, lease_ms);
+    if (!renewed.ok) return null; // it ended since it was listed: the caller takes the files again
+    const { lease_until } = unwrapLock(renewed, whole.lock_id);
     return { lock_id: whole.lock_id, resources: whole.resources, lease_until };
   }
   const ids = mine.filter((l) => conflicts.some((c) => l.resources.includes(c.held))).map((l) => l.lock_id);
+  if (ids.length === 0) return null; // the locks in the way ended since the attempt: try again
   throw new CoordError(
     'lock_conflict',
     `${conflicts.map((c) => c.resource).join(', ')} ${conflicts.length === 1 ? 'is' : 'are'} already yours (lock ${ids.join(', ')}) — renew that lock (coord renew ${ids[0] ?? '<lock_id>'}) or unlock it before locking a different set`,
