@@ -193,13 +193,14 @@ describe('real clients: the pre-edit hook enforces locks', () => {
       t.diagnostic(`${other}, second, was told ${JSON.stringify(secondTold)}`);
       assert.match(secondTold, /lock_conflict/);
       assert.ok(secondTold.includes(claimedBy[0] ?? '?'), `the holder is named: ${secondTold}`);
-      // The session is over: its auto-lock goes with it (rule 13). The deadline only bounds a hang.
+      // The session is over: its auto-lock goes with it (rule 13); the file's uncommitted change stays as its work
+      // tree's hold (SPEC §14), which is no lock of that agent. The deadline only bounds a hang.
       const ended = Date.now();
       const board = (JSON.parse(posted.stdout) as { task: { board: string } }).task.board;
       const lockedB = async () => {
         const res = await daemon.fetch(`/v1/locks?board=${encodeURIComponent(board)}`);
-        const { locks } = (await res.json()) as { locks: { resources: string[] }[] };
-        return locks.some((l) => l.resources.includes('src/b.ts'));
+        const { locks } = (await res.json()) as { locks: { resources: string[]; hold?: boolean }[] };
+        return locks.some((l) => l.resources.includes('src/b.ts') && !l.hold);
       };
       await waitFor(async () => !(await lockedB()), 'the auto-lock freed', 30_000);
       t.diagnostic(`${client}: the auto-lock was gone ${Date.now() - ended} ms after the client exited`);

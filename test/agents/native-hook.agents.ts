@@ -85,12 +85,13 @@ describe('real Claude Code: the native (mcp_tool) pre-edit hook', () => {
     const holder = who.agents.filter((a) => a.locks.includes('src/b.ts')).map((a) => a.name);
     assert.equal(claimant.length, 1);
     assert.deepEqual(holder, claimant, "the auto-lock is held by the MCP session's own agent");
-    // The session is over: its auto-lock goes with it (rule 13). The deadline only bounds a hang.
+    // The session is over: its auto-lock goes with it (rule 13); the file's uncommitted change stays as its work
+    // tree's hold (SPEC §14), which is no lock of that agent. The deadline only bounds a hang.
     await waitFor(
       async () => {
         const res = await daemon.fetch(`/v1/locks?board=${encodeURIComponent(task.board)}`);
-        const { locks } = (await res.json()) as { locks: { resources: string[] }[] };
-        return !locks.some((l) => l.resources.includes('src/b.ts'));
+        const { locks } = (await res.json()) as { locks: { resources: string[]; hold?: boolean }[] };
+        return !locks.some((l) => l.resources.includes('src/b.ts') && !l.hold);
       },
       'the auto-lock freed',
       30_000,

@@ -172,13 +172,14 @@ describe('the clients of SPEC §17, set up by coord setup alone', () => {
       assert.equal(claimer.length, 1, JSON.stringify(whoDuring));
       assert.deepEqual(holder, claimer, "the auto-lock is held by the session's own agent");
 
-      // The session is over: its auto-lock goes with it (rule 13). The deadline only bounds a hang.
+      // The session is over: its auto-lock goes with it (rule 13); the file's uncommitted change stays as its work
+      // tree's hold (SPEC §14), which is no lock of that agent. The deadline only bounds a hang.
       const board = (JSON.parse((await cli(['show', taskId, '--json'])).stdout) as { task: { board: string } }).task
         .board;
       const lockedB = async () => {
         const res = await daemon.fetch(`/v1/locks?board=${encodeURIComponent(board)}`);
-        const { locks } = (await res.json()) as { locks: { resources: string[] }[] };
-        return locks.some((l) => l.resources.includes('src/b.ts'));
+        const { locks } = (await res.json()) as { locks: { resources: string[]; hold?: boolean }[] };
+        return locks.some((l) => l.resources.includes('src/b.ts') && !l.hold);
       };
       // Cline's hub outlives the CLI run; it ends the session's MCP server when the session ends.
       try {
