@@ -37,3 +37,17 @@ export const additionalContext = (events: EventNames) => (text: string, event: C
 
 /** Exit 2 with the reason on stderr: the model reads it (Gemini CLI, Qwen Code). */
 export const exit2Deny = (reason: string): Spoken => said('', 2, `${reason}\n`);
+
+/**
+ * The hook contract of a client coord plugs into through its own plugin or extension (OpenCode, Kilo, Cline,
+ * Pi): no hook files; the plugin runs `coord hook pre-edit --client <kind>` and reads exit 2 and stderr.
+ * No shell hooks are installed for them yet (docs/clients.md): were one run, it would answer as a deny.
+ */
+export const pluginHooks: HookContract = {
+  events: {},
+  input: { toolName: ['tool_name'], toolInput: ['tool_input'] },
+  deny: exit2Deny,
+  afterShell: exit2Deny,
+  context: (text) => said(`${text}\n`),
+  keepGoing: (reason) => said(json({ decision: 'block', reason })),
+};

@@ -5,7 +5,7 @@
  * result as the whole `CallToolResult` JSON.
  */
 import { join } from 'node:path';
-import { exit2Deny, json } from './answers.js';
+import { pluginHooks } from './answers.js';
 import { clineLoader } from './loaders.js';
 import type { ClientProfile } from './profile.js';
 
@@ -48,15 +48,7 @@ export const cline: ClientProfile = {
       ];
     },
   },
-  hooks: {
-    events: {},
-    input: { toolName: ['tool_name'], toolInput: ['tool_input'] },
-    deny: exit2Deny,
-    // No shell hooks are installed for it yet (docs/clients.md): were one run, it would answer as a deny.
-    afterShell: exit2Deny,
-    context: (text) => ({ code: 0, stdout: `${text}\n`, stderr: '' }),
-    keepGoing: (reason) => ({ code: 0, stdout: json({ decision: 'block', reason }), stderr: '' }),
-  },
+  hooks: pluginHooks,
   // Sessions, MCP servers and the plugin sandbox run under one Cline process (a detached hub): it
   // names the session; the plugin's hook is told to start from the sandbox (COORD_HOOK_FROM_PID).
   identity: { mcpEnv: [], hookEnv: [] },

@@ -5,7 +5,7 @@
  * session. Kilo (kilo.ts) is its fork: the same files under its own names.
  */
 import { join } from 'node:path';
-import { exit2Deny, json } from './answers.js';
+import { pluginHooks } from './answers.js';
 import { openCodeLoader } from './loaders.js';
 import type { ClientProfile } from './profile.js';
 
@@ -56,16 +56,7 @@ export function openCodeFamily(o: {
         ];
       },
     },
-    hooks: {
-      // No hook files: coord's plugin runs `coord hook pre-edit --client <kind>` and reads exit 2.
-      events: {},
-      input: { toolName: ['tool_name'], toolInput: ['tool_input'] },
-      deny: exit2Deny,
-      // No shell hooks are installed for it yet (docs/clients.md): were one run, it would answer as a deny.
-      afterShell: exit2Deny,
-      context: (text) => ({ code: 0, stdout: `${text}\n`, stderr: '' }),
-      keepGoing: (reason) => ({ code: 0, stdout: json({ decision: 'block', reason }), stderr: '' }),
-    },
+    hooks: pluginHooks,
     // The plugin runs inside the client process and starts the hook; the MCP server is its child too.
     identity: { mcpEnv: [], hookEnv: [] },
     tools: { edit: EDIT, readOnly: [], shell: ['bash'], hookSeesEveryTool: false },

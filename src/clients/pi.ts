@@ -5,7 +5,7 @@
  * the Pi process, which names the session.
  */
 import { join } from 'node:path';
-import { exit2Deny, json } from './answers.js';
+import { pluginHooks } from './answers.js';
 import { piLoader } from './loaders.js';
 import type { ClientProfile } from './profile.js';
 
@@ -33,15 +33,7 @@ export const pi: ClientProfile = {
       ];
     },
   },
-  hooks: {
-    events: {},
-    input: { toolName: ['tool_name'], toolInput: ['tool_input'] },
-    deny: exit2Deny,
-    // No shell hooks are installed for it yet (docs/clients.md): were one run, it would answer as a deny.
-    afterShell: exit2Deny,
-    context: (text) => ({ code: 0, stdout: `${text}\n`, stderr: '' }),
-    keepGoing: (reason) => ({ code: 0, stdout: json({ decision: 'block', reason }), stderr: '' }),
-  },
+  hooks: pluginHooks,
   identity: { mcpEnv: [], hookEnv: [] },
   tools: { edit: ['edit', 'write'], readOnly: [], shell: ['bash'], hookSeesEveryTool: false },
   toolSurface: 'core',
