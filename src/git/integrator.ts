@@ -13,8 +13,8 @@ import type { z } from 'zod';
 import { integrationOrder, type QueuedIntegration, SLOT_LEASE_MS } from '../core/integration.js';
 import type { RecordIntegrationInput, TakeSlotOutput } from '../core/integration-schemas.js';
 import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
-import { git } from './integrate-git.js';
 import { integrateHead, type MergeOutcome } from './integrate-merge.js';
+import { readRefs } from './read-refs.js';
 
 export type RecordInput = z.input<typeof RecordIntegrationInput>;
 
@@ -131,13 +131,16 @@ export class Integrator {
   /** The current tip of each queued task's branch (null: the branch is gone), for the retry rule. */
   private async branchTips(queue: QueuedIntegration[]): Promise<Map<string, string | null>> {
     const tips = new Map<string, string | null>();
+    const byRepo = new Map<string, QueuedIntegration[]>();
     for (const q of queue) {
       if (q.branch === null || q.tried_head === null) continue;
       const repo = this.repoOf(q);
-      const run = await git(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${q.branch}^{commit}`]).catch(
-        () => null,
-      );
-      tips.set(q.task_id, run?.code === 0 ? run.stdout.trim() : null);
+      byRepo.set(repo, [...(byRepo.get(repo) ?? []), q]);
+    }
+    // One read per repository for all the branches queued from it.
+    for (const [repo, tasks] of byRepo) {
+      const refs = await readRefs(repo, [...new Set(tasks.map((q) => `refs/heads/${q.branch}`))]);
+      for (const q of tasks) tips.set(q.task_id, refs?.get(`refs/heads/${q.branch}`)?.sha ?? null);
     }
     return tips;
   }
