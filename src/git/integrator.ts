@@ -57,6 +57,9 @@ export class SlotLost extends Error {
 
 const short = (sha: string) => sha.slice(0, 7);
 
+/** The merge commit's message: the merge engine finds its own merge of a task by it after a crash. */
+export const mergeMessage = (task_id: string, title: string) => `coord: integrate #${task_id} ${title}`;
+
 export class Integrator {
   readonly slotId = randomBytes(16).toString('hex');
   private readonly leaseMs: number;
@@ -161,7 +164,7 @@ export class Integrator {
       target: this.opts.target,
       branch: q.branch,
       head,
-      message: `coord: integrate #${q.task_id} ${q.title}`,
+      message: mergeMessage(q.task_id, q.title),
       dryRun: (this.opts.review ?? false) && !q.approved,
       check:
         check &&
