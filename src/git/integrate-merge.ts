@@ -6,13 +6,14 @@
  * - Fast-forward where the target is an ancestor of the head; a head already in the target is merged
  *   with no new commit; else one merge commit whose first parent is the old target tip.
  * - The ref moves only by compare-and-swap from the tip the merge was computed on
- *   (`git update-ref refs/heads/T NEW OLD`). A person committing to the target meanwhile makes the swap
+ *   (`git update-ref refs/heads/T NEW OLD`, or that update in an `update-ref --stdin`: ref-swapper.ts). A person committing to the target meanwhile makes the swap
  *   fail, and the merge is computed again on top of their commit: their commit is never lost.
  * - A target checked out in a work tree: a clean tree is updated with it (`read-tree -m -u`, which refuses
  *   to overwrite anything); a dirty one blocks, and nothing changes.
  */
 import type { CoordError } from '../core/errors.js';
 import { readRefs } from './read-refs.js';
+import { type RefSwapper, swapOnce } from './ref-swapper.js';
 import { type GitRun, runGit, splitZ } from './run-git.js';
 
 /** What the check of a merged commit said (see integrate-check.ts). */
@@ -40,6 +41,8 @@ export interface MergeRequest {
   beforeSwap?: ((commit: string) => Promise<void>) | undefined;
   /** Compute and check only (`--review`): answers `ready` and moves nothing. */
   dryRun?: boolean;
+  /** The integrator's turn's swaps (one `update-ref --stdin` process); else one process per swap. */
+  swapper?: RefSwapper | undefined;
 }
 
 export type MergeHow = 'fast-forward' | 'merge' | 'contained';
@@ -216,10 +219,9 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
 
     await req.beforeSwap?.(commit);
     // The swap: only from the tip this merge was computed on. A moved target fails here and is merged again.
-    const swapped = await git(req.repo, ['update-ref', '-m', req.message, ref, commit, old]).then(
-      () => true,
-      () => false,
-    );
+    const swapped = req.swapper
+      ? await req.swapper.swap(req.repo, ref, commit, old)
+      : await swapOnce(req.repo, ref, commit, old, req.message);
     if (!swapped) continue;
 
     if (worktree !== null) {

@@ -15,6 +15,7 @@ import type { RecordIntegrationInput, TakeSlotOutput } from '../core/integration
 import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
 import { integrateHead, type MergeOutcome } from './integrate-merge.js';
 import { readRefs } from './read-refs.js';
+import { RefSwapper } from './ref-swapper.js';
 
 export type RecordInput = z.input<typeof RecordIntegrationInput>;
 
@@ -121,12 +122,18 @@ export class Integrator {
       return tip !== undefined && tip !== null && tip !== q.tried_head;
     };
     let progressed = 0;
-    for (const q of integrationOrder(queue, moved, this.opts.review ?? false)) {
-      // A blocker merged in this turn frees its dependents only at the next turn: the queue is read again.
-      const result = await this.integrate(q, tips.get(q.task_id) ?? null);
-      if (result === null) continue;
-      progressed++;
-      if (result.state === 'merged' && queue.some((d) => d.blocked_by.includes(q.task_id))) break;
+    // The turn's swaps share one `git update-ref --stdin` per repository.
+    const swapper = new RefSwapper();
+    try {
+      for (const q of integrationOrder(queue, moved, this.opts.review ?? false)) {
+        // A blocker merged in this turn frees its dependents only at the next turn: the queue is read again.
+        const result = await this.integrate(q, tips.get(q.task_id) ?? null, swapper);
+        if (result === null) continue;
+        progressed++;
+        if (result.state === 'merged' && queue.some((d) => d.blocked_by.includes(q.task_id))) break;
+      }
+    } finally {
+      swapper.close();
     }
     return { busy: null, progressed };
   }
@@ -153,7 +160,7 @@ export class Integrator {
   }
 
   /** Merges one task and records the result; null when nothing changed (the same blocked reason again). */
-  private async integrate(q: QueuedIntegration, tip: string | null): Promise<TurnResult | null> {
+  private async integrate(q: QueuedIntegration, tip: string | null, swapper: RefSwapper): Promise<TurnResult | null> {
     const repo = this.repoOf(q);
     // A second try merges the branch as it is now when it continues the recorded head (the follow-up's
     // commits); a first try merges exactly the head the change record names.
@@ -189,6 +196,7 @@ export class Integrator {
           }
         }),
       beforeSwap: () => this.renew(),
+      swapper,
     });
     if (outcome.state === 'blocked' && q.state === 'blocked' && q.reason === outcome.reason) return null;
     const followup_id = await this.record(q, head, outcome);
