@@ -159,8 +159,8 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
     const old = target.sha;
     const head = req.head;
 
-    // The merge is computed beside the merge base (two git processes at once, not one after the other);
-    // it is used only when neither commit contains the other. It writes nothing but unreferenced objects.
+    // The merge (merge-tree, then commit-tree) is made beside the merge base, not after it; it is used only
+    // when neither commit contains the other, and otherwise leaves only unreferenced objects.
     const [base, merged] = await Promise.all([
       // 1: no common ancestor; a head that is not in the repository fails (128): told apart below.
       git(req.repo, ['merge-base', old, head], [1]).catch(async (e: CoordError) => {
@@ -168,7 +168,18 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
         if (known.code !== 0) return null;
         throw e;
       }),
-      mergeTree(req.repo, old, head).catch((e: Error) => e),
+      // The merge commit is written as soon as its tree is: an unreferenced object if unused.
+      mergeTree(req.repo, old, head)
+        .then(async (m) =>
+          'conflicts' in m
+            ? m
+            : {
+                commit: (
+                  await git(req.repo, ['commit-tree', m.tree, '-p', old, '-p', head, '-m', req.message], [], IDENTITY)
+                ).stdout.trim(),
+              },
+        )
+        .catch((e: Error) => e),
     ]);
     if (base === null) return { state: 'blocked', reason: `commit ${short(head)} is not in the repository any more` };
     if (base.code === 1)
@@ -190,13 +201,7 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
     } else {
       if (merged instanceof Error) throw merged;
       if ('conflicts' in merged) return { state: 'conflict', paths: merged.conflicts, old };
-      const made = await git(
-        req.repo,
-        ['commit-tree', merged.tree, '-p', old, '-p', head, '-m', req.message],
-        [],
-        IDENTITY,
-      );
-      commit = made.stdout.trim();
+      commit = merged.commit;
       how = 'merge';
     }
 
