@@ -1,0 +1,17 @@
+/** Work trees and holds (SPEC §14) of the PostgreSQL store: its port (core/worktree-ports.ts) over worktrees.ts. */
+import type { WorktreeStore } from '../../core/worktree-ports.js';
+import { forceReleaseLock } from './locks.js';
+import { guarded } from './pg-errors.js';
+import type { PostgresCore } from './store-core.js';
+import { agentTrees, boardRepo, claimTree, recordClaimTree, seenIn, setBoardRepo, trimHolds } from './worktrees.js';
+
+export const worktreesPort = (s: PostgresCore): WorktreeStore => ({
+  boardRepo: (board) => guarded(() => boardRepo(s.pool, board)),
+  setBoardRepo: (r, opts) => s.write((tx) => setBoardRepo(tx, r, opts.replaceTarget)),
+  seenIn: (board, t) => s.write((tx) => seenIn(tx, board, t)),
+  agentTrees: (board, sinceMs) => guarded(() => agentTrees(s.pool, board, sinceMs)),
+  recordClaimTree: (taskId, t) => s.write((tx) => recordClaimTree(tx, taskId, t)),
+  claimTree: (taskId) => guarded(() => claimTree(s.pool, taskId)),
+  forceReleaseLock: async (lockId) => ({ released: await s.write((tx) => forceReleaseLock(tx, lockId)) }),
+  trimHolds: async (trims) => (trims.length === 0 ? 0 : s.write((tx) => trimHolds(tx, trims))),
+});
