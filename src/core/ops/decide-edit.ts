@@ -9,7 +9,8 @@ import { AUTO_LOCK_LEASE_S, conflictReason } from '../edit-decision.js';
 import { newLockId } from '../ids.js';
 import { DEFAULT_BOARD } from '../model.js';
 import { defineOperation } from '../operation.js';
-import { DecideEditInput, DecideEditOutput } from '../schemas.js';
+import { DecideEditOutput } from '../output-schemas.js';
+import { DecideEditInput } from '../schemas.js';
 import { lockConflictError, settleHolds } from './settle-holds.js';
 import { trackTree } from './worktree-context.js';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PATHS } from '../../api/paths.js';
 import { HEALTH_URL, type Route, routes, successStatuses } from '../../api/routes.js';
 import { operationNamed } from '../../core/operations.js';
-import { ArtifactOutput, ErrorSchema } from '../../core/schemas.js';
+import { ArtifactOutput, ErrorSchema } from '../../core/output-schemas.js';
 
 const schema = (s: z.ZodType, io: 'input' | 'output' = 'input') =>
   z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
