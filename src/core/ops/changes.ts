@@ -18,7 +18,7 @@ import type { Ctx } from '../operation.js';
 import { defineOperation } from '../operation.js';
 import { BoardName } from '../schemas.js';
 import { ACTIVE_WINDOW_MS } from './agents.js';
-import { explicitTree, trackTree } from './worktree-context.js';
+import { explicitTree, tieBoard } from './worktree-context.js';
 
 const ChangesQuery = z.object({
   board: BoardName.optional(),
@@ -34,10 +34,8 @@ const WORKING_MS = 3 * ACTIVE_WINDOW_MS;
 
 async function pendingTrees(ctx: Ctx, board: string, worktree: string | undefined) {
   if (!ctx.git) throw new CoordError('git_failed', 'this coord daemon cannot run git, so it sees no changes');
-  if (worktree) {
-    await explicitTree(ctx, board, worktree);
-    await trackTree(ctx, board, 'coord', worktree);
-  }
+  // The work tree a caller names teaches coord the repository; it is not an agent working there.
+  if (worktree) await tieBoard(ctx, board, await explicitTree(ctx, board, worktree));
   const repo = await ctx.store.boardRepo(board);
   if (!repo) {
     throw new CoordError(

@@ -137,6 +137,7 @@ export function holdsSuite(store: string, start: () => Promise<Daemons>): void {
       const refused = await coord(wtA, 'submit', t.id, '--claim', t.claim, '--ok');
       assert.equal(refused.code, 2, refused.stdout + refused.stderr);
       assert.match(refused.stderr + refused.stdout, /uncommitted_changes: src\/b\.ts/);
+      assert.match(refused.stderr, /or submit with --allow-dirty to leave them out/, 'the CLI names its own flag');
       const still = await json(repo.main, 'show', t.id);
       assert.equal(still.task.state, 'claimed');
       assert.equal(still.task.change, null);
@@ -169,6 +170,11 @@ export function holdsSuite(store: string, start: () => Promise<Daemons>): void {
       assert.ok(a.pending.includes('src/b.ts'), JSON.stringify(a));
       assert.ok(b.pending.includes('src/b.ts'), JSON.stringify(b));
       assert.equal(a.pending_count, a.pending.length);
+      assert.deepEqual(
+        c.worktrees.filter((w: { agents: string[] }) => w.agents.includes('coord')),
+        [],
+        'the work tree a CLI call names is not an agent working there',
+      );
       assert.ok(a.ahead >= 2);
       assert.deepEqual(
         c.overlaps.find((o: { path: string }) => o.path === 'src/b.ts')?.worktrees.sort(),
