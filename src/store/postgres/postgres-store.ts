@@ -57,6 +57,7 @@ import {
 } from './integration.js';
 import {
   acquireLocks,
+  endedLocks,
   forceReleaseLock,
   freeClaimLocks,
   freeLapsedLocks,
@@ -374,6 +375,9 @@ export class PostgresStore implements Store {
   }
   async listLocks(board?: string) {
     return guarded(async () => liveLocks(this.pool, await this.now(), { board }));
+  }
+  async endedLocks(board?: string) {
+    return guarded(async () => endedLocks(this.pool, await this.now(), board ?? null));
   }
   async endSession(sessionId: string) {
     return this.write((tx) => endSession(tx, sessionId, this.claimEnded));

@@ -53,6 +53,7 @@ import {
 import {
   acquireLocks,
   anyLockLapsed,
+  endedLocks,
   freeClaimLocks,
   freeLapsedLocks,
   holdAtSubmit,
@@ -386,6 +387,9 @@ export class SqliteStore implements Store {
   }
   async listLocks(board?: string) {
     return this.read(() => liveLocks(this.db, this.clock.now(), { board }));
+  }
+  async endedLocks(board?: string) {
+    return this.read(() => endedLocks(this.db, this.clock.now(), board ?? null));
   }
   async endSession(sessionId: string) {
     return this.write((tx) => endSession(tx, sessionId, this.claimEnded));
