@@ -25,6 +25,9 @@ export interface TopAgent {
   claims: string[];
   locks: string[];
   unread?: number;
+  /** SPEC §14: the work tree it was last seen working in, and its branch. */
+  worktree?: string | null;
+  branch?: string | null;
 }
 
 export interface TopLock {

@@ -1,0 +1,127 @@
+/**
+ * SPEC §14 with the real clients (issue 21): agent A edits src/a.ts in work tree A, commits and submits —
+ * its lock becomes a hold of that work tree. A real client set up by `coord setup <client> --write` alone,
+ * started in work tree B, has its model's edit of src/a.ts refused through the client's own edit tool
+ * (the file in B unchanged, the model told the hold's reason); once A's branch is merged into the target
+ * the same edit goes through. Claude Code also reads the warning line for a path changed, not held, in A.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it, type TestContext } from 'node:test';
+import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import {
+  type Agent,
+  CLIENT_NAMES,
+  editResults,
+  editSteps,
+  hooksWritten,
+  setUpAgent,
+  startAgent,
+  startFake,
+} from './clients.js';
+import { type ClientName, coord, describeRun, makeRepo } from './support.js';
+
+const A1 = 'export const a = 1;';
+const A2 = 'export const a = 2;';
+const B1 = 'export const b = 1;';
+const B2 = 'export const b = 2;';
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: 'pipe',
+  });
+
+async function ready(t: TestContext, client: ClientName, tree: string, stateDir: string): Promise<Agent | null> {
+  const agent = await setUpAgent(client, tree, stateDir);
+  if (agent.setup.stderr.includes(`unknown client "${client}"`)) {
+    t.skip(`coord setup ${client} does not exist yet`);
+    return null;
+  }
+  assert.equal(agent.setup.code, 0, `coord setup ${client} --write: ${describeRun(agent.setup)}`);
+  if (!hooksWritten(agent)) {
+    t.skip(`coord setup ${client} --write writes no pre-edit hook yet`);
+    return null;
+  }
+  return agent;
+}
+
+describe('real clients meet a change hold of another work tree (SPEC §14)', () => {
+  let daemon: SpawnedDaemon;
+  before(async () => {
+    daemon = await spawnDaemon();
+  });
+  after(async () => {
+    await daemon.stop();
+  });
+
+  for (const client of CLIENT_NAMES) {
+    it(`${client}: in work tree B, its model's edit of a path A committed and submitted is refused with the hold's reason, and goes through once A's branch is merged`, async (t) => {
+      const main = realpathSync(makeRepo(`coord-agent-holds-${client}-`));
+      const wtA = `${main}-wt-a`;
+      const wtB = `${main}-wt-b`;
+      git(main, 'worktree', 'add', '-q', '-b', 'feat-a', wtA);
+      git(main, 'worktree', 'add', '-q', '-b', 'feat-b', wtB);
+      const agent = await ready(t, client, wtB, daemon.stateDir);
+      if (!agent) return;
+      const cli = (cwd: string, ...args: string[]) => coord([...args, '--json'], { cwd, env: agent.env });
+      const json = async (cwd: string, ...args: string[]) => {
+        const r = await cli(cwd, ...args);
+        assert.equal(r.code, 0, describeRun(r));
+        return JSON.parse(r.stdout);
+      };
+
+      // Agent A, through the CLI in work tree A: claim, lock, edit, commit, submit.
+      const { task } = await json(main, 'post', 'Set a to 3', '--agent', 'lead');
+      const grant = await json(wtA, 'claim', task.id, '--agent', 'agent-a');
+      await json(wtA, 'lock', 'src/a.ts', '--agent', 'agent-a');
+      writeFileSync(join(wtA, 'src/a.ts'), 'export const a = 3;\n');
+      git(wtA, 'commit', '-qam', 'a is 3');
+      const done = await json(wtA, 'submit', task.id, '--claim', grant.claim_id, '--ok');
+      assert.deepEqual(done.task.change.paths, ['src/a.ts']);
+      // A person's change in work tree A that nobody holds: a warning for B, not a block.
+      writeFileSync(join(wtA, 'src/b.ts'), 'export const b = 9;\n');
+
+      const fake = await startFake(client, [
+        ...editSteps(client, wtB, 'src/a.ts', A1, A2),
+        {
+          ...(editSteps(client, wtB, 'src/a.ts', A1, A2)[0] as { tool: string; args: Record<string, unknown> }),
+          before: async () => {
+            git(main, 'merge', '-q', '--no-edit', 'feat-a');
+          },
+        },
+        ...editSteps(client, wtB, 'src/a.ts', A1, A2).slice(1),
+        ...editSteps(client, wtB, 'src/b.ts', B1, B2),
+        { say: 'done' },
+      ]);
+      try {
+        const run = await startAgent(agent, fake, wtB, 'Set a and b to 2.').done;
+        assert.equal(run.code, 0, describeRun(run));
+      } finally {
+        await fake.close();
+      }
+      const edits = editResults(client, fake).map((r) => r.text);
+      const [refused, allowed, warned] = edits;
+      t.diagnostic(`${client}: the model was told ${JSON.stringify(refused)}`);
+      assert.equal(edits.length, 3, JSON.stringify(fake.results()));
+      assert.match(
+        refused ?? '',
+        new RegExp(
+          `lock_conflict: src/a\\.ts has changes not merged yet in worktree \\.\\./[^ ]*-wt-a \\(branch feat-a, task #${task.id} by agent-a\\) — edit something else, or wait until that work is merged`,
+        ),
+      );
+      assert.doesNotMatch(allowed ?? '', /lock_conflict/, 'merged into main: the hold has ended');
+      assert.equal(readFileSync(join(wtB, 'src/a.ts'), 'utf8'), `${A2}\n`, "B's edit went through after the merge");
+      assert.doesNotMatch(warned ?? '', /lock_conflict/);
+      assert.equal(readFileSync(join(wtB, 'src/b.ts'), 'utf8'), `${B2}\n`);
+      const sent = JSON.stringify(fake.turns().at(-1)?.body ?? '');
+      const line = /coord warning: src\/b\.ts in worktree [^"\\]*/.exec(sent)?.[0];
+      t.diagnostic(`${client}: warning line the model read: ${JSON.stringify(line ?? null)}`);
+      if (client === 'claude')
+        assert.ok(line, 'Claude Code passes the warning (PreToolUse additionalContext) to the model');
+    });
+  }
+});
