@@ -84,6 +84,10 @@ describe('real clients meet a change hold of another work tree (SPEC §14)', () 
       assert.deepEqual(done.task.change.paths, ['src/a.ts']);
       // A person's change in work tree A that nobody holds: a warning for B, not a block.
       writeFileSync(join(wtA, 'src/b.ts'), 'export const b = 9;\n');
+      for (const args of [['changes'], ['locks']]) {
+        const r = await coord(args, { cwd: wtB, env: agent.env });
+        t.diagnostic(`${client}: coord ${args[0]} in B:\n${r.stdout}`);
+      }
 
       const fake = await startFake(client, [
         ...editSteps(client, wtB, 'src/a.ts', A1, A2),
