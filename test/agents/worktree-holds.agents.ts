@@ -21,6 +21,7 @@ import {
   startAgent,
   startFake,
 } from './clients.js';
+import type { Step } from './fake-model.js';
 import { type ClientName, coord, describeRun, makeRepo } from './support.js';
 
 const A1 = 'export const a = 1;';
@@ -49,6 +50,18 @@ async function ready(t: TestContext, client: ClientName, tree: string, stateDir:
   return agent;
 }
 
+/** One headless run of `agent` in `cwd` with these steps; the client's edit results as the model read them. */
+async function run(agent: Agent, cwd: string, steps: Step[], prompt: string) {
+  const fake = await startFake(agent.client, [...steps, { say: 'done' }]);
+  try {
+    const r = await startAgent(agent, fake, cwd, prompt).done;
+    assert.equal(r.code, 0, describeRun(r));
+  } finally {
+    await fake.close();
+  }
+  return { edits: editResults(agent.client, fake).map((r) => r.text), fake };
+}
+
 describe('real clients meet a change hold of another work tree (SPEC §14)', () => {
   let daemon: SpawnedDaemon;
   before(async () => {
@@ -56,6 +69,62 @@ describe('real clients meet a change hold of another work tree (SPEC §14)', () 
   });
   after(async () => {
     await daemon.stop();
+  });
+
+  it('two real clients in two work trees: Claude Code as agent A claims, edits, is refused a dirty submit, submits after the commit; Codex as agent B is refused its edit of that path with the hold reason, allowed after the merge', async (t) => {
+    const main = realpathSync(makeRepo('coord-agent-two-'));
+    const wtA = `${main}-wt-a`;
+    const wtB = `${main}-wt-b`;
+    git(main, 'worktree', 'add', '-q', '-b', 'feat-a', wtA);
+    git(main, 'worktree', 'add', '-q', '-b', 'feat-b', wtB);
+    const a = await ready(t, 'claude', wtA, daemon.stateDir);
+    const b = a && (await ready(t, 'codex', wtB, daemon.stateDir));
+    if (!a || !b) return;
+    const posted = await coord(['post', 'Set a to 3', '--json'], { cwd: main, env: a.env });
+    const id = (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
+    const submit = { tool: 'mcp__coord__submit_result', args: { task_id: id, status: 'completed' } };
+    const fakeA = await startFake('claude', [
+      { tool: 'mcp__coord__claim_task', args: { task_id: id } },
+      ...editSteps('claude', wtA, 'src/a.ts', A1, 'export const a = 3;'),
+      submit,
+      // Told to commit first, it does (the commit is made here, as its Bash call would).
+      { ...submit, before: async () => void git(wtA, 'commit', '-qam', 'a is 3') },
+      { say: 'done' },
+    ]);
+    try {
+      const run = await startAgent(a, fakeA, wtA, `Claim #${id}, set a to 3, commit, submit.`).done;
+      assert.equal(run.code, 0, describeRun(run));
+    } finally {
+      await fakeA.close();
+    }
+    const [dirty, done] = fakeA
+      .results()
+      .filter((r) => r.tool === submit.tool)
+      .map((r) => r.text);
+    t.diagnostic(`claude (A) was told at its first submit: ${JSON.stringify(dirty)}`);
+    t.diagnostic(`claude (A) was told at its second submit: ${JSON.stringify(done)}`);
+    assert.match(dirty ?? '', /uncommitted_changes: src\/a\.ts in .* is not committed — commit them/);
+    assert.match(done ?? '', /change: 1 commit/);
+    for (const args of [['changes'], ['locks'], ['show', id]]) {
+      const r = await coord(args, { cwd: wtB, env: b.env });
+      t.diagnostic(`coord ${args.join(' ')} in B:\n${r.stdout}`);
+    }
+
+    // B's model edits src/a.ts: refused. The branch is merged (as coord integrate would); the same edit goes through.
+    const [refused] = (await run(b, wtB, editSteps('codex', wtB, 'src/a.ts', A1, A2), 'Set a to 2.')).edits;
+    git(main, 'merge', '-q', '--no-edit', 'feat-a');
+    const [allowed] = (await run(b, wtB, editSteps('codex', wtB, 'src/a.ts', A1, A2), 'Set a to 2.')).edits;
+    const after = await coord(['changes'], { cwd: wtB, env: b.env });
+    t.diagnostic(
+      `after the merge: ${after.stdout}\nmain: ${git(main, 'log', '--oneline', '-3')}\nA: ${git(wtA, 'status', '--porcelain')}`,
+    );
+    t.diagnostic(`codex (B) was told: ${JSON.stringify(refused)}`);
+    assert.match(
+      refused ?? '',
+      /lock_conflict: src\/a\.ts has changes not merged yet in worktree \.\.\/[^ ]*-wt-a \(branch feat-a, task #/,
+    );
+    assert.doesNotMatch(allowed ?? '', /lock_conflict/);
+    assert.equal(readFileSync(join(wtB, 'src/a.ts'), 'utf8'), `${A2}\n`);
   });
 
   for (const client of CLIENT_NAMES) {
@@ -89,25 +158,15 @@ describe('real clients meet a change hold of another work tree (SPEC §14)', () 
         t.diagnostic(`${client}: coord ${args[0]} in B:\n${r.stdout}`);
       }
 
-      const fake = await startFake(client, [
-        ...editSteps(client, wtB, 'src/a.ts', A1, A2),
-        {
-          ...(editSteps(client, wtB, 'src/a.ts', A1, A2)[0] as { tool: string; args: Record<string, unknown> }),
-          before: async () => {
-            git(main, 'merge', '-q', '--no-edit', 'feat-a');
-          },
-        },
-        ...editSteps(client, wtB, 'src/a.ts', A1, A2).slice(1),
-        ...editSteps(client, wtB, 'src/b.ts', B1, B2),
-        { say: 'done' },
-      ]);
-      try {
-        const run = await startAgent(agent, fake, wtB, 'Set a and b to 2.').done;
-        assert.equal(run.code, 0, describeRun(run));
-      } finally {
-        await fake.close();
-      }
-      const edits = editResults(client, fake).map((r) => r.text);
+      const first = await run(agent, wtB, editSteps(client, wtB, 'src/a.ts', A1, A2), 'Set a to 2.');
+      git(main, 'merge', '-q', '--no-edit', 'feat-a');
+      const { edits: after, fake } = await run(
+        agent,
+        wtB,
+        [...editSteps(client, wtB, 'src/a.ts', A1, A2), ...editSteps(client, wtB, 'src/b.ts', B1, B2)],
+        'Set a and b to 2.',
+      );
+      const edits = [...first.edits, ...after];
       const [refused, allowed, warned] = edits;
       t.diagnostic(`${client}: the model was told ${JSON.stringify(refused)}`);
       assert.equal(edits.length, 3, JSON.stringify(fake.results()));
