@@ -87,12 +87,15 @@ describe('real clients meet a change hold of another work tree (SPEC §14)', () 
       { tool: 'mcp__coord__claim_task', args: { task_id: id } },
       ...editSteps('claude', wtA, 'src/a.ts', A1, 'export const a = 3;'),
       submit,
-      // Told to commit first, it does (the commit is made here, as its Bash call would).
-      { ...submit, before: async () => void git(wtA, 'commit', '-qam', 'a is 3') },
+      // Told to commit first, it does, with its own shell tool.
+      { tool: 'Bash', args: { command: 'git commit -qam "a is 3"', description: 'Commit the change' } },
+      submit,
       { say: 'done' },
     ]);
     try {
-      const run = await startAgent(a, fakeA, wtA, `Claim #${id}, set a to 3, commit, submit.`).done;
+      const run = await startAgent(a, fakeA, wtA, `Claim #${id}, set a to 3, commit, submit.`, {
+        extraArgs: ['--allowedTools', 'Bash(git commit:*)'],
+      }).done;
       assert.equal(run.code, 0, describeRun(run));
     } finally {
       await fakeA.close();
