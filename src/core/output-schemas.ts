@@ -150,6 +150,12 @@ export const DecideEditOutput = z.object({
       }),
     )
     .describe('Deny: each live lock of another agent that overlaps a path.'),
+  warning: z
+    .string()
+    .nullable()
+    .describe(
+      'Allow: one line for the model when a path has changes not merged yet in another work tree that no hold covers (SPEC §14).',
+    ),
 });
 export const ListLocksOutput = z.object({ locks: z.array(LockSchema) });
 export const InboxOutput = z.object({

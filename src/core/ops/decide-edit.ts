@@ -11,6 +11,7 @@ import { DEFAULT_BOARD } from '../model.js';
 import { defineOperation } from '../operation.js';
 import { DecideEditOutput } from '../output-schemas.js';
 import { DecideEditInput } from '../schemas.js';
+import { pendingElsewhere } from './pending-elsewhere.js';
 import { lockConflictError, settleHolds } from './settle-holds.js';
 import { trackTree } from './worktree-context.js';
 
@@ -59,6 +60,7 @@ export const decideEdit = defineOperation({
         lease_until: null,
         reason: holdReason ? `lock_conflict: ${holdReason.message}` : conflictReason(d.conflicts, now),
         conflicts: d.conflicts,
+        warning: null,
       };
     }
     return {
@@ -69,6 +71,8 @@ export const decideEdit = defineOperation({
       lease_until: d.lease_until,
       reason: null,
       conflicts: [],
+      // SPEC §14: a path pending in another work tree with no hold there is allowed, with one line.
+      warning: await pendingElsewhere(ctx, board, input.worktree, input.paths).catch(() => null),
     };
   },
 });

@@ -5,6 +5,7 @@ import { unwrap } from '../outcomes.js';
 import { HeartbeatOutput, SubmitOutput, TaskEnvelope } from '../output-schemas.js';
 import { HeartbeatInput, ReleaseInput, SubmitInput } from '../schemas.js';
 import { verifyDone } from './change-record.js';
+import { settleEnded } from './settle-holds.js';
 
 export const heartbeat = defineOperation({
   name: 'heartbeat',
@@ -33,6 +34,8 @@ export const releaseTask = defineOperation({
       to: input.to ?? null,
       note: input.note === undefined ? null : { text: input.note },
     });
+    // SPEC §14: the claim's work-tree locks ended; git says now which paths they hold until merged.
+    if (outcome.ok) await settleEnded(ctx).catch(() => 0);
     return unwrap(outcome, input.task_id);
   },
 });
@@ -55,6 +58,7 @@ export const submitResult = defineOperation({
       note: input.note === undefined ? null : { text: input.note },
       ...(verified ? { change: verified.change, hold: verified.hold } : {}),
     });
+    if (outcome.ok && !outcome.replayed) await settleEnded(ctx).catch(() => 0);
     return unwrap(outcome, input.task_id);
   },
 });

@@ -1,5 +1,6 @@
 /** Work trees and holds (SPEC §14) of the SQLite store: its port (core/worktree-ports.ts) over worktrees.ts. */
 import type { WorktreeStore } from '../../core/worktree-ports.js';
+import { endedLocks } from './locks.js';
 import type { SqliteCore } from './store-core.js';
 import {
   agentTrees,
@@ -20,5 +21,6 @@ export const worktreesPort = (s: SqliteCore): WorktreeStore => ({
   recordClaimTree: (taskId, t) => s.write((tx) => recordClaimTree(tx, taskId, t)),
   claimTree: async (taskId) => s.read(() => claimTree(s.db, taskId)),
   forceReleaseLock: async (lockId) => ({ released: await s.write((tx) => forceRelease(tx, lockId)) }),
+  endedLocks: async (board) => s.read(() => endedLocks(s.db, s.clock.now(), board ?? null)),
   trimHolds: async (trims) => (trims.length === 0 ? 0 : s.write((tx) => trimHolds(tx, trims))),
 });
