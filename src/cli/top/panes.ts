@@ -96,6 +96,22 @@ export function taskList(state: BoardState, cols: number, now: number, color: bo
   return lines;
 }
 
+/** The list pane's lines on screen (`rows` from `offset`, the selected one inverse) and its label. */
+export function listPane(
+  lines: ListLine[],
+  sel: number,
+  offset: number,
+  rows: number,
+): { content: string; label: string } {
+  const content = lines
+    .slice(offset, offset + rows)
+    .map((l, i) => (offset + i === sel ? `{inverse}${l.text()}{/inverse}` : l.text()))
+    .join('\n');
+  const label =
+    lines.length > rows ? ` tasks ${offset + 1}-${Math.min(lines.length, offset + rows)}/${lines.length} ` : ' tasks ';
+  return { content, label };
+}
+
 export function sidePane(state: BoardState, cols: number, now: number, color: boolean): string[] {
   const lines: string[] = [cell(`AGENTS ${state.agents.length}`, cols, 'bold', color, false)];
   if (state.agents.length === 0) lines.push(cell('  none seen', cols, 'gray-fg', color, false));
