@@ -52,6 +52,8 @@ interface Entry<T extends EventType> {
   /** Whom it names as its addressees, and the words for them (the Claude push channel, without the task). */
   addressed?(d: EventData<T>, e: CoordEvent): { to: readonly string[]; says: string } | null;
   view?: ViewEntry<T>;
+  /** What it is about when it names no task: a lock's paths. */
+  about?(d: EventData<T>, e: CoordEvent): string;
 }
 
 /** `lease_lapsed` → `lease lapsed`. */
@@ -142,10 +144,14 @@ export const EVENTS: { [T in EventType]: Entry<T> } = {
         : `#${task.id} is ready (what it waited for completed): ${short(task.title)} — ${take(task)}`,
     view: { reread: true },
   },
-  'lock.acquired': { text: (d) => d.resources.join(' ') },
-  'lock.released': { text: (d) => `${d.resources.join(' ')}${d.reason ? ` (${words(d.reason)})` : ''}` },
+  'lock.acquired': { text: (d) => d.resources.join(' '), about: (d) => d.resources.join(' ') },
+  'lock.released': {
+    text: (d) => `${d.resources.join(' ')}${d.reason ? ` (${words(d.reason)})` : ''}`,
+    about: (d) => d.resources.join(' '),
+  },
   // Why the lock ended (lease lapsed, released, session ended …), then what it became.
   'lock.held': {
+    about: (d) => d.resources.join(' '),
     text: (d) =>
       `${d.resources.join(' ')}${d.reason ? ` (${words(d.reason)})` : ''} held until merged${d.worktree ? ` (${d.worktree})` : ''}`,
   },
@@ -178,6 +184,12 @@ const dataOf = (e: CoordEvent) => e.data as EventData<EventType>;
 /** The event's one-line text (empty for a type this build does not know: a newer daemon's). */
 export function eventText(e: CoordEvent): string {
   return entryOf(e)?.text(dataOf(e), e) ?? '';
+}
+
+/** What the event is about: `#task`, else what it names (a lock's paths), else its lock id. */
+export function eventSubject(e: CoordEvent): string {
+  if (e.task_id) return `#${e.task_id}`;
+  return entryOf(e)?.about?.(dataOf(e), e) || (e.lock_id ?? '');
 }
 
 /** The line a model should read for this event, or null when it is not news for `me`. */

@@ -89,6 +89,7 @@ export const payloadSchema = <T extends EventType>(type: T): (typeof PAYLOADS)[T
 export {
   addressedTo,
   EVENTS,
+  eventSubject,
   eventText,
   newsFor,
   type ViewChange,
