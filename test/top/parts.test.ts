@@ -4,8 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { TopTask } from '../../src/cli/top/board-state.js';
+import { detailText } from '../../src/cli/top/detail.js';
 import { keyAction } from '../../src/cli/top/keys.js';
-import { type ListLine, listPane } from '../../src/cli/top/panes.js';
+import { type ListLine, listPane, taskRow } from '../../src/cli/top/panes.js';
 import { ScreenState } from '../../src/cli/top/screen-state.js';
 import { paneSizes } from '../../src/cli/top/widgets.js';
 
@@ -109,5 +111,58 @@ describe('coord top panes', () => {
     assert.equal(pane.content, '#a\n{inverse}#b{/inverse}\n#c');
     assert.equal(pane.label, ' tasks 2-4/7 ');
     assert.equal(listPane(LINES, 1, 0, 10).label, ' tasks ');
+  });
+});
+
+describe('coord top shows where a completed task stands with the target (integration, SPEC §15)', () => {
+  const done = (integration?: TopTask['integration']): TopTask => ({
+    id: 't1',
+    board: 'b',
+    kind: 'task',
+    title: 'the work',
+    body: '',
+    priority: 0,
+    labels: [],
+    for: null,
+    created_by: 'alice',
+    state: 'completed',
+    claimed_by: 'bob',
+    lease_until: null,
+    attempts: 1,
+    result_status: 'completed',
+    result: null,
+    created_at: '2026-01-01T12:00:00Z',
+    updated_at: '2026-01-01T12:05:00Z',
+    expires_at: '2026-01-02T12:00:00Z',
+    idempotency_key: null,
+    change: null,
+    ...(integration ? { integration } : {}),
+  });
+
+  test('the list row names the integration state beside the task state', () => {
+    const now = Date.parse('2026-01-01T12:06:00Z');
+    assert.match(
+      taskRow(done({ state: 'check_failed', target: 'main' }), 'done', 80, now, false),
+      /completed.*check failed .*the work/,
+    );
+    assert.match(taskRow(done({ state: 'awaiting_review' }), 'done', 80, now, false), /awaiting review/);
+    const plain = taskRow(done(), 'done', 80, now, false);
+    assert.doesNotMatch(plain, /merged|pending/);
+    assert.match(taskRow(done({ state: 'none' }), 'done', 80, now, false), /completed +\d\d:\d\d:\d\d +the work/);
+  });
+
+  test('the detail gives the state, its reason and the follow-up task', () => {
+    const text = detailText(
+      done({ state: 'conflict', reason: 'src/a.ts', target: 'main', followup: 'f9' }),
+      [],
+      [],
+      'http://127.0.0.1:7777',
+      Date.now(),
+      false,
+    );
+    assert.match(text, /integration\{\/bold\} conflict · conflicts with main in src\/a\.ts: see task #f9/);
+    const merged = detailText(done({ state: 'merged', commit: 'abcdef1234', target: 'main' }), [], [], '', 0, false);
+    assert.match(merged, /integration\{\/bold\} merged · merged into main as abcdef1/);
+    assert.doesNotMatch(detailText(done(), [], [], '', 0, false), /integration/);
   });
 });
