@@ -42,6 +42,8 @@ function fillCard(card, t, now) {
   card.setAttribute('aria-label', `#${t.id} ${t.title} (${t.state}) — press Enter for details`);
   const top = el('div', 'top');
   top.append(el('span', 'id', `#${t.id}`), el('span', 'kind', t.kind), el('span', 'prio', `p${t.priority}`));
+  // Every card names its board: with every board shown, cards of several boards sit side by side.
+  top.append(el('span', 'board', t.board));
   if (t.for) top.append(el('span', 'private', `for ${t.for}`));
   if (ACTIVE.has(t.state)) {
     const cancel = el('button', 'cancel', '✕');
