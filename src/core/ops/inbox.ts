@@ -1,7 +1,8 @@
 import { DEFAULT_BOARD, type Task } from '../model.js';
 import { defineOperation } from '../operation.js';
+import { InboxOutput } from '../output-schemas.js';
 import type { Store } from '../ports.js';
-import { InboxInput, InboxOutput } from '../schemas.js';
+import { InboxInput } from '../schemas.js';
 
 /** At most this many task lines: the inbox is read into a model's context. */
 export const INBOX_LINES = 20;
