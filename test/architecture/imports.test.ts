@@ -18,7 +18,8 @@ const SRC = join(ROOT, 'src');
 export const ALLOWED: Record<string, string[]> = {
   core: ['core'],
   clients: ['clients'],
-  // Plugins run inside other programs (OpenCode, Cline, Pi): Node built-ins and each other only.
+  // Plugins run inside other programs (OpenCode, Cline, Pi): Node built-ins and each other only, statically;
+  // hook-call.ts imports coord's hook entry (hooks/main) at run time, and starts `coord hook` where it cannot.
   plugins: ['plugins'],
   store: ['store', 'core'],
   'state-dir': ['state-dir', 'core'],
