@@ -10,7 +10,7 @@
  * (`afterRun` returns nothing), so there is no stop check. `coord setup cline --write` writes the loader
  * into `~/.cline/plugins/`.
  */
-import { afterShell, beforeShell, commandText, type HookCommand, preEditReason } from './hook-call.js';
+import { afterShell, beforeShell, commandText, type HookCommand, inProcessHooks, preEditReason } from './hook-call.js';
 
 /** Cline's tools that write files. */
 export const EDIT_TOOLS = ['editor', 'write_to_file', 'replace_in_file', 'apply_patch'];
@@ -32,6 +32,7 @@ export interface ClinePlugin {
 }
 
 export function coordPlugin(hook: HookCommand & { prime?: string[] }): ClinePlugin {
+  void inProcessHooks();
   const primed = new Set<string>();
   const inSandbox = { ...hook, fromParentOfPlugin: true };
   const callOf = (ctx: BeforeToolContext) => ({

@@ -45,13 +45,18 @@ type HookAnswer = (argv: string[], env: NodeJS.ProcessEnv, given?: Record<string
 const HOOK_TIMEOUT_MS = 30_000;
 
 let loaded: Promise<HookAnswer | null> | undefined;
+/** The hook entry once loaded. */
+let ready: HookAnswer | null = null;
 
-/** coord's hook entry, loaded into this process once; null where this runtime cannot load it. */
+/** coord's hook entry, loaded into this process once (a plugin starts loading it when it is created); null where this runtime cannot load it. */
 export function inProcessHooks(): Promise<HookAnswer | null> {
   if (process.env.COORD_PLUGIN_SPAWN === '1') return Promise.resolve(null);
   const entry = new URL(`../hooks/main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
   loaded ??= import(entry.href).then(
-    (m: { hookAnswer?: HookAnswer }) => m.hookAnswer ?? null,
+    (m: { hookAnswer?: HookAnswer }) => {
+      ready = m.hookAnswer ?? null;
+      return ready;
+    },
     () => null,
   );
   return loaded;
@@ -70,7 +75,9 @@ export async function runHook(
   cwd: string,
   fromParentOfPlugin = false,
 ): Promise<Spoken> {
-  const answer = await inProcessHooks();
+  // Cline gives a plugin's hook 3 s: a call there never waits for the first load (seconds on a busy
+  // machine), it starts `coord hook` until the hooks are loaded.
+  const answer = fromParentOfPlugin ? ready : await inProcessHooks();
   if (answer) {
     const env = {
       ...process.env,

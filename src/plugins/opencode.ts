@@ -11,7 +11,15 @@
  * opencode|kilo --write` writes a one-line loader into the client's plugins folder that calls
  * `coordPlugin` with the hook's command line. The hooks run inside OpenCode (hook-call.ts).
  */
-import { afterShell, beforeShell, commandText, type HookCommand, preEditReason, stopReason } from './hook-call.js';
+import {
+  afterShell,
+  beforeShell,
+  commandText,
+  type HookCommand,
+  inProcessHooks,
+  preEditReason,
+  stopReason,
+} from './hook-call.js';
 
 /** OpenCode's and Kilo's tools that write files, and the argument that names the file. */
 export const EDIT_TOOLS = ['edit', 'write', 'multiedit', 'patch', 'apply_patch'];
@@ -50,6 +58,7 @@ export interface Hooks {
 }
 
 export function coordPlugin(hook: HookCommand & { prime?: string[] }): (ctx: PluginInput) => Promise<Hooks> {
+  void inProcessHooks();
   const primed = new Map<string, Promise<string>>();
   /** Sessions going on because of the stop check: their next idle does not hold them again. */
   const kept = new Set<string>();

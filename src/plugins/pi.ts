@@ -12,7 +12,15 @@
  * the loader into `~/.pi/agent/extensions/`.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { afterShell, beforeShell, commandText, type HookCommand, preEditReason, stopReason } from './hook-call.js';
+import {
+  afterShell,
+  beforeShell,
+  commandText,
+  type HookCommand,
+  inProcessHooks,
+  preEditReason,
+  stopReason,
+} from './hook-call.js';
 
 export const EDIT_TOOLS = ['edit', 'write'];
 export const SHELL_TOOLS = ['bash'];
@@ -133,6 +141,7 @@ class McpChild {
 
 export function coordExtension(config: PiConfig): (pi: PiApi) => Promise<void> {
   return async (pi) => {
+    void inProcessHooks();
     const mcp = new McpChild(config.mcp);
     pi.on('session_shutdown', () => mcp.close());
     let tools: McpTool[] = [];
