@@ -4,9 +4,9 @@
  * OpenCode turns into the tool's failed result — the model reads `lock_conflict: …` — and the file is
  * not touched. Around its shell tool (`bash`), coord notes git's view of the work tree before and looks
  * again after (SPEC §10 shell edits): a held file the command changed is told to the model at the end
- * of the command's output, free ones are auto-locked. When a session goes idle, coord's stop check
- * runs: a message or a task for this agent alone that arrived since it last looked is sent to the
- * session as a prompt, once. Each session's system prompt also carries `coord prime`'s context (who
+ * of the command's output, free ones are auto-locked. When the model's text is complete, coord's stop
+ * check runs: a message or a task for this agent alone that arrived since it last looked is queued to
+ * the session as a prompt, once. Each session's system prompt also carries `coord prime`'s context (who
  * the agent is, what it holds, the top of its inbox), asked once per session. `coord setup
  * opencode|kilo --write` writes a one-line loader into the client's plugins folder that calls
  * `coordPlugin` with the hook's command line. The hooks run inside OpenCode (hook-call.ts).
@@ -32,7 +32,10 @@ export interface PluginInput {
   /** OpenCode's SDK client: the stop check prompts the session through it. */
   client?: {
     session?: {
-      prompt?: (o: { path: { id: string }; body: { parts: { type: 'text'; text: string }[] } }) => Promise<unknown>;
+      promptAsync?: (o: {
+        path: { id: string };
+        body: { parts: { type: 'text'; text: string }[] };
+      }) => Promise<unknown>;
     };
   };
 }
@@ -54,7 +57,10 @@ export interface Hooks {
   'tool.execute.before': (input: ToolBefore, output: ToolArgs) => Promise<void>;
   'tool.execute.after': (input: ToolAfter, output: { output: string }) => Promise<void>;
   'experimental.chat.system.transform': (input: { sessionID?: string }, output: { system: string[] }) => Promise<void>;
-  event: (input: { event: { type: string; properties?: { sessionID?: string } } }) => Promise<void>;
+  'experimental.text.complete': (
+    input: { sessionID: string; messageID: string; partID: string },
+    output: { text: string },
+  ) => Promise<void>;
 }
 
 export function coordPlugin(hook: HookCommand & { prime?: string[] }): (ctx: PluginInput) => Promise<Hooks> {
@@ -93,12 +99,14 @@ export function coordPlugin(hook: HookCommand & { prime?: string[] }): (ctx: Plu
       });
       if (reason) output.output = `${output.output}\n\n${reason}`;
     },
-    event: async ({ event }) => {
-      const id = event.properties?.sessionID;
-      if (event.type !== 'session.idle' || !id) return;
+    // The stop check, when the model's text is complete: a prompt queued then is taken by the session's
+    // loop before it ends (on session.idle it is too late: `opencode run` has ended). Once: the turn it
+    // starts ends with `again`.
+    'experimental.text.complete': async (input) => {
+      const id = input.sessionID;
       const again = kept.delete(id);
       const reason = await stopReason(hook, ctx.directory, again);
-      const prompt = ctx.client?.session?.prompt;
+      const prompt = ctx.client?.session?.promptAsync;
       if (!reason || !prompt) return;
       kept.add(id);
       await prompt({ path: { id }, body: { parts: [{ type: 'text', text: reason }] } });

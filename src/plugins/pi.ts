@@ -7,7 +7,8 @@
  * makes `tool_call` return `{block: true, reason}`, which the model reads. Around `bash`, coord notes git's
  * view of the work tree before and looks again after (SPEC §10 shell edits): a held file the command
  * changed is added to the command's result (`tool_result`), free ones are auto-locked. When the agent
- * ends (`agent_end`), coord's stop check may send what arrived for it alone, starting one more turn. The MCP server and the hook
+ * is about to end (a turn that called no tool), coord's stop check may send what arrived for it alone as a
+ * follow-up, which starts one more turn. The MCP server and the hook
  * are both children of the Pi process, so they name the same agent. `coord setup pi --write` writes
  * the loader into `~/.pi/agent/extensions/`.
  */
@@ -59,7 +60,7 @@ export interface PiApi {
       ctx: { cwd?: string },
     ) => Promise<{ content: Content[] } | undefined>,
   ): void;
-  on(event: 'agent_end', handler: (event: unknown, ctx: { cwd?: string }) => Promise<void>): void;
+  on(event: 'turn_end', handler: (event: { toolResults: unknown[] }, ctx: { cwd?: string }) => Promise<void>): void;
   on(event: 'session_shutdown', handler: () => void | Promise<void>): void;
   on(
     event: 'before_agent_start',
@@ -199,15 +200,22 @@ export function coordExtension(config: PiConfig): (pi: PiApi) => Promise<void> {
       const reason = await afterShell(config.hook, callOf(event, ctx));
       return reason ? { content: [...event.content, { type: 'text', text: `\n\n${reason}` }] } : undefined;
     });
-    // The stop check: what arrived for this agent alone since it last looked keeps it going, once.
+    // The stop check, at the end of a turn that called no tool (the agent is about to stop): what arrived
+    // for this agent alone since it last looked is delivered as a follow-up, which Pi hands the model
+    // before the agent ends (at agent_end it is too late: `pi -p` has exited). Once: the turn it starts
+    // ends with `again`.
     let kept = false;
-    pi.on('agent_end', async (_event, ctx) => {
+    pi.on('turn_end', async (event, ctx) => {
+      if (event.toolResults.length > 0) return;
       const again = kept;
       kept = false;
       const reason = await stopReason(config.hook, ctx.cwd ?? process.cwd(), again);
       if (!reason) return;
       kept = true;
-      pi.sendMessage({ customType: 'coord', content: reason, display: true }, { triggerTurn: true });
+      pi.sendMessage(
+        { customType: 'coord', content: reason, display: true },
+        { deliverAs: 'followUp', triggerTurn: true },
+      );
     });
   };
 }

@@ -6,7 +6,8 @@
  *   told to the model (OpenCode/Kilo: at the end of the command's output; Cline: `appendContext`; Pi: added
  *   to the tool's result), and a free file it changed is auto-locked for the plugin's agent;
  * - the stop check: a message for the agent that it never saw keeps it going once (OpenCode/Kilo: a prompt
- *   to the idle session; Pi: a message that starts a turn), and the same message never twice;
+ *   queued when the model's text is complete; Pi: a follow-up at the end of a turn without tools), and the
+ *   same message never twice;
  * - the hooks run inside the client's process (no `coord hook` process per call), and with no daemon
  *   running an edit is let through.
  */
@@ -87,16 +88,18 @@ describe("coord's plugins: shell edits, the stop check, in process", () => {
       assert.deepEqual(held, [identify(client, {}, { client: process.pid })?.agent]);
     });
 
-    test(`${client}: an idle session with a message it never saw is prompted with it once; the next idle is not held`, async () => {
+    test(`${client}: when the model's text is complete and a message it never saw is waiting, the session is prompted with it once; the next time it is not held`, async () => {
       const { repo, cli, mod } = await setUp(client);
       const prompts: { id: string; text: string }[] = [];
       const hooks = await (
-        mod.CoordPlugin as (ctx: unknown) => Promise<{ event: (i: { event: unknown }) => Promise<void> }>
+        mod.CoordPlugin as (
+          ctx: unknown,
+        ) => Promise<{ 'experimental.text.complete': (i: unknown, o: { text: string }) => Promise<void> }>
       )({
         directory: repo,
         client: {
           session: {
-            prompt: async (o: { path: { id: string }; body: { parts: { text: string }[] } }) => {
+            promptAsync: async (o: { path: { id: string }; body: { parts: { text: string }[] } }) => {
               prompts.push({ id: o.path.id, text: o.body.parts[0]?.text ?? '' });
             },
           },
@@ -105,12 +108,13 @@ describe("coord's plugins: shell edits, the stop check, in process", () => {
       const agent = identify(client, {}, { client: process.pid })?.agent ?? '';
       const sent = await cli(['send', agent, 'the parser is yours now', '--agent', 'bob']);
       assert.equal(sent.code, 0, sent.stderr);
-      const idle = { event: { type: 'session.idle', properties: { sessionID: 'ses_1' } } };
-      await hooks.event(idle);
+      const done = () =>
+        hooks['experimental.text.complete']({ sessionID: 'ses_1', messageID: 'm', partID: 'p' }, { text: 'done' });
+      await done();
       assert.equal(prompts.length, 1);
       assert.equal(prompts[0]?.id, 'ses_1');
       assert.match(prompts[0]?.text ?? '', /from bob.*the parser is yours now/s);
-      await hooks.event(idle);
+      await done();
       assert.equal(prompts.length, 1, 'held once');
     });
   }
@@ -138,7 +142,7 @@ describe("coord's plugins: shell edits, the stop check, in process", () => {
     assert.deepEqual(await holders('src/cline-gen.ts'), [identify('cline', {}, { pid: process.pid })?.agent]);
   });
 
-  test('pi: a bash command that changed a held file gets lock_conflict naming the holder added to its result, the free file is auto-locked; at agent_end a message it never saw starts one more turn, once', async () => {
+  test('pi: a bash command that changed a held file gets lock_conflict naming the holder added to its result, the free file is auto-locked; at the end of a turn without tools a message it never saw is sent as a follow-up that starts one more turn, once', async () => {
     const { repo, cli, mod } = await setUp('pi');
     const handlers = new Map<string, (e: unknown, ctx: unknown) => Promise<unknown>>();
     const sent: { message: { content: string }; options?: { triggerTurn?: boolean } }[] = [];
@@ -165,11 +169,14 @@ describe("coord's plugins: shell edits, the stop check, in process", () => {
 
       const message = await cli(['send', agent, 'review #12 before you go', '--agent', 'bob']);
       assert.equal(message.code, 0, message.stderr);
-      await handlers.get('agent_end')?.({ messages: [] }, { cwd: repo });
+      // A turn that called a tool is not the end.
+      await handlers.get('turn_end')?.({ toolResults: [{}] }, { cwd: repo });
+      assert.equal(sent.length, 0);
+      await handlers.get('turn_end')?.({ toolResults: [] }, { cwd: repo });
       assert.equal(sent.length, 1);
       assert.match(sent[0]?.message.content ?? '', /from bob.*review #12 before you go/s);
-      assert.equal(sent[0]?.options?.triggerTurn, true);
-      await handlers.get('agent_end')?.({ messages: [] }, { cwd: repo });
+      assert.deepEqual(sent[0]?.options, { deliverAs: 'followUp', triggerTurn: true });
+      await handlers.get('turn_end')?.({ toolResults: [] }, { cwd: repo });
       assert.equal(sent.length, 1, 'held once');
     } finally {
       await (handlers.get('session_shutdown') as () => Promise<void>)?.();
