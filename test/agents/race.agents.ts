@@ -62,17 +62,17 @@ describe('real clients race for one task', () => {
         return opened;
       };
     };
-    const readyToClaim = ids.map(() => barrier(agents.length));
+    const rounds = ids.map((id) => ({ id, readyToClaim: barrier(agents.length) }));
     const allClaimed = barrier(agents.length);
     const fakes: FakeModel[] = [];
     try {
       const runs = await Promise.all(
         agents.map(async (a) => {
           const fake = await startFakeChat([
-            ...ids.map((id, round) => ({
+            ...rounds.map(({ id, readyToClaim }) => ({
               tool: coordTool(a.client, 'claim_task'),
               args: { task_id: id },
-              before: readyToClaim[round],
+              before: readyToClaim,
             })),
             { tool: coordTool(a.client, 'who'), args: {}, before: allClaimed },
             { say: 'done' },
