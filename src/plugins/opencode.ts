@@ -106,10 +106,11 @@ export function coordPlugin(hook: HookCommand & { prime?: string[] }): (ctx: Plu
       const id = input.sessionID;
       const again = kept.delete(id);
       const reason = await stopReason(hook, ctx.directory, again);
-      const prompt = ctx.client?.session?.promptAsync;
-      if (!reason || !prompt) return;
+      const session = ctx.client?.session;
+      if (!reason || !session?.promptAsync) return;
       kept.add(id);
-      await prompt({ path: { id }, body: { parts: [{ type: 'text', text: reason }] } });
+      // A method of OpenCode's SDK client: called on it (it reads `this`).
+      await session.promptAsync({ path: { id }, body: { parts: [{ type: 'text', text: reason }] } });
     },
   });
 }
