@@ -24,7 +24,7 @@ const GEMINI_WAIT_FOR_PREVIOUS = Buffer.byteLength(
 
 interface Listed {
   name: string;
-  description?: string;
+  description?: string | undefined;
   inputSchema: unknown;
 }
 
