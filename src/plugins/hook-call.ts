@@ -51,8 +51,7 @@ let ready: HookAnswer | null = null;
 /** coord's hook entry, loaded into this process once (a plugin starts loading it when it is created); null where this runtime cannot load it. */
 export function inProcessHooks(): Promise<HookAnswer | null> {
   if (process.env.COORD_PLUGIN_SPAWN === '1') return Promise.resolve(null);
-  const entry = new URL(`../hooks/main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
-  loaded ??= import(entry.href).then(
+  loaded ??= import('../hooks/main.js').then(
     (m: { hookAnswer?: HookAnswer }) => {
       ready = m.hookAnswer ?? null;
       return ready;

@@ -33,9 +33,10 @@ export const ALLOWED: Record<string, string[]> = {
 
 /**
  * Layers a layer may load only lazily, by a dynamic `import()`: `coord serve` loads the server when it runs,
- * so every other command starts without fastify, the stores or the MCP server SDK.
+ * so every other command starts without fastify, the stores or the MCP server SDK; a plugin loads coord's
+ * hooks into its client at run time, and where the client's runtime cannot, starts `coord hook` instead.
  */
-export const LAZY: Record<string, string[]> = { cli: ['server'] };
+export const LAZY: Record<string, string[]> = { cli: ['server'], plugins: ['hooks'] };
 
 const EDGE_PACKAGES =
   /^(node:http|node:https|node:net|fastify|commander|better-sqlite3|pg|@modelcontextprotocol\/|pino|fs-ext)/;
