@@ -171,6 +171,11 @@ export interface ClientProfile {
    * part where the client adds bytes of its own to every tool it offers (Gemini CLI).
    */
   toolSurface: 'all' | 'core' | 'lean';
+  /**
+   * Bytes the client adds to every tool definition it sends its model, measured with the real client
+   * (Gemini CLI 0.61.0: its `wait_for_previous` argument, 260 B): counted against SPEC §17's budget.
+   */
+  addsPerTool?: number;
   /** The names it gives itself in MCP `initialize` (clientInfo.name): how an HTTP session is told apart. */
   mcpClientNames?: readonly string[];
   /** The name the model sees for coord's tool `tool`. */
