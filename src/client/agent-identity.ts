@@ -74,7 +74,14 @@ const WRAPPERS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'busybox',
 export function identify(
   client: ClientKind,
   env: NodeJS.ProcessEnv,
-  opts: { pid?: number; skip?: string[]; side?: 'hook' | 'mcp'; input?: Record<string, unknown> } = {},
+  opts: {
+    pid?: number;
+    /** The client process itself (a plugin running this inside its client): not an ancestor of `pid`. */
+    client?: number;
+    skip?: string[];
+    side?: 'hook' | 'mcp';
+    input?: Record<string, unknown>;
+  } = {},
 ): AgentIdentity | null {
   let key: string;
   let source: string;
@@ -83,7 +90,8 @@ export function identify(
     key = `${client}:${session}`;
     source = `${client} session ${session}`;
   } else {
-    const parent = clientProcess(opts.pid ?? process.pid, opts.skip);
+    const self = opts.client === undefined ? null : facts(opts.client);
+    const parent = self ? { pid: self.pid, start: self.start } : clientProcess(opts.pid ?? process.pid, opts.skip);
     if (parent) {
       key = `${client}:process:${parent.pid}:${parent.start}`;
       source = `${client} process ${parent.pid}`;

@@ -89,7 +89,10 @@ export const gemini: ClientProfile = {
   // Gemini CLI gives its MCP server no session id: the client process names the session.
   identity: { mcpEnv: [], hookEnv: [] },
   tools: { edit: EDIT, readOnly: [], shell: SHELL, hookSeesEveryTool: false },
-  toolSurface: 'core',
+  // Gemini CLI adds its own `wait_for_previous` argument (about 260 B) to every tool it offers: 14 core
+  // tools came to 7,788 B a request. The lean set (10 tools) fits 6,000 B; the rest is `coord` in its shell.
+  toolSurface: 'lean',
+  addsPerTool: 260,
   mcpClientNames: ['gemini-cli-mcp-client'],
   mcpToolName: (t) => `mcp_coord_${t}`,
   result: 'failing-object',

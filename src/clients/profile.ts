@@ -154,7 +154,8 @@ export interface ToolNames {
  * - `text`: the result's text content (Cursor, Copilot CLI);
  * - `structured`: `structuredContent` serialised when present, else the text (Claude Code, Codex);
  * - `failing-object`: the text on success; on `isError` the whole result object, `_meta` included,
- *   wrapped in the client's error line (Gemini CLI, Qwen Code);
+ *   wrapped in the client's long error line (Gemini CLI, Qwen Code): coord sends them a failure
+ *   unflagged, as its text (server/mcp/errors.ts);
  * - `whole-json`: the whole `CallToolResult` as JSON, always (Cline).
  */
 export type ResultWrapper = 'text' | 'structured' | 'failing-object' | 'whole-json';
@@ -170,8 +171,16 @@ export interface ClientProfile {
   hooks: HookContract;
   identity: IdentityProfile;
   tools: ToolNames;
-  /** `all` where the client defers tools behind a search; else coord's core set (SPEC §17). */
-  toolSurface: 'all' | 'core';
+  /**
+   * `all` where the client defers tools behind a search; else coord's core set (SPEC §17), or its lean
+   * part where the client adds bytes of its own to every tool it offers (Gemini CLI).
+   */
+  toolSurface: 'all' | 'core' | 'lean';
+  /**
+   * Bytes the client adds to every tool definition it sends its model, measured with the real client
+   * (Gemini CLI 0.61.0: its `wait_for_previous` argument, 260 B): counted against SPEC §17's budget.
+   */
+  addsPerTool?: number;
   /** The names it gives itself in MCP `initialize` (clientInfo.name): how an HTTP session is told apart. */
   mcpClientNames?: readonly string[];
   /** The name the model sees for coord's tool `tool`. */

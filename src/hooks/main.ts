@@ -58,7 +58,15 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args | string
   };
 }
 
-export async function runHook(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<Spoken> {
+/**
+ * `given`: the hook's input when it does not come on stdin — a plugin that runs this hook inside its
+ * client (src/plugins/hook-call.ts) hands the tool call over directly.
+ */
+export async function runHook(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  given?: HookInput,
+): Promise<Spoken> {
   const args = parseArgs(argv, env);
   if (typeof args === 'string') return { code: 1, stdout: '', stderr: `${args}\n` };
   const stateDir = resolveStateDir(args.state, env);
@@ -69,7 +77,7 @@ export async function runHook(argv: string[], env: NodeJS.ProcessEnv = process.e
     return link;
   };
   try {
-    return await dispatch(args, env, stateDir, mode, linked);
+    return await dispatch(args, env, stateDir, mode, linked, given);
   } finally {
     link?.close();
   }
@@ -81,24 +89,30 @@ async function dispatch(
   stateDir: string,
   mode: GuardMode,
   linked: (session?: string) => () => HookDaemon,
+  given?: HookInput,
 ): Promise<Spoken> {
   if (args.event === 'pre-commit') {
     const r = await preCommit(env, mode, linked());
     return { code: r.code, stdout: '', stderr: r.message ? `${r.message}\n` : '' };
   }
   const profile = profileOf(args.client);
-  const raw = await readInput().catch((e: unknown): HookInput => {
-    // Only an edit's check needs the input; context and stop hooks go on without it.
-    if (e instanceof BadHookInput && args.event !== 'pre-edit') return {};
-    throw e;
-  });
+  const raw =
+    given ??
+    (await readInput().catch((e: unknown): HookInput => {
+      // Only an edit's check needs the input; context and stop hooks go on without it.
+      if (e instanceof BadHookInput && args.event !== 'pre-edit') return {};
+      throw e;
+    }));
   const input = asCoordReads(profile, raw);
   const cwd = str(input.cwd) ?? (env.CLAUDE_PROJECT_DIR || process.cwd());
-  // A plugin that runs in a child of its client (Cline's sandbox) names the process whose parent is the client.
+  // A plugin that runs in a child of its client (Cline's sandbox) names the process whose parent is the client;
+  // one that runs this hook inside the client itself (OpenCode, Kilo, Pi) names the client.
   const from = Number(env.COORD_HOOK_FROM_PID);
+  const inside = Number(env.COORD_HOOK_CLIENT_PID);
   const identity: AgentIdentity | null = identify(args.client, env, {
     input: raw,
     ...(Number.isInteger(from) && from > 1 ? { pid: from } : {}),
+    ...(Number.isInteger(inside) && inside > 1 ? { client: inside } : {}),
   });
   const daemon = linked(identity?.sessionId);
   if (args.event === 'pre-edit') {
@@ -155,15 +169,19 @@ function guards(profile: ClientProfile, tool: string | undefined): boolean {
  * is refused (SPEC §10: strict refuses what it cannot check, every failure).
  */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  let spoken: Spoken;
-  try {
-    spoken = await runHook(argv, env);
-  } catch (e) {
-    spoken = failed(argv, env, (e as Error).message);
-  }
+  const spoken = await hookAnswer(argv, env);
   if (spoken.stdout) process.stdout.write(spoken.stdout);
   if (spoken.stderr) process.stderr.write(spoken.stderr);
   process.exitCode = spoken.code;
+}
+
+/** What `coord hook …` says and exits with, as `main` writes it; `given` as in runHook. */
+export async function hookAnswer(argv: string[], env: NodeJS.ProcessEnv, given?: HookInput): Promise<Spoken> {
+  try {
+    return await runHook(argv, env, given);
+  } catch (e) {
+    return failed(argv, env, (e as Error).message);
+  }
 }
 
 function failed(argv: string[], env: NodeJS.ProcessEnv, why: string): Spoken {

@@ -1,18 +1,24 @@
 /**
  * coord's Cline plugin (SPEC §17): Cline's hook files can only abort a whole run, but a plugin's
  * `hooks.beforeTool` may skip one tool call with a reason, which the model reads (`{"error": reason}`).
- * Before Cline's `editor` runs, coord's pre-edit hook decides. Cline loads plugins in a sandbox process
- * whose parent also starts the MCP servers, so the hook names the client from the sandbox's parent.
- * Each conversation starts with `coord prime`'s context (`hooks.beforeRun` → `appendContext`).
- * `coord setup cline --write` writes the loader into `~/.cline/plugins/`.
+ * Before Cline's `editor` runs, coord's pre-edit hook decides. Around its shell tool (`run_commands`)
+ * coord notes git's view of the work tree before and looks again after (SPEC §10 shell edits): a held
+ * file the command changed is told to the model (`afterTool` → `appendContext`), free ones are
+ * auto-locked. Cline loads plugins in a sandbox process whose parent also starts the MCP servers, so the
+ * hook names the client from the sandbox's parent. Each conversation starts with `coord prime`'s context
+ * (`hooks.beforeRun` → `appendContext`). Cline has no plugin event that keeps a finished run going
+ * (`afterRun` returns nothing), so there is no stop check. `coord setup cline --write` writes the loader
+ * into `~/.cline/plugins/`.
  */
-import { commandText, type HookCommand, preEditReason } from './hook-call.js';
+import { afterShell, beforeShell, commandText, type HookCommand, inProcessHooks, preEditReason } from './hook-call.js';
 
 /** Cline's tools that write files. */
 export const EDIT_TOOLS = ['editor', 'write_to_file', 'replace_in_file', 'apply_patch'];
+/** Its shell tools. */
+export const SHELL_TOOLS = ['run_commands', 'execute_command'];
 
 export interface BeforeToolContext {
-  toolCall: { toolName: string; input?: unknown };
+  toolCall: { toolName: string; input?: unknown; toolCallId?: string };
   input?: unknown;
 }
 export interface ClinePlugin {
@@ -21,11 +27,20 @@ export interface ClinePlugin {
   hooks: {
     beforeRun(ctx: { snapshot?: { conversationId?: string } }): Promise<{ appendContext: string } | undefined>;
     beforeTool(ctx: BeforeToolContext): Promise<{ skip: true; reason: string } | undefined>;
+    afterTool(ctx: BeforeToolContext): Promise<{ appendContext: string } | undefined>;
   };
 }
 
 export function coordPlugin(hook: HookCommand & { prime?: string[] }): ClinePlugin {
+  void inProcessHooks();
   const primed = new Set<string>();
+  const inSandbox = { ...hook, fromParentOfPlugin: true };
+  const callOf = (ctx: BeforeToolContext) => ({
+    tool_name: ctx.toolCall.toolName,
+    tool_input: ctx.input ?? ctx.toolCall.input,
+    cwd: process.cwd(),
+    ...(ctx.toolCall.toolCallId ? { tool_use_id: ctx.toolCall.toolCallId } : {}),
+  });
   return {
     name: 'coord',
     manifest: { capabilities: ['hooks'] },
@@ -40,12 +55,18 @@ export function coordPlugin(hook: HookCommand & { prime?: string[] }): ClinePlug
       },
       async beforeTool(ctx) {
         const tool = ctx.toolCall.toolName;
+        if (SHELL_TOOLS.includes(tool)) {
+          await beforeShell(inSandbox, callOf(ctx));
+          return undefined;
+        }
         if (!EDIT_TOOLS.includes(tool)) return undefined;
-        const reason = await preEditReason(
-          { ...hook, fromParentOfPlugin: true },
-          { tool_name: tool, tool_input: ctx.input ?? ctx.toolCall.input, cwd: process.cwd() },
-        );
+        const reason = await preEditReason(inSandbox, callOf(ctx));
         return reason ? { skip: true, reason } : undefined;
+      },
+      async afterTool(ctx) {
+        if (!SHELL_TOOLS.includes(ctx.toolCall.toolName)) return undefined;
+        const reason = await afterShell(inSandbox, callOf(ctx));
+        return reason ? { appendContext: reason } : undefined;
       },
     },
   };

@@ -2,18 +2,42 @@
  * coord's OpenCode (and Kilo) plugin (SPEC §17): before OpenCode runs one of its file-writing tools,
  * coord's pre-edit hook decides; a path another agent holds makes `tool.execute.before` throw, which
  * OpenCode turns into the tool's failed result — the model reads `lock_conflict: …` — and the file is
- * not touched. Each session's system prompt also carries `coord prime`'s context (who the agent is, what
- * it holds, the top of its inbox), asked once per session. `coord setup opencode|kilo --write` writes a one-line loader into the client's plugins
- * folder that calls `coordPlugin` with the hook's command line.
+ * not touched. Around its shell tool (`bash`), coord notes git's view of the work tree before and looks
+ * again after (SPEC §10 shell edits): a held file the command changed is told to the model at the end
+ * of the command's output, free ones are auto-locked. When the model's text is complete, coord's stop
+ * check runs: a message or a task for this agent alone that arrived since it last looked is queued to
+ * the session as a prompt, once. Each session's system prompt also carries `coord prime`'s context (who
+ * the agent is, what it holds, the top of its inbox), asked once per session. `coord setup
+ * opencode|kilo --write` writes a one-line loader into the client's plugins folder that calls
+ * `coordPlugin` with the hook's command line. The hooks run inside OpenCode (hook-call.ts).
  */
-import { commandText, type HookCommand, preEditReason } from './hook-call.js';
+import {
+  afterShell,
+  beforeShell,
+  commandText,
+  type HookCommand,
+  inProcessHooks,
+  preEditReason,
+  stopReason,
+} from './hook-call.js';
 
 /** OpenCode's and Kilo's tools that write files, and the argument that names the file. */
 export const EDIT_TOOLS = ['edit', 'write', 'multiedit', 'patch', 'apply_patch'];
+/** Its shell tool. */
+export const SHELL_TOOLS = ['bash'];
 
 /** What OpenCode hands a plugin (the part coord reads). */
 export interface PluginInput {
   directory: string;
+  /** OpenCode's SDK client: the stop check prompts the session through it. */
+  client?: {
+    session?: {
+      promptAsync?: (o: {
+        path: { id: string };
+        body: { parts: { type: 'text'; text: string }[] };
+      }) => Promise<unknown>;
+    };
+  };
 }
 export interface ToolBefore {
   tool: string;
@@ -23,13 +47,27 @@ export interface ToolBefore {
 export interface ToolArgs {
   args: Record<string, unknown>;
 }
+export interface ToolAfter {
+  tool: string;
+  sessionID?: string;
+  callID?: string;
+  args?: Record<string, unknown>;
+}
 export interface Hooks {
   'tool.execute.before': (input: ToolBefore, output: ToolArgs) => Promise<void>;
+  'tool.execute.after': (input: ToolAfter, output: { output: string }) => Promise<void>;
   'experimental.chat.system.transform': (input: { sessionID?: string }, output: { system: string[] }) => Promise<void>;
+  'experimental.text.complete': (
+    input: { sessionID: string; messageID: string; partID: string },
+    output: { text: string },
+  ) => Promise<void>;
 }
 
 export function coordPlugin(hook: HookCommand & { prime?: string[] }): (ctx: PluginInput) => Promise<Hooks> {
+  void inProcessHooks();
   const primed = new Map<string, Promise<string>>();
+  /** Sessions going on because of the stop check: their next idle does not hold them again. */
+  const kept = new Set<string>();
   return async (ctx) => ({
     'experimental.chat.system.transform': async (input, output) => {
       if (!hook.prime || !input.sessionID) return;
@@ -42,9 +80,37 @@ export function coordPlugin(hook: HookCommand & { prime?: string[] }): (ctx: Plu
       if (context) output.system.push(context);
     },
     'tool.execute.before': async (input, output) => {
+      const call = { tool_name: input.tool, tool_input: output.args, cwd: ctx.directory };
+      if (SHELL_TOOLS.includes(input.tool)) {
+        await beforeShell(hook, { ...call, ...(input.callID ? { tool_use_id: input.callID } : {}) });
+        return;
+      }
       if (!EDIT_TOOLS.includes(input.tool)) return;
-      const reason = await preEditReason(hook, { tool_name: input.tool, tool_input: output.args, cwd: ctx.directory });
+      const reason = await preEditReason(hook, call);
       if (reason) throw new Error(reason);
+    },
+    'tool.execute.after': async (input, output) => {
+      if (!SHELL_TOOLS.includes(input.tool)) return;
+      const reason = await afterShell(hook, {
+        tool_name: input.tool,
+        tool_input: input.args ?? {},
+        cwd: ctx.directory,
+        ...(input.callID ? { tool_use_id: input.callID } : {}),
+      });
+      if (reason) output.output = `${output.output}\n\n${reason}`;
+    },
+    // The stop check, when the model's text is complete: a prompt queued then is taken by the session's
+    // loop before it ends (on session.idle it is too late: `opencode run` has ended). Once: the turn it
+    // starts ends with `again`.
+    'experimental.text.complete': async (input) => {
+      const id = input.sessionID;
+      const again = kept.delete(id);
+      const reason = await stopReason(hook, ctx.directory, again);
+      const session = ctx.client?.session;
+      if (!reason || !session?.promptAsync) return;
+      kept.add(id);
+      // A method of OpenCode's SDK client: called on it (it reads `this`).
+      await session.promptAsync({ path: { id }, body: { parts: [{ type: 'text', text: reason }] } });
     },
   });
 }

@@ -4,14 +4,27 @@
  * server's tools to Pi's model as its own (`coord_<tool>`, the core set by default: coord mcp decides),
  * before the first prompt of a session it adds `coord prime`'s context (who the agent is, what it holds,
  * the top of its inbox) as a message, and before Pi's `edit` or `write` runs, coord's pre-edit hook decides — a path another agent holds
- * makes `tool_call` return `{block: true, reason}`, which the model reads. The MCP server and the hook
+ * makes `tool_call` return `{block: true, reason}`, which the model reads. Around `bash`, coord notes git's
+ * view of the work tree before and looks again after (SPEC §10 shell edits): a held file the command
+ * changed is added to the command's result (`tool_result`), free ones are auto-locked. When the agent
+ * is about to end (a turn that called no tool), coord's stop check may send what arrived for it alone as a
+ * follow-up, which starts one more turn. The MCP server and the hook
  * are both children of the Pi process, so they name the same agent. `coord setup pi --write` writes
  * the loader into `~/.pi/agent/extensions/`.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { commandText, type HookCommand, preEditReason } from './hook-call.js';
+import {
+  afterShell,
+  beforeShell,
+  commandText,
+  type HookCommand,
+  inProcessHooks,
+  preEditReason,
+  stopReason,
+} from './hook-call.js';
 
 export const EDIT_TOOLS = ['edit', 'write'];
+export const SHELL_TOOLS = ['bash'];
 
 interface McpTool {
   name: string;
@@ -36,10 +49,18 @@ export interface PiApi {
   on(
     event: 'tool_call',
     handler: (
-      event: { toolName: string; input: unknown },
+      event: { toolName: string; toolCallId?: string; input: unknown },
       ctx: { cwd?: string },
     ) => Promise<{ block: true; reason: string } | undefined>,
   ): void;
+  on(
+    event: 'tool_result',
+    handler: (
+      event: { toolName: string; toolCallId?: string; input: unknown; content: Content[] },
+      ctx: { cwd?: string },
+    ) => Promise<{ content: Content[] } | undefined>,
+  ): void;
+  on(event: 'turn_end', handler: (event: { toolResults: unknown[] }, ctx: { cwd?: string }) => Promise<void>): void;
   on(event: 'session_shutdown', handler: () => void | Promise<void>): void;
   on(
     event: 'before_agent_start',
@@ -47,6 +68,10 @@ export interface PiApi {
       event: unknown,
       ctx: { cwd?: string },
     ) => Promise<{ message: { customType: string; content: string; display: boolean } } | undefined>,
+  ): void;
+  sendMessage(
+    message: { customType: string; content: string; display: boolean },
+    options?: { triggerTurn?: boolean; deliverAs?: 'steer' | 'followUp' | 'nextTurn' },
   ): void;
 }
 
@@ -117,6 +142,7 @@ class McpChild {
 
 export function coordExtension(config: PiConfig): (pi: PiApi) => Promise<void> {
   return async (pi) => {
+    void inProcessHooks();
     const mcp = new McpChild(config.mcp);
     pi.on('session_shutdown', () => mcp.close());
     let tools: McpTool[] = [];
@@ -153,14 +179,43 @@ export function coordExtension(config: PiConfig): (pi: PiApi) => Promise<void> {
       const text = await commandText(config.prime, ctx.cwd ?? process.cwd());
       return text ? { message: { customType: 'coord', content: text, display: false } } : undefined;
     });
+    const callOf = (event: { toolName: string; toolCallId?: string; input: unknown }, ctx: { cwd?: string }) => ({
+      tool_name: event.toolName,
+      tool_input: event.input,
+      cwd: ctx.cwd ?? process.cwd(),
+      ...(event.toolCallId ? { tool_use_id: event.toolCallId } : {}),
+    });
     pi.on('tool_call', async (event, ctx) => {
+      if (SHELL_TOOLS.includes(event.toolName)) {
+        await beforeShell(config.hook, callOf(event, ctx));
+        return undefined;
+      }
       if (!EDIT_TOOLS.includes(event.toolName)) return undefined;
-      const reason = await preEditReason(config.hook, {
-        tool_name: event.toolName,
-        tool_input: event.input,
-        cwd: ctx.cwd ?? process.cwd(),
-      });
+      const reason = await preEditReason(config.hook, callOf(event, ctx));
       return reason ? { block: true, reason } : undefined;
+    });
+    // SPEC §10 shell edits: a held file the command changed is told to the model after the command's output.
+    pi.on('tool_result', async (event, ctx) => {
+      if (!SHELL_TOOLS.includes(event.toolName)) return undefined;
+      const reason = await afterShell(config.hook, callOf(event, ctx));
+      return reason ? { content: [...event.content, { type: 'text', text: `\n\n${reason}` }] } : undefined;
+    });
+    // The stop check, at the end of a turn that called no tool (the agent is about to stop): what arrived
+    // for this agent alone since it last looked is delivered as a follow-up, which Pi hands the model
+    // before the agent ends (at agent_end it is too late: `pi -p` has exited). Once: the turn it starts
+    // ends with `again`.
+    let kept = false;
+    pi.on('turn_end', async (event, ctx) => {
+      if (event.toolResults.length > 0) return;
+      const again = kept;
+      kept = false;
+      const reason = await stopReason(config.hook, ctx.cwd ?? process.cwd(), again);
+      if (!reason) return;
+      kept = true;
+      pi.sendMessage(
+        { customType: 'coord', content: reason, display: true },
+        { deliverAs: 'followUp', triggerTurn: true },
+      );
     });
   };
 }

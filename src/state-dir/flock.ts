@@ -5,9 +5,56 @@
  * O_CLOEXEC, so children spawned by a holder do not inherit the lock.
  * Two opens of one file in the same process are two descriptions: they
  * conflict with each other just as two processes do.
+ *
+ * fs-ext is a native Node addon. coord's hooks also run inside Bun (the OpenCode and Kilo plugins,
+ * src/plugins/hook-call.ts), which cannot load it: there the same flock(2) is called from libc through
+ * bun:ffi.
  */
 import { closeSync, constants, fstatSync, openSync, statSync } from 'node:fs';
-import { flockSync } from 'fs-ext';
+import { createRequire } from 'node:module';
+
+type Flock = (fd: number, how: 'exnb' | 'un') => void;
+let flockFn: Flock | undefined;
+
+function flockSync(fd: number, how: 'exnb' | 'un'): void {
+  flockFn ??= loadFlock();
+  flockFn(fd, how);
+}
+
+function loadFlock(): Flock {
+  const require = createRequire(import.meta.url);
+  try {
+    return (require('fs-ext') as { flockSync: Flock }).flockSync;
+  } catch (e) {
+    if (!process.versions.bun) throw e;
+    return bunFlock(require);
+  }
+}
+
+/** flock(2) from libc in Bun: with LOCK_NB a failure is the lock held elsewhere (the fd was just opened). */
+function bunFlock(require: NodeJS.Require): Flock {
+  type Ffi = {
+    dlopen(
+      lib: string,
+      s: Record<string, { args: string[]; returns: string }>,
+    ): {
+      symbols: { flock(fd: number, op: number): number };
+    };
+  };
+  const { dlopen } = require('bun:ffi') as Ffi;
+  const libc = dlopen(process.platform === 'darwin' ? '/usr/lib/libSystem.B.dylib' : 'libc.so.6', {
+    flock: { args: ['i32', 'i32'], returns: 'i32' },
+  });
+  const LOCK_EX = 2;
+  const LOCK_NB = 4;
+  const LOCK_UN = 8;
+  return (fd, how) => {
+    if (libc.symbols.flock(fd, how === 'exnb' ? LOCK_EX | LOCK_NB : LOCK_UN) === 0) return;
+    throw Object.assign(new Error(`flock: ${how === 'exnb' ? 'held' : 'unlock failed'}`), {
+      code: how === 'exnb' ? 'EWOULDBLOCK' : 'EIO',
+    });
+  };
+}
 
 export interface LockedFile {
   readonly fd: number;

@@ -197,6 +197,7 @@ describe('the clients of SPEC §17, set up by coord setup alone', () => {
       );
       assert.doesNotMatch(lost.text, /coord\/data|_meta/, "coord's data for programs reached the model");
       assert.ok(bytes(lostOwn) <= 300, `a lost claim, coord's part: ${bytes(lostOwn)} B: ${lostOwn}`);
+      assert.ok(bytes(lost.text) <= 300, `a lost claim as the model read it: ${bytes(lost.text)} B: ${lost.text}`);
       assert.ok(defBytes <= 6000, `coord's tool definitions in one request: ${defBytes} B (${listed} tools)`);
     });
   }

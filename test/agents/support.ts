@@ -69,6 +69,8 @@ export function cleanEnv(home: string, extra: Record<string, string> = {}): Node
     XDG_CACHE_HOME: join(home, '.cache'),
     XDG_DATA_HOME: join(home, '.local', 'share'),
     XDG_STATE_HOME: join(home, '.local', 'state'),
+    // COORD_PLUGIN_SPAWN=1: coord's plugins start a `coord hook` process per call, as before they ran the hooks in process (to compare).
+    ...(process.env.COORD_PLUGIN_SPAWN ? { COORD_PLUGIN_SPAWN: process.env.COORD_PLUGIN_SPAWN } : {}),
     ...extra,
   };
 }

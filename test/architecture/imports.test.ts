@@ -18,7 +18,8 @@ const SRC = join(ROOT, 'src');
 export const ALLOWED: Record<string, string[]> = {
   core: ['core'],
   clients: ['clients'],
-  // Plugins run inside other programs (OpenCode, Cline, Pi): Node built-ins and each other only.
+  // Plugins run inside other programs (OpenCode, Cline, Pi): Node built-ins and each other only, statically;
+  // hook-call.ts imports coord's hook entry (hooks/main) at run time, and starts `coord hook` where it cannot.
   plugins: ['plugins'],
   store: ['store', 'core'],
   'state-dir': ['state-dir', 'core'],
@@ -32,9 +33,10 @@ export const ALLOWED: Record<string, string[]> = {
 
 /**
  * Layers a layer may load only lazily, by a dynamic `import()`: `coord serve` loads the server when it runs,
- * so every other command starts without fastify, the stores or the MCP server SDK.
+ * so every other command starts without fastify, the stores or the MCP server SDK; a plugin loads coord's
+ * hooks into its client at run time, and where the client's runtime cannot, starts `coord hook` instead.
  */
-export const LAZY: Record<string, string[]> = { cli: ['server'] };
+export const LAZY: Record<string, string[]> = { cli: ['server'], plugins: ['hooks'] };
 
 const EDGE_PACKAGES =
   /^(node:http|node:https|node:net|fastify|commander|better-sqlite3|pg|@modelcontextprotocol\/|pino|fs-ext)/;

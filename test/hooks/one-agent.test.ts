@@ -32,7 +32,8 @@ describe('one agent across a session’s MCP server and hooks', () => {
   async function mcp(client: string, env: NodeJS.ProcessEnv) {
     const transport = new StdioClientTransport({
       command: cmd,
-      args: [...base, 'mcp', '--client', client, '--state', d.stateDir],
+      // The core set: Gemini CLI's default (lean) leaves lock_files out, which this test calls.
+      args: [...base, 'mcp', '--client', client, '--tools', 'core', '--state', d.stateDir],
       cwd: root,
       env: childEnv({ COORD_AGENT: '', COORD_BOARD: '', ...env }) as Record<string, string>,
       stderr: 'pipe',

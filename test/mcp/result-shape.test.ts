@@ -1,8 +1,10 @@
 /**
  * SPEC §17 "What the model receives, in every client": a tool result reaches the model as coord's
- * short text. Where a client shows its model the whole result object — Gemini CLI and Qwen Code on a
- * failure (`failing-object`), Cline always (`whole-json`) — coord leaves its data for programs
- * (`_meta`) out; every other client, and every program, gets it.
+ * short text. Gemini CLI and Qwen Code show their model a failing tool's whole result object inside an
+ * error line of their own (`failing-object`): coord sends them a failure unflagged, its text alone
+ * reaching the model and its data for programs kept in `_meta`. Cline shows every result whole
+ * (`whole-json`): coord leaves `_meta` out. Every other client, and every program, gets a flagged
+ * failure with its data.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -24,13 +26,13 @@ async function lostClaim(wrapper?: 'failing-object' | 'whole-json' | 'text' | 's
 }
 
 describe('what a tool result carries, by how the client shows it', () => {
-  test('for Gemini CLI (failing-object) a lost claim is the text alone, within 300 bytes as the whole object, naming the holder; a success keeps its data', async () => {
+  test('for Gemini CLI and Qwen Code (failing-object) a lost claim is not flagged isError, so their model reads the text alone, starting with its code and naming the holder; programs still get the error in _meta', async () => {
     const { lost, posted } = await lostClaim('failing-object');
-    assert.equal(lost.isError, true);
+    assert.notEqual(lost.isError, true);
     assert.match(lost.text, /^claimed: #\w+ is held by alice until /);
-    assert.equal(lost.raw._meta, undefined);
-    const whole = Buffer.byteLength(JSON.stringify(lost.raw));
-    assert.ok(whole <= LOST_CLAIM_BUDGET, `the whole result object is ${whole} bytes`);
+    assert.ok(Buffer.byteLength(lost.text) <= LOST_CLAIM_BUDGET, lost.text);
+    assert.equal(lost.data.error.code, 'claimed');
+    assert.equal(lost.data.error.holder, 'alice');
     assert.ok(posted.data.task.id, 'a success still carries the data for programs');
   });
 
@@ -49,7 +51,7 @@ describe('what a tool result carries, by how the client shows it', () => {
     }
   });
 
-  test('over HTTP the client kind from Coord-Client picks its profile: gemini gets the text alone, an unnamed program the data', async () => {
+  test('over HTTP the client kind from Coord-Client picks its profile: gemini gets the failure unflagged, an unnamed program flagged', async () => {
     const daemon = await spawnDaemon();
     try {
       const open = async (agent: string, headers: Record<string, string> = {}) => {
@@ -68,8 +70,9 @@ describe('what a tool result carries, by how the client shows it', () => {
       const program = await open('prog');
       const a = (await gemini.client.callTool({ name: 'claim_task', arguments: { task_id: id } })) as any;
       const b = (await program.client.callTool({ name: 'claim_task', arguments: { task_id: id } })) as any;
-      assert.equal(a.isError, true);
-      assert.equal(a._meta, undefined);
+      assert.notEqual(a.isError, true);
+      assert.equal(a._meta['coord/data'].error.holder, 'alice');
+      assert.equal(b.isError, true);
       assert.equal(b._meta['coord/data'].error.holder, 'alice');
       for (const c of [alice, gemini, program]) {
         await c.transport.terminateSession();

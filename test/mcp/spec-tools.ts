@@ -40,3 +40,17 @@ export const CORE_TOOLS = [
   'ack_message',
   'changes',
 ];
+
+/** SPEC §17: the lean part of the core set, for a client that adds bytes of its own to every tool (Gemini CLI). */
+export const LEAN_TOOLS = [
+  'inbox',
+  'claim_task',
+  'heartbeat',
+  'submit_result',
+  'release_task',
+  'who',
+  'changes',
+  'add_note',
+  'send_message',
+  'ack_message',
+];

@@ -12,7 +12,7 @@ import { runCoord } from '../hooks/run-hook.js';
 import { tempDir } from '../support/ctx.js';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { mcpHarness } from './harness.js';
-import { CORE_TOOLS, SPEC_TOOLS } from './spec-tools.js';
+import { CORE_TOOLS, LEAN_TOOLS, SPEC_TOOLS } from './spec-tools.js';
 
 /** SPEC §17's budget for the core set's definitions. */
 const CORE_BUDGET = 6000;
@@ -56,6 +56,21 @@ describe('the tool surface', () => {
       if (p.toolSurface !== 'core') continue;
       const bytes = definitionBytes(tools, p.mcpToolName);
       t.diagnostic(`${p.kind}: ${bytes} bytes of coord tool definitions per request`);
+      assert.ok(bytes <= CORE_BUDGET, `${p.kind}: ${bytes} bytes`);
+    }
+    await a.close();
+  });
+
+  test('the lean set holds inbox, claim, heartbeat, submit, release, who, changes, notes and messages, in at most 6,000 bytes with the 260 bytes Gemini CLI adds to every tool', async (t) => {
+    const h = await mcpHarness();
+    const a = await h.agent({}, {}, { tools: 'lean' });
+    const { tools } = await a.client.listTools();
+    assert.deepEqual(tools.map((x) => x.name).sort(), [...LEAN_TOOLS].sort());
+    for (const p of Object.values(PROFILES)) {
+      if (p.toolSurface !== 'lean') continue;
+      // The client's own bytes in each tool (Gemini CLI's `wait_for_previous`), as its profile says.
+      const bytes = definitionBytes(tools, p.mcpToolName) + tools.length * (p.addsPerTool ?? 0);
+      t.diagnostic(`${p.kind}: ${tools.length} tools, ${bytes} bytes of tool definitions per request`);
       assert.ok(bytes <= CORE_BUDGET, `${p.kind}: ${bytes} bytes`);
     }
     await a.close();
@@ -130,8 +145,9 @@ describe('the tool surface over HTTP', () => {
     return names;
   };
 
-  test('a client is offered what its profile says by its initialize name: Codex the core set, Claude Code all, an unknown client all; Coord-Tools or ?tools= decides over the name', async () => {
+  test('a client is offered what its profile says by its initialize name: Codex the core set, Gemini CLI the lean set, Claude Code all, an unknown client all; Coord-Tools or ?tools= decides over the name', async () => {
     assert.deepEqual(await listed('codex-mcp-client'), [...CORE_TOOLS].sort());
+    assert.deepEqual(await listed('gemini-cli-mcp-client'), [...LEAN_TOOLS].sort());
     assert.deepEqual(await listed('claude-code'), [...SPEC_TOOLS].sort());
     assert.deepEqual(await listed('some-program'), [...SPEC_TOOLS].sort());
     assert.deepEqual(await listed('codex-mcp-client', { 'coord-tools': 'all' }), [...SPEC_TOOLS].sort());

@@ -32,8 +32,8 @@ export async function runMcp(flags: McpFlags): Promise<void> {
   const agent = resolveAgent({ flag: flags.agent, env, session: identity?.agent });
   const board = resolveBoard(flags.board, env, workspace);
   const boardGiven = givenBoard(flags.board, env) !== undefined;
-  if (flags.tools !== undefined && flags.tools !== 'core' && flags.tools !== 'all') {
-    log(`--tools must be core or all, got "${flags.tools}"`);
+  if (flags.tools !== undefined && flags.tools !== 'lean' && flags.tools !== 'core' && flags.tools !== 'all') {
+    log(`--tools must be lean, core or all, got "${flags.tools}"`);
     process.exit(EXIT.usage);
   }
   // SPEC §17: a client that loads every schema into every request gets the core set unless told otherwise.

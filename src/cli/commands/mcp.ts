@@ -25,7 +25,7 @@ export const MCP_OPTIONS = {
   state: { arg: '<dir>', help: 'state directory (default: $COORD_STATE or ~/.coord)' },
   tools: {
     arg: '<set>',
-    help: "core (the few tools a task needs, short) or all (default: the client's profile: all where it defers tools behind a search, else core)",
+    help: "lean (the tools a task needs most), core (the few tools a task needs, short) or all (default: the client's profile: all where it defers tools behind a search, lean for Gemini CLI, else core)",
   },
   json: { arg: '', help: 'accepted like on every command: what this one prints is MCP JSON-RPC already' },
 } as const satisfies Record<keyof McpFlags, { arg: string; help: string }>;

@@ -68,7 +68,7 @@ export function registerSetup(program: Command): void {
     .option('--state <dir>', 'pin this state directory in the configuration (default: $COORD_STATE if set)')
     .option(
       '--tools <set>',
-      "all: offer every coord tool (default: the client's profile — all where it defers tools behind a search, else the core set)",
+      "all: offer every coord tool; core: the core set; lean: its shortest part (default: the client's profile — all where it defers tools behind a search, lean for Gemini CLI, else core)",
     )
     .option('--json', 'print JSON instead of text')
     .action(async (client: string, flags: SetupFlags) => {
@@ -76,8 +76,8 @@ export function registerSetup(program: Command): void {
         if (!isClientKind(client)) {
           throw new CliError('invalid_request', `unknown client "${client}": use ${CLIENT_KINDS.join(', ')}`);
         }
-        if (flags.tools !== undefined && flags.tools !== 'all' && flags.tools !== 'core') {
-          throw new CliError('invalid_request', `--tools must be all or core, got "${flags.tools}"`);
+        if (flags.tools !== undefined && flags.tools !== 'all' && flags.tools !== 'core' && flags.tools !== 'lean') {
+          throw new CliError('invalid_request', `--tools must be all, core or lean, got "${flags.tools}"`);
         }
         if (flags.scope !== undefined && flags.scope !== 'user' && flags.scope !== 'project') {
           throw new CliError('invalid_request', `--scope must be user or project, got "${flags.scope}"`);
@@ -109,7 +109,7 @@ export async function runSetup(
     stateArgs: pinned ? ['--state', resolve(pinned)] : [],
   };
   const root = findRepoRoot(cwd) ?? cwd;
-  const tools = flags.tools === 'all' || flags.tools === 'core' ? flags.tools : undefined;
+  const tools = flags.tools === 'all' || flags.tools === 'core' || flags.tools === 'lean' ? flags.tools : undefined;
   const ctx: SetupContext = {
     client,
     scope,

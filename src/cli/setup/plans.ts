@@ -31,7 +31,7 @@ export interface SetupContext {
   env: NodeJS.ProcessEnv;
   launch: Launch;
   /** `--tools`: the tool set `coord mcp` offers, when not the client profile's default. */
-  tools?: 'core' | 'all';
+  tools?: 'lean' | 'core' | 'all';
 }
 
 export interface FilePlan {

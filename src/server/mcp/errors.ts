@@ -21,14 +21,28 @@ export function toCoordError(err: unknown): CoordError {
 }
 
 /**
- * `withData: false` for a client whose model would read the data as JSON (SPEC §17: Gemini CLI and
- * Qwen Code show the model a failing tool's whole result object, Cline every result): its model
- * reads the text alone; every other client, and every program, gets the data in `_meta`.
+ * `withData: false` for a client whose model would read the data as JSON (SPEC §17: Cline shows its
+ * model every result object whole): its model reads the text alone; every other client, and every
+ * program, gets the data in `_meta`.
  */
 export function toolError(err: CoordError, withData = true): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
     ...(withData ? { _meta: { [DATA_META]: { error: err.toJSON() } } } : {}),
+  };
+}
+
+/**
+ * A failure for a client that shows its model a failing tool's whole result object inside a long
+ * error line of its own (SPEC §17: Gemini CLI and Qwen Code, `failing-object` — their wrapper alone
+ * is 184 and 306 bytes): the same text as a result that is not flagged `isError`, which these clients
+ * hand their model as the text alone. The text still starts with the error code, and the error for
+ * programs stays in `_meta`, which they do not show on this path.
+ */
+export function toolErrorAsText(err: CoordError): CallToolResult {
+  return {
+    content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
+    _meta: { [DATA_META]: { error: err.toJSON() } },
   };
 }

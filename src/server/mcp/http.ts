@@ -45,7 +45,7 @@ export const HttpIdentity = z.object({
   /** `guessed`: board and root came from a working directory; the client's own word may replace them. */
   workspace: z.literal('guessed').optional(),
   /** SPEC §17: which tools to list; by default what the profile of the client's `initialize` name says, else all. */
-  tools: z.enum(['core', 'all']).optional(),
+  tools: z.enum(['lean', 'core', 'all']).optional(),
   /**
    * The client's kind (`coord mcp --client`): its profile says how its model reads results and which
    * tools it gets. A kind this daemon does not know (a newer coord mcp) is as if none were given.

@@ -18,6 +18,12 @@ export type ToolArgs = Record<string, unknown>;
 export interface CoreListing {
   description: string;
   args: Record<string, string>;
+  /**
+   * Also in the lean set (SPEC §17): for a client that adds bytes of its own to every tool it offers
+   * (Gemini CLI's `wait_for_previous`, about 260 B a tool), the tools an agent needs most; the rest of
+   * the core set is reached through the `coord` CLI in its shell.
+   */
+  lean?: true;
 }
 
 export function listedSchema(schema: z.ZodObject, core?: CoreListing): StandardSchemaWithJSON<ToolArgs> {

@@ -10,7 +10,7 @@ import { inboxText } from '../../core/inbox-text.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
 import { operations } from '../../core/operations.js';
-import { DATA_META, toCoordError, toolError } from './errors.js';
+import { DATA_META, toCoordError, toolError, toolErrorAsText } from './errors.js';
 import { CHANNEL_METHOD, INBOX_URI, InboxWatch } from './inbox-push.js';
 import { listedSchema, type ToolArgs } from './listed-schema.js';
 import type { McpSession } from './session.js';
@@ -36,12 +36,17 @@ export interface McpServerDeps {
   tools?: ToolSurface;
   /**
    * How the client shows a tool result to its model (its profile's `result`): where the model would
-   * read `_meta` as JSON — on failure (`failing-object`) or always (`whole-json`) — it is left out.
+   * read `_meta` as JSON always (`whole-json`) it is left out; where it would read a failing result's
+   * whole object in a long error line (`failing-object`), a failure is sent unflagged, as text.
    */
   wrapper?: ResultWrapper;
 }
 
-export type ToolSurface = 'core' | 'all';
+/**
+ * SPEC §17: `all` every tool; `core` the core set, listed short; `lean` the core set's tools an agent
+ * needs most, for a client that adds bytes of its own to every tool it offers.
+ */
+export type ToolSurface = 'lean' | 'core' | 'all';
 
 export function buildMcpServer(deps: McpServerDeps): McpServer {
   const { ctx, session, log } = deps;
@@ -54,8 +59,10 @@ export function buildMcpServer(deps: McpServerDeps): McpServer {
   );
   session.nameClient(() => server.server.getClientVersion()?.name);
   for (const tool of tools) {
-    const core = deps.tools === 'core' ? tool.core : undefined;
-    if (deps.tools === 'core' && !core) continue;
+    const short = deps.tools === 'core' || deps.tools === 'lean';
+    const core = short ? tool.core : undefined;
+    if (short && !core) continue;
+    if (deps.tools === 'lean' && !core?.lean) continue;
     server.registerTool(
       tool.name,
       {
@@ -80,7 +87,8 @@ export function buildMcpServer(deps: McpServerDeps): McpServer {
     } catch (err) {
       const e = toCoordError(err);
       if (e.code === 'internal') log?.error({ err, tool: tool.name }, 'MCP tool failed');
-      return toolError(e, deps.wrapper !== 'failing-object' && deps.wrapper !== 'whole-json');
+      if (deps.wrapper === 'failing-object') return toolErrorAsText(e);
+      return toolError(e, deps.wrapper !== 'whole-json');
     }
   }
 

@@ -35,6 +35,7 @@ export const messageTools: Tool[] = [
     core: {
       description: 'Note on a task for the next agent: what was done, what is left.',
       args: { task_id: 'Task id.', text: 'The note.' },
+      lean: true,
     },
     async run(args, { ctx, session }) {
       const out = await invoke(op.addNote, ctx, { ...args, agent: session.agent });
@@ -51,6 +52,7 @@ export const messageTools: Tool[] = [
     core: {
       description: 'Tell another agent something, or every agent here with to "*"; it shows in their inbox.',
       args: { to: 'Agent name or "*".', text: 'The message.' },
+      lean: true,
     },
     async run(args, { ctx, session }) {
       const out = await invoke(op.sendMessage, ctx, { ...args, agent: session.agent, board: session.board });
@@ -68,6 +70,7 @@ export const messageTools: Tool[] = [
     core: {
       description: 'Acknowledge a message to you once handled: it leaves your inbox.',
       args: { message_id: 'Its id.' },
+      lean: true,
     },
     async run(args, { ctx, session }) {
       const out = await invoke(op.ackMessage, ctx, { ...args, agent: session.agent });

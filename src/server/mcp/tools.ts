@@ -96,7 +96,7 @@ export const tools: Tool[] = [
       'Messages to you first (until you ack_message them), then your claims, then the tasks you may claim on this board, one short line each. Pass the cursor from the last inbox as `since` to see only what changed.',
     input: InboxInput.omit({ agent: true, board: true, format: true }),
     annotations: READ,
-    core: { description: 'Your messages, your claims, then tasks you may claim: one line each.', args: {} },
+    core: { description: 'Your messages, your claims, then tasks you may claim: one line each.', args: {}, lean: true },
     async run(args, { ctx, session }) {
       const view = await invoke(op.inbox, ctx, { ...args, agent: session.agent, board: session.board });
       return { text: inboxText(view, ctx.clock.now(), since(args)), data: view };
@@ -122,6 +122,7 @@ export const tools: Tool[] = [
         files: 'Paths to lock with the claim.',
         wait_s: 'No task_id: wait up to this many seconds for one.',
       },
+      lean: true,
     },
     async run(args, { ctx, session }) {
       // SPEC §14: the session's work tree, learnt as §5 says; the model never types it.
@@ -170,7 +171,11 @@ export const tools: Tool[] = [
     description: `Extend your lease on a task you claimed; do it well before the lease ends or another agent may take the task.${claimIdNote}`,
     input: HeartbeatInput.partial(RememberedClaimId),
     annotations: WRITE_IDEMPOTENT,
-    core: { description: 'Extend your lease on a task you claimed, before it ends.', args: { task_id: 'Task id.' } },
+    core: {
+      description: 'Extend your lease on a task you claimed, before it ends.',
+      args: { task_id: 'Task id.' },
+      lean: true,
+    },
     async run(args, { ctx, session }) {
       const input = { ...args, claim_id: session.claimIdFor(str(args.task_id), args.claim_id) };
       const out = await invoke(op.heartbeat, ctx, input);
@@ -197,6 +202,7 @@ export const tools: Tool[] = [
     core: {
       description: 'Finish a task you claimed: completed or failed, with a JSON result.',
       args: { task_id: 'Task id.', status: 'completed or failed.', result: 'e.g. {"summary": "…"}.' },
+      lean: true,
     },
     async run(args, { ctx, session }) {
       const input = { ...args, claim_id: session.claimIdFor(str(args.task_id), args.claim_id), ...treeOf(session) };
@@ -212,6 +218,7 @@ export const tools: Tool[] = [
     core: {
       description: 'Give a task you claimed back, or hand it to one agent (to), with a note for the next one.',
       args: { task_id: 'Task id.', to: 'Agent to hand it to.', note: 'What was done, what is left.' },
+      lean: true,
     },
     async run(args, { ctx, session }) {
       const input = { ...args, claim_id: session.claimIdFor(str(args.task_id), args.claim_id) };
@@ -305,7 +312,7 @@ export const tools: Tool[] = [
     description: 'The agents active on this board now and what each holds — who else works in this repository.',
     input: AgentsInput.omit({ board: true }),
     annotations: READ,
-    core: { description: 'The agents on this board now and what each holds.', args: {} },
+    core: { description: 'The agents on this board now and what each holds.', args: {}, lean: true },
     async run(_args, { ctx, session }) {
       const out = await invoke(op.listAgents, ctx, { board: session.board });
       return { text: say.whoText(out.agents, session.agent, session.board, ctx.clock.now(), out.total), data: out };
@@ -317,7 +324,7 @@ export const tools: Tool[] = [
       'What each work tree of this repository would bring into the integration target (its commits, staged, unstaged and untracked files), who works in each, and the paths pending in two or more work trees — edit those only after talking to their agents (a path another work tree holds is refused until it is merged).',
     input: z.object({}),
     annotations: READ,
-    core: { description: "Each work tree's pending paths and the paths pending in two or more.", args: {} },
+    core: { description: "Each work tree's pending paths and the paths pending in two or more.", args: {}, lean: true },
     async run(_args, { ctx, session }) {
       const out = await invoke(op.listChanges, ctx, { board: session.board, ...treeOf(session) });
       return { text: changesText(out, session.root), data: out };
