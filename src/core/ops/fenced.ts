@@ -2,7 +2,8 @@
 import { resultHash } from '../canonical-json.js';
 import { defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
-import { HeartbeatInput, HeartbeatOutput, ReleaseInput, SubmitInput, SubmitOutput, TaskEnvelope } from '../schemas.js';
+import { HeartbeatOutput, SubmitOutput, TaskEnvelope } from '../output-schemas.js';
+import { HeartbeatInput, ReleaseInput, SubmitInput } from '../schemas.js';
 import { verifyDone } from './change-record.js';
 import { settleEnded } from './settle-holds.js';
 

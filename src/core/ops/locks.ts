@@ -4,18 +4,15 @@ import { newLockId } from '../ids.js';
 import { DEFAULT_BOARD, DEFAULT_LEASE_S, type Lock } from '../model.js';
 import { type Ctx, defineOperation } from '../operation.js';
 import { unwrapLock } from '../outcomes.js';
+import {
+  ListLocksOutput,
+  LockFilesOutput,
+  HeartbeatOutput as RenewLockOutput,
+  UnlockOutput,
+} from '../output-schemas.js';
 import { isDirectory, normaliseResource } from '../paths.js';
 import type { Outcome } from '../ports.js';
-import {
-  ListLocksInput,
-  ListLocksOutput,
-  LockFilesInput,
-  LockFilesOutput,
-  RenewLockInput,
-  HeartbeatOutput as RenewLockOutput,
-  UnlockInput,
-  UnlockOutput,
-} from '../schemas.js';
+import { ListLocksInput, LockFilesInput, RenewLockInput, UnlockInput } from '../schemas.js';
 import { honouringHolds, lockConflictError, settleEnded } from './settle-holds.js';
 import { coordNote, trackTree } from './worktree-context.js';
 
