@@ -45,6 +45,14 @@ export const TaskSchema = z.object({
   change: ChangeRecordSchema.nullable().describe(
     'SPEC §14: what a completed task changed (work tree, branch, commits since the claim, paths); fixed at its first submit.',
   ),
+  handed_by: z
+    .string()
+    .optional()
+    .describe('Who last handed it over (release with `to`): it can still see the task. Absent when never handed over.'),
+  handoff_note: z
+    .string()
+    .optional()
+    .describe("inbox only: the note the handing-over agent left with release `to`, for the task's new target."),
   integration: IntegrationSchema.optional().describe(
     "SPEC §15: where the task's commits stand with the target (show and list).",
   ),

@@ -21,9 +21,9 @@ import type { Queryable } from './database.js';
 import { row, rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
-const LOCK_LINKS = `SELECT id, board, state, for_agent, created_by FROM tasks WHERE id = ANY (@ids::text[])
+const LOCK_LINKS = `SELECT id, board, state, for_agent, created_by, handed_by FROM tasks WHERE id = ANY (@ids::text[])
   ORDER BY id FOR NO KEY UPDATE`;
-const STATES = 'SELECT id, board, state, for_agent, created_by FROM tasks WHERE id = ANY (@ids::text[])';
+const STATES = 'SELECT id, board, state, for_agent, created_by, handed_by FROM tasks WHERE id = ANY (@ids::text[])';
 
 async function linkRows(db: Queryable, ids: readonly string[], lock: boolean): Promise<Map<string, LinkRow>> {
   if (ids.length === 0) return new Map();

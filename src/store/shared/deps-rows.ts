@@ -18,6 +18,7 @@ export interface LinkRow {
   state: Blocker['state'];
   for_agent: string | null;
   created_by: string;
+  handed_by: string | null;
 }
 
 /**

@@ -16,7 +16,7 @@ import { insertTask } from './create-task.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
-const LINK_ROWS = `SELECT id, board, state, for_agent, created_by FROM tasks WHERE id IN (SELECT value FROM json_each(?))`;
+const LINK_ROWS = `SELECT id, board, state, for_agent, created_by, handed_by FROM tasks WHERE id IN (SELECT value FROM json_each(?))`;
 
 function linkRows(db: Db, ids: readonly string[]): Map<string, LinkRow> {
   if (ids.length === 0) return new Map();
