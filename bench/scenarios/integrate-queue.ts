@@ -25,7 +25,7 @@ export default defineScenario({
   unit: 'ms',
   better: 'lower',
   target: { kind: 'ratio_to_floor_max', value: 1.5 },
-  note: `coord = the integrator (slot, queue, merge-tree, commit-tree, CAS update-ref, recorded result with its event and message) in process on SQLite; floor = sh loop of merge-tree + commit-tree + update-ref (CAS); fresh repository each, main not checked out`,
+  note: `coord = the integrator (slot, queue, refs read from files, merge-base beside merge-tree, commit-tree, CAS in the turn's update-ref --stdin, recorded result with its event and message) in process on SQLite; floor = sh loop of rev-parse + merge-tree + commit-tree + update-ref NEW OLD (the same CAS and commits); fresh repository each, main not checked out`,
   contenders: {
     coord: () => run('coord'),
     floor: () => run('floor'),

@@ -27,6 +27,7 @@ import { createRequire } from 'node:module';
 import { hostname, userInfo } from 'node:os';
 
 import { type ClientKind, profileOf } from '../clients/index.js';
+import { resolveAgent } from '../state-dir/who.js';
 
 export { CLIENT_KINDS, type ClientKind, isClientKind } from '../clients/index.js';
 
@@ -103,7 +104,7 @@ export function identify(
     }
   }
   const hash = createHash('sha256').update(key).digest('hex');
-  return { agent: env.COORD_AGENT || `${client}#${hash.slice(0, 6)}`, sessionId: uuidFrom(hash), source };
+  return { agent: resolveAgent({ env, session: `${client}#${hash.slice(0, 6)}` }), sessionId: uuidFrom(hash), source };
 }
 
 /** The session id the client gives this side (its MCP server, or its hooks) and the other side alike. */

@@ -16,6 +16,7 @@
 import { createConnection } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PATHS, taskPath } from '../api/paths.js';
+import { addressedTo } from '../core/event-entries.js';
 import { pushLine } from '../core/message-text.js';
 import type { CoordEvent, Message, Task } from '../core/model.js';
 import { markTasksShown, shownTasks } from '../state-dir/shown-tasks.js';
@@ -142,14 +143,13 @@ export class ClaudePush {
   private onEvent(endpoint: DaemonEndpoint, e: CoordEvent): void {
     const me = this.opts.agent();
     if (!me || e.board !== this.opts.board) return;
-    const d = e.data;
-    if (e.type === 'message.sent' && Array.isArray(d.recipients) && d.recipients.includes(me)) {
-      this.queue(() => this.pushMessages(endpoint, me));
-    } else if (e.type === 'task.requeued' && d.reason === 'handoff' && d.to === me && e.task_id) {
-      const from = String(d.previous ?? 'another agent');
-      this.queue(() => this.pushTask(endpoint, me, e.task_id ?? '', `was handed to you by ${from}`));
-    } else if (e.type === 'task.created' && d.for === me && e.agent !== me && e.task_id) {
-      this.queue(() => this.pushTask(endpoint, me, e.task_id ?? '', `was posted for you by ${e.agent}`));
+    // Whom the event names (the catalogue, core/event-entries.ts): a message, a handoff, a task posted for me.
+    const says = addressedTo(e, me);
+    if (says === null) return;
+    if (e.type === 'message.sent') this.queue(() => this.pushMessages(endpoint, me));
+    else if (e.task_id) {
+      const id = e.task_id;
+      this.queue(() => this.pushTask(endpoint, me, id, says));
     }
   }
 

@@ -4,7 +4,7 @@
  */
 import { messageLine } from './message-text.js';
 import type { Task } from './model.js';
-import type { InboxOutput } from './schemas.js';
+import type { InboxOutput } from './output-schemas.js';
 
 const cut = (s: string, n: number): string => {
   const chars = [...s.replace(/\s+/g, ' ')];
@@ -34,6 +34,14 @@ const age = (t: Task, now: number) =>
   shortDuration(now - Date.parse(t.created_at)).replace(/(\d+[a-z])\d+[a-z]$/, '$1');
 
 export function taskLine(t: Task, agent: string, now: number): string {
+  // A task handed over to you (release with `to`) is from whoever handed it; the next line says it is a handoff,
+  // with the note that came with it.
+  if (t.handed_by && t.for === agent) {
+    const from = cut(t.handed_by, 16);
+    const line = withTitle(`#${t.id} ${cut(t.kind, 10)} p${t.priority} ${age(t, now)} ${from}>you: `, t.title);
+    const note = t.handoff_note ? withTitle(`  handoff from ${from}: `, t.handoff_note) : `  handoff from ${from}`;
+    return `${line}\n${note}`;
+  }
   const who = t.for === agent ? `${cut(t.created_by, 16)}>you` : cut(t.created_by, 16);
   return withTitle(`#${t.id} ${cut(t.kind, 10)} p${t.priority} ${age(t, now)} ${who}: `, t.title);
 }

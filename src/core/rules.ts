@@ -12,6 +12,8 @@ export interface TaskFacts {
   state: TaskState;
   for: string | null;
   created_by: string;
+  /** Who last handed it over (release with `to`): it still sees the task. */
+  handed_by?: string | null;
   claimed_by: string | null;
   claim_id: string | null;
   lease_until_ms: number | null;
@@ -30,8 +32,8 @@ export type ClaimEnd = 'lapsed' | 'released' | 'submitted' | 'cancelled' | 'expi
  * target and to its author (who must be able to see and cancel what they
  * posted). Everyone else gets `not_found`. No agent means the operator view.
  */
-export const visibleTo = (t: Pick<TaskFacts, 'for' | 'created_by'>, agent: string | undefined): boolean =>
-  agent === undefined || t.for === null || t.for === agent || t.created_by === agent;
+export const visibleTo = (t: Pick<TaskFacts, 'for' | 'created_by' | 'handed_by'>, agent: string | undefined): boolean =>
+  agent === undefined || t.for === null || t.for === agent || t.created_by === agent || t.handed_by === agent;
 
 /** Only the target of a private task may claim it. */
 export const claimableBy = (t: Pick<TaskFacts, 'for'>, agent: string): boolean => t.for === null || t.for === agent;

@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { git, gitOk } from './integrate-git.js';
 import type { CheckVerdict } from './integrate-merge.js';
+import { runGit } from './run-git.js';
 
 /** The folder of temporary check work trees: `<state>/integrate/`. */
 export const checksDir = (stateDir: string) => join(stateDir, 'integrate');
@@ -36,7 +36,8 @@ export async function runCheck(cmd: CheckCommand, commit: string): Promise<Check
   const dir = join(checksDir(cmd.stateDir), name);
   mkdirSync(checksDir(cmd.stateDir), { recursive: true, mode: 0o700 });
   try {
-    await gitOk(cmd.repo, ['worktree', 'add', '--detach', '--quiet', dir, commit]);
+    // Checking out a large tree takes longer than run-git's default deadline.
+    await runGit(cmd.repo, ['worktree', 'add', '--detach', '--quiet', dir, commit], { deadlineMs: 300_000 });
     return await runIn(dir, cmd);
   } finally {
     await removeCheckTree(cmd.repo, dir);
@@ -88,13 +89,13 @@ function runIn(dir: string, cmd: CheckCommand): Promise<CheckVerdict> {
 /** Removes a check's work tree and its registration in the repository; never throws. */
 async function removeCheckTree(repo: string, dir: string): Promise<void> {
   try {
-    const run = await git(repo, ['worktree', 'remove', '--force', '--force', dir]);
-    if (run.code === 0) return;
+    await runGit(repo, ['worktree', 'remove', '--force', '--force', dir], { deadlineMs: 300_000 });
+    return;
   } catch {
     // Fall through: remove the folder by hand and prune the registration.
   }
   rmSync(dir, { recursive: true, force: true });
-  await git(repo, ['worktree', 'prune']).catch(() => undefined);
+  await runGit(repo, ['worktree', 'prune']).catch(() => undefined);
 }
 
 /** The common git directory a linked work tree belongs to, from its `.git` file (`gitdir: <common>/worktrees/<name>`). */
@@ -150,7 +151,7 @@ export async function cleanLeftoverChecks(stateDir: string): Promise<string[]> {
     }
     const common = commonDirOf(path);
     rmSync(path, { recursive: true, force: true });
-    if (common !== null) await git(common, ['worktree', 'prune']).catch(() => undefined);
+    if (common !== null) await runGit(common, ['worktree', 'prune']).catch(() => undefined);
     removed.push(path);
   }
   return removed;

@@ -6,12 +6,15 @@
  * - Fast-forward where the target is an ancestor of the head; a head already in the target is merged
  *   with no new commit; else one merge commit whose first parent is the old target tip.
  * - The ref moves only by compare-and-swap from the tip the merge was computed on
- *   (`git update-ref refs/heads/T NEW OLD`). A person committing to the target meanwhile makes the swap
+ *   (`git update-ref refs/heads/T NEW OLD`, or that update in an `update-ref --stdin`: ref-swapper.ts). A person committing to the target meanwhile makes the swap
  *   fail, and the merge is computed again on top of their commit: their commit is never lost.
  * - A target checked out in a work tree: a clean tree is updated with it (`read-tree -m -u`, which refuses
  *   to overwrite anything); a dirty one blocks, and nothing changes.
  */
-import { GitFailure, type GitRun, git, gitOk, splitZ } from './integrate-git.js';
+import type { CoordError } from '../core/errors.js';
+import { readRefs } from './read-refs.js';
+import { type RefSwapper, swapOnce } from './ref-swapper.js';
+import { type GitRun, runGit, splitZ } from './run-git.js';
 
 /** What the check of a merged commit said (see integrate-check.ts). */
 export type CheckVerdict = { ok: true } | { ok: false; output: string; reason: string };
@@ -38,6 +41,8 @@ export interface MergeRequest {
   beforeSwap?: ((commit: string) => Promise<void>) | undefined;
   /** Compute and check only (`--review`): answers `ready` and moves nothing. */
   dryRun?: boolean;
+  /** The integrator's turn's swaps (one `update-ref --stdin` process); else one process per swap. */
+  swapper?: RefSwapper | undefined;
 }
 
 export type MergeHow = 'fast-forward' | 'merge' | 'contained';
@@ -62,32 +67,16 @@ const IDENTITY = {
 
 const short = (sha: string) => sha.slice(0, 7);
 
-/**
- * The named refs that exist, each with its commit and the work tree it is checked out in
- * (`for-each-ref`'s %(worktreepath)); null when git cannot read the repository at all.
- */
-async function readRefs(
-  repo: string,
-  names: string[],
-): Promise<Map<string, { sha: string; worktree: string | null }> | null> {
-  const run = await git(repo, [
-    'for-each-ref',
-    '--format=%(refname)%00%(objectname)%00%(worktreepath)',
-    ...names,
-  ]).catch(() => null);
-  if (run === null || run.code !== 0) return null;
-  const refs = new Map<string, { sha: string; worktree: string | null }>();
-  for (const line of run.stdout.split('\n')) {
-    const [name = '', sha = '', worktree = ''] = line.split('\0');
-    // A pattern also matches refs below it (refs/heads/main/x): keep the exact names only.
-    if (names.includes(name)) refs.set(name, { sha, worktree: worktree === '' ? null : worktree });
-  }
-  return refs;
-}
+/** A merge of a large repository (or a slow disk) still fits; a hung git does not hold the queue forever. */
+const MERGE_DEADLINE_MS = 60_000;
+
+/** git in the merge engine: `ok` lists the exit codes that are answers. */
+const git = (cwd: string, args: string[], ok: number[] = [], env?: Record<string, string>): Promise<GitRun> =>
+  runGit(cwd, args, { ok, deadlineMs: MERGE_DEADLINE_MS, ...(env ? { env } : {}) });
 
 /** The work tree that has `refs/heads/<target>` checked out, if any (`git worktree list --porcelain -z`). */
 export async function checkedOutAt(repo: string, target: string): Promise<string | null> {
-  const fields = splitZ(await gitOk(repo, ['worktree', 'list', '--porcelain', '-z']));
+  const fields = splitZ((await git(repo, ['worktree', 'list', '--porcelain', '-z'])).stdout);
   let path: string | null = null;
   for (const field of fields) {
     if (field.startsWith('worktree ')) path = field.slice('worktree '.length);
@@ -99,10 +88,7 @@ export async function checkedOutAt(repo: string, target: string): Promise<string
 /** Paths with staged or unstaged changes in a work tree (untracked files do not count: read-tree guards them). */
 export async function dirtyPaths(worktree: string): Promise<string[]> {
   // Not trimmed: a status entry starts with a space when only the work tree differs (` M path`).
-  const args = ['status', '--porcelain', '-z', '--untracked-files=no'];
-  const run = await git(worktree, args);
-  if (run.code !== 0) throw new GitFailure(args, run);
-  const fields = splitZ(run.stdout);
+  const fields = splitZ((await git(worktree, ['status', '--porcelain', '-z', '--untracked-files=no'])).stdout);
   const paths: string[] = [];
   for (let i = 0; i < fields.length; i++) {
     const entry = fields[i] ?? '';
@@ -120,21 +106,37 @@ async function mergeTree(
   theirs: string,
 ): Promise<{ tree: string } | { conflicts: string[] }> {
   const args = ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', ours, theirs];
-  const run: GitRun = await git(repo, args);
+  const run = await git(repo, args, [1]);
   const [tree = '', ...paths] = splitZ(run.stdout);
-  if (run.code === 0) return { tree };
-  if (run.code === 1) return { conflicts: [...new Set(paths)] };
-  throw new Error(`git ${args.join(' ')} failed (${run.code}): ${run.stderr.trim()}`);
+  return run.code === 0 ? { tree } : { conflicts: [...new Set(paths.filter((p) => p !== ''))] };
 }
 
 /** Why this repository cannot be merged into at all, or null when it can. */
 async function unusable(repo: string): Promise<string | null> {
   try {
-    const run = await git(repo, ['rev-parse', '--git-dir']);
-    return run.code === 0 ? null : `${repo} is not a git repository any more`;
-  } catch {
-    return `${repo} does not exist any more`;
+    await git(repo, ['rev-parse', '--git-dir']);
+    return null;
+  } catch (e) {
+    return /does not exist/.test((e as Error).message)
+      ? `${repo} does not exist any more`
+      : `${repo} is not a git repository any more`;
   }
+}
+
+/**
+ * The merge commit this engine made of `head` on `target`'s first-parent line (its subject is `subject`,
+ * `head` a later parent), or null. An integrator that died after its swap and before recording it left
+ * one: the head is then in the target, and the result to record is that commit, not the head.
+ */
+async function ownMerge(repo: string, tip: string, head: string, subject: string): Promise<string | null> {
+  // Only the first-parent commits not reachable from the head can have merged it; bounded all the same.
+  const args = ['log', '--first-parent', '--max-count=1000', '--format=%H%x00%P%x00%s', tip, `^${head}`, '--'];
+  const run = await git(repo, args).catch(() => null);
+  for (const line of run?.stdout.split('\n') ?? []) {
+    const [sha = '', parents = '', s = ''] = line.split('\0');
+    if (s === subject && parents.split(' ').slice(1).includes(head)) return sha;
+  }
+  return null;
 }
 
 /**
@@ -144,7 +146,7 @@ async function unusable(repo: string): Promise<string | null> {
 export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
   for (let round = 0; round < (req.rounds ?? 20); round++) {
     const ref = `refs/heads/${req.target}`;
-    // One git call reads the target's tip, where it is checked out, and the task's branch.
+    // The target's tip, where it is checked out, and the task's branch: read from the ref files (read-refs.ts).
     const refs = await readRefs(req.repo, [ref, ...(req.branch === null ? [] : [`refs/heads/${req.branch}`])]);
     if (refs === null) return { state: 'blocked', reason: (await unusable(req.repo)) ?? `git cannot read ${req.repo}` };
     const target = refs.get(ref);
@@ -157,17 +159,39 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
     const old = target.sha;
     const head = req.head;
 
-    const base = await git(req.repo, ['merge-base', old, head]);
-    if (base.code !== 0) {
-      const known = await git(req.repo, ['cat-file', '-e', `${head}^{commit}`]);
-      if (known.code !== 0)
-        return { state: 'blocked', reason: `commit ${short(head)} is not in the repository any more` };
-      if (base.code === 1)
-        return { state: 'blocked', reason: `${short(head)} has no history in common with ${req.target}` };
-      throw new GitFailure(['merge-base', old, head], base);
-    }
+    // The merge (merge-tree, then commit-tree) is made beside the merge base, not after it; it is used only
+    // when neither commit contains the other, and otherwise leaves only unreferenced objects.
+    const [base, merged] = await Promise.all([
+      // 1: no common ancestor; a head that is not in the repository fails (128): told apart below.
+      git(req.repo, ['merge-base', old, head], [1]).catch(async (e: CoordError) => {
+        const known = await git(req.repo, ['cat-file', '-e', `${head}^{commit}`], [1, 128]);
+        if (known.code !== 0) return null;
+        throw e;
+      }),
+      // The merge commit is written as soon as its tree is: an unreferenced object if unused.
+      mergeTree(req.repo, old, head)
+        .then(async (m) =>
+          'conflicts' in m
+            ? m
+            : {
+                commit: (
+                  await git(req.repo, ['commit-tree', m.tree, '-p', old, '-p', head, '-m', req.message], [], IDENTITY)
+                ).stdout.trim(),
+              },
+        )
+        .catch((e: Error) => e),
+    ]);
+    if (base === null) return { state: 'blocked', reason: `commit ${short(head)} is not in the repository any more` };
+    if (base.code === 1)
+      return { state: 'blocked', reason: `${short(head)} has no history in common with ${req.target}` };
     const baseSha = base.stdout.trim();
-    if (baseSha === head) return { state: 'merged', how: 'contained', commit: head, old, worktree: null };
+    if (baseSha === head) {
+      const subject = req.message.split('\n')[0] ?? '';
+      const mergedAs = await ownMerge(req.repo, old, head, subject);
+      return mergedAs === null
+        ? { state: 'merged', how: 'contained', commit: head, old, worktree: null }
+        : { state: 'merged', how: 'merge', commit: mergedAs, old, worktree: null };
+    }
 
     let commit: string;
     let how: MergeHow;
@@ -175,11 +199,9 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
       commit = head;
       how = 'fast-forward';
     } else {
-      const merged = await mergeTree(req.repo, old, head);
+      if (merged instanceof Error) throw merged;
       if ('conflicts' in merged) return { state: 'conflict', paths: merged.conflicts, old };
-      commit = await gitOk(req.repo, ['commit-tree', merged.tree, '-p', old, '-p', head, '-m', req.message], {
-        env: IDENTITY,
-      });
+      commit = merged.commit;
       how = 'merge';
     }
 
@@ -202,18 +224,23 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
 
     await req.beforeSwap?.(commit);
     // The swap: only from the tip this merge was computed on. A moved target fails here and is merged again.
-    const swap = await git(req.repo, ['update-ref', '-m', req.message, ref, commit, old]);
-    if (swap.code !== 0) continue;
+    const swapped = req.swapper
+      ? await req.swapper.swap(req.repo, ref, commit, old)
+      : await swapOnce(req.repo, ref, commit, old, req.message);
+    if (!swapped) continue;
 
     if (worktree !== null) {
       // Two-tree checkout of old → new: refuses (changing nothing) if it would overwrite a local change or
       // an untracked file; then the ref is swapped back, so the target and its work tree still agree.
-      const update = await git(worktree, ['read-tree', '-m', '-u', old, commit]);
-      if (update.code !== 0) {
+      const refused = await git(worktree, ['read-tree', '-m', '-u', old, commit]).then(
+        () => null,
+        (e: CoordError) => String(e.details.stderr ?? e.message),
+      );
+      if (refused !== null) {
         await git(req.repo, ['update-ref', ref, old, commit]);
         return {
           state: 'blocked',
-          reason: `${req.target} is checked out in ${worktree}, which could not be updated: ${update.stderr.trim().split('\n')[0] ?? ''}`,
+          reason: `${req.target} is checked out in ${worktree}, which could not be updated: ${refused}`,
         };
       }
     }

@@ -13,8 +13,9 @@ import type { z } from 'zod';
 import { integrationOrder, type QueuedIntegration, SLOT_LEASE_MS } from '../core/integration.js';
 import type { RecordIntegrationInput, TakeSlotOutput } from '../core/integration-schemas.js';
 import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
-import { git } from './integrate-git.js';
 import { integrateHead, type MergeOutcome } from './integrate-merge.js';
+import { readRefs } from './read-refs.js';
+import { RefSwapper } from './ref-swapper.js';
 
 export type RecordInput = z.input<typeof RecordIntegrationInput>;
 
@@ -56,6 +57,9 @@ export class SlotLost extends Error {
 }
 
 const short = (sha: string) => sha.slice(0, 7);
+
+/** The merge commit's message: the merge engine finds its own merge of a task by it after a crash. */
+export const mergeMessage = (task_id: string, title: string) => `coord: integrate #${task_id} ${title}`;
 
 export class Integrator {
   readonly slotId = randomBytes(16).toString('hex');
@@ -118,12 +122,18 @@ export class Integrator {
       return tip !== undefined && tip !== null && tip !== q.tried_head;
     };
     let progressed = 0;
-    for (const q of integrationOrder(queue, moved, this.opts.review ?? false)) {
-      // A blocker merged in this turn frees its dependents only at the next turn: the queue is read again.
-      const result = await this.integrate(q, tips.get(q.task_id) ?? null);
-      if (result === null) continue;
-      progressed++;
-      if (result.state === 'merged' && queue.some((d) => d.blocked_by.includes(q.task_id))) break;
+    // The turn's swaps share one `git update-ref --stdin` per repository.
+    const swapper = new RefSwapper();
+    try {
+      for (const q of integrationOrder(queue, moved, this.opts.review ?? false)) {
+        // A blocker merged in this turn frees its dependents only at the next turn: the queue is read again.
+        const result = await this.integrate(q, tips.get(q.task_id) ?? null, swapper);
+        if (result === null) continue;
+        progressed++;
+        if (result.state === 'merged' && queue.some((d) => d.blocked_by.includes(q.task_id))) break;
+      }
+    } finally {
+      swapper.close();
     }
     return { busy: null, progressed };
   }
@@ -131,13 +141,16 @@ export class Integrator {
   /** The current tip of each queued task's branch (null: the branch is gone), for the retry rule. */
   private async branchTips(queue: QueuedIntegration[]): Promise<Map<string, string | null>> {
     const tips = new Map<string, string | null>();
+    const byRepo = new Map<string, QueuedIntegration[]>();
     for (const q of queue) {
       if (q.branch === null || q.tried_head === null) continue;
       const repo = this.repoOf(q);
-      const run = await git(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${q.branch}^{commit}`]).catch(
-        () => null,
-      );
-      tips.set(q.task_id, run?.code === 0 ? run.stdout.trim() : null);
+      byRepo.set(repo, [...(byRepo.get(repo) ?? []), q]);
+    }
+    // One read per repository for all the branches queued from it.
+    for (const [repo, tasks] of byRepo) {
+      const refs = await readRefs(repo, [...new Set(tasks.map((q) => `refs/heads/${q.branch}`))]);
+      for (const q of tasks) tips.set(q.task_id, refs?.get(`refs/heads/${q.branch}`)?.sha ?? null);
     }
     return tips;
   }
@@ -147,7 +160,7 @@ export class Integrator {
   }
 
   /** Merges one task and records the result; null when nothing changed (the same blocked reason again). */
-  private async integrate(q: QueuedIntegration, tip: string | null): Promise<TurnResult | null> {
+  private async integrate(q: QueuedIntegration, tip: string | null, swapper: RefSwapper): Promise<TurnResult | null> {
     const repo = this.repoOf(q);
     // A second try merges the branch as it is now when it continues the recorded head (the follow-up's
     // commits); a first try merges exactly the head the change record names.
@@ -158,7 +171,7 @@ export class Integrator {
       target: this.opts.target,
       branch: q.branch,
       head,
-      message: `coord: integrate #${q.task_id} ${q.title}`,
+      message: mergeMessage(q.task_id, q.title),
       dryRun: (this.opts.review ?? false) && !q.approved,
       check:
         check &&
@@ -183,6 +196,7 @@ export class Integrator {
           }
         }),
       beforeSwap: () => this.renew(),
+      swapper,
     });
     if (outcome.state === 'blocked' && q.state === 'blocked' && q.reason === outcome.reason) return null;
     const followup_id = await this.record(q, head, outcome);

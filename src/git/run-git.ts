@@ -20,12 +20,12 @@ export interface GitRun {
 
 /**
  * Runs `git args…` in `cwd`. `ok` lists exit codes that are answers rather than failures
- * (`merge-base --is-ancestor` answers 1 for "no").
+ * (`merge-base --is-ancestor` answers 1 for "no"). `env` adds variables (a commit's identity).
  */
 export function runGit(
   cwd: string,
   args: string[],
-  opts: { ok?: number[]; deadlineMs?: number } = {},
+  opts: { ok?: number[]; deadlineMs?: number; env?: Record<string, string> } = {},
 ): Promise<GitRun> {
   const command = `git ${args.join(' ')}`;
   return new Promise((resolve, reject) => {
@@ -34,7 +34,7 @@ export function runGit(
       // GIT_OPTIONAL_LOCKS=0: a status must not take index.lock and make an agent's own `git add` fail.
       child = spawn('git', args, {
         cwd,
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' },
+        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...opts.env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
     } catch (e) {

@@ -367,6 +367,24 @@ describe('the dashboard in headless Chromium', () => {
     await p.close();
   });
 
+  test('a link from coord open opens on its board (empty: every board), and every card names its board', async () => {
+    const here = await post('on the repository board', { board: 'repo-board' });
+    const elsewhere = await post('on another board', { board: 'other-board' });
+    const p = await openPage(`#token=${d.token}&board=repo-board`);
+    await p.waitForSelector(`body[data-ready="true"] ${card('queued', here)}`);
+    assert.equal(await p.inputValue('#board'), 'repo-board');
+    assert.equal(await p.$(card('queued', elsewhere)), null, 'only the board named in the link');
+    assert.equal(await p.textContent(`${card('queued', here)} .board`), 'repo-board');
+    assert.ok(!p.url().includes('board='), 'the fragment leaves the address bar');
+    await p.close();
+    const all = await openPage(`#token=${d.token}&board=`);
+    await all.waitForSelector(card('queued', elsewhere));
+    assert.equal(await all.inputValue('#board'), '');
+    assert.equal(await all.textContent(`${card('queued', here)} .board`), 'repo-board');
+    assert.equal(await all.textContent(`${card('queued', elsewhere)} .board`), 'other-board');
+    await all.close();
+  });
+
   test('no page errors and no console errors along the way', () => {
     assert.deepEqual(errors, []);
   });

@@ -74,6 +74,36 @@ describe('what a new user met', () => {
     assert.match((await cli(['claim', '--help'])).stdout, /--files <path\.\.\.>\s+with a task id: lock these files/);
   });
 
+  test('after release --to bob the agent who handed off still sees the task and its tree; bob’s inbox shows the handoff and its note', async () => {
+    const carol = { COORD_AGENT: 'carol' };
+    const post = async (args: string[]) => {
+      const r = await cli(['post', ...args, '--json'], carol);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout).task.id as string;
+    };
+    const child = await post(['the part alice hands on']);
+    const after = await post(['what waits for it', '--after', child]);
+    const claim = (await json(['claim', child])).claim_id as string;
+    const handed = await cli(['release', child, '--claim', claim, '--to', 'bob', '--note', 'tests pass, docs left']);
+    assert.equal(handed.code, 0, handed.stderr);
+
+    const shown = await json(['show', child]);
+    assert.equal(shown.task.for, 'bob');
+    assert.equal(shown.task.handed_by, 'alice');
+    const tree = await cli(['tree', after]);
+    assert.equal(tree.code, 0, tree.stderr);
+    assert.match(tree.stdout, /the part alice hands on/);
+    assert.doesNotMatch(tree.stdout, /not visible/);
+
+    const inbox = await cli(['inbox'], { COORD_AGENT: 'bob' });
+    assert.match(inbox.stdout, new RegExp(`^#${child} task p0 \\S+ alice>you: the part alice hands on$`, 'm'));
+    assert.match(inbox.stdout, /^ {2}handoff from alice: tests pass, docs left$/m);
+    // Still private to everyone else.
+    const other = await cli(['show', child], { COORD_AGENT: 'dave' });
+    assert.notEqual(other.code, 0);
+    assert.match(other.stderr, /not_found/);
+  });
+
   test('coord events shows a lapsed lease as "lease lapsed"', async () => {
     await json(['lock', 'src/short.ts', '--lease', '1']);
     await waitFor(async () => (await cli(['events'])).stdout.includes('src/short.ts (lease lapsed)'), 'the lapse');

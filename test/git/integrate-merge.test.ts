@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { integrateHead, type MergeRequest } from '../../src/git/integrate-merge.js';
+import { RefSwapper } from '../../src/git/ref-swapper.js';
 import { tempDir } from '../support/ctx.js';
 import { git, testRepo } from './repo.js';
 
@@ -139,22 +140,29 @@ describe('integrating a head into the target', () => {
     assert.deepEqual(out, { state: 'blocked', reason: `${plain} is not a git repository any more` });
   });
 
-  test("a person's commit to the target between the merge and the swap survives: the merge is computed again on top", async () => {
-    const r = testRepo();
-    const wt = r.worktree('feat/b');
-    const head = r.commit(wt, { 'src/b.ts': 'b\n' }, 'add b');
-    let person = '';
-    const out = await integrateHead(
-      request(r.main, 'feat/b', head, {
-        beforeSwap: async () => {
-          if (person === '') person = r.commit(r.main, { NOTES: 'mine\n' }, 'a person commits meanwhile');
-        },
-      }),
-    );
-    assert.equal(out.state, 'merged');
-    const history = r.history('main');
-    assert.ok(history.includes(person), "the person's commit is in the target");
-    assert.ok(history.includes(head), "the task's commit is in the target");
-    assert.equal(git(r.main, 'log', '-1', '--format=%P', 'main'), `${person} ${head}`);
-  });
+  for (const [how, swapper] of [
+    ['one update-ref process per swap', () => undefined],
+    ["the turn's update-ref --stdin", () => new RefSwapper()],
+  ] as const)
+    test(`a person's commit to the target between the merge and the swap survives (${how}): the merge is computed again on top`, async () => {
+      const r = testRepo();
+      const wt = r.worktree('feat/b');
+      const head = r.commit(wt, { 'src/b.ts': 'b\n' }, 'add b');
+      let person = '';
+      const swaps = swapper();
+      const out = await integrateHead(
+        request(r.main, 'feat/b', head, {
+          swapper: swaps,
+          beforeSwap: async () => {
+            if (person === '') person = r.commit(r.main, { NOTES: 'mine\n' }, 'a person commits meanwhile');
+          },
+        }),
+      );
+      assert.equal(out.state, 'merged');
+      const history = r.history('main');
+      assert.ok(history.includes(person), "the person's commit is in the target");
+      assert.ok(history.includes(head), "the task's commit is in the target");
+      assert.equal(git(r.main, 'log', '-1', '--format=%P', 'main'), `${person} ${head}`);
+      swaps?.close();
+    });
 });

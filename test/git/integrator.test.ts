@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { operations as op } from '../../src/core/operations.js';
 import { checksDir } from '../../src/git/integrate-check.js';
-import { Integrator, type IntegratorOptions } from '../../src/git/integrator.js';
+import { integrateHead } from '../../src/git/integrate-merge.js';
+import { Integrator, type IntegratorOptions, mergeMessage } from '../../src/git/integrator.js';
 import { boardInProcess } from '../../src/server/integrate/board-in-process.js';
 import { type Harness, harness, makeSqliteStore, tempDir } from '../support/ctx.js';
 import { git, type TestRepo, testRepo } from './repo.js';
@@ -193,5 +194,43 @@ describe('the integrator', () => {
     git(r.main, 'checkout', '--', 'src/a.ts');
     await drain(i);
     assert.equal((await integration(h, t.task.id))?.state, 'merged');
+  });
+
+  test('an integrator that died between moving the target and recording leaves the merge commit, not the head, as merged_as', async () => {
+    const h = await harness(makeSqliteStore);
+    const r = testRepo();
+    const wt = r.worktree('feat/b');
+    const t = await work(h, r, wt, 'codex#1a2b', 'add b', { 'src/b.ts': 'b\n' });
+    const head = await t.finish();
+    r.commit(r.main, { README: 'a person on main\n' }, 'a person on main');
+    // The swap of an integrator killed before it recorded anything: the target holds its merge commit.
+    const crashed = await integrateHead({
+      repo: r.main,
+      target: 'main',
+      branch: 'feat/b',
+      head,
+      message: mergeMessage(t.task.id, 'add b'),
+    });
+    assert.equal(crashed.state, 'merged');
+    const merge = r.rev('main');
+    assert.notEqual(merge, head);
+    await drain(integrator(h, r));
+    // `integration.commit` is what a change record shows as `merged_as` (core/describe-integration.ts).
+    assert.deepEqual(await integration(h, t.task.id), { state: 'merged', commit: merge, target: 'main' });
+    assert.equal(r.rev('main'), merge, 'no second merge commit');
+  });
+
+  test('a head a person merged by hand is recorded as already contained, with the head as merged_as', async () => {
+    const h = await harness(makeSqliteStore);
+    const r = testRepo();
+    const wt = r.worktree('feat/b');
+    const t = await work(h, r, wt, 'codex#1a2b', 'add b', { 'src/b.ts': 'b\n' });
+    const head = await t.finish();
+    r.commit(r.main, { README: 'a person on main\n' }, 'a person on main');
+    git(r.main, 'merge', '-q', '--no-ff', '-m', 'merged by hand', 'feat/b');
+    const tip = r.rev('main');
+    await drain(integrator(h, r));
+    assert.deepEqual(await integration(h, t.task.id), { state: 'merged', commit: head, target: 'main' });
+    assert.equal(r.rev('main'), tip);
   });
 });

@@ -72,6 +72,23 @@ describe('integrators in real processes (SQLite)', () => {
       assert.ok(c.merges <= 1, `${c.id}: at most one merge commit`);
       assert.equal(c.integrated, 1, `${c.id}: recorded merged once`);
     }
+    // Recorded as the commit that merged it — its merge commit, or its head when fast-forwarded — even when
+    // the integrator died between moving the target and recording.
+    const mergeOf = new Map(
+      git(r.main, 'log', '--merges', '--format=%s%x00%H', 'main')
+        .split('\n')
+        .map((l) => [/^coord: integrate #(\S+) /.exec(l)?.[1] ?? '', l.split('\0')[1]]),
+    );
+    for (const t of tasks) {
+      const { task } = (await (await d.fetch(`/v1/tasks/${t.id}`)).json()) as {
+        task: { integration?: { commit?: string } };
+      };
+      assert.equal(
+        task.integration?.commit,
+        mergeOf.get(t.id) ?? t.head,
+        `${t.id}: recorded as the commit that merged it`,
+      );
+    }
     const checks = join(d.stateDir, 'integrate');
     assert.deepEqual(existsSync(checks) ? readdirSync(checks) : [], []);
     assert.deepEqual(

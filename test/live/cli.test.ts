@@ -82,7 +82,12 @@ describe('coord events, who and open', () => {
 
   test('coord open prints the dashboard URL with the token in the fragment, and needs a running daemon', async () => {
     const out = JSON.parse(await cli('open', '--no-browser', '--json'));
-    assert.equal(out.url, `${d.url}/#token=${d.token}`);
+    // It opens on this repository's board ($COORD_BOARD here); --all-boards on every board (issue 26).
+    assert.equal(out.url, `${d.url}/#token=${d.token}&board=cli-live`);
+    assert.equal(
+      JSON.parse(await cli('open', '--no-browser', '--all-boards', '--json')).url,
+      `${d.url}/#token=${d.token}&board=`,
+    );
     assert.equal(out.opened, false);
     assert.equal((await cli('open', '--no-browser')).trim(), out.url);
     const page = await fetch(`${d.url}/`);

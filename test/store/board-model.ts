@@ -14,6 +14,8 @@ export interface ModelTask {
   id: string;
   created_by: string;
   for: string | null;
+  /** Who last handed it over (release with `to`). */
+  handed_by?: string | null;
   priority: number;
   created_at: number;
   expires_at: number;
@@ -113,9 +115,9 @@ export class BoardModel {
     this.events.push(`task.created:${id}`);
   }
 
-  /** Rule 4 (widened as documented in rules.ts): the target and the author see a private task. */
+  /** Rule 4 (widened as documented in rules.ts): the target, the author and who handed it over see a private task. */
   visible(t: ModelTask, agent: string): boolean {
-    return t.for === null || t.for === agent || t.created_by === agent;
+    return t.for === null || t.for === agent || t.created_by === agent || t.handed_by === agent;
   }
 
   /** Rules 1–4. `fresh` is the claim_id the store minted for this call. */
@@ -203,8 +205,9 @@ export class BoardModel {
   release(id: string, claim_id: string, to: string | null): Expected {
     const f = this.fence(this.tasks.get(id), claim_id);
     if (!f.ok) return f;
+    // A handoff's previous holder keeps sight of the task it gave away (issue 26).
+    if (to !== null) Object.assign(f.task, { for: to, handed_by: f.task.claimed_by });
     Object.assign(f.task, { state: 'queued', claimed_by: null, lease_until: null, claim_end: 'released' });
-    if (to !== null) f.task.for = to;
     this.events.push(`task.requeued:${id}`);
     return { ok: true };
   }

@@ -6,10 +6,12 @@ import { emit } from '../output.js';
 
 interface OpenFlags extends CommonFlags {
   browser?: boolean;
+  allBoards?: boolean;
 }
 
 /** The token rides in the fragment: browsers never send it to a server, and the page removes it at once. */
-export const dashboardUrl = (origin: string, token: string): string => `${origin}/#token=${encodeURIComponent(token)}`;
+export const dashboardUrl = (origin: string, token: string, board?: string): string =>
+  `${origin}/#token=${encodeURIComponent(token)}${board === undefined ? '' : `&board=${encodeURIComponent(board)}`}`;
 
 /** Best effort: a missing opener (a server, a container) is not an error — the URL is printed anyway. */
 function tryOpenBrowser(url: string): boolean {
@@ -32,14 +34,16 @@ export function registerOpen(program: Command): void {
     program
       .command('open')
       .description('Print the dashboard URL (with its token) and open it in a browser where one exists')
-      .option('--no-browser', 'only print the URL'),
-    { agent: false, board: false },
+      .option('--no-browser', 'only print the URL')
+      .option('--all-boards', 'open on every board, not the board of this repository'),
+    { agent: false },
   ).action(
     action(async (flags: OpenFlags) => {
       const inv = resolveInvocation(flags);
       // Fails with exit 3 when no daemon answers: a URL to a dead daemon helps nobody.
       await inv.client.health();
-      const url = dashboardUrl(inv.client.url, readToken(inv.stateDir));
+      // The page opens on this repository's board (--board, $COORD_BOARD, the repository; SPEC §9's picker).
+      const url = dashboardUrl(inv.client.url, readToken(inv.stateDir), flags.allBoards ? '' : inv.board);
       const opened = flags.browser !== false && tryOpenBrowser(url);
       emit(flags, { url, opened }, () => (opened ? `${url}\n(opening it in your browser)` : url));
     }),

@@ -5,6 +5,7 @@
  * Fields that other parts of coord add over time (dependencies: `ready`, `blocked`, `children`; messages:
  * agents' `unread`) are read when present and ignored when not.
  */
+import { type ViewTask, viewChange } from '../../core/event-entries.js';
 import type { CoordEvent, Task } from '../../core/model.js';
 
 /** The fields other features add are optional here whether or not Task declares them yet. */
@@ -25,6 +26,9 @@ export interface TopAgent {
   claims: string[];
   locks: string[];
   unread?: number | undefined;
+  /** SPEC §14: the work tree it was last seen working in, and its branch. */
+  worktree?: string | null | undefined;
+  branch?: string | null | undefined;
 }
 
 export interface TopLock {
@@ -45,15 +49,6 @@ export interface Filter {
 export const SECTIONS = ['claimed', 'queued', 'blocked', 'done'] as const;
 export type Section = (typeof SECTIONS)[number];
 
-/** Events whose data says all there is to know about the task's new state. */
-const MOVES = new Set([
-  'task.claimed',
-  'task.requeued',
-  'task.completed',
-  'task.failed',
-  'task.cancelled',
-  'task.expired',
-]);
 const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'expired']);
 /** Finished tasks kept on screen: the most recent few are context, not work. */
 export const RECENT_DONE = 30;
@@ -146,48 +141,14 @@ export class BoardState {
       if (!this.shows(e.board)) continue;
       this.events.push(e);
       if (!e.task_id) continue;
-      const id = e.task_id;
-      const t = this.tasks.get(id);
-      const d = e.data;
-      if (!t) {
-        if (e.type === 'task.created') {
-          this.tasks.set(id, createdTask(e));
-          // Dependencies and parent are not in the event: read the task once.
-          if (d.blocked_by || d.parent) refetch.add(id);
-        } else refetch.add(id);
-        continue;
-      }
-      // Events that change more than the event says (task.ready, task.noted, …): read the task again.
-      if (!MOVES.has(e.type)) {
-        refetch.add(id);
-        continue;
-      }
-      // What we hold is already newer (the snapshot was read after this event).
-      if (e.at < t.updated_at) continue;
-      const next: TopTask = { ...t, updated_at: e.at };
-      switch (e.type) {
-        case 'task.claimed':
-          Object.assign(next, {
-            state: 'claimed',
-            claimed_by: e.agent,
-            lease_until: (d.lease_until as string) ?? null,
-            attempts: (d.fence as number) ?? t.attempts,
-          });
-          break;
-        case 'task.requeued':
-          Object.assign(next, { state: 'queued', claimed_by: null, lease_until: null });
-          if (typeof d.to === 'string') next.for = d.to;
-          break;
-        case 'task.completed':
-        case 'task.failed':
-        case 'task.cancelled':
-        case 'task.expired':
-          Object.assign(next, { state: e.type.slice(5), lease_until: null });
-          // Its dependents (and its parent's counts) changed on the daemon.
-          refetch.add(id);
-          break;
-      }
-      this.tasks.set(id, next);
+      // The catalogue's reducer (core/event-entries.ts), the same one the dashboard runs.
+      const change = viewChange(this.tasks.get(e.task_id), e, fillTask);
+      if (change.kind === 'reread') refetch.add(e.task_id);
+      if (change.kind !== 'set') continue;
+      this.tasks.set(e.task_id, change.task);
+      // Read once more what the event does not say: a new task's dependencies and parent; a finished task's
+      // dependents (and its parent's counts) changed on the daemon.
+      if (change.reread || change.ends) refetch.add(e.task_id);
     }
     if (this.events.length > MAX_EVENTS) this.events.splice(0, this.events.length - MAX_EVENTS);
     return [...refetch];
@@ -223,30 +184,15 @@ export class BoardState {
   }
 }
 
-function createdTask(e: CoordEvent): TopTask {
-  const d = e.data;
-  return {
-    id: e.task_id ?? '',
-    board: e.board,
-    kind: (d.kind as string) ?? 'task',
-    title: (d.title as string) ?? '',
-    body: '',
-    priority: (d.priority as number) ?? 0,
-    labels: Array.isArray(d.labels) ? (d.labels as string[]) : [],
-    for: (d.for as string) ?? null,
-    created_by: e.agent ?? '',
-    state: 'queued',
-    claimed_by: null,
-    lease_until: null,
-    attempts: 0,
-    result_status: null,
-    result: null,
-    created_at: e.at,
-    updated_at: e.at,
-    expires_at: e.at,
-    idempotency_key: null,
-    change: null,
-  };
-}
+/** A task known from its task.created event: the fields a board view keeps, the rest empty. */
+const fillTask = (t: ViewTask): TopTask => ({
+  ...t,
+  body: '',
+  result_status: null,
+  result: null,
+  expires_at: t.created_at,
+  idempotency_key: null,
+  change: null,
+});
 
 export const isTerminal = (state: string): boolean => TERMINAL.has(state);

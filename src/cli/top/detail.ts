@@ -2,6 +2,7 @@
 
 import { artifactPath } from '../../api/paths.js';
 import { changeLines } from '../../core/change-text.js';
+import { integrationLine } from '../../core/integration.js';
 import type { CoordEvent, Note as CoordNote } from '../../core/model.js';
 import { terminalText } from '../terminal-text.js';
 import type { TopTask } from './board-state.js';
@@ -45,6 +46,9 @@ export function detailText(
   kv('board', t.board);
   kv('posted', `by ${t.created_by} at ${clock(t.created_at)}${t.for ? ` · for ${t.for}` : ''}`);
   kv('attempts', String(t.attempts));
+  // SPEC §15 (issue 22): the integration state and its reason, as `coord show` says it.
+  const merge = t.integration ? integrationLine(t.id, t.integration) : null;
+  if (merge) kv('integration', `${t.integration?.state.replaceAll('_', ' ')} · ${merge.replace(`#${t.id} `, '')}`);
   if (t.parent) kv('parent', `#${t.parent}`);
   if (t.children) kv('children', `${t.children.completed}/${t.children.total} completed`);
 

@@ -2,7 +2,8 @@
  * The lines of each pane of `coord top`, for a given width: the task list by state, agents and locks,
  * the timeline, the header. Pure functions of the board state, so every line's width can be tested.
  */
-import { eventText } from '../../core/events.js';
+import { eventSubject, eventText } from '../../core/events.js';
+import type { IntegrationState } from '../../core/integration.js';
 import type { CoordEvent } from '../../core/model.js';
 import { type BoardState, filterText, SECTIONS, type Section, type TopTask } from './board-state.js';
 import { cell, clock, column, countdown, esc, fit } from './cells.js';
@@ -32,6 +33,20 @@ const STATE_STYLE: Record<string, string> = {
   cancelled: 'gray-fg',
   expired: 'gray-fg',
 };
+
+const INTEGRATION_STYLE: Record<IntegrationState, string | undefined> = {
+  none: undefined,
+  pending: 'yellow-fg',
+  awaiting_review: 'yellow-fg',
+  merged: 'green-fg',
+  conflict: 'red-fg',
+  check_failed: 'red-fg',
+  blocked: 'magenta-fg',
+};
+
+/** A completed task's integration state in a few words (`check failed`), or '' when it has none. */
+export const integrationTag = (t: TopTask): string =>
+  t.integration && t.integration.state !== 'none' ? t.integration.state.replaceAll('_', ' ') : '';
 
 const children = (t: TopTask): string => (t.children ? ` [${t.children.completed}/${t.children.total}]` : '');
 
@@ -72,13 +87,18 @@ export function taskRow(t: TopTask, section: Section, cols: number, now: number,
         cell(t.title, Math.max(0, rest - wcols), undefined, color, false)
       );
     }
-    case 'done':
+    case 'done': {
+      // SPEC §15: where a completed task's commits stand with the target (issue 22), before its title.
+      const merge = integrationTag(t);
+      const mcols = merge ? Math.min(16, merge.length + 1) : 0;
       return (
         id +
         column(t.state, 10, STATE_STYLE[t.state], color) +
         column(clock(t.updated_at), 9, 'gray-fg', color) +
-        cell(t.title, Math.max(0, rest - 19), undefined, color, false)
+        (merge ? column(merge, mcols, INTEGRATION_STYLE[t.integration?.state ?? 'none'], color) : '') +
+        cell(t.title, Math.max(0, rest - 19 - mcols), undefined, color, false)
       );
+    }
   }
 }
 
@@ -96,6 +116,22 @@ export function taskList(state: BoardState, cols: number, now: number, color: bo
   return lines;
 }
 
+/** The list pane's lines on screen (`rows` from `offset`, the selected one inverse) and its label. */
+export function listPane(
+  lines: ListLine[],
+  sel: number,
+  offset: number,
+  rows: number,
+): { content: string; label: string } {
+  const content = lines
+    .slice(offset, offset + rows)
+    .map((l, i) => (offset + i === sel ? `{inverse}${l.text()}{/inverse}` : l.text()))
+    .join('\n');
+  const label =
+    lines.length > rows ? ` tasks ${offset + 1}-${Math.min(lines.length, offset + rows)}/${lines.length} ` : ' tasks ';
+  return { content, label };
+}
+
 export function sidePane(state: BoardState, cols: number, now: number, color: boolean): string[] {
   const lines: string[] = [cell(`AGENTS ${state.agents.length}`, cols, 'bold', color, false)];
   if (state.agents.length === 0) lines.push(cell('  none seen', cols, 'gray-fg', color, false));
@@ -107,6 +143,10 @@ export function sidePane(state: BoardState, cols: number, now: number, color: bo
       cell(name, nameCols, a.active ? 'green-fg' : 'gray-fg', color, !!unread) +
         (unread ? cell(unread, cols - nameCols, 'yellow-fg', color, false) : ''),
     );
+    if (a.worktree)
+      lines.push(
+        cell(`  in ${a.worktree.split('/').pop()}${a.branch ? ` [${a.branch}]` : ''}`, cols, 'gray-fg', color, false),
+      );
     if (a.claims.length)
       lines.push(cell(`  holds ${a.claims.map((id) => `#${id}`).join(' ')}`, cols, undefined, color, false));
   }
@@ -141,15 +181,14 @@ const SHORT: Record<string, string> = {
 };
 
 export function eventRow(e: CoordEvent, cols: number, color: boolean, withBoard: boolean): string {
-  const resources = Array.isArray(e.data.resources) ? (e.data.resources as string[]).join(' ') : '';
-  const isLock = e.type.startsWith('lock.');
-  const subject = e.task_id ? `#${e.task_id}` : isLock ? resources : (e.lock_id ?? '');
+  // A lock's line is what it covers; a task's, its id and the catalogue's text.
+  const subject = eventSubject(e);
   const type = SHORT[e.type] ?? e.type.replace(/^task\./, '');
   const head =
     column(clock(e.at), 9, 'gray-fg', color) +
     column(type, 10, EVENT_STYLE[e.type], color) +
     column(e.agent ?? '-', 17, 'bold', color);
-  const what = `${isLock ? resources : `${subject} ${eventDetail(e)}`}${withBoard ? ` [${e.board}]` : ''}`;
+  const what = `${e.type.startsWith('lock.') ? subject : `${subject} ${eventDetail(e)}`}${withBoard ? ` [${e.board}]` : ''}`;
   const rest = cols - 36;
   return rest > 0 ? head + cell(what.trim(), rest, undefined, color, false) : head;
 }

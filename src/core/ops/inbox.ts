@@ -1,11 +1,30 @@
-import { DEFAULT_BOARD } from '../model.js';
+import { DEFAULT_BOARD, type Task } from '../model.js';
 import { defineOperation } from '../operation.js';
-import { InboxInput, InboxOutput } from '../schemas.js';
+import { InboxOutput } from '../output-schemas.js';
+import type { Store } from '../ports.js';
+import { InboxInput } from '../schemas.js';
 
 /** At most this many task lines: the inbox is read into a model's context. */
 export const INBOX_LINES = 20;
 /** At most this many message lines, unread first. */
 export const INBOX_MESSAGES = 10;
+/** The handoff's note is among the task's last few notes (it is written with the release). */
+const HANDOFF_NOTES = 5;
+
+/**
+ * A task handed to `agent` (release with `to`) carries the note its last holder left with it (issue 26: the
+ * inbox said nothing of a handoff). One read per handed-over task, and only for those.
+ */
+async function withHandoffNotes(store: Store, tasks: Task[], agent: string): Promise<Task[]> {
+  return Promise.all(
+    tasks.map(async (t) => {
+      if (!t.handed_by || t.for !== agent) return t;
+      const { notes } = await store.taskNotes(t.id, HANDOFF_NOTES);
+      const note = notes.filter((n) => n.agent === t.handed_by).at(-1);
+      return note ? { ...t, handoff_note: note.text } : t;
+    }),
+  );
+}
 
 export const inbox = defineOperation({
   name: 'inbox',
@@ -35,7 +54,7 @@ export const inbox = defineOperation({
       board,
       cursor: view.cursor,
       claims: view.claims.map((task) => ({ task, lease_until: task.lease_until ?? '' })),
-      tasks: view.tasks,
+      tasks: await withHandoffNotes(ctx.store, view.tasks, input.agent),
       more: view.more,
       gone: view.gone,
       blocked: view.blocked,

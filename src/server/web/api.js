@@ -1,10 +1,15 @@
 // Talking to the daemon: the token goes in the Authorization header, never in a URL.
 
 const TOKEN_KEY = 'coord-token';
+/** The board picked (empty: every board), kept for this tab. */
+export const BOARD_KEY = 'coord-board';
 
 /** Takes `#token=…` from the address bar into sessionStorage and removes it from the URL and history. */
 export function takeToken() {
   const match = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  // `coord open` names the board of the repository it ran in (empty: every board): the page opens on it.
+  const board = /(?:^#|&)board=([^&]*)/.exec(location.hash);
+  if (board) sessionStorage.setItem(BOARD_KEY, decodeURIComponent(board[1] ?? ''));
   if (match?.[1]) {
     sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(match[1]));
     history.replaceState(null, '', location.pathname + location.search);

@@ -1,13 +1,12 @@
 // The dashboard (SPEC §9). Live from the event stream; every 15 s from a full
 // snapshot while the stream is down. Plain modules, no build step, no CDN.
-import { ApiError, makeApi, takeToken } from './api.js';
+import { ApiError, BOARD_KEY, makeApi, takeToken } from './api.js';
 import { Board } from './board.js';
 import { Detail } from './detail.js';
 import { Panels } from './panels.js';
 
 const POLL_MS = 15_000;
 const AGENT = 'dashboard';
-const BOARD_KEY = 'coord-board';
 
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,6 +2,7 @@
 // task id in order but puts only the first `limit` cards in the DOM, so a board of
 // thousands stays as light as a board of fifty; an event moves one card.
 import { query } from './api.js';
+import { viewChange } from './event-catalogue.js';
 
 export const STATES = ['queued', 'claimed', 'completed', 'failed', 'cancelled', 'expired'];
 const ACTIVE = new Set(['queued', 'claimed']);
@@ -41,6 +42,8 @@ function fillCard(card, t, now) {
   card.setAttribute('aria-label', `#${t.id} ${t.title} (${t.state}) — press Enter for details`);
   const top = el('div', 'top');
   top.append(el('span', 'id', `#${t.id}`), el('span', 'kind', t.kind), el('span', 'prio', `p${t.priority}`));
+  // Every card names its board: with every board shown, cards of several boards sit side by side.
+  top.append(el('span', 'board', t.board));
   if (t.for) top.append(el('span', 'private', `for ${t.for}`));
   if (ACTIVE.has(t.state)) {
     const cancel = el('button', 'cancel', '✕');
@@ -275,57 +278,16 @@ export class Board {
 
   applyEvent(e) {
     if (!e.task_id || (this.filter && e.board !== this.filter)) return;
-    const t = this.tasks.get(e.task_id);
-    const d = e.data ?? {};
-    if (!t) {
-      if (e.type === 'task.created') {
-        this.put({
-          id: e.task_id,
-          board: e.board,
-          kind: d.kind ?? 'task',
-          title: d.title ?? '',
-          priority: d.priority ?? 0,
-          labels: [],
-          for: d.for ?? null,
-          created_by: e.agent ?? '',
-          state: 'queued',
-          claimed_by: null,
-          lease_until: null,
-          attempts: 0,
-          created_at: e.at,
-          updated_at: e.at,
-        });
-        // Dependencies and parent are not in the event: read the task once to show them.
-        if (d.blocked_by?.length || d.parent) this.refetch(e.task_id);
-      } else {
-        this.refetch(e.task_id); // an older task we did not load
-      }
-      return;
-    }
-    if (e.at < t.updated_at) return; // what we show is already newer
-    const next = { ...t, updated_at: e.at };
-    switch (e.type) {
-      case 'task.claimed':
-        Object.assign(next, { state: 'claimed', claimed_by: e.agent, lease_until: d.lease_until, attempts: d.fence });
-        break;
-      case 'task.requeued':
-        Object.assign(next, { state: 'queued', claimed_by: null, lease_until: null });
-        if (d.to) next.for = d.to;
-        break;
-      case 'task.completed':
-      case 'task.failed':
-      case 'task.cancelled':
-      case 'task.expired':
-        Object.assign(next, { state: e.type.slice(5), lease_until: null });
-        // Tasks it blocked now wait on a finished (or failed) blocker: their `blocked` changed.
-        for (const other of this.tasks.values()) if (other.blocked_by?.includes(e.task_id)) this.refetch(other.id);
-        break;
-      default:
-        // task.ready, task.noted, …: what changed is on the daemon; read the task again.
-        if (e.type.startsWith('task.')) this.refetch(e.task_id);
-        return;
-    }
-    this.put(next);
+    // The catalogue's reducer (src/core/event-entries.ts, served as event-catalogue.js): coord top runs the same.
+    const change = viewChange(this.tasks.get(e.task_id), e, (t) => t);
+    if (change.kind === 'reread') this.refetch(e.task_id);
+    if (change.kind !== 'set') return;
+    this.put(change.task);
+    // Dependencies and parent are not in a task.created event: read the task once to show them.
+    if (change.reread) this.refetch(e.task_id);
+    // Tasks it blocked now wait on a finished (or failed) blocker: their `blocked` changed.
+    if (change.ends)
+      for (const other of this.tasks.values()) if (other.blocked_by?.includes(e.task_id)) this.refetch(other.id);
   }
 
   async refetch(id) {

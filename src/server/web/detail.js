@@ -4,7 +4,7 @@
 // the task itself is read again.
 import { ApiError, query } from './api.js';
 import { clock, countdown, el } from './board.js';
-import { describe } from './panels.js';
+import { eventText } from './event-catalogue.js';
 
 const HISTORY = 200;
 const REREAD_MS = 250;
@@ -345,7 +345,7 @@ export class Detail {
       const li = el('li', `ev ${e.type.replace('.', '-')}`);
       li.dataset.seq = e.seq;
       li.append(el('time', '', clock(e.at)), el('span', 'type', e.type), el('span', 'who', e.agent ?? ''));
-      const what = describe(e);
+      const what = eventText(e);
       if (what) li.append(el('span', 'what', what));
       return li;
     });

@@ -1,6 +1,7 @@
 // The side panels: agents seen, locks held, and the live event timeline.
 import { ApiError, query } from './api.js';
 import { clock, countdown, el } from './board.js';
+import { eventSubject, eventText } from './event-catalogue.js';
 
 const MAX_TIMELINE = 200;
 const REFRESH_AFTER_EVENT_MS = 1000;
@@ -11,40 +12,6 @@ function ago(iso, now) {
   if (s < 3600) return `${Math.floor(s / 60)}m ago`;
   if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
   return `${Math.floor(s / 86_400)}d ago`;
-}
-
-export function describe(e) {
-  const d = e.data ?? {};
-  switch (e.type) {
-    case 'task.created':
-      return `“${d.title ?? ''}”${d.for ? ` for ${d.for}` : ''}`;
-    case 'task.claimed':
-      return `fence ${d.fence}`;
-    case 'task.requeued':
-      return `${d.reason ?? ''}${d.to ? ` → ${d.to}` : ''}`;
-    case 'task.cancelled':
-      return d.reason ?? '';
-    case 'task.noted':
-      return typeof d.text === 'string' ? `“${d.text}”` : '';
-    case 'message.sent':
-      return `${d.to ? `to ${d.to}` : ''}${typeof d.text === 'string' ? ` “${d.text}”` : ''}`;
-    case 'lock.acquired':
-    case 'lock.released':
-      return Array.isArray(d.resources) ? d.resources.join(' ') : '';
-    case 'connector.granted':
-      return `${d.client_name ?? ''} connected`;
-    case 'connector.revoked':
-      return `${d.client_name ?? ''} ${d.why === 'token_reused' ? 'revoked: a spent token was replayed' : 'revoked'}`;
-    default:
-      return '';
-  }
-}
-
-/** A task by its id; a lock by what it covers (its id means nothing to a reader). */
-function subjectOf(e) {
-  if (e.task_id) return `#${e.task_id}`;
-  const resources = e.data?.resources;
-  return Array.isArray(resources) && resources.length ? resources.join(' ') : (e.lock_id ?? '');
 }
 
 const empty = (text) => el('li', 'empty', text);
@@ -89,6 +56,9 @@ export class Panels {
     const items = agents.slice(0, 50).map((a) => {
       const li = el('li', a.active ? 'agent active' : 'agent');
       li.append(el('span', 'dot'), el('b', '', a.name), el('span', 'muted', ` ${ago(a.last_seen, now)}`));
+      // SPEC §14: where it works.
+      if (a.worktree)
+        li.append(el('span', 'muted', ` in ${a.worktree.split('/').pop()}${a.branch ? ` [${a.branch}]` : ''}`));
       if (a.unread > 0) li.append(el('span', 'unread', ` ✉ ${a.unread} unread`));
       if (a.claims.length) li.append(el('span', 'holds', ` holds ${a.claims.map((id) => `#${id}`).join(' ')}`));
       if (a.locks.length) li.append(el('span', 'holds', ` · locks ${a.locks.join(' ')}`));
@@ -161,11 +131,11 @@ export class Panels {
       line.append(
         el('time', '', clock(e.at)),
         el('span', 'type', e.type.split('.')[1]),
-        el('span', 'subject', subjectOf(e)),
+        el('span', 'subject', eventSubject(e)),
         el('span', 'who', e.agent ?? ''),
       );
       li.append(line);
-      const what = describe(e);
+      const what = eventText(e);
       if (what) li.append(el('div', 'what', what));
       frag.append(li);
     }

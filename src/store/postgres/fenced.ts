@@ -39,7 +39,8 @@ export async function heartbeat(
 
 // The holder is cleared by the update; the locked old version tells who it was.
 const RELEASE = `UPDATE tasks AS t SET state = 'queued', claimed_by = NULL, lease_until = NULL, claim_session = NULL,
-         claim_end = 'released', updated_at = @now::bigint, for_agent = COALESCE(@to::text, t.for_agent)
+         claim_end = 'released', updated_at = @now::bigint, for_agent = COALESCE(@to::text, t.for_agent),
+         handed_by = CASE WHEN @to::text IS NULL THEN t.handed_by ELSE old.claimed_by END
   FROM (SELECT id, claimed_by, claim_session, lease_until FROM tasks WHERE id = @task_id FOR NO KEY UPDATE) AS old
   WHERE t.id = old.id AND ${FENCE_T}
   RETURNING t.*, old.claimed_by AS old_claimed_by, old.claim_session AS old_claim_session,

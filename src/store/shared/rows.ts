@@ -40,6 +40,8 @@ export interface TaskRow {
   claim_head: string | null;
   claim_tree_of: string | null;
   change_record: string | null;
+  /** Who last handed it over with release --to (migration 0011); older rows: null. */
+  handed_by: string | null;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -72,6 +74,7 @@ export function toTask(r: TaskRow): Task {
     parent: r.parent,
     ...(r.children_total > 0 ? { children: { total: r.children_total, completed: r.children_completed } } : {}),
     change: r.change_record ? JSON.parse(r.change_record) : null,
+    ...(r.handed_by ? { handed_by: r.handed_by } : {}),
   };
 }
 
@@ -80,6 +83,7 @@ export function toFacts(r: TaskRow): TaskFacts & { result_hash: string | null } 
     state: r.state,
     for: r.for_agent,
     created_by: r.created_by,
+    handed_by: r.handed_by,
     claimed_by: r.claimed_by,
     claim_id: r.claim_id,
     lease_until_ms: r.lease_until,

@@ -40,7 +40,8 @@ export function release(
   const row = stmt(
     tx.db,
     `UPDATE tasks SET state = 'queued', claimed_by = NULL, lease_until = NULL, claim_session = NULL,
-            claim_end = 'released', updated_at = @now, for_agent = COALESCE(@to, for_agent)
+            claim_end = 'released', updated_at = @now, for_agent = COALESCE(@to, for_agent),
+            handed_by = CASE WHEN @to IS NULL THEN handed_by ELSE claimed_by END
      WHERE ${FENCE} RETURNING *`,
   ).get({ ...cmd, now: tx.now }) as TaskRow | undefined;
   if (!row || !before) return lost(tx, cmd);

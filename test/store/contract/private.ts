@@ -75,7 +75,9 @@ export function privateContract(make: MakeStore): void {
       assert.equal(handed.claimed_by, null);
       assert.equal(handed.lease_until, null);
       assert.equal((await b.fail(op.claimTask, { task_id: task.id, agent: 'dave' })).code, 'not_found');
-      assert.equal((await b.fail(op.claimTask, { task_id: task.id, agent: 'bob' })).code, 'not_found');
+      // Who handed it over still sees it (issue 26), like its author: it may not claim it (only carol may).
+      assert.equal((await b.fail(op.claimTask, { task_id: task.id, agent: 'bob' })).code, 'not_claimable');
+      assert.equal(await b.call(op.claimNext, { agent: 'bob' }), null);
       assert.equal(await b.call(op.claimNext, { agent: 'dave' }), null);
       const next = await b.call(op.claimNext, { agent: 'carol' });
       assert.equal(next?.task.id, task.id);

@@ -1,0 +1,162 @@
+/**
+ * Branch tips, and the work tree each branch is checked out in, for the integration queue (SPEC §15) —
+ * read from the repository's files when it keeps refs as files (loose refs, then packed-refs; `HEAD` of
+ * the main and each linked work tree), so a merge spends no git process on them. git writes each of
+ * those files whole (a lock file renamed over it), so a read sees the old content or the new one.
+ *
+ * Anything outside the plain layout — a reftable repository, a main work tree set by `core.worktree`, a
+ * branch that is a symbolic ref, relative work-tree paths, a file that does not parse — is read by
+ * `git for-each-ref` instead, which is what the files stand in for. Either way a tip is only a hint: the
+ * target moves only by compare-and-swap (integrate-merge.ts), which fails on a stale one.
+ */
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import { runGit } from './run-git.js';
+
+export interface RefTip {
+  sha: string;
+  /** The work tree that has this branch checked out, or null. */
+  worktree: string | null;
+}
+
+/** How a repository directory's refs are read: its common git dir, and the file whose presence says it is still one. */
+interface Layout {
+  common: string;
+  /** The common dir (main work tree, bare repository), or a linked work tree's `.git` file. */
+  marker: string;
+  /** The main work tree (null: bare). */
+  mainTree: string | null;
+}
+
+/** Per repository directory; null: not the plain files layout, always ask git. */
+const layouts = new Map<string, Layout | null>();
+
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return null;
+    throw e;
+  }
+}
+
+/** Not a layout this reader understands: let git read it. */
+class Unreadable extends Error {}
+
+async function layoutOf(repo: string): Promise<Layout | null> {
+  const known = layouts.get(repo);
+  if (known !== undefined) return known;
+  const run = await runGit(repo, [
+    'rev-parse',
+    '--path-format=absolute',
+    '--git-common-dir',
+    '--absolute-git-dir',
+    '--is-bare-repository',
+  ]);
+  const [commonDir = '', gitDir = '', bare = ''] = run.stdout.trim().split('\n');
+  const common = realpathSync(commonDir);
+  const config = readText(join(common, 'config')) ?? '';
+  let layout: Layout | null = null;
+  const plain =
+    !existsSync(join(common, 'reftable')) &&
+    !/^\s*(refstorage|worktree|relativeworktrees)\s*=/im.test(config) &&
+    (bare === 'true' || basename(common) === '.git');
+  if (plain) {
+    // A linked work tree's git dir names the `.git` file in its folder: gone with the folder.
+    const linked = realpathSync(gitDir) !== common ? readText(join(gitDir, 'gitdir'))?.trim() : common;
+    if (linked !== undefined && isAbsolute(linked))
+      layout = { common, marker: linked, mainTree: bare === 'true' ? null : dirname(common) };
+  }
+  layouts.set(repo, layout);
+  return layout;
+}
+
+function fromFiles(layout: Layout, names: string[]): Map<string, RefTip> {
+  const { common } = layout;
+  let packed: Map<string, string> | undefined;
+  const packedRef = (name: string) => {
+    if (packed === undefined) {
+      packed = new Map();
+      for (const line of (readText(join(common, 'packed-refs')) ?? '').split('\n')) {
+        if (line.startsWith('#') || line.startsWith('^') || line === '') continue;
+        const [sha = '', ref = ''] = line.split(' ');
+        if (!SHA.test(sha)) throw new Unreadable(`packed-refs: ${line}`);
+        packed.set(ref, sha);
+      }
+    }
+    return packed.get(name);
+  };
+  // Which branch each work tree has checked out: `ref: refs/heads/x` in its HEAD.
+  const checkedOut = new Map<string, string>();
+  const headOf = (gitDir: string): string | null => {
+    const head = readText(join(gitDir, 'HEAD'))?.trim() ?? '';
+    return head.startsWith('ref: ') ? head.slice('ref: '.length) : null;
+  };
+  if (layout.mainTree !== null) {
+    const ref = headOf(common);
+    if (ref !== null) checkedOut.set(ref, layout.mainTree);
+  }
+  let linked: string[] = [];
+  try {
+    linked = readdirSync(join(common, 'worktrees'));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  for (const id of linked) {
+    const dir = join(common, 'worktrees', id);
+    const ref = headOf(dir);
+    const gitFile = readText(join(dir, 'gitdir'))?.trim();
+    if (ref === null || gitFile === undefined) continue;
+    if (!isAbsolute(gitFile) || basename(gitFile) !== '.git')
+      throw new Unreadable(`worktrees/${id}/gitdir: ${gitFile}`);
+    if (!checkedOut.has(ref)) checkedOut.set(ref, dirname(gitFile));
+  }
+
+  const refs = new Map<string, RefTip>();
+  for (const name of names) {
+    const loose = readText(join(common, name))?.trim();
+    const sha = loose === undefined ? packedRef(name) : loose;
+    if (sha === undefined) continue;
+    if (!SHA.test(sha)) throw new Unreadable(`${name}: ${sha}`);
+    refs.set(name, { sha, worktree: checkedOut.get(name) ?? null });
+  }
+  return refs;
+}
+
+/** The same answer from git (`for-each-ref`'s %(worktreepath)); null when git cannot read the repository. */
+async function fromGit(repo: string, names: string[]): Promise<Map<string, RefTip> | null> {
+  const run = await runGit(repo, [
+    'for-each-ref',
+    '--format=%(refname)%00%(objectname)%00%(worktreepath)',
+    ...names,
+  ]).catch(() => null);
+  if (run === null) return null;
+  const refs = new Map<string, RefTip>();
+  for (const line of run.stdout.split('\n')) {
+    const [name = '', sha = '', worktree = ''] = line.split('\0');
+    // A pattern also matches refs below it (refs/heads/main/x): keep the exact names only.
+    if (names.includes(name)) refs.set(name, { sha, worktree: worktree === '' ? null : worktree });
+  }
+  return refs;
+}
+
+/**
+ * The named refs (`refs/heads/…`) that exist, each with its commit and the work tree it is checked out in;
+ * null when the directory is not a readable git repository (any more).
+ */
+export async function readRefs(repo: string, names: string[]): Promise<Map<string, RefTip> | null> {
+  const layout = await layoutOf(repo).catch(() => null);
+  if (layout !== null) {
+    if (existsSync(layout.marker)) {
+      try {
+        return fromFiles(layout, names);
+      } catch {
+        // Not what this reader expects (or a read error): git answers below.
+      }
+    } else layouts.delete(repo);
+  }
+  return fromGit(repo, names);
+}
