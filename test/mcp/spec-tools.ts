@@ -50,7 +50,7 @@ export const LEAN_TOOLS = [
   'release_task',
   'who',
   'changes',
-  'add_note',
+  'lock_files',
   'send_message',
   'ack_message',
 ];

@@ -61,7 +61,7 @@ describe('the tool surface', () => {
     await a.close();
   });
 
-  test('the lean set holds inbox, claim, heartbeat, submit, release, who, changes, notes and messages, in at most 6,000 bytes with the 260 bytes Gemini CLI adds to every tool', async (t) => {
+  test('the lean set holds inbox, claim, heartbeat, submit, release (with its note), who, changes, lock_files and messages, in at most 6,000 bytes with the 260 bytes Gemini CLI adds to every tool', async (t) => {
     const h = await mcpHarness();
     const a = await h.agent({}, {}, { tools: 'lean' });
     const { tools } = await a.client.listTools();

@@ -35,7 +35,6 @@ export const messageTools: Tool[] = [
     core: {
       description: 'Note on a task for the next agent: what was done, what is left.',
       args: { task_id: 'Task id.', text: 'The note.' },
-      lean: true,
     },
     async run(args, { ctx, session }) {
       const out = await invoke(op.addNote, ctx, { ...args, agent: session.agent });

@@ -282,6 +282,7 @@ export const tools: Tool[] = [
     core: {
       description: 'Lock files (dir/ for a folder) before editing them; a conflict names the holder.',
       args: { files: 'Repository paths.' },
+      lean: true,
     },
     async run(args, { ctx, session }) {
       const { files, ...rest } = args;
