@@ -24,7 +24,8 @@ import {
 import type { Step } from './fake-model.js';
 import { cleanEnv, describeRun, makeRepo, tempDir } from './support.js';
 
-const EDITS = 5;
+/** Edits per client and side: 5 in `test:agents`; `npm run bench:agents` asks for 20 (COORD_LATENCY_EDITS). */
+const EDITS = Math.max(1, Number(process.env.COORD_LATENCY_EDITS) || 5);
 
 /** Whether bin/coord.js runs the compiled dist/ (it falls back to tsx when a file under src/ is newer). */
 function distFresh(): boolean {
@@ -113,7 +114,7 @@ describe('the pre-edit hook, timed as the client sees it', () => {
         );
       }
       t.diagnostic(
-        `${client} ${tool}: median ${median(hooked)} ms with coord's hooks [${hooked.join(', ')}], ${median(bare)} ms without [${bare.join(', ')}] → the hook adds ${median(hooked) - median(bare)} ms per edit (load average ${loadavg()[0]?.toFixed(1)}; coord runs ${distFresh() ? 'dist/' : 'src/ through tsx'})`,
+        `${client} ${tool}: median ${median(hooked)} ms with coord's hooks [${hooked.join(', ')}], ${median(bare)} ms without [${bare.join(', ')}] → the hook adds ${median(hooked) - median(bare)} ms per edit, ratio ${(median(hooked) / Math.max(1, median(bare))).toFixed(2)}× (load average ${loadavg()[0]?.toFixed(1)}; coord runs ${distFresh() ? 'dist/' : 'src/ through tsx'})`,
       );
     });
   }

@@ -6,6 +6,7 @@ import { HEALTH_URL, routes, successStatus } from '../../api/routes.js';
 import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
+import { hookKeyOf } from '../../state-dir/token.js';
 import { McpHttp } from '../mcp/http.js';
 import { defaultLimits, type OAuthEdge, registerOAuth } from '../oauth/edge.js';
 import type { PublicSite } from '../oauth/public-site.js';
@@ -14,6 +15,7 @@ import { registerArtifactRoutes } from './artifacts.js';
 import { clientErrorHandler } from './client-error.js';
 import { errorHandler, sendError } from './errors.js';
 import { makeGuard, publicBy, tokenMatcher } from './guard.js';
+import { registerHookRoutes } from './hooks.js';
 import { inboxLane, registerInboxRoute } from './inbox.js';
 import { openApiDocument } from './openapi.js';
 import { rawInput } from './raw-input.js';
@@ -41,7 +43,13 @@ export interface HttpOptions {
 /** The daemon's HTTP API (SPEC §4). Plugins for live events, locks, MCP and the dashboard register onto it. */
 export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   const site = opts.site;
-  const guard = makeGuard({ token: opts.token, port: opts.port, extraHosts: opts.extraHosts ?? [], site });
+  const guard = makeGuard({
+    token: opts.token,
+    port: opts.port,
+    extraHosts: opts.extraHosts ?? [],
+    site,
+    hookKey: hookKeyOf(opts.token),
+  });
   const isPublic = publicBy(site);
   const lane = inboxLane(opts.ctx, guard.admits, (err) => opts.logger?.error({ err }, 'unhandled error'));
   const app = Fastify({
@@ -142,6 +150,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
     });
   }
   registerArtifactRoutes(app, opts.ctx);
+  registerHookRoutes(app, opts.ctx);
   registerInboxRoute(app, opts.ctx);
   registerEventsRoute(app, opts.ctx);
   registerDashboard(app);
