@@ -44,6 +44,9 @@ export interface CodexTomlBlock {
   mcpCommand: string;
   mcpArgs: string[];
   preEdit: string;
+  /** SPEC §10 shell edits: before and after its shell tool (hooks see it as `Bash`). */
+  preShell: string;
+  postShell: string;
   prime: string;
   stop: string;
 }

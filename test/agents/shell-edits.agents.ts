@@ -5,6 +5,8 @@
  * and a free file the same command changed is auto-locked for the session's agent.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { setUpAgent, startAgent, startFake, toolName } from './clients.js';
@@ -17,6 +19,8 @@ interface Who {
 const SHELL: Partial<Record<ClientName, (command: string) => { tool: string; args: Record<string, unknown> }>> = {
   claude: (command) => ({ tool: 'Bash', args: { command, description: 'edit from the shell' } }),
   gemini: (command) => ({ tool: 'run_shell_command', args: { command, description: 'edit from the shell' } }),
+  // Codex 0.171's shell tool; its hooks see it as `Bash` with tool_input.command.
+  codex: (command) => ({ tool: 'exec_command', args: { cmd: command } }),
 };
 
 describe('real clients: shell edits are seen too', () => {
@@ -28,11 +32,19 @@ describe('real clients: shell edits are seen too', () => {
     await daemon.stop();
   });
 
-  for (const client of ['claude', 'gemini'] as const) {
+  for (const client of ['claude', 'codex', 'gemini'] as const) {
     it(`${client}: a shell command that changes a file another agent holds is reported to the model with lock_conflict and the restore hint; the free file it changed is auto-locked`, async (t) => {
       const repo = makeRepo(`coord-agent-shell-${client}-`);
       const agent = await setUpAgent(client, repo, daemon.stateDir);
       assert.equal(agent.setup.code, 0, describeRun(agent.setup));
+      if (client === 'claude') {
+        // User scope: the Bash hooks are http hooks answered by the daemon (no process per shell call).
+        const settings = JSON.parse(readFileSync(join(agent.home, '.claude', 'settings.json'), 'utf8'));
+        const types = ['PreToolUse', 'PostToolUse'].map(
+          (e) => settings.hooks[e].find((g: { matcher?: string }) => g.matcher === 'Bash')?.hooks[0]?.type,
+        );
+        assert.deepEqual(types, ['http', 'http']);
+      }
       const held = await coord(['lock', 'src/a.ts', '--agent', 'alice', '--lease', '600', '--json'], {
         cwd: repo,
         env: agent.env,
