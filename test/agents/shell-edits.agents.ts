@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
-import { setUpAgent, startAgent, startFake, toolName } from './clients.js';
-import { type ClientName, coord, describeRun, makeRepo } from './support.js';
+import { argv, modelEnv, setUpAgent, startAgent, startFake, toolName } from './clients.js';
+import { type ClientName, clientBin, coord, describeRun, makeRepo, start, tempDir } from './support.js';
 
 interface Who {
   agents: { name: string; locks: string[] }[];
@@ -83,4 +83,46 @@ describe('real clients: shell edits are seen too', () => {
       assert.notEqual(holders[0], 'alice');
     });
   }
+});
+
+describe('real clients: with the daemon down the http shell hooks fail open', () => {
+  it('claude: with no daemon (the connection refused) the Bash command runs, its output reaches the model, and nothing blocks it', async (t) => {
+    const daemon = await spawnDaemon();
+    const repo = makeRepo('coord-agent-shell-down-');
+    const agent = await setUpAgent('claude', repo, daemon.stateDir);
+    assert.equal(agent.setup.code, 0, describeRun(agent.setup));
+    await daemon.stop();
+    const fake = await startFake('claude', [
+      SHELL.claude!("sed -i 's/1/2/' src/a.ts && echo sed-ran"),
+      { say: 'done' },
+    ]);
+    const debugLog = join(tempDir('coord-agent-debug-'), 'claude.log');
+    try {
+      const run = await start(
+        clientBin('claude'),
+        // --strict-mcp-config with no --mcp-config: no coord mcp, so nothing starts a daemon again.
+        [...argv('claude', fake, 'Set a to 2 with sed.', ['Bash']), '--strict-mcp-config', '--debug-file', debugLog],
+        { cwd: repo, env: { ...agent.env, ...modelEnv('claude', fake) }, timeoutMs: 180_000 },
+      ).done;
+      assert.equal(run.code, 0, describeRun(run));
+    } finally {
+      await fake.close();
+    }
+    const bash = fake.results().find((r) => r.tool === 'Bash');
+    assert.ok(bash, JSON.stringify(fake.results()));
+    assert.match(bash.text, /sed-ran/, 'the command ran and the model read its output');
+    assert.equal(bash.isError, false, bash.text);
+    // Nothing about the hooks reached the model (a block, or a hook's error as context).
+    const later = JSON.stringify(fake.turns().at(-1)?.body ?? '')
+      .split('sed-ran')
+      .slice(1)
+      .join('');
+    assert.doesNotMatch(later, /lock_conflict: your command|PostToolUse:Bash hook/);
+    assert.match(readFileSync(join(repo, 'src/a.ts'), 'utf8'), /2/);
+    const failed = readFileSync(debugLog, 'utf8')
+      .split('\n')
+      .filter((l) => /HTTP hook error/.test(l));
+    t.diagnostic(`claude: ${JSON.stringify(failed.slice(0, 2))}`);
+    assert.equal(failed.length, 2, 'both http hooks ran and failed (refused), and neither blocked');
+  });
 });

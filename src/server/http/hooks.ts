@@ -11,6 +11,7 @@
  * A failure here (git missing, the store down) answers an error status: the client then goes on (its hooks
  * fail open); never a 200 that blocks.
  */
+import { statSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { PATHS } from '../../api/paths.js';
 import { isClientKind, profileOf } from '../../clients/index.js';
@@ -22,6 +23,17 @@ import { ShellLooks } from '../../core/shell-check.js';
 import { boardForRepo, findWorkTree } from '../../state-dir/board-name.js';
 
 const EVENTS: ReadonlySet<string> = new Set(['pre-shell', 'post-shell']);
+
+/** Whether the daemon's own user owns the work tree's folder (always true where there are no uids). */
+function ownWorkTree(root: string): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return true;
+  try {
+    return statSync(root).uid === uid;
+  } catch {
+    return false;
+  }
+}
 
 const header = (v: string | string[] | undefined): string => (Array.isArray(v) ? (v[0] ?? '') : (v ?? '')).trim();
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -44,8 +56,9 @@ export function registerHookRoutes(app: FastifyInstance, ctx: Ctx, looks = new S
     const session = text(input[profile.identity.hookField ?? 'session_id']) ?? text(input.session_id);
     const cwd = text(input.cwd);
     const tree = cwd ? findWorkTree(cwd) : null;
-    // Not coord's to check: no session to name the agent, outside every repository, or switched off.
-    if (mode === 'off' || !session || !tree) return answer({ stdout: '{}' });
+    // Not coord's to check: no session to name the agent, outside every repository, a work tree another user
+    // owns (git runs there as the daemon's user: its config is not ours to run), or switched off.
+    if (mode === 'off' || !session || !tree || !ownWorkTree(tree.root)) return answer({ stdout: '{}' });
     const who = agentOfKey(client, `${client}:${session}`, header(req.headers['coord-agent']) || undefined);
     const call = {
       agent: who.agent,
