@@ -3,7 +3,8 @@
  *
  * For each scenario: run its contenders ALTERNATING (coord, floor, peers, coord,
  * floor, …) for several rounds, take medians, compare to the floor and the target,
- * print a table, and write bench/results/latest.json and latest.md.
+ * print a table, and write bench/results/latest.json and latest.md — only for a full run of every scenario;
+ * a quick or partial run (--quick, --only) writes bench/results/partial.* instead (not committed).
  * See bench/README.md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -108,12 +109,14 @@ async function main(): Promise<void> {
   };
   const dir = repoPath('bench/results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}/latest.json`, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(`${dir}/latest.md`, markdown(report));
+  // Only a full run of every scenario replaces the committed results.
+  const name = QUICK || ONLY ? 'partial' : 'latest';
+  writeFileSync(`${dir}/${name}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(`${dir}/${name}.md`, markdown(report));
   console.log('');
   console.log(terminalTable(report));
   console.log('');
-  console.log(`wrote bench/results/latest.json and bench/results/latest.md (${report.seconds} s)`);
+  console.log(`wrote bench/results/${name}.json and bench/results/${name}.md (${report.seconds} s)`);
 }
 
 main().then(

@@ -38,7 +38,7 @@ export function readBody(req: IncomingMessage): Promise<string> {
 
 serverMain<ClaimServerArgs>(FILE, async (a) => {
   const schema = a.schema ?? FLOOR_SCHEMA;
-  const db = openBenchDb(a.path, { synchronous: a.synchronous });
+  const db = openBenchDb(a.path, a.synchronous ? { synchronous: a.synchronous } : {});
   if (a.create) createSchema(db, schema.ddl);
   const claim = db.prepare(schema.claimSql);
   let claims = 0;

@@ -43,7 +43,7 @@ childMain<AutocannonOptions>(FILE, async (o) => {
     connections: o.connections,
     ...(o.amount ? { amount: o.amount } : { duration: o.durationS }),
     method: o.method ?? 'GET',
-    body: o.body,
+    ...(o.body === undefined ? {} : { body: o.body }),
     headers: { 'content-type': 'application/json', ...o.headers },
     ...(o.warmupS ? { warmup: { connections: o.connections, duration: o.warmupS } } : {}),
   });

@@ -9,7 +9,8 @@ import { type IncomingMessage, request } from 'node:http';
 export interface HttpInit {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  /** Absent or undefined: no body. */
+  body?: string | undefined;
   signal?: AbortSignal;
 }
 

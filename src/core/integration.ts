@@ -27,12 +27,12 @@ export type IntegrationState = (typeof INTEGRATION_STATES)[number];
 /** What task JSON carries: `integration: {state, reason?, commit?}`. */
 export interface Integration {
   state: IntegrationState;
-  reason?: string;
-  commit?: string;
+  reason?: string | undefined;
+  commit?: string | undefined;
   /** The branch it was merged into (or tried against). */
-  target?: string;
+  target?: string | undefined;
   /** The follow-up task of a conflict or failed check. */
-  followup?: string;
+  followup?: string | undefined;
 }
 
 /** The part of a stored integration that task JSON shows: `{state, reason?, commit?}`. */

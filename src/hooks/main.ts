@@ -39,7 +39,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args | string
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     if (a === '--client') out.client = rest[++i] as ClientKind;
-    else if (a === '--state') out.state = rest[++i];
+    else if (a === '--state') out.state = rest[++i] ?? '';
     else if (a === '--json') out.json = true;
     else if (a === '--timeout' && /^\d{1,4}$/.test(rest[i + 1] ?? '') && Number(rest[i + 1]) >= 3)
       out.timeoutS = Number(rest[++i]);

@@ -7,8 +7,17 @@ const ADVICE: Record<string, (path: string) => string> = {
   EDQUOT: (p) => `disk quota exceeded for ${p} — free space there, then start again`,
 };
 
+/** A listen error carries the address and port it could not bind. */
+type ListenError = NodeJS.ErrnoException & { address?: string; port?: number };
+
 export function startFailure(e: unknown, stateDir: string): string {
-  const err = e as NodeJS.ErrnoException | undefined;
+  const err = e as ListenError | undefined;
+  if (err?.code === 'EADDRINUSE')
+    return (
+      `port ${err.port ?? '?'} on ${err.address ?? 'this host'} is already taken by another process ` +
+      `(another coord daemon with a different --state, or another server) — stop it, or pass --port N ` +
+      `(--port 0 picks a free one)`
+    );
   const advice = err?.code ? ADVICE[err.code] : undefined;
   if (advice) return advice(err?.path ?? stateDir);
   return e instanceof Error ? e.message : String(e);

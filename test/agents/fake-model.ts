@@ -24,7 +24,7 @@ export interface ToolResult {
   text: string;
   isError: boolean;
   /** The pieces the client split it into, where it did (Codex puts its own "Wall time" header first). */
-  parts?: string[];
+  parts?: string[] | undefined;
 }
 
 /** The vendor-specific part: how a request names its tools, and how to answer a step. */

@@ -84,14 +84,14 @@ describe('real clients: a message from another agent reaches the model', () => {
     const rounds: {
       sent: Sent;
       sentAt: number;
-      held?: Recorded;
+      held?: Recorded | undefined;
       receipt?: Receipt;
       receiptWaitMs?: number;
     }[] = [];
     let me = '';
     /** Holds the model's request open: the message is sent, then the answer waits for the receipt. */
     const hold =
-      (i: number): Step['before'] =>
+      (i: number): NonNullable<Step['before']> =>
       async () => {
         me ||= await sessionAgent('claude', repo, agent);
         const text = `pineapple-${i}: please rebase onto main before you push`;

@@ -19,7 +19,7 @@ const CORE_BUDGET = 6000;
 
 interface Listed {
   name: string;
-  description?: string;
+  description?: string | undefined;
   inputSchema: unknown;
 }
 

@@ -2,8 +2,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { tempDir } from '../support/ctx.js';
 import { runCli, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 
 /** What the daemon itself rewrites on start: its lock, its address file, and the database it opens. */
@@ -49,6 +52,25 @@ describe('one daemon per state directory (real coord serve processes)', () => {
     const info = JSON.parse(readFileSync(join(first.stateDir, 'daemon.json'), 'utf8')) as { pid: number };
     assert.equal(info.pid, first.pid, "the loser did not overwrite the first's daemon.json");
     assert.equal(readFileSync(join(first.stateDir, 'daemon.lock'), 'utf8').trim(), String(first.pid));
+  });
+
+  test('coord serve on a port another process listens on exits with one sentence naming the port and --port, no stack', async () => {
+    const other = createServer();
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const { port } = other.address() as AddressInfo;
+    try {
+      const run = await runCli(['serve', '--port', String(port), '--state', tempDir('coord-port-taken-')]);
+      assert.equal(run.code, 1);
+      const lines = run.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('coord:'));
+      assert.equal(lines.length, 1, run.stderr);
+      assert.match(lines[0] ?? '', new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already taken .*--port N`));
+      assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+    } finally {
+      other.close();
+    }
   });
 
   test('kill -9 leaves daemon.lock behind; the next coord serve starts, and touches no other file in the state directory', async () => {

@@ -125,7 +125,7 @@ describe('sqlite group commit', () => {
       ['normal', 'normal', 1],
     ] as const) {
       const config = {
-        ...resolveDaemonConfig({ state: tempDir(), port: 0, durability: flag }, {}),
+        ...resolveDaemonConfig({ state: tempDir(), port: 0, ...(flag ? { durability: flag } : {}) }, {}),
         logLevel: 'silent',
       };
       const d = await startDaemon(config);

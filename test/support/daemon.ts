@@ -78,7 +78,7 @@ export async function spawnDaemon(
           ...(json === undefined ? {} : { 'content-type': 'application/json' }),
           ...(rest.headers as Record<string, string> | undefined),
         },
-        body: json === undefined ? rest.body : JSON.stringify(json),
+        body: json === undefined ? (rest.body ?? null) : JSON.stringify(json),
       });
     },
   };

@@ -52,12 +52,9 @@ export async function httpHarness(
             : {}),
           ...headers,
         },
-        payload:
-          body === undefined
-            ? undefined
-            : typeof body === 'string' || body instanceof Buffer
-              ? body
-              : JSON.stringify(body),
+        ...(body === undefined
+          ? {}
+          : { payload: typeof body === 'string' || body instanceof Buffer ? body : JSON.stringify(body) }),
       });
       let json: unknown;
       try {

@@ -10,12 +10,12 @@ import type { CoordEvent, Task } from '../../core/model.js';
 /** The fields other features add are optional here whether or not Task declares them yet. */
 type Added = 'blocked_by' | 'blocked' | 'ready' | 'parent' | 'children' | 'notes' | 'notes_count';
 export type TopTask = Omit<Task, Added> & {
-  ready?: boolean;
-  blocked_by?: string[];
-  blocked?: { id: string; state: string }[];
-  parent?: string | null;
-  children?: { total: number; completed: number };
-  notes_count?: number;
+  ready?: boolean | undefined;
+  blocked_by?: string[] | undefined;
+  blocked?: { id: string; state: string }[] | undefined;
+  parent?: string | null | undefined;
+  children?: { total: number; completed: number } | undefined;
+  notes_count?: number | undefined;
 };
 
 export interface TopAgent {
@@ -24,7 +24,7 @@ export interface TopAgent {
   last_seen: string;
   claims: string[];
   locks: string[];
-  unread?: number;
+  unread?: number | undefined;
 }
 
 export interface TopLock {
@@ -74,8 +74,8 @@ export function parseFilter(input: string): Filter {
   const words: string[] = [];
   for (const word of input.trim().split(/\s+/).filter(Boolean)) {
     const m = /^(kind|agent):(.+)$/.exec(word);
-    if (m?.[1] === 'kind') f.kind = m[2];
-    else if (m?.[1] === 'agent') f.agent = m[2];
+    if (m?.[2] && m[1] === 'kind') f.kind = m[2];
+    else if (m?.[2] && m[1] === 'agent') f.agent = m[2];
     else words.push(word);
   }
   if (words.length) f.text = words.join(' ').toLowerCase();

@@ -65,7 +65,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
       server.setTimeout(o.connectionTimeout ?? 0);
       return server;
     },
-    loggerInstance: opts.logger,
+    ...(opts.logger ? { loggerInstance: opts.logger } : {}),
     logController: new LogController({ disableRequestLogging: true }),
     // req.log is the daemon's logger itself: a child per request (its reqId binding, redaction set up again)
     // cost every request a few µs for the rare line logged with it, and requests are not logged (above).
