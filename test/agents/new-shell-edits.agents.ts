@@ -75,6 +75,13 @@ describe('real clients of SPEC §17: shell edits are seen too', () => {
       const holders = who.agents.filter((a) => a.locks.includes('src/b.ts')).map((a) => a.name);
       assert.equal(holders.length, 1, JSON.stringify(who));
       assert.notEqual(holders[0], 'alice');
+      // The shell hooks' agent is the session's own (its MCP server's `who` marks it "(you)").
+      const mine = fake
+        .results()
+        .find((r) => /\(you\)/.test(r.text))
+        ?.text.split('\n')
+        .find((l) => l.includes('(you)'));
+      assert.match(mine ?? '', /locks src\/b\.ts/, JSON.stringify(fake.results()));
     });
   }
 });
