@@ -13,7 +13,7 @@ import { CLIENT_KINDS, type ClientKind, isClientKind, PROFILES, profileOf } from
 import { findRepoRoot } from '../../state-dir/board-name.js';
 import { liveDaemonUrl } from '../../state-dir/daemon-lock.js';
 import { resolveStateDir } from '../../state-dir/state-dir.js';
-import { ensureToken, hookKeyOf } from '../../state-dir/token.js';
+import { ensureToken, hookKeyOf, readToken } from '../../state-dir/token.js';
 import { fail } from '../output.js';
 import { TomlConflict, trustCodexHooks } from '../setup/codex-toml.js';
 import { type Change, commitAll, folderToCreate, readText, removeEmptyTree, SetupUnwritable } from '../setup/commit.js';
@@ -102,10 +102,15 @@ const DEFAULT_DAEMON_PORT = 7777;
  * starts by default (COORD_PORT, else 7777); and the hook key, from the state directory's token (made now
  * if no daemon ever ran: the daemon keeps the token it finds).
  */
-function hookDaemon(stateDir: string, env: NodeJS.ProcessEnv): { url: string; hookKey: string } | undefined {
+function hookDaemon(
+  stateDir: string,
+  env: NodeJS.ProcessEnv,
+  write: boolean,
+): { url: string; hookKey: string } | undefined {
   try {
-    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-    const { token } = ensureToken(stateDir);
+    // Printing what setup would write makes nothing: without a token yet, it shows the command hooks.
+    if (write) mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    const token = write ? ensureToken(stateDir).token : readToken(stateDir);
     const url = liveDaemonUrl(stateDir) ?? `http://127.0.0.1:${Number(env.COORD_PORT) || DEFAULT_DAEMON_PORT}`;
     return { url: url.replace(/\/+$/, ''), hookKey: hookKeyOf(token) };
   } catch {
@@ -139,7 +144,7 @@ export async function runSetup(
     env,
     launch,
     ...(tools && tools !== profileOf(client).toolSurface ? { tools } : {}),
-    ...(scope === 'user' && !flags.remove ? { daemon: hookDaemon(stateDir, env) } : {}),
+    ...(scope === 'user' && !flags.remove ? { daemon: hookDaemon(stateDir, env, Boolean(flags.write)) } : {}),
   };
   const plans = planFor(ctx);
   const mpath = manifestPath(stateDir, client, scope, root);
