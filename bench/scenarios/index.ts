@@ -8,6 +8,7 @@ import claimNextInprocess from './claim-next-inprocess.js';
 import { cliInbox, cliVersion } from './cli-start.js';
 import daemonRss from './daemon-rss.js';
 import decideEditHttp from './decide-edit-http.js';
+import decideHoldsHttp from './decide-holds-http.js';
 import editHookCost from './edit-hook-cost.js';
 import emptyInboxHttp from './empty-inbox-http.js';
 import inboxHistory from './inbox-history.js';
@@ -40,6 +41,7 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'plan-vs-posts', scenario: planVsPosts },
   { file: 'pg-link', scenario: pgLink },
   { file: 'decide-edit-http', scenario: decideEditHttp },
+  { file: 'decide-holds-http', scenario: decideHoldsHttp },
   { file: 'edit-hook-cost', scenario: editHookCost },
   { file: 'changes-worktrees', scenario: changesWorktrees },
   { file: 'integrate-queue', scenario: integrateQueue },

@@ -1,10 +1,9 @@
 /**
  * The HTTP face of the operations table: each route names an operation and
  * where its input comes from. Handlers parse, call, map errors — nothing more.
+ * Route data only: nothing here loads an operation or zod.
  */
-import type { z } from 'zod';
-import type { Operation } from '../core/operation.js';
-import { operations as op } from '../core/operations.js';
+import type { OpName } from '../core/operations.js';
 import { integrationRoutes } from './integration-routes.js';
 import { messageRoutes } from './message-routes.js';
 import { PATHS } from './paths.js';
@@ -14,7 +13,11 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export interface Route {
   method: Method;
   url: string;
-  op: Operation<z.ZodType, unknown>;
+  /**
+   * The operation, by name: the table loads no operation (and so no zod), so a client that only sends
+   * requests — the CLI — stays light (issue 26); the server looks the operation up (operationNamed).
+   */
+  op: OpName;
   /** Where the op's input comes from: path params are renamed (id → task_id), the rest from query or body. */
   from: 'body' | 'query';
   /** Path parameters, in the op's input names. */
@@ -60,32 +63,32 @@ export const routes: Route[] = [
   {
     method: 'POST',
     url: '/v1/tasks',
-    op: op.createTask,
+    op: 'create_task',
     from: 'body',
     status: { ok: 201, replay: 200 },
   },
-  { method: 'GET', url: '/v1/tasks', op: op.listTasks, from: 'query' },
-  { method: 'GET', url: '/v1/tasks/:id', op: op.showTask, from: 'query', params: ID },
-  { method: 'POST', url: '/v1/tasks/:id/claim', op: op.claimTask, from: 'body', params: ID },
-  { method: 'POST', url: '/v1/claim', op: op.claimNext, from: 'body', status: { empty: 204 } },
-  { method: 'POST', url: '/v1/tasks/:id/heartbeat', op: op.heartbeat, from: 'body', params: ID },
-  { method: 'POST', url: '/v1/tasks/:id/release', op: op.releaseTask, from: 'body', params: ID },
-  { method: 'POST', url: '/v1/tasks/:id/submit', op: op.submitResult, from: 'body', params: ID },
-  { method: 'POST', url: '/v1/tasks/:id/cancel', op: op.cancelTask, from: 'body', params: ID },
-  { method: 'GET', url: '/v1/agents', op: op.listAgents, from: 'query' },
-  { method: 'POST', url: '/v1/locks', op: op.lockFiles, from: 'body', status: { ok: 201 } },
-  { method: 'GET', url: '/v1/locks', op: op.listLocks, from: 'query' },
-  { method: 'GET', url: '/v1/worktrees', op: op.listWorktrees, from: 'query' },
-  { method: 'GET', url: '/v1/changes', op: op.listChanges, from: 'query' },
-  { method: 'POST', url: '/v1/target', op: op.setTarget, from: 'body' },
-  { method: 'POST', url: '/v1/reserve/port', op: op.reservePort, from: 'body', status: { ok: 201 } },
-  { method: 'POST', url: PATHS.decideEdit, op: op.decideEdit, from: 'body' },
-  { method: 'POST', url: '/v1/locks/:lock_id/renew', op: op.renewLock, from: 'body', params: LOCK },
-  { method: 'DELETE', url: '/v1/locks/:lock_id', op: op.unlockFiles, from: 'query', params: LOCK },
+  { method: 'GET', url: '/v1/tasks', op: 'list_tasks', from: 'query' },
+  { method: 'GET', url: '/v1/tasks/:id', op: 'show_task', from: 'query', params: ID },
+  { method: 'POST', url: '/v1/tasks/:id/claim', op: 'claim_task', from: 'body', params: ID },
+  { method: 'POST', url: '/v1/claim', op: 'claim_next', from: 'body', status: { empty: 204 } },
+  { method: 'POST', url: '/v1/tasks/:id/heartbeat', op: 'heartbeat', from: 'body', params: ID },
+  { method: 'POST', url: '/v1/tasks/:id/release', op: 'release_task', from: 'body', params: ID },
+  { method: 'POST', url: '/v1/tasks/:id/submit', op: 'submit_result', from: 'body', params: ID },
+  { method: 'POST', url: '/v1/tasks/:id/cancel', op: 'cancel_task', from: 'body', params: ID },
+  { method: 'GET', url: '/v1/agents', op: 'list_agents', from: 'query' },
+  { method: 'POST', url: '/v1/locks', op: 'lock_files', from: 'body', status: { ok: 201 } },
+  { method: 'GET', url: '/v1/locks', op: 'list_locks', from: 'query' },
+  { method: 'GET', url: '/v1/worktrees', op: 'list_worktrees', from: 'query' },
+  { method: 'GET', url: '/v1/changes', op: 'list_changes', from: 'query' },
+  { method: 'POST', url: '/v1/target', op: 'set_target', from: 'body' },
+  { method: 'POST', url: '/v1/reserve/port', op: 'reserve_port', from: 'body', status: { ok: 201 } },
+  { method: 'POST', url: PATHS.decideEdit, op: 'decide_edit', from: 'body' },
+  { method: 'POST', url: '/v1/locks/:lock_id/renew', op: 'renew_lock', from: 'body', params: LOCK },
+  { method: 'DELETE', url: '/v1/locks/:lock_id', op: 'unlock_files', from: 'query', params: LOCK },
   {
     method: 'GET',
     url: '/v1/inbox',
-    op: op.inbox,
+    op: 'inbox',
     from: 'query',
     alsoAs: { type: 'text/plain', query: { format: 'text' } },
     summary: 'Your inbox; ?format=text for the compact form a model reads.',
@@ -93,24 +96,24 @@ export const routes: Route[] = [
   {
     method: 'GET',
     url: '/v1/events',
-    op: op.listEvents,
+    op: 'list_events',
     from: 'query',
     alsoAs: { type: 'text/event-stream', json: { format: 'json' } },
     summary:
       'The event log as Server-Sent Events (id = seq, event = type); Last-Event-ID or ?since resumes right after that event. ?format=json (or Accept: application/json) answers one page of list_events instead.',
   },
-  { method: 'POST', url: '/v1/tasks/:id/deps', op: op.setDeps, from: 'body', params: ID },
+  { method: 'POST', url: '/v1/tasks/:id/deps', op: 'set_deps', from: 'body', params: ID },
   {
     method: 'POST',
     url: '/v1/plans',
-    op: op.postPlan,
+    op: 'post_plan',
     from: 'body',
     status: { ok: 201, replay: 200 },
   },
   ...messageRoutes,
-  { method: 'POST', url: '/v1/connect', op: op.connect, from: 'body', status: { ok: 201 } },
-  { method: 'GET', url: '/v1/connectors', op: op.listConnectors, from: 'query' },
-  { method: 'POST', url: '/v1/connectors/:id/revoke', op: op.revokeConnector, from: 'body', params: { id: 'id' } },
+  { method: 'POST', url: '/v1/connect', op: 'connect', from: 'body', status: { ok: 201 } },
+  { method: 'GET', url: '/v1/connectors', op: 'list_connectors', from: 'query' },
+  { method: 'POST', url: '/v1/connectors/:id/revoke', op: 'revoke_connector', from: 'body', params: { id: 'id' } },
   ...integrationRoutes,
-  { method: 'GET', url: '/v1/tasks/:id/artifacts', op: op.listArtifacts, from: 'query', params: ID },
+  { method: 'GET', url: '/v1/tasks/:id/artifacts', op: 'list_artifacts', from: 'query', params: ID },
 ];

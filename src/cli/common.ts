@@ -2,8 +2,8 @@
 import { userInfo } from 'node:os';
 import { type Command, Option } from 'commander';
 import { connect, type DaemonClient } from '../client/daemon-client.js';
-import { resolveBoard } from '../state-dir/board-name.js';
 import { resolveStateDir } from '../state-dir/state-dir.js';
+import { resolveAgent, resolveBoard } from '../state-dir/who.js';
 import { fail } from './output.js';
 
 export interface CommonFlags {
@@ -45,7 +45,7 @@ export function resolveInvocation(flags: CommonFlags): Invocation {
   const stateDir = resolveStateDir(flags.state, env);
   return {
     stateDir,
-    agent: flags.agent ?? env.COORD_AGENT ?? `${user}@cli`,
+    agent: resolveAgent({ flag: flags.agent, env, fallback: `${user}@cli` }),
     board: resolveBoard(flags.board, env, process.cwd()),
     client: connect(stateDir),
   };

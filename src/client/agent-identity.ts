@@ -27,6 +27,7 @@ import { hostname, userInfo } from 'node:os';
 
 import { type ClientKind, profileOf } from '../clients/index.js';
 import { agentOfKey } from '../core/agent-name.js';
+import { resolveAgent } from '../state-dir/who.js';
 
 export { CLIENT_KINDS, type ClientKind, isClientKind } from '../clients/index.js';
 
@@ -94,7 +95,8 @@ export function identify(
       source = `${client} without a client process (${who})`;
     }
   }
-  return { ...agentOfKey(client, key, env.COORD_AGENT), source };
+  const derived = agentOfKey(client, key);
+  return { agent: resolveAgent({ env, session: derived.agent }), sessionId: derived.sessionId, source };
 }
 
 /** The session id the client gives this side (its MCP server, or its hooks) and the other side alike. */

@@ -7,7 +7,7 @@
 import { HEALTH_URL } from '../api/routes.js';
 import { liveDaemonUrl } from '../state-dir/daemon-lock.js';
 import { readToken } from '../state-dir/token.js';
-import { type AnyOperation, type CallInput, type CallOutput, requestFor, routeOf } from './call.js';
+import { type Callable, type CallInput, type CallOutput, requestFor, routeOf } from './call.js';
 import { type HttpAnswer, httpRequest } from './http.js';
 
 export class CliError extends Error {
@@ -23,11 +23,11 @@ export class CliError extends Error {
 export interface DaemonClient {
   url: string;
   /** The operation's answer (null for an empty 204); a coord error answer throws CliError with its code. */
-  call<Op extends AnyOperation>(op: Op, input: CallInput<Op>): Promise<CallOutput<Op>>;
+  call<Op extends Callable>(op: Op, input: CallInput<Op>): Promise<CallOutput<Op>>;
   /** The route's second form as text (the inbox a model reads): the query of its `alsoAs` is added. */
-  callText<Op extends AnyOperation>(op: Op, input: CallInput<Op>): Promise<string>;
+  callText<Op extends Callable>(op: Op, input: CallInput<Op>): Promise<string>;
   /** The route's stream (`alsoAs: text/event-stream`), still open: the caller reads the body. */
-  stream<Op extends AnyOperation>(op: Op, input: CallInput<Op>, headers?: Record<string, string>): Promise<HttpAnswer>;
+  stream<Op extends Callable>(op: Op, input: CallInput<Op>, headers?: Record<string, string>): Promise<HttpAnswer>;
   /** GET /v1/health, the one route with no operation (and no token needed). */
   health(): Promise<{ ok: boolean; version: string; store: string }>;
 }

@@ -1,6 +1,6 @@
 /** Claude Code (SPEC §10, §17): `~/.claude.json` (or `.mcp.json`), `settings.json` hooks, `CLAUDE.md`. */
 import { join } from 'node:path';
-import { claudeAnswers } from './answers.js';
+import { additionalContext, claudeAnswers } from './answers.js';
 import type { ClientEvent, ClientProfile } from './profile.js';
 
 const EVENTS = {
@@ -131,6 +131,8 @@ export const claude: ClientProfile = {
     events: EVENTS,
     input: { toolName: ['tool_name'], toolInput: ['tool_input'] },
     ...claudeAnswers(EVENTS),
+    // PreToolUse's `additionalContext` reaches the model; the edit goes ahead as the user's settings allow.
+    allowNoting: additionalContext(EVENTS),
   },
   identity: { mcpEnv: ['CLAUDE_CODE_SESSION_ID'], hookEnv: ['CLAUDE_CODE_SESSION_ID'] },
   tools: { edit: EDIT, readOnly: [], shell: SHELL, hookSeesEveryTool: false },

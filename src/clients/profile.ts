@@ -111,6 +111,11 @@ export interface HookContract {
   deny(reason: string, event: ClientEvent): Spoken;
   /** Add context for the model (session start). */
   context(text: string, event: ClientEvent): Spoken;
+  /**
+   * Let the tool call go ahead and add one line the model reads (pre-edit: SPEC §14's warning of changes not
+   * merged yet in another work tree). A client without it gets the line on stderr, as other warnings.
+   */
+  allowNoting?(text: string, event: ClientEvent): Spoken;
   /** Keep the agent going with `reason` (stop). */
   keepGoing(reason: string, event: ClientEvent): Spoken;
   /**

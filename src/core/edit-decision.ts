@@ -116,6 +116,11 @@ export const hookDeny = (reason: string) => ({
   hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
 });
 
+/** What that tool answers to allow an edit with one line for the model (PreToolUse `additionalContext`). */
+export const hookNote = (text: string) => ({
+  hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: text },
+});
+
 /** `coord_busy: coord did not answer in 28s — try the edit again` */
 export const busyReason = (waitedS: number): string =>
   `coord_busy: coord did not answer in ${waitedS}s — try the edit again`;

@@ -40,9 +40,13 @@ export function conflictLine(c: LockConflict & { branch?: string | null }, from:
 export const holdAdvice =
   'edit something else, or wait until that work is merged (coord changes shows it); a person can end a hold with coord unlock --force';
 
-/** The keys of each hold still pending in its work tree; a hold whose tree is gone keeps nothing. */
+/**
+ * The keys of each hold still pending in its work tree; a hold whose tree is gone keeps nothing. An ended
+ * lock (`ended`) is always answered: its pending keys become the hold, with none it ends (SPEC §14: a lock
+ * becomes a hold only of paths that are pending).
+ */
 export function holdTrims(
-  holds: { lock_id: string; worktree: string; resources: string[] }[],
+  holds: { lock_id: string; worktree: string; resources: string[]; ended?: boolean }[],
   pending: Map<string, string[] | null>,
 ): HoldTrim[] {
   const out: HoldTrim[] = [];
@@ -55,7 +59,7 @@ export function holdTrims(
     }
     // A `kind:name` key is never pending: it stays a hold no longer than the lock it was.
     const keep = h.resources.filter((r) => !isResource(r) && paths.some((p) => overlaps(r, p)));
-    if (keep.length < h.resources.length) out.push({ lock_id: h.lock_id, keep, reason: 'merged' });
+    if (h.ended || keep.length < h.resources.length) out.push({ lock_id: h.lock_id, keep, reason: 'merged' });
   }
   return out;
 }

@@ -4,7 +4,7 @@
  */
 import { messageLine } from './message-text.js';
 import type { Task } from './model.js';
-import type { InboxOutput } from './schemas.js';
+import type { InboxOutput } from './output-schemas.js';
 
 const cut = (s: string, n: number): string => {
   const chars = [...s.replace(/\s+/g, ' ')];

@@ -1,14 +1,12 @@
-/** The shapes of the notes and messages operations (SPEC §12); the Note and Message shapes are in schemas.ts. */
+/** The shapes of the notes and messages operations (SPEC §12); the Note and Message shapes are in output-schemas.ts. */
 import { z } from 'zod';
+import { DeliveryViaSchema, MessageSchema, NoteSchema } from './output-schemas.js';
 import {
   AgentName,
   BoardName,
-  DeliveryViaSchema,
   MAX_IDEMPOTENCY_KEY_CHARS,
   MAX_NOTE_BYTES,
   MessageId,
-  MessageSchema,
-  NoteSchema,
   NoteText,
   TaskId,
   text,

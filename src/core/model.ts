@@ -26,9 +26,9 @@ import type {
   MessageSchema,
   NoteSchema,
   ReceiptSchema,
-  ResultStatusSchema,
   TaskSchema,
-} from './schemas.js';
+} from './output-schemas.js';
+import type { ResultStatusSchema } from './schemas.js';
 
 export const TASK_STATES = ['queued', 'claimed', 'completed', 'failed', 'cancelled', 'expired'] as const;
 export type TaskState = (typeof TASK_STATES)[number];

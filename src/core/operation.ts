@@ -37,6 +37,6 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
  * The handler's answer must fit the output schema (the one OpenAPI documents and MCP tools declare):
  * a field the schema requires that the handler leaves out, or returns with another type, fails to compile.
  */
-export const defineOperation = <I extends z.ZodType, S extends z.ZodType, O extends z.output<S>>(
-  op: Operation<I, O> & { output: S },
-): Operation<I, O> => op;
+export const defineOperation = <N extends string, I extends z.ZodType, S extends z.ZodType, O extends z.output<S>>(
+  op: Operation<I, O> & { name: N; output: S },
+): Operation<I, O> & { name: N } => op;

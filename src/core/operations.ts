@@ -1,4 +1,6 @@
 /** Every operation of coord, declared once; the transports derive from this table. */
+import type { z } from 'zod';
+import type { Operation } from './operation.js';
 import { listAgents } from './ops/agents.js';
 import { getArtifact, listArtifacts, putArtifact } from './ops/artifacts.js';
 import { cancelTask } from './ops/cancel-task.js';
@@ -75,3 +77,17 @@ export const operations = {
 } as const;
 
 export type Operations = typeof operations;
+
+/** An operation's name (its MCP tool name, its OpenAPI operationId, what a route names). */
+export type OpName = Operations[keyof Operations]['name'];
+/** The operation of a name, as a type (a client names an operation without loading it: client/call.ts). */
+export type OperationNamed<N extends OpName> = Extract<Operations[keyof Operations], { name: N }>;
+
+const BY_NAME = new Map<string, Operation<z.ZodType, unknown>>(Object.values(operations).map((o) => [o.name, o]));
+
+/** The operation a route names (the server's side of api/routes.ts). */
+export function operationNamed(name: OpName): Operation<z.ZodType, unknown> {
+  const op = BY_NAME.get(name);
+  if (!op) throw new Error(`no operation named ${name}`);
+  return op;
+}

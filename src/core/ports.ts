@@ -185,7 +185,8 @@ export interface AcquireLocksCommand {
   /** The MCP session (or other owner) whose end frees this lock at once (rule 13). */
   session_id: string | null;
   /**
-   * SPEC §14: the work tree the agent works in. Such a lock becomes a change hold when it ends, and holds of
+   * SPEC §14: the work tree the agent works in. When such a lock ends, its keys still pending there become a
+   * change hold (the store keeps it ended until core has asked git: endedLocks, trimHolds), and holds of
    * this same work tree never conflict with it.
    */
   worktree: string | null;

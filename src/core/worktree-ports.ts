@@ -24,6 +24,17 @@ export interface ClaimTree {
   head: string | null;
 }
 
+/** A lock taken from a work tree that ended and waits for git to say which of its keys are pending there. */
+export interface EndedLock {
+  lock_id: string;
+  board: string;
+  agent: string;
+  /** The task it was bound to (or given at a submit), which its hold will be of. */
+  task_id: string | null;
+  worktree: string;
+  resources: string[];
+}
+
 /** One hold to narrow: keep only `keep` of its keys; with none, it ends for `reason`. */
 export interface HoldTrim {
   lock_id: string;
@@ -46,6 +57,11 @@ export interface WorktreeStore {
   claimTree(task_id: string): Promise<ClaimTree | null>;
   /** A person ends a lock or hold at once, never turning it into a hold. */
   forceReleaseLock(lock_id: string): Promise<{ released: boolean }>;
-  /** Holds whose paths are no longer pending shrink or end (SPEC §14: "ends by itself"). */
+  /** Ended work-tree locks not settled yet (`trimHolds` makes their pending keys a hold, ends the rest). */
+  endedLocks(board?: string): Promise<EndedLock[]>;
+  /**
+   * Holds whose paths are no longer pending shrink or end (SPEC §14: "ends by itself"); an ended lock keeps
+   * only `keep` as a hold, or with none ends for the reason it ended.
+   */
   trimHolds(trims: HoldTrim[]): Promise<number>;
 }

@@ -17,8 +17,14 @@ export function speak(client: ClientKind, event: HookEvent, v: Verdict): Spoken 
   const hooks = profileOf(client).hooks;
   const on = event === 'pre-commit' ? 'pre-edit' : event;
   switch (v.kind) {
-    case 'allow':
-      return { code: 0, stdout: '', stderr: v.warning ? `${v.warning}\n` : '' };
+    case 'allow': {
+      if (v.note && hooks.allowNoting) {
+        const said = hooks.allowNoting(v.note, on);
+        return v.warning ? { ...said, stderr: `${said.stderr}${v.warning}\n` } : said;
+      }
+      const lines = [v.warning, v.note].filter(Boolean);
+      return { code: 0, stdout: '', stderr: lines.map((l) => `${l}\n`).join('') };
+    }
     case 'deny':
       return hooks.deny(v.reason, on);
     case 'context':

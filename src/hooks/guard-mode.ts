@@ -12,7 +12,8 @@ export function guardMode(env: NodeJS.ProcessEnv): GuardMode {
 
 /** What a hook decided, before it is put in its client's words (answer.ts). */
 export type Verdict =
-  | { kind: 'allow'; warning?: string }
+  /** `note`: one line for the model (answer.ts: the client's allowNoting, else stderr like a warning). */
+  | { kind: 'allow'; warning?: string; note?: string }
   | { kind: 'deny'; reason: string }
   /** Session start / stop: context for the model. */
   | { kind: 'context'; text: string }

@@ -7,8 +7,8 @@
 import { type AgentIdentity, identify } from '../client/agent-identity.js';
 import { CLIENT_KINDS, type ClientKind, detectClient, isClientKind, profileOf } from '../clients/index.js';
 import type { ClientProfile } from '../clients/profile.js';
-import { resolveBoard } from '../state-dir/board-name.js';
 import { resolveStateDir } from '../state-dir/state-dir.js';
+import { givenBoard, resolveAgent, resolveBoard } from '../state-dir/who.js';
 import { type HookEvent, type Spoken, speak } from './answer.js';
 import { type HookDaemon, hookDaemon } from './daemon.js';
 import { type GuardMode, guardMode } from './guard-mode.js';
@@ -106,7 +106,7 @@ async function dispatch(
     return speak(
       args.client,
       'pre-edit',
-      await preEdit(input, { mode, cwd, identity, daemon, board: env.COORD_BOARD, timeoutS: args.timeoutS }),
+      await preEdit(input, { mode, cwd, identity, daemon, board: givenBoard(undefined, env), timeoutS: args.timeoutS }),
     );
   }
   if (args.event === 'pre-shell' || args.event === 'post-shell') {
@@ -116,13 +116,13 @@ async function dispatch(
       stateDir,
       identity,
       daemon,
-      board: env.COORD_BOARD,
+      board: givenBoard(undefined, env),
       deadline: Date.now() + ((args.timeoutS ?? HOOK_TIMEOUT_S) - 2) * 1000,
     };
     if (args.event === 'pre-shell') return speak(args.client, 'pre-shell', preShell(input, shell));
     return speak(args.client, 'post-shell', await postShell(input, shell));
   }
-  const agent = identity?.agent ?? env.COORD_AGENT ?? `${args.client}#unknown`;
+  const agent = resolveAgent({ env, session: identity?.agent, fallback: `${args.client}#unknown` });
   const board = resolveBoard(undefined, env, cwd);
   if (args.event === 'session-start') {
     const text = await primeText(agent, board, daemon);

@@ -9,7 +9,8 @@ import { PATHS, withQuery } from '../api/paths.js';
 import { CLIENT_KINDS, identify } from '../client/agent-identity.js';
 import { conflictLine } from '../core/holds.js';
 import { normaliseResource, overlaps } from '../core/paths.js';
-import { findRepoRoot, foldsCase, resolveBoard } from '../state-dir/board-name.js';
+import { findRepoRoot, foldsCase } from '../state-dir/board-name.js';
+import { resolveAgent, resolveBoard } from '../state-dir/who.js';
 import { DaemonDown, type HookDaemon, query } from './daemon.js';
 import type { GuardMode } from './guard-mode.js';
 import { conflictReason } from './pre-edit.js';
@@ -51,7 +52,8 @@ export async function preCommit(
   if (keys.length === 0) return { code: 0, message: '' };
   const board = resolveBoard(undefined, env, root);
   // The committer is whichever agent's shell ran git (or a human, who holds no agent's name).
-  const me = new Set<string>(env.COORD_AGENT ? [env.COORD_AGENT] : []);
+  const named = resolveAgent({ env });
+  const me = new Set<string>(named ? [named] : []);
   for (const kind of CLIENT_KINDS) {
     const id = identify(kind, env, { skip: ['git'] });
     if (id) me.add(id.agent);

@@ -29,6 +29,8 @@ interface Decision {
   decision: 'allow' | 'deny';
   reason: string | null;
   conflicts: ConflictLine[];
+  /** Allow: changes not merged yet in another work tree that no hold covers (SPEC §14); absent from older daemons. */
+  warning?: string | null;
 }
 
 export interface PreEditEnv {
@@ -62,6 +64,7 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
   try {
     const daemon = env.daemon();
     const denied: Decision[] = [];
+    const notes: string[] = [];
     for (const [board, at] of boards) {
       const d = await decide(
         daemon,
@@ -69,8 +72,9 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
         deadline,
       );
       if (d.decision === 'deny') denied.push(d);
+      else if (d.warning) notes.push(d.warning);
     }
-    if (denied.length === 0) return { kind: 'allow' };
+    if (denied.length === 0) return notes.length > 0 ? { kind: 'allow', note: notes.join('\n') } : { kind: 'allow' };
     const reason =
       denied.length === 1 && denied[0]?.reason ? denied[0].reason : conflictReason(denied.flatMap((d) => d.conflicts));
     return env.mode === 'warn'

@@ -1,13 +1,13 @@
 /**
  * SPEC §14 in the background: holds end by themselves once their paths are no
- * longer pending (looked at every few seconds, and soon after a lock becomes a
- * hold), and a claim that ends without a submit is checked for work left in
+ * longer pending, and ended work-tree locks become holds of their pending paths
+ * only (looked at every few seconds, and at once when a claim ends), and a claim that ends without a submit is checked for work left in
  * its work tree. git runs here, off every request's path.
  */
 import type { Logger } from 'pino';
 import type { CoordEvent } from '../core/model.js';
 import type { Ctx } from '../core/operation.js';
-import { settleHolds } from '../core/ops/settle-holds.js';
+import { settleEnded, settleHolds } from '../core/ops/settle-holds.js';
 import { noteWorkLeft } from '../core/ops/work-left.js';
 
 export function keepHolds(ctx: Ctx, log: Logger, everyMs: number): () => void {
@@ -16,7 +16,10 @@ export function keepHolds(ctx: Ctx, log: Logger, everyMs: number): () => void {
     if (running) return;
     running = true;
     try {
-      const boards = new Set((await ctx.store.listLocks()).filter((l) => l.hold).map((l) => l.board));
+      const boards = new Set([
+        ...(await ctx.store.listLocks()).filter((l) => l.hold).map((l) => l.board),
+        ...(await ctx.store.endedLocks()).map((l) => l.board),
+      ]);
       for (const board of boards) await settleHolds(ctx, board);
     } catch (err) {
       log.warn({ err }, 'checking change holds failed');
@@ -29,9 +32,12 @@ export function keepHolds(ctx: Ctx, log: Logger, everyMs: number): () => void {
   const unsubscribe = ctx.store.subscribe((events: CoordEvent[]) => {
     for (const e of events) {
       if (e.type === 'task.requeued' && e.task_id) {
-        noteWorkLeft(ctx, e.task_id, e.agent).catch((err) =>
-          log.warn({ err, task: e.task_id }, 'work-left check failed'),
-        );
+        const taskId = e.task_id;
+        // The claim's work-tree locks ended with it: git says first which of them hold on (SPEC §14).
+        settleEnded(ctx)
+          .catch((err) => log.warn({ err }, 'settling ended locks failed'))
+          .then(() => noteWorkLeft(ctx, taskId, e.agent))
+          .catch((err) => log.warn({ err, task: taskId }, 'work-left check failed'));
       }
     }
   });

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { systemClock } from '../core/clock.js';
 import type { Ctx } from '../core/operation.js';
+import { settleEnded } from '../core/ops/settle-holds.js';
 import type { Store } from '../core/ports.js';
 import { Presence } from '../core/presence.js';
 import { VERSION } from '../core/version.js';
@@ -122,7 +123,11 @@ export async function startDaemon(
     let stopping = false;
     const endSession = (session: string, attempt = 0): void => {
       sessionStore.endSession(session).then(
-        (ended) => log.info({ session, ...ended }, 'session ended'),
+        (ended) => {
+          log.info({ session, ...ended }, 'session ended');
+          // SPEC §14: its work-tree locks hold on only to what git says is pending.
+          settleEnded(ctx).catch((err) => log.warn({ err }, 'settling ended locks failed'));
+        },
         (err) => {
           log.warn({ err, session, attempt }, 'ending a session failed; retrying');
           if (!stopping)

@@ -68,12 +68,6 @@ export function boardForDir(dir: string): string | null {
   return tree ? boardForRepo(tree.home) : null;
 }
 
-export function resolveBoard(flag: string | undefined, env: NodeJS.ProcessEnv, cwd: string): string {
-  if (flag) return flag;
-  if (env.COORD_BOARD) return env.COORD_BOARD;
-  return boardForDir(cwd) ?? 'default';
-}
-
 /** A path's lock key: relative to the root of the work tree it is in, with `/` separators. */
 export interface TreePath {
   tree: WorkTree;

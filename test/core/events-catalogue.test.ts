@@ -37,7 +37,7 @@ test('every event type has a catalogue entry, and each event the store writes ma
     message: { id: string };
   };
   await h.call(op.ackMessage, { message_id: sent.message.id, agent: 'bob' });
-  // SPEC §14: a lock taken from a work tree stays, when released, as that work tree's hold (lock.held).
+  // SPEC §14: a lock taken from a work tree becomes, when released with its path pending, that work tree's hold (lock.held).
   await h.store.acquireLocks({
     lock_id: 'l_held',
     board,
@@ -48,6 +48,8 @@ test('every event type has a catalogue entry, and each event the store writes ma
     worktree: '/repo/wt-a',
   });
   await h.store.releaseLock('l_held');
+  // git (here: the test) says the path is still pending there, so the ended lock becomes the hold.
+  await h.store.trimHolds([{ lock_id: 'l_held', keep: ['src/held.ts'], reason: 'merged' }]);
   // SPEC §15: an integration result that is not a merge (task.integration), then a merge (task.integrated).
   const worked = await post('integrated');
   const grant = await claim(worked, 'bob');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { inboxText } from '../../src/core/inbox-text.js';
-import type { InboxOutput } from '../../src/core/schemas.js';
+import type { InboxOutput } from '../../src/core/output-schemas.js';
 
 const NOW = Date.UTC(2026, 0, 31);
 const view = (over: Partial<InboxOutput>): InboxOutput => ({

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { claimLine, inboxText, shortDuration, taskLine } from '../../src/core/inbox-text.js';
 import type { Task } from '../../src/core/model.js';
-import type { InboxOutput } from '../../src/core/schemas.js';
+import type { InboxOutput } from '../../src/core/output-schemas.js';
 
 const NOW = Date.UTC(2026, 0, 31);
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');

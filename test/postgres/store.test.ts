@@ -41,7 +41,10 @@ describe('postgres: migrations', () => {
     const fresh = await server.createDatabase();
     const stores = await Promise.all([1, 2, 3, 4].map(() => PostgresStore.open({ url: fresh, max: 2 })));
     const applied = await stores[0]!.pool.query<{ version: number }>('SELECT version FROM coord_migrations');
-    assert.deepEqual(applied.rows.map((r) => r.version).sort(), versions);
+    assert.deepEqual(
+      applied.rows.map((r) => r.version).sort((a, b) => a - b),
+      versions,
+    );
     await Promise.all(stores.map((s) => s.close()));
     const again = await PostgresStore.open({ url: fresh });
     assert.equal(

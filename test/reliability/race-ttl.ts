@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Task } from '../../src/core/model.js';
-import type { InboxOutput } from '../../src/core/schemas.js';
+import type { InboxOutput } from '../../src/core/output-schemas.js';
 import { A, type Arena, B, calls, claimedByA, race, show, type Tally, tickTo } from './race-arena.js';
 import type { RaceCall } from './race-racers.js';
 

@@ -6,6 +6,7 @@
 import { describe } from 'node:test';
 import { claimFilesContract } from '../locks-board/contract/claim-files.js';
 import { decideEditContract } from '../locks-board/contract/decide-edit.js';
+import { endedLocksContract } from '../locks-board/contract/ended-locks.js';
 import { sessionContract } from '../locks-board/contract/sessions.js';
 import { tryLockContract } from '../locks-board/contract/try-locks.js';
 import type { MakeStore } from '../support/ctx.js';
@@ -16,5 +17,6 @@ export function runLockContract(name: string, makeStore: MakeStore): void {
     claimFilesContract(makeStore);
     sessionContract(makeStore);
     decideEditContract(makeStore);
+    endedLocksContract(makeStore);
   });
 }

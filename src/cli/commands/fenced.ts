@@ -99,7 +99,13 @@ export function registerFenced(program: Command): void {
         ...(flags.allowDirty ? { allow_dirty: true } : {}),
         ...cwdTree(),
       });
-      const res = await inv.client.call(operations.submitResult, input);
+      const res = await inv.client.call(operations.submitResult, input).catch((e: unknown) => {
+        // The daemon names the MCP/HTTP field; on the command line it is a flag.
+        if (e instanceof CliError && e.code === 'uncommitted_changes') {
+          throw new CliError(e.code, e.message.replaceAll('allow_dirty: true', '--allow-dirty'), e.details);
+        }
+        throw e;
+      });
       emit(flags, res, () =>
         [
           `submitted #${input.task_id} as ${input.status}${res.replayed ? ' (replayed: same result as before)' : ''}`,

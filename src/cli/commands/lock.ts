@@ -5,6 +5,7 @@ import type { Lock } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
 import { overlaps } from '../../core/paths.js';
 import { findRepoRoot } from '../../state-dir/board-name.js';
+import { givenBoard } from '../../state-dir/who.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { clockTime, emit } from '../output.js';
 import { cwdTree, repoKeys, repoRelative } from './lock-paths.js';
@@ -54,7 +55,7 @@ export function registerLock(program: Command): void {
       const inv = resolveInvocation(flags);
       const located = repoKeys(paths, process.cwd());
       // A submodule's files go on the submodule's board, where its edits are checked — unless a board was named.
-      const board = located.board && !flags.board && !process.env.COORD_BOARD ? located.board : inv.board;
+      const board = givenBoard(flags.board, process.env) ?? (located.board || inv.board);
       const input = parseInput(operations.lockFiles, {
         agent: inv.agent,
         board,

@@ -12,9 +12,10 @@ import { StdioTransport } from '../../client/jsonrpc.js';
 import { Bridge } from '../../client/mcp-relay.js';
 import { isClientKind, profileOf } from '../../clients/index.js';
 import { isAgentName, isBoardName } from '../../core/names.js';
-import { findRepoRoot, resolveBoard } from '../../state-dir/board-name.js';
+import { findRepoRoot } from '../../state-dir/board-name.js';
 import { holdSessionLock, type SessionLock } from '../../state-dir/session-lock.js';
 import { resolveStateDir } from '../../state-dir/state-dir.js';
+import { givenBoard, resolveAgent, resolveBoard } from '../../state-dir/who.js';
 import { EXIT } from '../exit-codes.js';
 import type { McpFlags } from './mcp.js';
 
@@ -28,9 +29,9 @@ export async function runMcp(flags: McpFlags): Promise<void> {
   // One agent, one name: the hooks of this client session derive the same name and session (SPEC §10).
   const kind = isClientKind(flags.client) ? flags.client : env.CLAUDE_CODE_SESSION_ID ? 'claude' : undefined;
   const identity = kind ? identify(kind, env, { side: 'mcp' }) : null;
-  const agent = flags.agent ?? (env.COORD_AGENT || identity?.agent);
+  const agent = resolveAgent({ flag: flags.agent, env, session: identity?.agent });
   const board = resolveBoard(flags.board, env, workspace);
-  const boardGiven = Boolean(flags.board || env.COORD_BOARD);
+  const boardGiven = givenBoard(flags.board, env) !== undefined;
   if (flags.tools !== undefined && flags.tools !== 'core' && flags.tools !== 'all') {
     log(`--tools must be core or all, got "${flags.tools}"`);
     process.exit(EXIT.usage);

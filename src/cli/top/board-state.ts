@@ -25,6 +25,9 @@ export interface TopAgent {
   claims: string[];
   locks: string[];
   unread?: number | undefined;
+  /** SPEC §14: the work tree it was last seen working in, and its branch. */
+  worktree?: string | null | undefined;
+  branch?: string | null | undefined;
 }
 
 export interface TopLock {

@@ -107,6 +107,10 @@ export function sidePane(state: BoardState, cols: number, now: number, color: bo
       cell(name, nameCols, a.active ? 'green-fg' : 'gray-fg', color, !!unread) +
         (unread ? cell(unread, cols - nameCols, 'yellow-fg', color, false) : ''),
     );
+    if (a.worktree)
+      lines.push(
+        cell(`  in ${a.worktree.split('/').pop()}${a.branch ? ` [${a.branch}]` : ''}`, cols, 'gray-fg', color, false),
+      );
     if (a.claims.length)
       lines.push(cell(`  holds ${a.claims.map((id) => `#${id}`).join(' ')}`, cols, undefined, color, false));
   }

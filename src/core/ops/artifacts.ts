@@ -3,13 +3,8 @@ import { sha256Hex } from '../canonical-json.js';
 import { CoordError } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
-import {
-  ArtifactOutput,
-  GetArtifactInput,
-  ListArtifactsInput,
-  ListArtifactsOutput,
-  PutArtifactInput,
-} from '../schemas.js';
+import { ArtifactOutput, ListArtifactsOutput } from '../output-schemas.js';
+import { GetArtifactInput, ListArtifactsInput, PutArtifactInput } from '../schemas.js';
 
 export const MAX_ARTIFACT_BYTES = 16 * 1024 * 1024;
 

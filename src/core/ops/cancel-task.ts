@@ -1,7 +1,8 @@
 import { describeBlocked } from '../blockers.js';
 import { defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
-import { CancelInput, TaskEnvelope } from '../schemas.js';
+import { TaskEnvelope } from '../output-schemas.js';
+import { CancelInput } from '../schemas.js';
 
 export const cancelTask = defineOperation({
   name: 'cancel_task',

@@ -18,7 +18,8 @@ import type { Ctx } from '../operation.js';
 import { defineOperation } from '../operation.js';
 import { BoardName } from '../schemas.js';
 import { ACTIVE_WINDOW_MS } from './agents.js';
-import { explicitTree, trackTree } from './worktree-context.js';
+import { recordPending } from './pending-elsewhere.js';
+import { explicitTree, tieBoard } from './worktree-context.js';
 
 const ChangesQuery = z.object({
   board: BoardName.optional(),
@@ -34,10 +35,8 @@ const WORKING_MS = 3 * ACTIVE_WINDOW_MS;
 
 async function pendingTrees(ctx: Ctx, board: string, worktree: string | undefined) {
   if (!ctx.git) throw new CoordError('git_failed', 'this coord daemon cannot run git, so it sees no changes');
-  if (worktree) {
-    await explicitTree(ctx, board, worktree);
-    await trackTree(ctx, board, 'coord', worktree);
-  }
+  // The work tree a caller names teaches coord the repository; it is not an agent working there.
+  if (worktree) await tieBoard(ctx, board, await explicitTree(ctx, board, worktree));
   const repo = await ctx.store.boardRepo(board);
   if (!repo) {
     throw new CoordError(
@@ -52,10 +51,12 @@ async function pendingTrees(ctx: Ctx, board: string, worktree: string | undefine
   const seen = await ctx.store.agentTrees(board, now - WORKING_MS);
   const claims = (await ctx.store.activity({ board, since_ms: WORKING_MS })).claims;
   const all = new Map<string, string[]>();
+  const snapshot = new Map<string, { branch: string | null; paths: string[] }>();
   const out: Tree[] = await Promise.all(
     trees.map(async (t) => {
       const p = await git.pending(t.path, repo.target);
       all.set(t.path, p.paths);
+      snapshot.set(t.path, { branch: t.branch, paths: p.paths });
       const agents = seen.filter((s) => s.worktree === t.path).map((s) => s.agent);
       return {
         path: t.path,
@@ -70,6 +71,8 @@ async function pendingTrees(ctx: Ctx, board: string, worktree: string | undefine
       };
     }),
   );
+  // The edit decisions that follow read it (an unheld pending path elsewhere gives a warning line).
+  recordPending(ctx, board, snapshot);
   return { target: repo.target, worktrees: out, all };
 }
 

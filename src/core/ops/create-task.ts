@@ -3,7 +3,8 @@ import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import { DEFAULT_BOARD, DEFAULT_TTL_S } from '../model.js';
 import { defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
-import { CreateTaskInput, CreateTaskOutput } from '../schemas.js';
+import { CreateTaskOutput } from '../output-schemas.js';
+import { CreateTaskInput } from '../schemas.js';
 
 export const createTask = defineOperation({
   name: 'create_task',

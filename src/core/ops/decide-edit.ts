@@ -9,7 +9,9 @@ import { AUTO_LOCK_LEASE_S, conflictReason } from '../edit-decision.js';
 import { newLockId } from '../ids.js';
 import { DEFAULT_BOARD } from '../model.js';
 import { defineOperation } from '../operation.js';
-import { DecideEditInput, DecideEditOutput } from '../schemas.js';
+import { DecideEditOutput } from '../output-schemas.js';
+import { DecideEditInput } from '../schemas.js';
+import { pendingElsewhere } from './pending-elsewhere.js';
 import { lockConflictError, settleHolds } from './settle-holds.js';
 import { trackTree } from './worktree-context.js';
 
@@ -58,6 +60,7 @@ export const decideEdit = defineOperation({
         lease_until: null,
         reason: holdReason ? `lock_conflict: ${holdReason.message}` : conflictReason(d.conflicts, now),
         conflicts: d.conflicts,
+        warning: null,
       };
     }
     return {
@@ -68,6 +71,8 @@ export const decideEdit = defineOperation({
       lease_until: d.lease_until,
       reason: null,
       conflicts: [],
+      // SPEC §14: a path pending in another work tree with no hold there is allowed, with one line.
+      warning: await pendingElsewhere(ctx, board, input.worktree, input.paths).catch(() => null),
     };
   },
 });

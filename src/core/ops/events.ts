@@ -1,5 +1,6 @@
 import { defineOperation } from '../operation.js';
-import { EventsInput, EventsOutput } from '../schemas.js';
+import { EventsOutput } from '../output-schemas.js';
+import { EventsInput } from '../schemas.js';
 
 export const listEvents = defineOperation({
   name: 'list_events',

@@ -2,8 +2,10 @@
 import { resultHash } from '../canonical-json.js';
 import { defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
-import { HeartbeatInput, HeartbeatOutput, ReleaseInput, SubmitInput, SubmitOutput, TaskEnvelope } from '../schemas.js';
+import { HeartbeatOutput, SubmitOutput, TaskEnvelope } from '../output-schemas.js';
+import { HeartbeatInput, ReleaseInput, SubmitInput } from '../schemas.js';
 import { verifyDone } from './change-record.js';
+import { settleEnded } from './settle-holds.js';
 
 export const heartbeat = defineOperation({
   name: 'heartbeat',
@@ -32,6 +34,8 @@ export const releaseTask = defineOperation({
       to: input.to ?? null,
       note: input.note === undefined ? null : { text: input.note },
     });
+    // SPEC §14: the claim's work-tree locks ended; git says now which paths they hold until merged.
+    if (outcome.ok) await settleEnded(ctx).catch(() => 0);
     return unwrap(outcome, input.task_id);
   },
 });
@@ -54,6 +58,7 @@ export const submitResult = defineOperation({
       note: input.note === undefined ? null : { text: input.note },
       ...(verified ? { change: verified.change, hold: verified.hold } : {}),
     });
+    if (outcome.ok && !outcome.replayed) await settleEnded(ctx).catch(() => 0);
     return unwrap(outcome, input.task_id);
   },
 });

@@ -1,6 +1,7 @@
 import { DEFAULT_BOARD } from '../model.js';
 import { defineOperation } from '../operation.js';
-import { InboxInput, InboxOutput } from '../schemas.js';
+import { InboxOutput } from '../output-schemas.js';
+import { InboxInput } from '../schemas.js';
 
 /** At most this many task lines: the inbox is read into a model's context. */
 export const INBOX_LINES = 20;

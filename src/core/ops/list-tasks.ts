@@ -4,7 +4,8 @@ import type { IntegrationState } from '../integration.js';
 import type { Task } from '../model.js';
 import type { Ctx } from '../operation.js';
 import { defineOperation } from '../operation.js';
-import { ListTasksInput, ListTasksOutput } from '../schemas.js';
+import { ListTasksOutput } from '../output-schemas.js';
+import { ListTasksInput } from '../schemas.js';
 
 export const listTasks = defineOperation({
   name: 'list_tasks',

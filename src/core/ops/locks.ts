@@ -4,19 +4,16 @@ import { newLockId } from '../ids.js';
 import { DEFAULT_BOARD, DEFAULT_LEASE_S, type Lock } from '../model.js';
 import { type Ctx, defineOperation } from '../operation.js';
 import { unwrapLock } from '../outcomes.js';
+import {
+  ListLocksOutput,
+  LockFilesOutput,
+  HeartbeatOutput as RenewLockOutput,
+  UnlockOutput,
+} from '../output-schemas.js';
 import { isDirectory, normaliseResource } from '../paths.js';
 import type { Outcome } from '../ports.js';
-import {
-  ListLocksInput,
-  ListLocksOutput,
-  LockFilesInput,
-  LockFilesOutput,
-  RenewLockInput,
-  HeartbeatOutput as RenewLockOutput,
-  UnlockInput,
-  UnlockOutput,
-} from '../schemas.js';
-import { honouringHolds, lockConflictError } from './settle-holds.js';
+import { ListLocksInput, LockFilesInput, RenewLockInput, UnlockInput } from '../schemas.js';
+import { honouringHolds, lockConflictError, settleEnded } from './settle-holds.js';
 import { coordNote, trackTree } from './worktree-context.js';
 
 export const lockFiles = defineOperation({
@@ -28,6 +25,9 @@ export const lockFiles = defineOperation({
   async run(ctx, input) {
     const board = input.board ?? DEFAULT_BOARD;
     const tree = await trackTree(ctx, board, input.agent, input.worktree);
+    // A port is the machine's, not a board's: a port lock on any board of this daemon is in the way.
+    const ports = input.resources.filter(isMachineWide);
+    if (ports.length > 0) await portsFree(ctx, board, ports, null);
     // Own locks found in the way can lapse or be released before they are renewed (the sweep, another daemon):
     // then the files are free and the lock is simply taken again — a few tries, never a 404 for a lock request.
     for (let attempt = 1; ; attempt++) {
@@ -59,10 +59,39 @@ export const lockFiles = defineOperation({
         if (held) throw held;
       }
       const { lock } = unwrapLock(outcome, lock_id);
+      // Two boards may take one port at the same instant: the older lock keeps it (ties by lock id).
+      if (ports.length > 0) await portsFree(ctx, board, ports, lock);
       return { lock_id: lock.lock_id, resources: lock.resources, lease_until: lock.lease_until };
     }
   },
 });
+
+/** `port:N` keys are the machine's (SPEC §14): they conflict across boards; other keys are per board. */
+export const isMachineWide = (key: string): boolean => /^port:\d{1,5}$/.test(key);
+
+/**
+ * A port lock on another board of this daemon conflicts (lock_conflict naming holder and board). With `mine`
+ * (just taken), only an older rival counts, and `mine` is given back before the answer.
+ */
+async function portsFree(ctx: Ctx, board: string, ports: string[], mine: Lock | null): Promise<void> {
+  const older = (l: Lock) =>
+    !mine || l.created_at < mine.created_at || (l.created_at === mine.created_at && l.lock_id < mine.lock_id);
+  const rivals = (await ctx.store.listLocks()).filter(
+    (l) => l.board !== board && l.resources.some((r) => ports.includes(r)) && older(l),
+  );
+  if (rivals.length === 0) return;
+  if (mine) await ctx.store.releaseLock(mine.lock_id);
+  const conflicts = rivals.flatMap((l) =>
+    l.resources
+      .filter((r) => ports.includes(r))
+      .map((r) => ({ resource: r, held: r, holder: l.agent, lock_id: l.lock_id, lease_until: l.lease_until })),
+  );
+  throw new CoordError(
+    'lock_conflict',
+    `${conflicts.map((c) => `${c.resource} is held by ${c.holder} on board ${rivals.find((l) => l.lock_id === c.lock_id)?.board}`).join('; ')} — ports are the machine's, whatever the board: take another (coord reserve port finds a free one)`,
+    { conflicts },
+  );
+}
 
 type Conflicts = Extract<Outcome<unknown>, { reason: 'lock_conflict' }>['conflicts'];
 
@@ -134,7 +163,9 @@ export const unlockFiles = defineOperation({
       }
       return { released: true as const };
     }
-    await ctx.store.releaseLock(input.lock_id);
+    const { released } = await ctx.store.releaseLock(input.lock_id);
+    // SPEC §14: a work tree's lock holds on only to the paths git says are pending there.
+    if (released) await settleEnded(ctx).catch(() => 0);
     return { released: true as const };
   },
 });

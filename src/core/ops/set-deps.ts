@@ -2,8 +2,8 @@ import { describeBlocked } from '../blockers.js';
 import { CoordError } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
+import { TaskEnvelope } from '../output-schemas.js';
 import { SetDepsInput } from '../plan-schemas.js';
-import { TaskEnvelope } from '../schemas.js';
 
 export const setDeps = defineOperation({
   name: 'set_deps',

@@ -9,16 +9,30 @@ import { conflictLine, holdAdvice, holdTrims } from '../holds.js';
 import type { Ctx } from '../operation.js';
 import type { Lost, Outcome } from '../ports.js';
 
-/** Narrows or ends the board's holds that git says are no longer pending; `trees` limits which are looked at. */
-export async function settleHolds(ctx: Ctx, board: string, trees?: Set<string>): Promise<number> {
+/**
+ * Narrows or ends the board's holds that git says are no longer pending, and settles its ended work-tree
+ * locks (their pending keys become holds, the rest end); `trees` limits which are looked at, `endedOnly`
+ * looks at ended locks alone.
+ */
+export async function settleHolds(
+  ctx: Ctx,
+  board: string,
+  trees?: Set<string>,
+  opts: { endedOnly?: boolean } = {},
+): Promise<number> {
   if (!ctx.git) return 0;
   const repo = await ctx.store.boardRepo(board);
   if (!repo) return 0;
-  const holds = (await ctx.store.listLocks(board)).flatMap((l) =>
-    l.hold && l.worktree && (!trees || trees.has(l.worktree))
-      ? [{ lock_id: l.lock_id, worktree: l.worktree, resources: l.resources }]
-      : [],
+  const wanted = (tree: string | null): tree is string => tree !== null && (!trees || trees.has(tree));
+  const held = opts.endedOnly
+    ? []
+    : (await ctx.store.listLocks(board)).flatMap((l) =>
+        l.hold && wanted(l.worktree) ? [{ lock_id: l.lock_id, worktree: l.worktree, resources: l.resources }] : [],
+      );
+  const ended = (await ctx.store.endedLocks(board)).flatMap((l) =>
+    wanted(l.worktree) ? [{ lock_id: l.lock_id, worktree: l.worktree, resources: l.resources, ended: true }] : [],
   );
+  const holds = [...held, ...ended];
   if (holds.length === 0) return 0;
   const pending = new Map<string, string[] | null>();
   for (const tree of new Set(holds.map((h) => h.worktree))) {
@@ -34,6 +48,15 @@ export async function settleHolds(ctx: Ctx, board: string, trees?: Set<string>):
     }
   }
   return ctx.store.trimHolds(holdTrims(holds, pending));
+}
+
+/** Settles every ended work-tree lock (after an unlock, a submit, a session's end): nothing is held that is not pending. */
+export async function settleEnded(ctx: Ctx): Promise<number> {
+  if (!ctx.git) return 0;
+  const boards = new Set((await ctx.store.endedLocks()).map((l) => l.board));
+  let n = 0;
+  for (const board of boards) n += await settleHolds(ctx, board, undefined, { endedOnly: true });
+  return n;
 }
 
 /**

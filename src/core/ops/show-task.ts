@@ -2,7 +2,8 @@ import { describeBlocked } from '../blockers.js';
 import { describeIntegration } from '../describe-integration.js';
 import { CoordError } from '../errors.js';
 import { defineOperation } from '../operation.js';
-import { ShowTaskInput, TaskEnvelope } from '../schemas.js';
+import { TaskEnvelope } from '../output-schemas.js';
+import { ShowTaskInput } from '../schemas.js';
 import { TASK_NOTES } from './notes.js';
 
 export const showTask = defineOperation({

@@ -27,7 +27,8 @@ export async function noteWorkLeft(ctx: Ctx, taskId: string, agent: string | nul
     const repo = await ctx.store.boardRepo(task.board);
     const target = repo?.target ?? (await ctx.git.defaultTarget(at.commonDir));
     const { record, uncommitted } = await ctx.git.changeRecord(at.root, tree.head, target);
-    const touched = (await ctx.store.listLocks(task.board))
+    // The claim's locks have just ended: holds already, or ended locks waiting for git (SPEC §14).
+    const touched = [...(await ctx.store.listLocks(task.board)), ...(await ctx.store.endedLocks(task.board))]
       .filter((l) => l.worktree === at.root && (l.agent === agent || l.task_id === taskId))
       .flatMap((l) => l.resources);
     const dirty = uncommitted.filter((p) => touched.some((t) => overlaps(t, p)));

@@ -21,14 +21,7 @@ export async function trackTree(
   // Work outside any repository, or in another repository than the board's (a board named by hand), is
   // coordinated as before — by locks alone; only the board's own work trees have changes coord can see.
   const facts = await ctx.git.locate(worktree).catch(() => null);
-  if (!facts) return null;
-  const repo = await ctx.store.boardRepo(board);
-  if (!repo) {
-    const target = await ctx.git.defaultTarget(facts.commonDir);
-    await ctx.store.setBoardRepo({ board, repo: facts.commonDir, target }, { replaceTarget: false });
-  } else if (repo.repo !== facts.commonDir) {
-    return null;
-  }
+  if (!facts || !(await tieBoard(ctx, board, facts))) return null;
   let seen = recorded.get(ctx.store);
   if (!seen) {
     seen = new Map();
@@ -41,6 +34,19 @@ export async function trackTree(
     seen.set(key, value);
   }
   return facts;
+}
+
+/**
+ * The board's repository is the one of `facts` (first sight fixes it and its integration target); false when
+ * the board already belongs to another repository.
+ */
+export async function tieBoard(ctx: Ctx, board: string, facts: WorkTreeFacts): Promise<boolean> {
+  const repo = await ctx.store.boardRepo(board);
+  if (repo) return repo.repo === facts.commonDir;
+  if (!ctx.git) return false;
+  const target = await ctx.git.defaultTarget(facts.commonDir);
+  await ctx.store.setBoardRepo({ board, repo: facts.commonDir, target }, { replaceTarget: false });
+  return true;
 }
 
 /**

@@ -6,6 +6,7 @@ import { HEALTH_URL, routes, successStatus } from '../../api/routes.js';
 import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
+import { operationNamed } from '../../core/operations.js';
 import { hookKeyOf } from '../../state-dir/token.js';
 import { McpHttp } from '../mcp/http.js';
 import { defaultLimits, type OAuthEdge, registerOAuth } from '../oauth/edge.js';
@@ -128,6 +129,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   for (const route of routes) {
     // A route with a second form (the inbox's text, the event stream) has its own handler: inbox.ts, sse.ts.
     if (route.alsoAs) continue;
+    const op = operationNamed(route.op);
     app.route({
       method: route.method,
       url: route.url,
@@ -142,7 +144,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
           if (!reply.raw.writableFinished) ac.abort();
         });
         const ctx = { ...opts.ctx, signal: ac.signal, session_id: sessionOf(req.headers['coord-session']) };
-        const out = await invoke(route.op, ctx, rawInput(route, req));
+        const out = await invoke(op, ctx, rawInput(route, req));
         const status = successStatus(route, out);
         if (status === 204) return reply.code(204).send();
         return reply.code(status).send(out);

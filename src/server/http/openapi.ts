@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { PATHS } from '../../api/paths.js';
 import { HEALTH_URL, type Route, routes, successStatuses } from '../../api/routes.js';
-import { ArtifactOutput, ErrorSchema } from '../../core/schemas.js';
+import { operationNamed } from '../../core/operations.js';
+import { ArtifactOutput, ErrorSchema } from '../../core/output-schemas.js';
 
 const schema = (s: z.ZodType, io: 'input' | 'output' = 'input') =>
   z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -10,7 +11,8 @@ const schema = (s: z.ZodType, io: 'input' | 'output' = 'input') =>
 const errorResponse = { description: 'Error', content: { 'application/json': { schema: schema(ErrorSchema) } } };
 
 function operation(route: Route) {
-  const input = schema(route.op.input) as { properties?: Record<string, unknown>; required?: string[] };
+  const op = operationNamed(route.op);
+  const input = schema(op.input) as { properties?: Record<string, unknown>; required?: string[] };
   const pathNames = Object.values(route.params ?? {});
   const props = Object.entries(input.properties ?? {}).filter(([k]) => !pathNames.includes(k));
   const required = (input.required ?? []).filter((k) => !pathNames.includes(k));
@@ -46,7 +48,7 @@ function operation(route: Route) {
         }
       : {};
   const content = {
-    'application/json': { schema: schema(route.op.output, 'output') },
+    'application/json': { schema: schema(op.output, 'output') },
     ...(alsoAs ? { [alsoAs.type]: { schema: { type: 'string' } } } : {}),
   };
   const [usual, ...others] = successStatuses(route);
@@ -55,8 +57,8 @@ function operation(route: Route) {
     answers[String(status)] =
       status === 204 ? { description: 'Nothing to answer (no body)' } : { description: 'OK', content };
   return {
-    operationId: route.op.name,
-    summary: route.summary ?? route.op.summary,
+    operationId: op.name,
+    summary: route.summary ?? op.summary,
     parameters,
     ...body,
     responses: { ...answers, default: errorResponse },

@@ -10,7 +10,7 @@ import { shortDuration } from '../../core/inbox-text.js';
 import { integrationLine } from '../../core/integration.js';
 import { noteLine } from '../../core/message-text.js';
 import type { AgentSeen, Artifact, Task } from '../../core/model.js';
-import type { ClaimOutput } from '../../core/schemas.js';
+import type { ClaimOutput } from '../../core/output-schemas.js';
 
 export const at = (iso: string | null, now: number): string =>
   iso ? `${iso.slice(11, 19)} UTC (in ${shortDuration(Date.parse(iso) - now)})` : '-';

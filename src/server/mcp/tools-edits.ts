@@ -10,7 +10,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { DECIDE_EDIT_TOOL, hookDeny } from '../../core/edit-decision.js';
+import { DECIDE_EDIT_TOOL, hookDeny, hookNote } from '../../core/edit-decision.js';
 import { invoke } from '../../core/invoke.js';
 import { operations as op } from '../../core/operations.js';
 import { normaliseResource } from '../../core/paths.js';
@@ -61,6 +61,7 @@ export const editTools: Tool[] = [
         given,
       );
       const denied: string[] = [];
+      const notes: string[] = [];
       const decisions: unknown[] = [];
       for (const [board, at] of keysByBoard(session, paths)) {
         const d = await invoke(op.decideEdit, ctx, {
@@ -71,8 +72,11 @@ export const editTools: Tool[] = [
         });
         decisions.push(d);
         if (d.decision === 'deny' && d.reason) denied.push(d.reason);
+        else if (d.warning) notes.push(d.warning);
       }
-      const answer = denied.length > 0 ? hookDeny(denied.join('\n')) : {};
+      // SPEC §14: an allowed edit of a path with unheld changes elsewhere carries one line the model reads.
+      const answer =
+        denied.length > 0 ? hookDeny(denied.join('\n')) : notes.length > 0 ? hookNote(notes.join('\n')) : {};
       return { text: JSON.stringify(answer), data: { decisions } };
     },
   },

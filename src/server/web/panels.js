@@ -89,6 +89,9 @@ export class Panels {
     const items = agents.slice(0, 50).map((a) => {
       const li = el('li', a.active ? 'agent active' : 'agent');
       li.append(el('span', 'dot'), el('b', '', a.name), el('span', 'muted', ` ${ago(a.last_seen, now)}`));
+      // SPEC §14: where it works.
+      if (a.worktree)
+        li.append(el('span', 'muted', ` in ${a.worktree.split('/').pop()}${a.branch ? ` [${a.branch}]` : ''}`));
       if (a.unread > 0) li.append(el('span', 'unread', ` ✉ ${a.unread} unread`));
       if (a.claims.length) li.append(el('span', 'holds', ` holds ${a.claims.map((id) => `#${id}`).join(' ')}`));
       if (a.locks.length) li.append(el('span', 'holds', ` · locks ${a.locks.join(' ')}`));

@@ -1,8 +1,8 @@
 import type { Task } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
-import { visibleTo } from '../../core/rules.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
 import { taskCancelled } from '../shared/task-events.js';
+import { rowVisibleTo } from '../shared/visibility.js';
 import type { ClaimEndedHook } from './due.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
@@ -15,7 +15,7 @@ export async function cancel(
 ): Promise<Outcome<{ task: Task }>> {
   // Locked, so the holder named in the event is the one whose claim this cancel ends.
   const before = await row<TaskRow>(tx.db, 'SELECT * FROM tasks WHERE id = @id FOR NO KEY UPDATE', { id: cmd.task_id });
-  if (!before || !visibleTo({ for: before.for_agent, created_by: before.created_by }, cmd.agent)) {
+  if (!before || !rowVisibleTo(before, cmd.agent)) {
     return { ok: false, reason: 'not_found' };
   }
   const r = await row<TaskRow>(

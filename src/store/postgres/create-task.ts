@@ -2,6 +2,7 @@ import { newTaskId } from '../../core/ids.js';
 import type { Task } from '../../core/model.js';
 import type { CreateTaskCommand, Outcome } from '../../core/ports.js';
 import { type Links, openCount } from '../shared/deps-rows.js';
+import { idempotencyConflict } from '../shared/idempotency.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
 import { taskCreated } from '../shared/task-events.js';
 import { checkLinks, insertEdges } from './deps.js';
@@ -27,10 +28,8 @@ export async function createTask(tx: Tx, cmd: CreateTaskCommand): Promise<Outcom
     if (cmd.idempotency_key !== null) {
       const existing = await row<TaskRow>(tx.db, BY_KEY, { board: cmd.board, key: cmd.idempotency_key });
       if (existing) {
-        if (existing.payload_hash !== cmd.payload_hash) {
-          return { ok: false, reason: 'idempotency_conflict', task_id: existing.id };
-        }
-        return { ok: true, task: toTask(existing), created: false };
+        const conflict = idempotencyConflict(existing, cmd.payload_hash, existing.id);
+        return conflict ?? { ok: true, task: toTask(existing), created: false };
       }
     }
     if (links === null) {

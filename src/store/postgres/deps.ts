@@ -11,9 +11,11 @@ import { cycleThrough } from '../../core/dependency-graph.js';
 import { CoordError } from '../../core/errors.js';
 import { type Blocker, isTerminal, MAX_BLOCKERS, type Task } from '../../core/model.js';
 import type { Lost, Outcome, PlanCommand, SetDepsCommand } from '../../core/ports.js';
-import { explainNotQueued, visibleTo } from '../../core/rules.js';
+import { explainNotQueued } from '../../core/rules.js';
 import { checkLinkRows, type LinkRow, type Links } from '../shared/deps-rows.js';
+import { idempotencyConflict } from '../shared/idempotency.js';
 import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
+import { rowVisibleTo } from '../shared/visibility.js';
 import { insertTask } from './create-task.js';
 import type { Queryable } from './database.js';
 import { row, rows } from './sql.js';
@@ -73,7 +75,7 @@ export async function setDeps(tx: Tx, cmd: SetDepsCommand): Promise<Outcome<{ ta
   // Two requests adding the two halves of a cycle: the second waits here, then sees the first's edge.
   if (cmd.add.length > 0) await row(tx.db, SERIALISE_DEPS, { board: peek.board });
   const task = await row<TaskRow>(tx.db, 'SELECT * FROM tasks WHERE id = @id FOR NO KEY UPDATE', { id: cmd.task_id });
-  if (!task || !visibleTo({ for: task.for_agent, created_by: task.created_by }, cmd.agent)) {
+  if (!task || !rowVisibleTo(task, cmd.agent)) {
     return { ok: false, reason: 'not_found' };
   }
   // A task being worked on cannot start waiting for something; a finished one never changes again.
@@ -245,9 +247,8 @@ async function replay(
     key,
   });
   if (!seen) return null;
-  if (seen.payload_hash !== cmd.payload_hash) {
-    return { ok: false, reason: 'idempotency_conflict', task_id: Object.values(seen.refs)[0] ?? '' };
-  }
+  const conflict = idempotencyConflict(seen, cmd.payload_hash, Object.values(seen.refs)[0] ?? '');
+  if (conflict) return conflict;
   const found = await rows<TaskRow>(tx.db, 'SELECT * FROM tasks WHERE id = ANY (@ids::text[])', {
     ids: Object.values(seen.refs),
   });

@@ -27,11 +27,12 @@ function instant(now: number | null): string {
 
 /**
  * The sweep's probe: the same, and whether any plain lock's lease is over (locks_lease_due), in one round
- * trip — a daemon sweeps every second, busy or idle.
+ * trip — a daemon sweeps every second, busy or idle. An ended work-tree lock waits for git, not the sweep.
  */
 export const sweepProbeSql = (now: number | null): string =>
   `SELECT n.now, ${dueAt('n.now')} AS due,
-     COALESCE((SELECT min(lease_until) FROM locks WHERE claim_id IS NULL) <= n.now, false) AS locks_due ${instant(now)}`;
+     COALESCE((SELECT min(lease_until) FROM locks WHERE claim_id IS NULL AND ended_for IS NULL) <= n.now, false)
+       AS locks_due ${instant(now)}`;
 
 /**
  * True when some lease or ttl is due at `now` (an SQL expression): two index probes,

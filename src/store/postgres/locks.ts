@@ -11,6 +11,7 @@ import type { Overlap } from '../../core/edit-decision.js';
 import type { Lock } from '../../core/model.js';
 import { overlapProbe, overlaps } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
+import type { EndedLock } from '../../core/worktree-ports.js';
 import { type ConflictRow, conflictOf } from '../shared/lock-conflicts.js';
 import { acquiredLock } from '../shared/new-event.js';
 import { lockHeld, lockReleased } from '../shared/task-events.js';
@@ -115,15 +116,19 @@ export const lockBoard = (tx: Tx, board: string): Promise<unknown> =>
 const FREE = (where: string) => `WITH gone AS (DELETE FROM locks WHERE ${where} RETURNING *)
   SELECT l.*, ${RESOURCES} AS resources FROM gone AS l ORDER BY l.lock_id`;
 
-const HOLD = (where: string) => `UPDATE locks SET held_since = @now::bigint, lease_until = ${HOLD_LEASE},
+/** A work tree's lock ends without being deleted: it waits for git (settleEnded), still guarding other trees. */
+const END = (
+  where: string,
+) => `UPDATE locks SET lease_until = LEAST(lease_until, @now::bigint), ended_for = @reason::text,
     hold_task = COALESCE(@task::text, task_id, hold_task), task_id = NULL, claim_id = NULL, session_id = NULL
-  WHERE (${where}) AND worktree IS NOT NULL AND held_since IS NULL
-  RETURNING *, ARRAY(SELECT r.resource FROM lock_resources r WHERE r.lock_id = locks.lock_id ORDER BY r.resource)
-    AS resources`;
+  WHERE (${where}) AND worktree IS NOT NULL AND held_since IS NULL AND ended_for IS NULL
+  RETURNING lock_id`;
 
 /**
- * Ends the locks `where` matches and records why. A lock taken from a work tree becomes a change hold of it
- * (SPEC §14) unless `final`; an existing hold is left alone unless `final`; anything else is deleted.
+ * Ends the locks `where` matches and records why. A lock taken from a work tree is not deleted unless `final`:
+ * it ends and waits for coord to ask git which of its keys are pending there (`settleEnded`) — those become
+ * a change hold (SPEC §14), the rest end for `reason`; an existing hold is left alone unless `final`;
+ * anything else is deleted.
  */
 async function free(
   tx: Tx,
@@ -134,12 +139,14 @@ async function free(
 ): Promise<string[]> {
   const done: string[] = [];
   if (!opts.final) {
-    const held = await rows<LockRow>(tx.db, HOLD(where), { ...params, now: tx.now, task: opts.task ?? null });
-    for (const l of held) {
-      appendEvent(tx, lockHeld({ ...l, task_id: l.hold_task }, l.resources, reason));
-      done.push(l.lock_id);
-    }
-    where = `(${where}) AND held_since IS NULL`;
+    const ended = await rows<{ lock_id: string }>(tx.db, END(where), {
+      ...params,
+      now: tx.now,
+      reason,
+      task: opts.task ?? null,
+    });
+    done.push(...ended.map((l) => l.lock_id));
+    where = `(${where}) AND worktree IS NULL`;
   }
   const gone = await rows<LockRow & { claim_id: string | null }>(tx.db, FREE(where), params);
   for (const l of gone) {
@@ -148,12 +155,57 @@ async function free(
   return [...done, ...gone.map((l) => l.lock_id)];
 }
 
+/** A work tree's lock that ended (or lapsed) and waits for git: not live, not a hold yet. */
+const ENDED = `l.worktree IS NOT NULL AND l.held_since IS NULL AND l.claim_id IS NULL AND l.lease_until <= @now::bigint`;
+
+/** The board's (or every board's) ended work-tree locks waiting for git to say what is pending. */
+export const endedLocks = (db: Queryable, now: number, board: string | null): Promise<EndedLock[]> =>
+  rows<EndedLock>(
+    db,
+    `SELECT l.lock_id, l.board, l.agent, l.hold_task AS task_id, l.worktree, ${RESOURCES} AS resources FROM locks l
+     WHERE ${ENDED} AND (@board::text IS NULL OR l.board = @board::text) ORDER BY l.lock_id`,
+    { now, board },
+  );
+
+/**
+ * An ended work-tree lock becomes a change hold of the keys git says are pending (`keep`), or, with none,
+ * ends for the reason it ended (SPEC §14: only pending paths are held).
+ */
+async function settleEnded(tx: Tx, lockId: string, keep: string[]): Promise<boolean> {
+  const r = await row<{ ended_for: string | null }>(
+    tx.db,
+    `SELECT l.ended_for FROM locks l WHERE l.lock_id = @lock_id AND ${ENDED} FOR UPDATE`,
+    { lock_id: lockId, now: tx.now },
+  );
+  if (!r) return false;
+  const why = r.ended_for ?? 'lease_lapsed';
+  if (keep.length === 0)
+    return (await free(tx, 'lock_id = @lock_id', { lock_id: lockId }, why, { final: true })).length > 0;
+  await rows(tx.db, 'DELETE FROM lock_resources WHERE lock_id = @lock_id AND NOT (resource = ANY (@keep::text[]))', {
+    lock_id: lockId,
+    keep,
+  });
+  const held = await row<LockRow>(
+    tx.db,
+    `UPDATE locks SET held_since = @now::bigint, lease_until = ${HOLD_LEASE}, ended_for = NULL WHERE lock_id = @lock_id
+     RETURNING *, ARRAY(SELECT r.resource FROM lock_resources r WHERE r.lock_id = locks.lock_id ORDER BY r.resource)
+       AS resources`,
+    { lock_id: lockId, now: tx.now },
+  );
+  if (held) appendEvent(tx, lockHeld({ ...held, task_id: held.hold_task }, held.resources, why));
+  return true;
+}
+
 /** A person ends a lock or a hold at once (`coord unlock --force`). */
 export const forceReleaseLock = async (tx: Tx, lockId: string): Promise<boolean> =>
   (await free(tx, 'lock_id = @lock_id', { lock_id: lockId }, 'forced', { final: true })).length > 0;
 
 /** A hold keeps only the keys still pending in its work tree; with none left it ends for `reason`. */
 export async function trimHold(tx: Tx, lockId: string, keep: string[], reason: string): Promise<boolean> {
+  const hold = await row(tx.db, 'SELECT 1 FROM locks WHERE lock_id = @lock_id AND held_since IS NOT NULL', {
+    lock_id: lockId,
+  });
+  if (!hold) return settleEnded(tx, lockId, keep);
   if (keep.length === 0) {
     return (
       (await free(tx, 'lock_id = @lock_id AND held_since IS NOT NULL', { lock_id: lockId }, reason, { final: true }))
@@ -189,7 +241,8 @@ export async function holdAtSubmit(
   }
 }
 
-const LAPSED = 'claim_id IS NULL AND lease_until <= @now::bigint';
+// An ended work-tree lock waits for git (settleEnded), not for the sweep.
+const LAPSED = 'claim_id IS NULL AND lease_until <= @now::bigint AND ended_for IS NULL';
 
 /** Lazy cleanup: lapsed plain locks already stopped conflicting; here they leave the table. */
 export const freeLapsedLocks = async (tx: Tx): Promise<number> =>

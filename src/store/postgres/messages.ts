@@ -3,7 +3,7 @@ import { newMessageId } from '../../core/ids.js';
 import type { DeliverCommand, ListMessagesQuery, SendMessageCommand } from '../../core/message-ports.js';
 import type { Message } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
-import { visibleTo } from '../../core/rules.js';
+import { idempotencyConflict } from '../shared/idempotency.js';
 import {
   ackedEvent,
   assemble,
@@ -14,6 +14,7 @@ import {
   sentEvent,
 } from '../shared/message-rows.js';
 import type { TaskRow } from '../shared/rows.js';
+import { rowVisibleTo } from '../shared/visibility.js';
 import type { Queryable } from './database.js';
 import { row, rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
@@ -39,11 +40,7 @@ export async function sendMessage(
 ): Promise<Outcome<{ message: Message; created: boolean }>> {
   if (cmd.task_id !== null) {
     const task = await row<TaskRow>(tx.db, 'SELECT * FROM tasks WHERE id = @id', { id: cmd.task_id });
-    if (
-      !task ||
-      task.board !== cmd.board ||
-      !visibleTo({ for: task.for_agent, created_by: task.created_by }, cmd.from)
-    ) {
+    if (!task || task.board !== cmd.board || !rowVisibleTo(task, cmd.from)) {
       return { ok: false, reason: 'not_found' };
     }
   }
@@ -51,9 +48,8 @@ export async function sendMessage(
     if (cmd.idempotency_key !== null) {
       const existing = await row<MessageRow>(tx.db, BY_KEY, { board: cmd.board, key: cmd.idempotency_key });
       if (existing) {
-        if (existing.payload_hash !== cmd.payload_hash)
-          return { ok: false, reason: 'idempotency_conflict', task_id: '' };
-        return { ok: true, message: (await load(tx.db, [existing.id], cmd.from))[0]!, created: false };
+        const conflict = idempotencyConflict(existing, cmd.payload_hash, '');
+        return conflict ?? { ok: true, message: (await load(tx.db, [existing.id], cmd.from))[0]!, created: false };
       }
     }
     // Nothing inserted: a taken id, or a concurrent send with the same key committed first: look again.

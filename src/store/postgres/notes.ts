@@ -4,9 +4,10 @@ import { newNoteId } from '../../core/ids.js';
 import type { AddNoteCommand } from '../../core/message-ports.js';
 import type { Note, Task } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
-import { visibleTo } from '../../core/rules.js';
+import { idempotencyConflict } from '../shared/idempotency.js';
 import { type NoteRow, notedEvent, toNote } from '../shared/message-rows.js';
 import type { TaskRow } from '../shared/rows.js';
+import { rowVisibleTo } from '../shared/visibility.js';
 import type { Queryable } from './database.js';
 import { row, rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
@@ -38,17 +39,15 @@ export async function insertNote(
 
 export async function addNote(tx: Tx, cmd: AddNoteCommand): Promise<Outcome<{ note: Note; created: boolean }>> {
   const task = await row<TaskRow>(tx.db, 'SELECT * FROM tasks WHERE id = @id', { id: cmd.task_id });
-  if (!task || !visibleTo({ for: task.for_agent, created_by: task.created_by }, cmd.agent)) {
+  if (!task || !rowVisibleTo(task, cmd.agent)) {
     return { ok: false, reason: 'not_found' };
   }
   for (;;) {
     if (cmd.idempotency_key !== null) {
       const existing = await row<NoteRow>(tx.db, BY_KEY, { board: task.board, key: cmd.idempotency_key });
       if (existing) {
-        if (existing.payload_hash !== cmd.payload_hash) {
-          return { ok: false, reason: 'idempotency_conflict', task_id: existing.task_id };
-        }
-        return { ok: true, note: toNote(existing), created: false };
+        const conflict = idempotencyConflict(existing, cmd.payload_hash, existing.task_id);
+        return conflict ?? { ok: true, note: toNote(existing), created: false };
       }
     }
     const r = await insertNote(tx, {

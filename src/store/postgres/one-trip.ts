@@ -8,15 +8,14 @@
  */
 import type { ClaimGrant, CoordEvent, Task } from '../../core/model.js';
 import type { ClaimCommand, ClaimNextCommand, SubmitCommand } from '../../core/ports.js';
+import type { NewEvent } from '../shared/new-event.js';
 import { type TaskRow, toGrant, toTask } from '../shared/rows.js';
+import { taskClaimed, taskFinished } from '../shared/task-events.js';
 import type { Queryable } from './database.js';
 import { DB_NOW, dueAt } from './due.js';
+import { claimedDataSql } from './event-sql.js';
 import { row } from './sql.js';
 import { NOTIFY_APPENDED, SERIALISE_EVENTS } from './tx.js';
-
-/** An instant in ms as JavaScript's toISOString() writes it (integer interval arithmetic: exact to the ms). */
-const iso = (ms: string) =>
-  `to_char(timestamp 'epoch' + ${ms} * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id = @claim_id, lease_until = d.now + @lease_ms::bigint,
       attempts = t.attempts + 1, updated_at = d.now, claim_session = @session_id, claim_lease_ms = @lease_ms::bigint,
@@ -26,8 +25,7 @@ const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id = @cla
 const CLAIM_TAIL = `serial AS (SELECT ${SERIALISE_EVENTS} FROM claimed),
   appended AS (
     INSERT INTO events (board, type, task_id, agent, at, data)
-    SELECT c.board, 'task.claimed', c.id, c.claimed_by, c.updated_at,
-           json_build_object('fence', c.attempts, 'lease_until', ${iso('c.lease_until')})::text
+    SELECT c.board, 'task.claimed', c.id, c.claimed_by, c.updated_at, ${claimedDataSql('c')}
     FROM claimed AS c, serial
     RETURNING *),
   ${NOTIFY_APPENDED}`;
@@ -44,7 +42,7 @@ export const CLAIM_ONE = `WITH ${INSTANT},
     RETURNING t.*),
   ${CLAIM_TAIL}
 SELECT d.now AS look_now, d.due AS look_due, x.*
-FROM d LEFT JOIN (SELECT row_to_json(claimed) AS task, appended.seq AS event_seq, appended.data AS event_data
+FROM d LEFT JOIN (SELECT row_to_json(claimed) AS task, appended.seq AS event_seq
                   FROM claimed, appended, notified) AS x ON true`;
 
 // The task comes back as one json column (node-postgres parses it with JSON.parse), not 30: building a
@@ -54,8 +52,22 @@ type ClaimAnswer = {
   look_due: boolean;
   task: TaskRow | null;
   event_seq: number | null;
-  event_data: string | null;
 };
+
+/**
+ * The event a statement appended, as the feed publishes it: built by the same builder as every other path
+ * (store/shared/task-events.ts); the statement stored the same payload from event-sql.ts.
+ */
+const appended = (e: NewEvent, seq: number, at: number): CoordEvent => ({
+  seq,
+  type: e.type,
+  board: e.board,
+  task_id: e.task_id ?? null,
+  lock_id: e.lock_id ?? null,
+  agent: e.agent ?? null,
+  at: new Date(at).toISOString(),
+  data: e.data,
+});
 
 export type OneTrip<T> =
   | { done: true; value: T; event: CoordEvent }
@@ -72,25 +84,15 @@ const claimParams = (cmd: ClaimCommand | ClaimNextCommand, now: number | null) =
 
 function claimAnswer(r: ClaimAnswer | undefined): OneTrip<ClaimGrant> {
   if (!r) throw new Error('claim statement returned no row');
-  const { look_now, look_due, event_seq, event_data, task: t } = r;
+  const { look_now, look_due, event_seq, task: t } = r;
   if (event_seq === null || t === null) return { done: false, due: look_due, claimable: false };
-  const event: CoordEvent = {
-    seq: event_seq,
-    type: 'task.claimed',
-    board: t.board,
-    task_id: t.id,
-    lock_id: null,
-    agent: t.claimed_by,
-    at: new Date(look_now).toISOString(),
-    data: JSON.parse(event_data ?? '{}'),
-  };
-  return { done: true, value: toGrant(t, false), event };
+  return { done: true, value: toGrant(t, false), event: appended(taskClaimed(t), event_seq, look_now) };
 }
 
 // Claim-next is a server-side function (migration 0005): its looks are plain reads, so an empty claim-next
 // takes no row or write lock — one statement with an UPDATE in it would take the table's write lock even
 // when it claims nothing.
-const CLAIM_NEXT_ONE = `SELECT r.outcome, r.event_seq, r.event_at, r.event_data, row_to_json(r.task) AS task
+const CLAIM_NEXT_ONE = `SELECT r.outcome, r.event_seq, r.event_at, row_to_json(r.task) AS task
   FROM coord_claim_next(@board, @agent, @kinds::text[], @labels::text[], @claim_id, @lease_ms::bigint, @session_id,
                         @now::bigint) AS r`;
 
@@ -99,25 +101,16 @@ export async function claimNextOne(
   now: number | null,
   cmd: ClaimNextCommand,
 ): Promise<OneTrip<ClaimGrant>> {
-  const r = await row<{ outcome: string; task: TaskRow; event_seq: number; event_at: number; event_data: string }>(
-    db,
-    CLAIM_NEXT_ONE,
-    { ...claimParams(cmd, now), board: cmd.board, kinds: cmd.kinds, labels: cmd.labels },
-  );
+  const r = await row<{ outcome: string; task: TaskRow; event_seq: number; event_at: number }>(db, CLAIM_NEXT_ONE, {
+    ...claimParams(cmd, now),
+    board: cmd.board,
+    kinds: cmd.kinds,
+    labels: cmd.labels,
+  });
   if (!r) throw new Error('coord_claim_next returned no row');
-  const { outcome, event_seq, event_at, event_data, task } = r;
+  const { outcome, event_seq, event_at, task } = r;
   if (outcome !== 'done') return { done: false, due: outcome === 'due', claimable: outcome === 'retry' };
-  const event: CoordEvent = {
-    seq: event_seq,
-    type: 'task.claimed',
-    board: task.board,
-    task_id: task.id,
-    lock_id: null,
-    agent: task.claimed_by,
-    at: new Date(event_at).toISOString(),
-    data: JSON.parse(event_data),
-  };
-  return { done: true, value: toGrant(task, false), event };
+  return { done: true, value: toGrant(task, false), event: appended(taskClaimed(task), event_seq, event_at) };
 }
 
 export async function claimOne(db: Queryable, now: number | null, cmd: ClaimCommand): Promise<OneTrip<ClaimGrant>> {
@@ -151,15 +144,6 @@ export async function submitOne(
   }
   if (r?.outcome !== 'done') return { done: false, due: false, claimable: false };
   const { event_seq, event_at, task } = r;
-  const event: CoordEvent = {
-    seq: event_seq,
-    type: cmd.status === 'completed' ? 'task.completed' : 'task.failed',
-    board: task.board,
-    task_id: task.id,
-    lock_id: null,
-    agent: task.claimed_by,
-    at: new Date(event_at).toISOString(),
-    data: { fence: task.attempts },
-  };
+  const event = appended(taskFinished(task, cmd.status), event_seq, event_at);
   return { done: true, value: { task: toTask(task), replayed: false }, event };
 }

@@ -1,10 +1,12 @@
 import type pg from 'pg';
 import type { Clock } from '../../core/clock.js';
+import type { Connectors } from '../../core/connector-ports.js';
 import { isReadOnly } from '../../core/edit-decision.js';
+import type { IntegrationStore } from '../../core/integration-ports.js';
+import type { NotesAndMessages } from '../../core/message-ports.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
-import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
-import { needsTouch } from '../shared/connector-rows.js';
+import type { WorktreeStore } from '../../core/worktree-ports.js';
 import { answerOf } from '../shared/edit-answer.js';
 import { integrationOf } from '../shared/integration-rows.js';
 import { publishTo } from '../shared/publish.js';
@@ -12,19 +14,7 @@ import type { TaskRow } from '../shared/rows.js';
 import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
 import { claimWithFiles } from './claim-with-files.js';
-import {
-  addConnectCode,
-  approve,
-  getClient,
-  grantOfAccessToken,
-  listGrants,
-  pendingConnect,
-  redeemCode,
-  registerClient,
-  revokeGrant,
-  rotateRefresh,
-  touchGrant,
-} from './connectors.js';
+import { connectorsPort } from './connectors-port.js';
 import { createTask } from './create-task.js';
 import {
   type ConnectionOptions,
@@ -43,21 +33,10 @@ import { endSession } from './end-session.js';
 import { EventFeed } from './event-feed.js';
 import { heartbeat, release, submit } from './fenced.js';
 import { inbox } from './inbox.js';
-import {
-  approveIntegration,
-  integrationBoards,
-  integrationQueue,
-  integrationsOf,
-  integrationTaskIds,
-  queueIntegration,
-  recordIntegration,
-  releaseSlot,
-  retryIntegration,
-  takeSlot,
-} from './integration.js';
+import { queueIntegration } from './integration.js';
+import { integrationPort } from './integration-port.js';
 import {
   acquireLocks,
-  forceReleaseLock,
   freeClaimLocks,
   freeLapsedLocks,
   holdAtSubmit,
@@ -65,23 +44,15 @@ import {
   releaseLock,
   renewLock,
 } from './locks.js';
-import {
-  ackMessage,
-  anyOpen,
-  deliver,
-  deliveryWrites,
-  getMessage,
-  listMessages,
-  sendMessage,
-  unreadCounts,
-} from './messages.js';
-import { addNote, taskNotes, withNote } from './notes.js';
+import { messagesPort } from './messages-port.js';
+import { withNote } from './notes.js';
 import { claimNextOne, claimOne, submitOne } from './one-trip.js';
 import { guarded, isConnectionError, isRetryable } from './pg-errors.js';
 import { activity, getTask, lastSeq, listEvents, listTasks } from './read.js';
 import { row } from './sql.js';
+import type { PostgresCore } from './store-core.js';
 import { commit, type Tx } from './tx.js';
-import { agentTrees, boardRepo, claimTree, recordClaimTree, seenIn, setBoardRepo, trimHolds } from './worktrees.js';
+import { worktreesPort } from './worktrees-port.js';
 
 export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: true, databaseClock: true };
 
@@ -95,10 +66,18 @@ export interface PostgresStoreOptions extends ConnectionOptions {
 const RETRIES = 5;
 
 /**
+ * The ports the store is composed of beside its tasks, claims, locks and events (as core/ports.ts composes
+ * Store): each is built in the constructor from its own file over the store's core (store-core.ts) — a port
+ * object typed by its interface, so a method missing there fails to compile there.
+ */
+export interface PostgresStore extends IntegrationStore, Connectors, WorktreeStore, NotesAndMessages {}
+
+/**
  * The store for teams: several daemons on several machines share one
  * PostgreSQL database. Every operation is one transaction (READ COMMITTED);
  * every winning write is one conditional statement; time is the database's.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface's members are the port objects assigned in the constructor
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   readonly capabilities: StoreCapabilities;
@@ -110,6 +89,8 @@ export class PostgresStore implements Store {
     private readonly clock: Clock | undefined,
   ) {
     this.capabilities = { ...POSTGRES_CAPABILITIES, databaseClock: clock === undefined };
+    const core: PostgresCore = { pool, write: (fn) => this.write(fn), now: () => this.now() };
+    Object.assign(this, integrationPort(core), connectorsPort(core), worktreesPort(core), messagesPort(core));
   }
 
   /** Connects, migrates (safe when several daemons start at once) and starts listening for events. */
@@ -230,7 +211,6 @@ export class PostgresStore implements Store {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
-
   async createTask(cmd: Parameters<Store['createTask']>[0]) {
     return this.write((tx) => createTask(tx, cmd));
   }
@@ -348,30 +328,6 @@ export class PostgresStore implements Store {
   async releaseLock(lockId: string) {
     return { released: await this.write((tx) => releaseLock(tx, lockId)) };
   }
-  async forceReleaseLock(lockId: string) {
-    return { released: await this.write((tx) => forceReleaseLock(tx, lockId)) };
-  }
-  async trimHolds(trims: HoldTrim[]) {
-    return trims.length === 0 ? 0 : this.write((tx) => trimHolds(tx, trims));
-  }
-  async boardRepo(board: string) {
-    return guarded(() => boardRepo(this.pool, board));
-  }
-  async setBoardRepo(r: BoardRepo, opts: { replaceTarget: boolean }) {
-    return this.write((tx) => setBoardRepo(tx, r, opts.replaceTarget));
-  }
-  async seenIn(board: string, t: Omit<AgentTree, 'seen_at'>) {
-    return this.write((tx) => seenIn(tx, board, t));
-  }
-  async agentTrees(board: string, sinceMs: number) {
-    return guarded(() => agentTrees(this.pool, board, sinceMs));
-  }
-  async recordClaimTree(taskId: string, t: ClaimTree) {
-    return this.write((tx) => recordClaimTree(tx, taskId, t));
-  }
-  async claimTree(taskId: string) {
-    return guarded(() => claimTree(this.pool, taskId));
-  }
   async listLocks(board?: string) {
     return guarded(async () => liveLocks(this.pool, await this.now(), { board }));
   }
@@ -379,100 +335,6 @@ export class PostgresStore implements Store {
     return this.write((tx) => endSession(tx, sessionId, this.claimEnded));
   }
   // The integration queue (SPEC §15): integration.ts.
-  async queueIntegration(cmd: Parameters<Store['queueIntegration']>[0]) {
-    return this.write((tx) => queueIntegration(tx, cmd));
-  }
-  async takeIntegrationSlot(cmd: Parameters<Store['takeIntegrationSlot']>[0]) {
-    return this.write((tx) => takeSlot(tx, cmd));
-  }
-  async releaseIntegrationSlot(board: string, slot_id: string) {
-    return this.write((tx) => releaseSlot(tx, board, slot_id));
-  }
-  async integrationQueue(board: string) {
-    return guarded(() => integrationQueue(this.pool, board));
-  }
-  async recordIntegration(cmd: Parameters<Store['recordIntegration']>[0]) {
-    return this.write((tx) => recordIntegration(tx, cmd));
-  }
-  async approveIntegration(task_id: string) {
-    return this.write((tx) => approveIntegration(tx, task_id));
-  }
-  async retryIntegration(task_id: string) {
-    return this.write((tx) => retryIntegration(tx, task_id));
-  }
-  async integrationsOf(ids: string[]) {
-    return guarded(() => integrationsOf(this.pool, ids));
-  }
-  async integrationBoards() {
-    return guarded(() => integrationBoards(this.pool));
-  }
-  async integrationTaskIds(q: Parameters<Store['integrationTaskIds']>[0]) {
-    return guarded(() => integrationTaskIds(this.pool, q));
-  }
-  async addNote(cmd: Parameters<Store['addNote']>[0]) {
-    return this.write((tx) => addNote(tx, cmd));
-  }
-  async taskNotes(taskId: string, limit: number) {
-    return guarded(() => taskNotes(this.pool, taskId, limit));
-  }
-  async sendMessage(cmd: Parameters<Store['sendMessage']>[0]) {
-    return this.write((tx) => sendMessage(tx, cmd));
-  }
-  async listMessages(q: Parameters<Store['listMessages']>[0]) {
-    return guarded(() => listMessages(this.pool, q));
-  }
-  async deliverMessages(cmd: Parameters<Store['deliverMessages']>[0]) {
-    return guarded(async () => {
-      if (!(await anyOpen(this.pool, cmd.agent, cmd.board))) return { messages: [], unread: 0 };
-      // Look first (read-only): a poll with nothing new to record never opens a write transaction.
-      if (!(await deliveryWrites(this.pool, cmd))) return deliver(this.pool, cmd, null);
-      return this.write((tx) => deliver(tx.db, cmd, tx));
-    });
-  }
-  async ackMessage(cmd: Parameters<Store['ackMessage']>[0]) {
-    return this.write((tx) => ackMessage(tx, cmd));
-  }
-  async getMessage(id: string, agent: string | undefined) {
-    return guarded(() => getMessage(this.pool, id, agent));
-  }
-  async unreadCounts(board?: string) {
-    return guarded(() => unreadCounts(this.pool, board));
-  }
-  async registerClient(c: Parameters<Store['registerClient']>[0], maxUnused: number) {
-    return this.write((tx) => registerClient(tx, c, maxUnused));
-  }
-  async getClient(clientId: string) {
-    return guarded(() => getClient(this.pool, clientId));
-  }
-  async addConnectCode(c: Parameters<Store['addConnectCode']>[0]) {
-    return this.write((tx) => addConnectCode(tx, c));
-  }
-  async approve(cmd: Parameters<Store['approve']>[0]) {
-    return this.write((tx) => approve(tx, cmd));
-  }
-  async redeemCode(cmd: Parameters<Store['redeemCode']>[0]) {
-    return this.write((tx) => redeemCode(tx, cmd));
-  }
-  async rotateRefresh(cmd: Parameters<Store['rotateRefresh']>[0]) {
-    return this.write((tx) => rotateRefresh(tx, cmd));
-  }
-  async grantOfAccessToken(hash: string) {
-    return guarded(async () => {
-      const now = await this.now();
-      const grant = await grantOfAccessToken(this.pool, hash, now);
-      if (grant && needsTouch(grant, now)) await this.write((tx) => touchGrant(tx, grant.id));
-      return grant;
-    });
-  }
-  async listGrants() {
-    return guarded(() => listGrants(this.pool));
-  }
-  async pendingConnect() {
-    return guarded(async () => pendingConnect(this.pool, await this.now()));
-  }
-  async revokeGrant(cmd: Parameters<Store['revokeGrant']>[0]) {
-    return this.write((tx) => revokeGrant(tx, cmd));
-  }
   async sweep() {
     return guarded(async () => {
       const probe = (await this.pool.query<Probe & { locks_due: boolean }>(sweepProbeSql(this.clockNow()))).rows[0]!;

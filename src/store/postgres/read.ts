@@ -1,16 +1,16 @@
 import type { CoordEvent, Task } from '../../core/model.js';
 import type { Activity, EventsQuery, ListTasksQuery } from '../../core/ports.js';
-import { visibleTo } from '../../core/rules.js';
 import { listParams, taskPage } from '../shared/paging.js';
 import { type EventRow, type TaskRow, toEvent, toTask } from '../shared/rows.js';
+import { rowVisibleTo, visibleSql } from '../shared/visibility.js';
 import type { Queryable } from './database.js';
 import { row, rows } from './sql.js';
 
-const VISIBLE = '(@agent::text IS NULL OR for_agent IS NULL OR for_agent = @agent OR created_by = @agent)';
+const VISIBLE = visibleSql('@agent::text');
 
 export async function getTask(db: Queryable, id: string, agent: string | undefined): Promise<Task | null> {
   const r = await row<TaskRow>(db, 'SELECT * FROM tasks WHERE id = @id', { id });
-  if (!r || !visibleTo({ for: r.for_agent, created_by: r.created_by }, agent)) return null;
+  if (!r || !rowVisibleTo(r, agent)) return null;
   return toTask(r);
 }
 

@@ -3,7 +3,7 @@
 import type { EventData } from '../../core/events.js';
 import type { Blocker } from '../../core/model.js';
 import type { Lost } from '../../core/ports.js';
-import { visibleTo } from '../../core/rules.js';
+import { rowVisibleTo } from './visibility.js';
 
 /** The blockers (ids with their states now) and the parent of a task about to be written. */
 export interface Links {
@@ -33,7 +33,7 @@ export function checkLinkRows(
 ): { ok: true; links: Links } | Lost {
   for (const id of parent === null ? blockers : [...blockers, parent]) {
     const r = found.get(id);
-    if (!r || r.board !== board || !visibleTo({ for: r.for_agent, created_by: r.created_by }, agent)) {
+    if (!r || r.board !== board || !rowVisibleTo(r, agent)) {
       return { ok: false, reason: 'not_found', id };
     }
   }

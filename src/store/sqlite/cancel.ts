@@ -1,8 +1,8 @@
 import type { Task } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
-import { visibleTo } from '../../core/rules.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
 import { taskCancelled } from '../shared/task-events.js';
+import { rowVisibleTo } from '../shared/visibility.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 /** Cancel ends any live claim at once: the holder's next heartbeat or submit answers `cancelled`. */
@@ -12,7 +12,7 @@ export function cancel(
   onClaimEnded: (tx: Tx, row: TaskRow) => void,
 ): Outcome<{ task: Task }> {
   const before = stmt(tx.db, 'SELECT * FROM tasks WHERE id = ?').get(cmd.task_id) as TaskRow | undefined;
-  if (!before || !visibleTo({ for: before.for_agent, created_by: before.created_by }, cmd.agent)) {
+  if (!before || !rowVisibleTo(before, cmd.agent)) {
     return { ok: false, reason: 'not_found' };
   }
   const row = stmt(

@@ -7,9 +7,11 @@ import { cycleThrough } from '../../core/dependency-graph.js';
 import { CoordError } from '../../core/errors.js';
 import { type Blocker, isTerminal, MAX_BLOCKERS, type Task } from '../../core/model.js';
 import type { Lost, Outcome, PlanCommand, SetDepsCommand } from '../../core/ports.js';
-import { explainNotQueued, visibleTo } from '../../core/rules.js';
+import { explainNotQueued } from '../../core/rules.js';
 import { checkLinkRows, type LinkRow, type Links } from '../shared/deps-rows.js';
+import { idempotencyConflict } from '../shared/idempotency.js';
 import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
+import { rowVisibleTo } from '../shared/visibility.js';
 import { insertTask } from './create-task.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
@@ -60,7 +62,7 @@ const rowOf = (db: Db, id: string) => stmt(db, 'SELECT * FROM tasks WHERE id = ?
 /** Adds and removes blockers of one task: all checks first, then the writes (SPEC §11). */
 export function setDeps(tx: Tx, cmd: SetDepsCommand): Outcome<{ task: Task }> {
   const task = rowOf(tx.db, cmd.task_id);
-  if (!task || !visibleTo({ for: task.for_agent, created_by: task.created_by }, cmd.agent)) {
+  if (!task || !rowVisibleTo(task, cmd.agent)) {
     return { ok: false, reason: 'not_found' };
   }
   // A task being worked on cannot start waiting for something; a finished one never changes again.
@@ -154,9 +156,8 @@ export function createPlan(tx: Tx, cmd: PlanCommand): Outcome<{ tasks: Record<st
     ) as { payload_hash: string; refs: string } | undefined;
     if (seen) {
       const refs = JSON.parse(seen.refs) as Record<string, string>;
-      if (seen.payload_hash !== cmd.payload_hash) {
-        return { ok: false, reason: 'idempotency_conflict', task_id: Object.values(refs)[0] ?? '' };
-      }
+      const conflict = idempotencyConflict(seen, cmd.payload_hash, Object.values(refs)[0] ?? '');
+      if (conflict) return conflict;
       const tasks: Record<string, Task> = {};
       for (const [ref, id] of Object.entries(refs)) {
         const r = rowOf(tx.db, id);

@@ -9,6 +9,7 @@ import type { Overlap } from '../../core/edit-decision.js';
 import type { Lock } from '../../core/model.js';
 import { overlapProbe, overlaps } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
+import type { EndedLock } from '../../core/worktree-ports.js';
 import { type ConflictRow, conflictOf } from '../shared/lock-conflicts.js';
 import { acquiredLock } from '../shared/new-event.js';
 import { lockHeld, lockReleased } from '../shared/task-events.js';
@@ -124,28 +125,26 @@ const resourcesOf = (db: Db, lockId: string): string[] =>
   ).map((r) => r.resource);
 
 /**
- * Ends one lock and records why, in the caller's transaction. A lock taken from a work tree becomes a change
- * hold of it (SPEC §14) — of `task` when given, else of the task it was bound to — unless `final`: a person's
- * --force, or a hold whose paths are no longer pending. Anything else is deleted (its keys cascade).
+ * Ends one lock and records why, in the caller's transaction. A lock taken from a work tree is not deleted
+ * unless `final` (a person's --force, a hold whose paths are no longer pending): it ends — no longer live,
+ * still guarding its paths from other work trees — and waits for coord to ask git which of its keys are
+ * pending there (`settleEnded`): those become a change hold (SPEC §14) of `task` when given, else of the task
+ * it was bound to; the rest end for `reason`. Anything else is deleted (its keys cascade).
  */
 function free(tx: Tx, lockId: string, reason: string, opts: { final?: boolean; task?: string | null } = {}): boolean {
-  const resources = resourcesOf(tx.db, lockId);
   if (!opts.final) {
-    const held = stmt(
+    const ended = stmt(
       tx.db,
-      `UPDATE locks SET held_since = @now, lease_until = @far, hold_task = COALESCE(@task, task_id, hold_task),
-              task_id = NULL, claim_id = NULL, session_id = NULL
-       WHERE lock_id = @lock_id AND worktree IS NOT NULL AND held_since IS NULL RETURNING *`,
-    ).get({ lock_id: lockId, now: tx.now, far: HOLD_LEASE, task: opts.task ?? null }) as
-      | (LockRow & { hold_task: string | null })
-      | undefined;
-    if (held) {
-      appendEvent(tx, lockHeld({ ...held, task_id: held.hold_task }, resources, reason));
-      return true;
-    }
-    // Already a hold: only a final end (merged, reverted, --force) takes it away.
-    if (stmt(tx.db, 'SELECT 1 FROM locks WHERE lock_id = ? AND held_since IS NOT NULL').get(lockId)) return false;
+      `UPDATE locks SET lease_until = MIN(lease_until, @now), ended_for = @reason,
+              hold_task = COALESCE(@task, task_id, hold_task), task_id = NULL, claim_id = NULL, session_id = NULL
+       WHERE lock_id = @lock_id AND worktree IS NOT NULL AND held_since IS NULL AND ended_for IS NULL
+       RETURNING lock_id`,
+    ).get({ lock_id: lockId, now: tx.now, reason, task: opts.task ?? null });
+    if (ended) return true;
+    // Already a hold, or ended and waiting for git: only a final end takes it away.
+    if (stmt(tx.db, 'SELECT 1 FROM locks WHERE lock_id = ? AND worktree IS NOT NULL').get(lockId)) return false;
   }
+  const resources = resourcesOf(tx.db, lockId);
   const row = stmt(tx.db, 'DELETE FROM locks WHERE lock_id = ? RETURNING *').get(lockId) as
     | (LockRow & { task_id: string | null; hold_task: string | null })
     | undefined;
@@ -154,16 +153,51 @@ function free(tx: Tx, lockId: string, reason: string, opts: { final?: boolean; t
   return true;
 }
 
+/** A work tree's lock that ended (or lapsed) and waits for git: not live, not a hold yet. */
+const ENDED = `l.worktree IS NOT NULL AND l.held_since IS NULL AND l.claim_id IS NULL AND l.lease_until <= @now`;
+
+/** The board's (or every board's) ended work-tree locks waiting for git to say what is pending. */
+export function endedLocks(db: Db, now: number, board: string | null): EndedLock[] {
+  const rows = stmt(
+    db,
+    `SELECT l.lock_id, l.board, l.agent, l.hold_task AS task_id, l.worktree FROM locks l
+     WHERE ${ENDED} AND (@board IS NULL OR l.board = @board) ORDER BY l.lock_id`,
+  ).all({ now, board }) as Omit<EndedLock, 'resources'>[];
+  return rows.map((r) => ({ ...r, resources: resourcesOf(db, r.lock_id) }));
+}
+
+/**
+ * An ended work-tree lock becomes a change hold of the keys git says are pending (`keep`), or, with none,
+ * ends for the reason it ended (SPEC §14: only pending paths are held).
+ */
+function settleEnded(tx: Tx, lockId: string, keep: string[]): boolean {
+  const row = stmt(tx.db, `SELECT l.ended_for FROM locks l WHERE l.lock_id = @lock_id AND ${ENDED}`).get({
+    lock_id: lockId,
+    now: tx.now,
+  }) as { ended_for: string | null } | undefined;
+  if (!row) return false;
+  const why = row.ended_for ?? 'lease_lapsed';
+  if (keep.length === 0) return free(tx, lockId, why, { final: true });
+  const del = stmt(tx.db, 'DELETE FROM lock_resources WHERE lock_id = ? AND resource = ?');
+  for (const r of resourcesOf(tx.db, lockId)) if (!keep.includes(r)) del.run(lockId, r);
+  const held = stmt(
+    tx.db,
+    `UPDATE locks SET held_since = @now, lease_until = @far, ended_for = NULL WHERE lock_id = @lock_id RETURNING *`,
+  ).get({ lock_id: lockId, now: tx.now, far: HOLD_LEASE }) as LockRow & { hold_task: string | null };
+  appendEvent(tx, lockHeld({ ...held, task_id: held.hold_task }, resourcesOf(tx.db, lockId), why));
+  return true;
+}
+
 /** A person ends a lock or a hold at once (`coord unlock --force`): never becomes a hold. */
 export const forceReleaseLock = (tx: Tx, lockId: string): boolean => free(tx, lockId, 'forced', { final: true });
 
 /**
  * A hold keeps only the keys still pending in its work tree (SPEC §14); with none left it ends. `reason`
- * says why (merged, worktree_gone).
+ * says why (merged, worktree_gone). An ended lock waiting for git is settled here too (`settleEnded`).
  */
 export function trimHold(tx: Tx, lockId: string, keep: string[], reason: string): boolean {
   const live = stmt(tx.db, 'SELECT 1 FROM locks WHERE lock_id = ? AND held_since IS NOT NULL').get(lockId);
-  if (!live) return false;
+  if (!live) return settleEnded(tx, lockId, keep);
   if (keep.length === 0) return free(tx, lockId, reason, { final: true });
   const drop = resourcesOf(tx.db, lockId).filter((r) => !keep.includes(r));
   const del = stmt(tx.db, 'DELETE FROM lock_resources WHERE lock_id = ? AND resource = ?');
@@ -191,7 +225,8 @@ export function holdAtSubmit(
   }
 }
 
-const LAPSED = 'SELECT lock_id FROM locks WHERE claim_id IS NULL AND lease_until <= @now';
+// An ended work-tree lock waits for git (settleEnded), not for the sweep.
+const LAPSED = 'SELECT lock_id FROM locks WHERE claim_id IS NULL AND lease_until <= @now AND ended_for IS NULL';
 
 /** Read-only probe: is any plain lock's lease over (so a sweep has something to delete)? */
 export const anyLockLapsed = (db: Db, now: number): boolean =>

@@ -8,7 +8,7 @@ import { newMessageId } from '../../core/ids.js';
 import type { DeliverCommand, ListMessagesQuery, SendMessageCommand } from '../../core/message-ports.js';
 import type { Message } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
-import { visibleTo } from '../../core/rules.js';
+import { idempotencyConflict } from '../shared/idempotency.js';
 import {
   ackedEvent,
   assemble,
@@ -19,6 +19,7 @@ import {
   sentEvent,
 } from '../shared/message-rows.js';
 import type { TaskRow } from '../shared/rows.js';
+import { rowVisibleTo } from '../shared/visibility.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
@@ -45,11 +46,7 @@ export function load(db: Db, messageIds: string[], viewer: string | undefined): 
 export function sendMessage(tx: Tx, cmd: SendMessageCommand): Outcome<{ message: Message; created: boolean }> {
   if (cmd.task_id !== null) {
     const task = stmt(tx.db, 'SELECT * FROM tasks WHERE id = ?').get(cmd.task_id) as TaskRow | undefined;
-    if (
-      !task ||
-      task.board !== cmd.board ||
-      !visibleTo({ for: task.for_agent, created_by: task.created_by }, cmd.from)
-    ) {
+    if (!task || task.board !== cmd.board || !rowVisibleTo(task, cmd.from)) {
       return { ok: false, reason: 'not_found' };
     }
   }
@@ -59,8 +56,8 @@ export function sendMessage(tx: Tx, cmd: SendMessageCommand): Outcome<{ message:
       cmd.idempotency_key,
     ) as MessageRow | undefined;
     if (existing) {
-      if (existing.payload_hash !== cmd.payload_hash) return { ok: false, reason: 'idempotency_conflict', task_id: '' };
-      return { ok: true, message: load(tx.db, [existing.id], cmd.from)[0]!, created: false };
+      const conflict = idempotencyConflict(existing, cmd.payload_hash, '');
+      return conflict ?? { ok: true, message: load(tx.db, [existing.id], cmd.from)[0]!, created: false };
     }
   }
   for (;;) {

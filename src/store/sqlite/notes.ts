@@ -4,9 +4,10 @@ import { newNoteId } from '../../core/ids.js';
 import type { AddNoteCommand } from '../../core/message-ports.js';
 import type { Note, Task } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
-import { visibleTo } from '../../core/rules.js';
+import { idempotencyConflict } from '../shared/idempotency.js';
 import { type NoteRow, notedEvent, toNote } from '../shared/message-rows.js';
 import type { TaskRow } from '../shared/rows.js';
+import { rowVisibleTo } from '../shared/visibility.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
@@ -41,7 +42,7 @@ export function insertNote(
 
 export function addNote(tx: Tx, cmd: AddNoteCommand): Outcome<{ note: Note; created: boolean }> {
   const task = stmt(tx.db, 'SELECT * FROM tasks WHERE id = ?').get(cmd.task_id) as TaskRow | undefined;
-  if (!task || !visibleTo({ for: task.for_agent, created_by: task.created_by }, cmd.agent)) {
+  if (!task || !rowVisibleTo(task, cmd.agent)) {
     return { ok: false, reason: 'not_found' };
   }
   if (cmd.idempotency_key !== null) {
@@ -50,10 +51,8 @@ export function addNote(tx: Tx, cmd: AddNoteCommand): Outcome<{ note: Note; crea
       cmd.idempotency_key,
     ) as NoteRow | undefined;
     if (existing) {
-      if (existing.payload_hash !== cmd.payload_hash) {
-        return { ok: false, reason: 'idempotency_conflict', task_id: existing.task_id };
-      }
-      return { ok: true, note: toNote(existing), created: false };
+      const conflict = idempotencyConflict(existing, cmd.payload_hash, existing.task_id);
+      return conflict ?? { ok: true, note: toNote(existing), created: false };
     }
   }
   const note = insertNote(tx, {

@@ -1,16 +1,16 @@
 import type { CoordEvent, Task } from '../../core/model.js';
 import type { Activity, EventsQuery, ListTasksQuery } from '../../core/ports.js';
-import { visibleTo } from '../../core/rules.js';
 import { listParams, taskPage } from '../shared/paging.js';
 import { type EventRow, type TaskRow, toEvent, toTask } from '../shared/rows.js';
+import { rowVisibleTo, visibleSql } from '../shared/visibility.js';
 import type { Db } from './database.js';
 import { stmt } from './tx.js';
 
-const VISIBLE = '(@agent IS NULL OR for_agent IS NULL OR for_agent = @agent OR created_by = @agent)';
+const VISIBLE = visibleSql('@agent');
 
 export function getTask(db: Db, id: string, agent: string | undefined): Task | null {
   const r = stmt(db, 'SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
-  if (!r || !visibleTo({ for: r.for_agent, created_by: r.created_by }, agent)) return null;
+  if (!r || !rowVisibleTo(r, agent)) return null;
   return toTask(r);
 }
 

@@ -2,12 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { type Clock, systemClock } from '../../core/clock.js';
+import type { Connectors } from '../../core/connector-ports.js';
 import { isReadOnly } from '../../core/edit-decision.js';
 import type { CoordError } from '../../core/errors.js';
+import type { IntegrationStore } from '../../core/integration-ports.js';
+import type { NotesAndMessages } from '../../core/message-ports.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
-import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
-import { needsTouch } from '../shared/connector-rows.js';
+import type { WorktreeStore } from '../../core/worktree-ports.js';
 import { answerOf } from '../shared/edit-answer.js';
 import { integrationOf } from '../shared/integration-rows.js';
 import { publishTo } from '../shared/publish.js';
@@ -16,19 +18,7 @@ import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
 import { cancel } from './cancel.js';
 import { claimNext, peekNext } from './claim.js';
 import { claimWithFiles } from './claim-with-files.js';
-import {
-  addConnectCode,
-  approve,
-  getClient,
-  grantOfAccessToken,
-  listGrants,
-  pendingConnect,
-  redeemCode,
-  registerClient,
-  revokeGrant,
-  rotateRefresh,
-  touchGrant,
-} from './connectors.js';
+import { connectorsPort } from './connectors-port.js';
 import { createTask } from './create-task.js';
 import { type Db, type Durability, openDatabase } from './database.js';
 import { decideEdit, peekEdit } from './decide-edit.js';
@@ -38,18 +28,8 @@ import { endSession } from './end-session.js';
 import { heartbeat, release, submit } from './fenced.js';
 import { GroupCommit, type GroupCommitStats } from './group-commit.js';
 import { EmptyInboxes, inbox, quickInbox } from './inbox.js';
-import {
-  approveIntegration,
-  integrationBoards,
-  integrationQueue,
-  integrationsOf,
-  integrationTaskIds,
-  queueIntegration,
-  recordIntegration,
-  releaseSlot,
-  retryIntegration,
-  takeSlot,
-} from './integration.js';
+import { queueIntegration } from './integration.js';
+import { integrationPort } from './integration-port.js';
 import {
   acquireLocks,
   anyLockLapsed,
@@ -60,30 +40,13 @@ import {
   releaseLock,
   renewLock,
 } from './locks.js';
-import {
-  ackMessage,
-  anyOpen,
-  deliver,
-  deliveryWrites,
-  getMessage,
-  listMessages,
-  sendMessage,
-  unreadCounts,
-} from './messages.js';
-import { addNote, taskNotes, withNote } from './notes.js';
+import { messagesPort } from './messages-port.js';
+import { withNote } from './notes.js';
 import { activity, getTask, listEvents, listTasks } from './read.js';
 import { isDiskFault, storeFault } from './sqlite-errors.js';
+import type { SqliteCore } from './store-core.js';
 import { stmt, type Tx } from './tx.js';
-import {
-  agentTrees,
-  boardRepo,
-  claimTree,
-  forceRelease,
-  recordClaimTree,
-  seenIn,
-  setBoardRepo,
-  trimHolds,
-} from './worktrees.js';
+import { worktreesPort } from './worktrees-port.js';
 
 export const SQLITE_CAPABILITIES: StoreCapabilities = { crossProcessEvents: false, databaseClock: false };
 
@@ -97,9 +60,17 @@ export interface SqliteStoreOptions {
 }
 
 /**
+ * The ports the store is composed of beside its tasks, claims, locks and events (as core/ports.ts composes
+ * Store): each is built in the constructor from its own file over the store's core (store-core.ts) — a port
+ * object typed by its interface, so a method missing there fails to compile there.
+ */
+export interface SqliteStore extends IntegrationStore, Connectors, WorktreeStore, NotesAndMessages {}
+
+/**
  * The embedded default store: one SQLite file, WAL, durable by default. Writes are group-committed
  * (group-commit.ts): those that arrive together share one BEGIN IMMEDIATE … COMMIT, each in its own savepoint.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface's members are the port objects assigned in the constructor
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly capabilities = SQLITE_CAPABILITIES;
@@ -131,6 +102,14 @@ export class SqliteStore implements Store {
     this.onFault = opts.onFault ?? (() => {});
     this.inSnapshot = this.db.transaction((fn: () => unknown) => fn());
     this.emptyInboxes = new EmptyInboxes(this.db);
+    const core: SqliteCore = {
+      db: this.db,
+      clock: this.clock,
+      write: (fn) => this.write(fn),
+      read: (fn) => this.read(fn),
+      claimEnded: this.claimEnded,
+    };
+    Object.assign(this, integrationPort(core), connectorsPort(core), worktreesPort(core), messagesPort(core));
   }
 
   /** Runs inside the transaction that ends a claim. Rule 10: the claim's files are freed with it. */
@@ -209,39 +188,6 @@ export class SqliteStore implements Store {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
-
-  // The integration queue (SPEC §15): integration.ts.
-  async queueIntegration(cmd: Parameters<Store['queueIntegration']>[0]) {
-    return this.write((tx) => queueIntegration(tx, cmd));
-  }
-  async takeIntegrationSlot(cmd: Parameters<Store['takeIntegrationSlot']>[0]) {
-    return this.write((tx) => takeSlot(tx, cmd));
-  }
-  async releaseIntegrationSlot(board: string, slot_id: string) {
-    return this.write((tx) => releaseSlot(tx, board, slot_id));
-  }
-  async integrationQueue(board: string) {
-    return this.read(() => integrationQueue(this.db, board));
-  }
-  async recordIntegration(cmd: Parameters<Store['recordIntegration']>[0]) {
-    return this.write((tx) => recordIntegration(tx, cmd));
-  }
-  async approveIntegration(task_id: string) {
-    return this.write((tx) => approveIntegration(tx, task_id));
-  }
-  async retryIntegration(task_id: string) {
-    return this.write((tx) => retryIntegration(tx, task_id));
-  }
-  async integrationsOf(ids: string[]) {
-    return this.read(() => integrationsOf(this.db, ids));
-  }
-  async integrationBoards() {
-    return this.read(() => integrationBoards(this.db));
-  }
-  async integrationTaskIds(q: Parameters<Store['integrationTaskIds']>[0]) {
-    return this.read(() => integrationTaskIds(this.db, q));
-  }
-
   async createTask(cmd: Parameters<Store['createTask']>[0]) {
     return this.write((tx) => createTask(tx, cmd));
   }
@@ -360,62 +306,11 @@ export class SqliteStore implements Store {
   async releaseLock(lockId: string) {
     return { released: await this.write((tx) => releaseLock(tx, lockId)) };
   }
-  async forceReleaseLock(lockId: string) {
-    return { released: await this.write((tx) => forceRelease(tx, lockId)) };
-  }
-  async trimHolds(trims: HoldTrim[]) {
-    return trims.length === 0 ? 0 : this.write((tx) => trimHolds(tx, trims));
-  }
-  async boardRepo(board: string) {
-    return this.read(() => boardRepo(this.db, board));
-  }
-  async setBoardRepo(r: BoardRepo, opts: { replaceTarget: boolean }) {
-    return this.write((tx) => setBoardRepo(tx, r, opts.replaceTarget));
-  }
-  async seenIn(board: string, t: Omit<AgentTree, 'seen_at'>) {
-    return this.write((tx) => seenIn(tx, board, t));
-  }
-  async agentTrees(board: string, sinceMs: number) {
-    return this.read(() => agentTrees(this.db, board, sinceMs));
-  }
-  async recordClaimTree(taskId: string, t: ClaimTree) {
-    return this.write((tx) => recordClaimTree(tx, taskId, t));
-  }
-  async claimTree(taskId: string) {
-    return this.read(() => claimTree(this.db, taskId));
-  }
   async listLocks(board?: string) {
     return this.read(() => liveLocks(this.db, this.clock.now(), { board }));
   }
   async endSession(sessionId: string) {
     return this.write((tx) => endSession(tx, sessionId, this.claimEnded));
-  }
-  async addNote(cmd: Parameters<Store['addNote']>[0]) {
-    return this.write((tx) => addNote(tx, cmd));
-  }
-  async taskNotes(taskId: string, limit: number) {
-    return this.read(() => taskNotes(this.db, taskId, limit));
-  }
-  async sendMessage(cmd: Parameters<Store['sendMessage']>[0]) {
-    return this.write((tx) => sendMessage(tx, cmd));
-  }
-  async listMessages(q: Parameters<Store['listMessages']>[0]) {
-    return this.read(() => listMessages(this.db, q));
-  }
-  async deliverMessages(cmd: Parameters<Store['deliverMessages']>[0]) {
-    if (!this.read(() => anyOpen(this.db, cmd.agent, cmd.board))) return { messages: [], unread: 0 };
-    // Look first (read-only): a poll with nothing new to record never takes the write lock.
-    if (!this.read(() => deliveryWrites(this.db, cmd))) return this.read(() => deliver(this.db, cmd, null));
-    return this.write((tx) => deliver(tx.db, cmd, tx));
-  }
-  async ackMessage(cmd: Parameters<Store['ackMessage']>[0]) {
-    return this.write((tx) => ackMessage(tx, cmd));
-  }
-  async getMessage(id: string, agent: string | undefined) {
-    return this.read(() => getMessage(this.db, id, agent));
-  }
-  async unreadCounts(board?: string) {
-    return this.read(() => unreadCounts(this.db, board));
   }
   async sweep() {
     const now = this.clock.now();
@@ -431,40 +326,6 @@ export class SqliteStore implements Store {
   }
   async taskStates(ids: string[]) {
     return this.read(() => taskStates(this.db, ids));
-  }
-  async registerClient(c: Parameters<Store['registerClient']>[0], maxUnused: number) {
-    return this.write((tx) => registerClient(tx, c, maxUnused));
-  }
-  async getClient(clientId: string) {
-    return this.read(() => getClient(this.db, clientId));
-  }
-  async addConnectCode(c: Parameters<Store['addConnectCode']>[0]) {
-    return this.write((tx) => addConnectCode(tx, c));
-  }
-  async approve(cmd: Parameters<Store['approve']>[0]) {
-    return this.write((tx) => approve(tx, cmd));
-  }
-  async redeemCode(cmd: Parameters<Store['redeemCode']>[0]) {
-    return this.write((tx) => redeemCode(tx, cmd));
-  }
-  async rotateRefresh(cmd: Parameters<Store['rotateRefresh']>[0]) {
-    return this.write((tx) => rotateRefresh(tx, cmd));
-  }
-  async grantOfAccessToken(hash: string) {
-    const now = this.clock.now();
-    const grant = this.read(() => grantOfAccessToken(this.db, hash, now));
-    if (grant && needsTouch(grant, now)) await this.write((tx) => touchGrant(tx, grant.id));
-    return grant;
-  }
-  async listGrants() {
-    return this.read(() => listGrants(this.db));
-  }
-  async pendingConnect() {
-    const now = this.clock.now();
-    return this.read(() => pendingConnect(this.db, now));
-  }
-  async revokeGrant(cmd: Parameters<Store['revokeGrant']>[0]) {
-    return this.write((tx) => revokeGrant(tx, cmd));
   }
   async close() {
     // Writes already queued are committed (or answered with their error) before the file closes.

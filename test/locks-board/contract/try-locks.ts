@@ -198,6 +198,23 @@ export function tryLockContract(make: MakeStore): void {
       assert.equal((await b.call(op.listLocks, {})).locks.length, 2);
     });
 
+    test("a port is the machine's: lock_files port:N is refused while another board holds port:N, naming holder and board, and free once that lock ends; db: keys stay per board", async () => {
+      const b = board();
+      const first = await b.call(op.lockFiles, { agent: 'alice', resources: ['port:5173', 'db:dev'], board: 'one' });
+      const err = await b.fail(op.lockFiles, { agent: 'bob', resources: ['port:5173'], board: 'two' });
+      assert.equal(err.code, 'lock_conflict');
+      assert.match(err.message, /^port:5173 is held by alice on board one — ports are the machine's/);
+      assert.deepEqual(
+        (err.details.conflicts as { holder: string; lock_id: string }[]).map((c) => [c.holder, c.lock_id]),
+        [['alice', first.lock_id]],
+      );
+      assert.deepEqual(await held(b, 'two'), {}, 'the refused lock holds nothing');
+      await b.call(op.lockFiles, { agent: 'bob', resources: ['db:dev', 'port:5174'], board: 'two' });
+      await b.call(op.unlockFiles, { lock_id: first.lock_id });
+      await b.call(op.lockFiles, { agent: 'bob', resources: ['port:5173'], board: 'two' });
+      assert.deepEqual(await held(b, 'two'), { 'db:dev': 'bob', 'port:5173': 'bob', 'port:5174': 'bob' });
+    });
+
     test('list_agents shows the files each agent holds', async () => {
       const b = board();
       await lock(b, 'alice', ['a.ts', 'src/']);

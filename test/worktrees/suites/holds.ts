@@ -68,8 +68,8 @@ export function holdsSuite(store: string, start: () => Promise<Daemons>): void {
       assert.equal(r.code, 0, r.stderr);
       const out = r.stdout ? JSON.parse(r.stdout).hookSpecificOutput : null;
       return out?.permissionDecision === 'deny'
-        ? { allowed: false, reason: String(out.permissionDecisionReason) }
-        : { allowed: true, reason: '' };
+        ? { allowed: false, reason: String(out.permissionDecisionReason), context: '' }
+        : { allowed: true, reason: '', context: String(out?.additionalContext ?? '') };
     };
     const coord = (cwd: string, ...args: string[]) =>
       runCoord([...args, '--state', d.stateDir], { cwd, env: { COORD_STATE: d.stateDir, COORD_AGENT: 'person' } });
@@ -115,6 +115,26 @@ export function holdsSuite(store: string, start: () => Promise<Daemons>): void {
       assert.equal((await coord(wtA, 'unlock', own.lock_id)).code, 0);
     });
 
+    test('a lock from a work tree on a path with no change there ends as released and never becomes a hold', async () => {
+      const taken = await json(wtA, 'lock', 'src/untouched.ts', '--agent', 'tidy-a');
+      assert.equal((await coord(wtA, 'unlock', taken.lock_id)).code, 0);
+      assert.deepEqual(
+        (await locks()).filter((l) => l.resources.includes('src/untouched.ts')),
+        [],
+        'nothing is held: the path is not pending in its work tree',
+      );
+      const { events } = (await (await d.fetch(`/v1/events?format=json&board=${board}&limit=1000`)).json()) as {
+        events: { type: string; lock_id: string | null; data: { reason?: string } }[];
+      };
+      assert.deepEqual(
+        events.filter((e) => e.lock_id === taken.lock_id).map((e) => [e.type, e.data.reason ?? null]),
+        [
+          ['lock.acquired', null],
+          ['lock.released', 'released'],
+        ],
+      );
+    });
+
     test('once the work is merged into the target, the hold ends by itself and B may edit', async () => {
       git(repo.main, 'merge', '-q', '--no-edit', 'wt1');
       const now = await edit('hold-b', wtB, 'src/a.ts');
@@ -137,6 +157,7 @@ export function holdsSuite(store: string, start: () => Promise<Daemons>): void {
       const refused = await coord(wtA, 'submit', t.id, '--claim', t.claim, '--ok');
       assert.equal(refused.code, 2, refused.stdout + refused.stderr);
       assert.match(refused.stderr + refused.stdout, /uncommitted_changes: src\/b\.ts/);
+      assert.match(refused.stderr, /or submit with --allow-dirty to leave them out/, 'the CLI names its own flag');
       const still = await json(repo.main, 'show', t.id);
       assert.equal(still.task.state, 'claimed');
       assert.equal(still.task.change, null);
@@ -169,6 +190,11 @@ export function holdsSuite(store: string, start: () => Promise<Daemons>): void {
       assert.ok(a.pending.includes('src/b.ts'), JSON.stringify(a));
       assert.ok(b.pending.includes('src/b.ts'), JSON.stringify(b));
       assert.equal(a.pending_count, a.pending.length);
+      assert.deepEqual(
+        c.worktrees.filter((w: { agents: string[] }) => w.agents.includes('coord')),
+        [],
+        'the work tree a CLI call names is not an agent working there',
+      );
       assert.ok(a.ahead >= 2);
       assert.deepEqual(
         c.overlaps.find((o: { path: string }) => o.path === 'src/b.ts')?.worktrees.sort(),
@@ -176,6 +202,24 @@ export function holdsSuite(store: string, start: () => Promise<Daemons>): void {
       );
       const text = await coord(wtB, 'locks');
       assert.match(text.stdout, /until merged/);
+    });
+
+    test('an edit of a path with changes not merged yet in another work tree that no hold covers is allowed, with one warning line the model reads', async () => {
+      // A person's edit in B's work tree: no lock, so no hold.
+      writeFileSync(join(wtB, 'src/shared.ts'), 'export const shared = 1;\n');
+      // What coord last saw of the other work trees (refreshed every few seconds, and by coord changes).
+      await json(wtB, 'changes');
+      const warned = await edit('warn-a', wtA, 'src/shared.ts');
+      assert.equal(warned.allowed, true, warned.reason);
+      assert.match(
+        warned.context,
+        new RegExp(
+          `^coord warning: src/shared\\.ts in worktree \\.\\./${basename(wtB)} \\(branch wt2\\) has changes not merged yet that no agent holds — your edit is allowed`,
+        ),
+      );
+      assert.equal(warned.context.split('\n').length, 1, 'one line');
+      assert.equal((await edit('warn-a', wtA, 'src/quiet.ts')).context, '', 'nothing pending elsewhere: nothing said');
+      assert.equal((await edit('warn-b', wtB, 'src/shared.ts')).context, '', 'its own work tree is not warned of');
     });
 
     test('coord unlock --force PATH ends the hold at once and notes it on its task', async () => {
