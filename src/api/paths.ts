@@ -15,6 +15,12 @@ export const PATHS = {
   /** The one-round-trip edit decision (decide_edit, SPEC §10). */
   decideEdit: '/v1/locks/decide',
   messagesPending: '/v1/messages/pending',
+  /**
+   * A client's own `http` hook (Claude Code, Qwen Code: SPEC §10 "the client's cheapest hook"): the hook
+   * input posted as the client sends it, answered in the client's hook JSON. `:event` is coord's name
+   * (`pre-shell`, `post-shell`, `pre-edit`); it takes the hook key (`Authorization: Bearer <hook key>`).
+   */
+  hook: '/v1/hooks/:client/:event',
   /** PUT and GET one artifact's bytes (fastify's `:param` form). */
   artifact: '/v1/tasks/:id/artifacts/:artifact_id',
 } as const;
@@ -27,4 +33,5 @@ export const withQuery = (path: string, query: string): string =>
 export const taskPath = (taskId: string): string => `${PATHS.tasks}/${seg(taskId)}`;
 export const artifactPath = (taskId: string, artifactId: string): string =>
   `${taskPath(taskId)}/artifacts/${seg(artifactId)}`;
+export const hookPath = (client: string, event: string): string => `/v1/hooks/${seg(client)}/${seg(event)}`;
 export const lockRenewPath = (lockId: string): string => `${PATHS.locks}/${seg(lockId)}/renew`;

@@ -21,12 +21,12 @@
  * session lock file of that uuid (rule 13), so locks a hook took under it are
  * freed when the client — and with it its `coord mcp` — exits.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname, userInfo } from 'node:os';
 
 import { type ClientKind, profileOf } from '../clients/index.js';
+import { agentOfKey } from '../core/agent-name.js';
 import { resolveAgent } from '../state-dir/who.js';
 
 export { CLIENT_KINDS, type ClientKind, isClientKind } from '../clients/index.js';
@@ -103,8 +103,8 @@ export function identify(
       source = `${client} without a client process (${who})`;
     }
   }
-  const hash = createHash('sha256').update(key).digest('hex');
-  return { agent: resolveAgent({ env, session: `${client}#${hash.slice(0, 6)}` }), sessionId: uuidFrom(hash), source };
+  const derived = agentOfKey(client, key);
+  return { agent: resolveAgent({ env, session: derived.agent }), sessionId: derived.sessionId, source };
 }
 
 /** The session id the client gives this side (its MCP server, or its hooks) and the other side alike. */
@@ -118,12 +118,6 @@ function sharedSession(
   for (const name of side === 'mcp' ? id.mcpEnv : id.hookEnv) if (env[name]) return env[name];
   const field = side === 'hook' && id.hookField ? input?.[id.hookField] : undefined;
   return typeof field === 'string' && field !== '' ? field : undefined;
-}
-
-/** The hex of a sha256 laid out as a uuid (version 8: custom). */
-function uuidFrom(hex: string): string {
-  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 interface ProcessFacts {

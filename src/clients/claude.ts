@@ -34,6 +34,28 @@ const nativePreEdit = (mark: string) => ({
   statusMessage: `coord: checking locks (${mark})`,
 });
 
+/**
+ * SPEC §10 shell edits without a process per shell call: Claude Code posts the Bash call's pre and post hook
+ * input to the daemon (`type: http`), which takes git's looks itself. The hook key goes in the Authorization
+ * header; the agent's name, board and guard mode come from the session's environment through the headers
+ * Claude Code interpolates (only variables listed in `allowedEnvVars`; an unset one is sent empty). A refused
+ * connection or a timeout is a hook failure, and `onFailure` stays `continue` (the default): with coord down
+ * the command runs and is not checked, as with a command hook.
+ */
+const httpShellHook = (site: { url(event: ClientEvent): string; key: string }, event: ClientEvent, mark: string) => ({
+  type: 'http',
+  url: site.url(event),
+  headers: {
+    Authorization: `Bearer ${site.key}`,
+    'Coord-Agent': '$COORD_AGENT',
+    'Coord-Board': '$COORD_BOARD',
+    'Coord-Guard': '$COORD_GUARD',
+  },
+  allowedEnvVars: ['COORD_AGENT', 'COORD_BOARD', 'COORD_GUARD'],
+  timeout: TIMEOUT_S,
+  statusMessage: `coord: ${event === 'pre-shell' ? 'noting the work tree' : 'checking what the command changed'} (${mark})`,
+});
+
 export const claude: ClientProfile = {
   kind: 'claude',
   title: 'Claude Code',
@@ -48,6 +70,12 @@ export const claude: ClientProfile = {
         ...(matcher ? { matcher } : {}),
         hooks: [{ type: 'command', command: s.hook(event), timeout: TIMEOUT_S }],
       });
+      // The shell hooks: http where setup may write the hook key (user scope), else command hooks.
+      const site = s.httpHook;
+      const shell = (event: ClientEvent) =>
+        site
+          ? { matcher: SHELL.join('|'), hooks: [httpShellHook(site, event, s.mark(event))] }
+          : group(event, SHELL.join('|'));
       return [
         {
           format: 'json',
@@ -58,7 +86,7 @@ export const claude: ClientProfile = {
         {
           format: 'json',
           path: user ? join(dir, 'settings.json') : join(s.root, '.claude', 'settings.json'),
-          what: `hooks PreToolUse (${EDIT.join('|')}: mcp_tool; ${SHELL.join('|')}), PostToolUse (${SHELL.join('|')}), SessionStart, Stop; permissions.allow mcp__coord`,
+          what: `hooks PreToolUse (${EDIT.join('|')}: mcp_tool; ${SHELL.join('|')}${site ? ': http' : ''}), PostToolUse (${SHELL.join('|')}${site ? ': http' : ''}), SessionStart, Stop; permissions.allow mcp__coord`,
           edits: [
             {
               op: 'group',
@@ -70,13 +98,13 @@ export const claude: ClientProfile = {
             {
               op: 'group',
               path: ['hooks', EVENTS['pre-shell']],
-              group: group('pre-shell', SHELL.join('|')),
+              group: shell('pre-shell'),
               mark: s.mark('pre-shell'),
             },
             {
               op: 'group',
               path: ['hooks', EVENTS['post-shell']],
-              group: group('post-shell', SHELL.join('|')),
+              group: shell('post-shell'),
               mark: s.mark('post-shell'),
             },
             {

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { claudeAnswers } from './answers.js';
 import type { ClientProfile } from './profile.js';
 
-const EVENTS = { 'pre-edit': 'PreToolUse', 'session-start': 'SessionStart', stop: 'Stop' } as const;
+const EVENTS = {
+  'pre-edit': 'PreToolUse',
+  'session-start': 'SessionStart',
+  stop: 'Stop',
+  'pre-shell': 'PreToolUse',
+  'post-shell': 'PostToolUse',
+} as const;
 
 export const codex: ClientProfile = {
   kind: 'codex',
@@ -17,11 +23,13 @@ export const codex: ClientProfile = {
         {
           format: 'codex-toml',
           path: join(dir, 'config.toml'),
-          what: '[mcp_servers.coord], [[hooks.PreToolUse]] apply_patch, [[hooks.SessionStart]], [[hooks.Stop]], their [hooks.state] trust, mcp_optional_startup_grace_ms',
+          what: '[mcp_servers.coord], [[hooks.PreToolUse]] apply_patch and Bash, [[hooks.PostToolUse]] Bash, [[hooks.SessionStart]], [[hooks.Stop]], their [hooks.state] trust, mcp_optional_startup_grace_ms',
           block: {
             mcpCommand: s.mcp.command,
             mcpArgs: s.mcp.args,
             preEdit: s.hook('pre-edit'),
+            preShell: s.hook('pre-shell'),
+            postShell: s.hook('post-shell'),
             prime: s.hook('session-start'),
             stop: s.hook('stop'),
           },
@@ -45,7 +53,8 @@ export const codex: ClientProfile = {
   tools: {
     edit: ['apply_patch'],
     readOnly: [],
-    shell: ['shell', 'exec_command', 'local_shell'],
+    // Its shell tool is exec_command (also shell, local_shell); its hooks name it `Bash`.
+    shell: ['Bash', 'shell', 'exec_command', 'local_shell'],
     hookSeesEveryTool: false,
   },
   toolSurface: 'core',

@@ -9,8 +9,16 @@ import { join } from 'node:path';
 import { claudeAnswers, json } from './answers.js';
 import type { ClientEvent, ClientProfile } from './profile.js';
 
-const EVENTS = { 'pre-edit': 'PreToolUse', 'session-start': 'SessionStart', stop: 'Stop' } as const;
+const EVENTS = {
+  'pre-edit': 'PreToolUse',
+  'session-start': 'SessionStart',
+  stop: 'Stop',
+  'pre-shell': 'PreToolUse',
+  'post-shell': 'PostToolUse',
+} as const;
 const EDIT = ['edit', 'create'];
+/** Its shell tool: SPEC §10 shell edits are seen around it (command hooks: Copilot CLI has no http hooks). */
+const SHELL = ['bash'];
 
 export const copilot: ClientProfile = {
   kind: 'copilot',
@@ -43,7 +51,7 @@ export const copilot: ClientProfile = {
         {
           format: 'json',
           path: user ? join(home, 'hooks', 'coord.json') : join(s.root, '.github', 'hooks', 'coord.json'),
-          what: `hooks PreToolUse (${EDIT.join('|')}), SessionStart, Stop`,
+          what: `hooks PreToolUse (${EDIT.join('|')}; ${SHELL.join('|')}), PostToolUse (${SHELL.join('|')}), SessionStart, Stop`,
           edits: [
             { op: 'set', path: ['version'], value: 1 },
             {
@@ -51,6 +59,18 @@ export const copilot: ClientProfile = {
               path: ['hooks', EVENTS['pre-edit']],
               group: hook('pre-edit', EDIT.join('|')),
               mark: s.mark('pre-edit'),
+            },
+            {
+              op: 'group',
+              path: ['hooks', EVENTS['pre-shell']],
+              group: hook('pre-shell', SHELL.join('|')),
+              mark: s.mark('pre-shell'),
+            },
+            {
+              op: 'group',
+              path: ['hooks', EVENTS['post-shell']],
+              group: hook('post-shell', SHELL.join('|')),
+              mark: s.mark('post-shell'),
             },
             {
               op: 'group',
@@ -78,7 +98,7 @@ export const copilot: ClientProfile = {
     context: (text) => ({ code: 0, stdout: json({ additionalContext: text }), stderr: '' }),
   },
   identity: { mcpEnv: ['COPILOT_AGENT_SESSION_ID'], hookEnv: [], hookField: 'session_id' },
-  tools: { edit: EDIT, readOnly: [], shell: ['bash'], hookSeesEveryTool: false },
+  tools: { edit: EDIT, readOnly: [], shell: SHELL, hookSeesEveryTool: false },
   toolSurface: 'core',
   mcpToolName: (t) => `coord-${t}`,
   result: 'text',

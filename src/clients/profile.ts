@@ -44,6 +44,9 @@ export interface CodexTomlBlock {
   mcpCommand: string;
   mcpArgs: string[];
   preEdit: string;
+  /** SPEC §10 shell edits: before and after its shell tool (hooks see it as `Bash`). */
+  preShell: string;
+  postShell: string;
   prime: string;
   stop: string;
 }
@@ -81,6 +84,12 @@ export interface SetupSpec {
   pluginModule(name: 'opencode' | 'cline' | 'pi'): string;
   /** The text that finds coord's hook for an event in the client's hook list (unique per event and client). */
   mark(event: ClientEvent): string;
+  /**
+   * The daemon's hook route for a client's own `http` hook (SPEC §10 "the client's cheapest hook"): its URL
+   * for an event and the hook key it takes. Absent where setup must not write a key (project scope: the file
+   * may be committed) — the profile then writes command hooks.
+   */
+  httpHook?: { url(event: ClientEvent): string; key: string } | undefined;
 }
 
 export interface SetupProfile {

@@ -7,8 +7,39 @@ import { join } from 'node:path';
 import { additionalContext, claudeAnswers } from './answers.js';
 import type { ClientEvent, ClientProfile } from './profile.js';
 
-const EVENTS = { 'pre-edit': 'PreToolUse', 'session-start': 'SessionStart', stop: 'Stop' } as const;
+const EVENTS = {
+  'pre-edit': 'PreToolUse',
+  'session-start': 'SessionStart',
+  stop: 'Stop',
+  'pre-shell': 'PreToolUse',
+  'post-shell': 'PostToolUse',
+} as const;
 const EDIT = ['edit', 'write_file'];
+const SHELL = ['run_shell_command'];
+
+/**
+ * SPEC §10 shell edits with no process per shell call: Qwen Code's `http` hooks post the shell call's hook
+ * input to the daemon (loopback is allowed by its SSRF filter), which takes git's looks itself. Its header
+ * interpolation is `${VAR}`, for variables listed in `allowedEnvVars`. A failed request is a non-blocking
+ * hook failure: with coord down the command runs unchecked.
+ */
+const httpShellHook = (site: { url(event: ClientEvent): string; key: string }, event: ClientEvent, mark: string) => ({
+  type: 'http',
+  url: site.url(event),
+  headers: {
+    Authorization: `Bearer ${site.key}`,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Qwen Code interpolates these
+    'Coord-Agent': '${COORD_AGENT}',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Qwen Code interpolates these
+    'Coord-Board': '${COORD_BOARD}',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Qwen Code interpolates these
+    'Coord-Guard': '${COORD_GUARD}',
+  },
+  allowedEnvVars: ['COORD_AGENT', 'COORD_BOARD', 'COORD_GUARD'],
+  timeout: 30,
+  name: `coord-${event}`,
+  statusMessage: `coord: ${event === 'pre-shell' ? 'noting the work tree' : 'checking what the command changed'} (${mark})`,
+});
 
 export const qwen: ClientProfile = {
   kind: 'qwen',
@@ -22,11 +53,16 @@ export const qwen: ClientProfile = {
         ...(matcher ? { matcher } : {}),
         hooks: [{ type: 'command', command: s.hook(event), timeout: 30_000 }],
       });
+      const site = s.httpHook;
+      const shell = (event: ClientEvent) =>
+        site
+          ? { matcher: SHELL.join('|'), hooks: [httpShellHook(site, event, s.mark(event))] }
+          : group(event, SHELL.join('|'));
       return [
         {
           format: 'json',
           path: join(dir, 'settings.json'),
-          what: `mcpServers.coord (trust: true); hooks PreToolUse (${EDIT.join('|')}), SessionStart, Stop`,
+          what: `mcpServers.coord (trust: true); hooks PreToolUse (${EDIT.join('|')}; ${SHELL.join('|')}${site ? ': http' : ''}), PostToolUse (${SHELL.join('|')}${site ? ': http' : ''}), SessionStart, Stop`,
           edits: [
             {
               op: 'set',
@@ -38,6 +74,18 @@ export const qwen: ClientProfile = {
               path: ['hooks', EVENTS['pre-edit']],
               group: group('pre-edit', EDIT.join('|')),
               mark: s.mark('pre-edit'),
+            },
+            {
+              op: 'group',
+              path: ['hooks', EVENTS['pre-shell']],
+              group: shell('pre-shell'),
+              mark: s.mark('pre-shell'),
+            },
+            {
+              op: 'group',
+              path: ['hooks', EVENTS['post-shell']],
+              group: shell('post-shell'),
+              mark: s.mark('post-shell'),
             },
             {
               op: 'group',
@@ -61,9 +109,12 @@ export const qwen: ClientProfile = {
     input: { toolName: ['tool_name'], toolInput: ['tool_input'] },
     ...claudeAnswers(EVENTS),
     context: additionalContext(EVENTS),
+    // After a shell command its PostToolUse reads `hookSpecificOutput.additionalContext` into the model's context
+    // (a `decision: "block"` reason does not reach the model): the command's output is kept.
+    afterShell: additionalContext(EVENTS),
   },
   identity: { mcpEnv: ['QWEN_CODE_SESSION_ID'], hookEnv: ['QWEN_CODE_SESSION_ID'] },
-  tools: { edit: EDIT, readOnly: [], shell: ['run_shell_command'], hookSeesEveryTool: false },
+  tools: { edit: EDIT, readOnly: [], shell: SHELL, hookSeesEveryTool: false },
   // Qwen Code defers MCP tools behind tool_search: all of them cost nothing until used.
   toolSurface: 'all',
   mcpToolName: (t) => `mcp__coord__${t}`,

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ChangeRecordSchema } from './change-schemas.js';
+import type { ShellLook } from './shell-edits.js';
 
 export type ChangeRecord = z.output<typeof ChangeRecordSchema>;
 
@@ -54,6 +55,8 @@ export interface GitPort {
   ): Promise<{ record: ChangeRecord; uncommitted: string[] }>;
   /** Paths with uncommitted changes (staged, unstaged, untracked-not-ignored). */
   uncommitted(tree: string): Promise<string[]>;
+  /** SPEC §10 shell edits: what git says is changed in `tree` now, each with its file times (never cached). */
+  shellLook(tree: string, untracked: boolean): Promise<ShellLook>;
   /** Forget what is cached about `tree` (a hook saw it change). */
   invalidate(tree?: string): void;
 }

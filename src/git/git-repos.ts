@@ -9,6 +9,7 @@
  * edit in that work tree): `coord changes` is fresh within a second.
  */
 import type { ChangeRecord, GitPort, GitTree, PendingFacts, WorkTreeFacts } from '../core/git-port.js';
+import type { ShellLook } from '../core/shell-edits.js';
 import {
   aheadBehind,
   branchExists,
@@ -20,7 +21,7 @@ import {
   mergeBase,
 } from './branch.js';
 import { runGit } from './run-git.js';
-import { uncommitted } from './status.js';
+import { shellLook, uncommitted } from './status.js';
 import { listWorktrees } from './worktree-list.js';
 
 /** How long a status (or a work tree's branch and HEAD) is trusted. */
@@ -146,6 +147,10 @@ export class GitRepos implements GitPort {
       clean: dirty.length === 0,
     };
     return { record, uncommitted: dirty };
+  }
+
+  shellLook(tree: string, untracked: boolean): Promise<ShellLook> {
+    return shellLook(tree, untracked);
   }
 
   invalidate(tree?: string): void {

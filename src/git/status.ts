@@ -3,6 +3,9 @@
  * staged, unstaged, unmerged and untracked-not-ignored paths, each once.
  * Renames are reported as their two sides (`--no-renames`): both paths change.
  */
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { porcelainPath, type ShellLook } from '../core/shell-edits.js';
 import { runGit, splitZ } from './run-git.js';
 
 export function parseStatus(out: string): string[] {
@@ -27,4 +30,42 @@ function field(rec: string, n: number): string {
 export async function uncommitted(tree: string): Promise<string[]> {
   const run = await runGit(tree, ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames']);
   return parseStatus(run.stdout);
+}
+
+/** At most this many changed files are looked at on disk per look (a generator that wrote 100,000 is cut here). */
+const MAX_LOOK_ENTRIES = 20_000;
+
+/**
+ * SPEC §10 shell edits: what git says is changed in `tree`, each entry with its size, mtime, ctime and birth
+ * (core/shell-edits.ts compares two looks). `untracked: false` leaves untracked files out — walking every
+ * folder for them is most of what a `git status` costs, and the look before a command can do without them.
+ */
+export async function shellLook(tree: string, untracked: boolean): Promise<ShellLook> {
+  const run = await runGit(tree, [
+    'status',
+    '--porcelain=v2',
+    '-z',
+    `--untracked-files=${untracked ? 'all' : 'no'}`,
+    '--no-renames',
+    '--ignore-submodules=all',
+  ]);
+  const listed: [string, string][] = [];
+  for (const rec of splitZ(run.stdout)) {
+    const path = porcelainPath(rec);
+    if (path !== null && listed.length < MAX_LOOK_ENTRIES) listed.push([path, rec.slice(0, 4)]);
+  }
+  const entries: ShellLook['entries'] = {};
+  const stamps = await Promise.all(
+    listed.map(async ([path, code]) => {
+      const st = await lstat(join(tree, path)).catch(() => null);
+      return st
+        ? { stamp: `${code} ${st.size} ${st.mtimeMs}`, ctimeMs: st.ctimeMs, bornMs: st.birthtimeMs }
+        : { stamp: `${code} gone`, ctimeMs: 0, bornMs: 0 };
+    }),
+  );
+  listed.forEach(([path], i) => {
+    const s = stamps[i];
+    if (s) entries[path] = s;
+  });
+  return { takenAt: Date.now(), untracked, entries };
 }

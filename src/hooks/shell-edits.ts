@@ -18,16 +18,14 @@ import { PATHS } from '../api/paths.js';
 import type { AgentIdentity } from '../client/agent-identity.js';
 import type { ConflictLine } from '../core/edit-decision.js';
 import { normaliseResource } from '../core/paths.js';
+import { porcelainPath, type ShellLook, shellChanges, shellConflictReason } from '../core/shell-edits.js';
 import { boardForRepo, findWorkTree } from '../state-dir/board-name.js';
 import { DaemonBusy, DaemonDown, type HookDaemon } from './daemon.js';
 import type { GuardMode, Verdict } from './guard-mode.js';
 import { type HookInput, str } from './input.js';
 
-/** path → what git and the file system say of it: status code, size, mtime ("" for a file that is gone). */
-export type Snapshot = Record<string, string>;
-
-/** git's view of the work tree's changed files (tracked and untracked, not ignored), each with size and mtime. */
-export function snapshot(root: string): Snapshot | null {
+/** git's view of the work tree's changed files (tracked and untracked, not ignored), each with its file times. */
+export function snapshot(root: string): ShellLook | null {
   const r = spawnSync(
     'git',
     ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames'],
@@ -39,39 +37,22 @@ export function snapshot(root: string): Snapshot | null {
     },
   );
   if (r.status !== 0) return null;
-  const out: Snapshot = {};
+  const entries: ShellLook['entries'] = {};
   for (const entry of r.stdout.split('\0')) {
-    const path = pathOf(entry);
+    const path = porcelainPath(entry);
     if (path === null) continue;
-    out[path] = `${entry.slice(0, 4)} ${stamp(join(root, path))}`;
+    entries[path] = stamp(join(root, path), entry.slice(0, 4));
   }
-  return out;
+  return { takenAt: Date.now(), untracked: true, entries };
 }
 
-/** The path of one `--porcelain=v2` entry: after 8 fields (`1`), 10 (`u`), or 1 (`?`); renames are off. */
-function pathOf(entry: string): string | null {
-  const skip = entry.startsWith('1 ') ? 8 : entry.startsWith('u ') ? 10 : entry.startsWith('? ') ? 1 : -1;
-  if (skip < 0) return null;
-  let at = 0;
-  for (let i = 0; i < skip; i++) at = entry.indexOf(' ', at) + 1;
-  return at > 0 ? entry.slice(at) : null;
-}
-
-function stamp(abs: string): string {
+function stamp(abs: string, code: string): ShellLook['entries'][string] {
   try {
     const st = lstatSync(abs);
-    return `${st.size} ${st.mtimeMs}`;
+    return { stamp: `${code} ${st.size} ${st.mtimeMs}`, ctimeMs: st.ctimeMs, bornMs: st.birthtimeMs };
   } catch {
-    return '';
+    return { stamp: `${code} gone`, ctimeMs: 0, bornMs: 0 };
   }
-}
-
-/** Paths whose entry differs: changed by the command (including a file it restored to what git has). */
-export function changedPaths(before: Snapshot, after: Snapshot): string[] {
-  const out: string[] = [];
-  for (const [p, v] of Object.entries(after)) if (before[p] !== v) out.push(p);
-  for (const p of Object.keys(before)) if (!(p in after)) out.push(p);
-  return out.sort();
 }
 
 /** One snapshot per shell call (the client's tool_use_id pairs pre with post) or, without one, per agent and tree. */
@@ -119,16 +100,16 @@ export async function postShell(input: HookInput, env: ShellEnv): Promise<Verdic
   const tree = findWorkTree(str(input.cwd) ?? env.cwd);
   if (!tree) return { kind: 'allow' };
   const file = snapshotFile(env.stateDir, env.identity.agent, tree.root, input);
-  let before: Snapshot;
+  let before: ShellLook;
   try {
-    before = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
+    before = JSON.parse(readFileSync(file, 'utf8')) as ShellLook;
   } catch {
     return { kind: 'allow' }; // no pre-shell look: nothing to compare with
   }
   rmSync(file, { force: true });
   const after = snapshot(tree.root);
   if (!after) return { kind: 'allow' };
-  const keys = changedPaths(before, after).flatMap((p) => {
+  const keys = shellChanges(before, after).flatMap((p) => {
     const k = normaliseResource(p);
     return k.ok ? [k.key] : [];
   });
@@ -165,17 +146,4 @@ async function decide(
   const answer = await daemon.post<Decision & { error?: { code?: string } }>(PATHS.decideEdit, body, deadline);
   if (answer.status === 200 && answer.body) return answer.body;
   throw new DaemonDown(`the coord daemon refused the decision: ${answer.body?.error?.code ?? `HTTP ${answer.status}`}`);
-}
-
-/** `lock_conflict: your command changed src/a.ts, which codex#1a2b holds — restore it (git restore src/a.ts) and edit something else` */
-export function shellConflictReason(conflicts: ConflictLine[], before: Snapshot, after: Snapshot): string {
-  const byPath = new Map<string, string>();
-  for (const c of conflicts) if (!byPath.has(c.resource)) byPath.set(c.resource, c.holder);
-  const parts = [...byPath].map(([path, holder]) => {
-    // A file the command created (untracked, new) has nothing to restore: it is removed instead.
-    const created = !(path in before) && (after[path] ?? '').startsWith('? ');
-    const undo = created ? `remove it (rm ${path})` : `restore it (git restore ${path})`;
-    return `your command changed ${path}, which ${holder} holds — ${undo}`;
-  });
-  return `lock_conflict: ${parts.join('; ')} and edit something else`;
 }

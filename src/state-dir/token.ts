@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFile } from './private-file.js';
@@ -34,3 +34,11 @@ export function ensureToken(stateDir: string): EnsuredToken {
 }
 
 export const readToken = (stateDir: string): string => readFileSync(tokenPath(stateDir), 'utf8').trim();
+
+/**
+ * The hook key (SPEC §10, a client's own `http` hook): what `coord setup` writes into a client's user settings
+ * for the daemon's hook routes, and the only thing it opens — derived from the token, so it changes with it and
+ * the token itself is never written into a client's settings. Local only, like the token.
+ */
+export const hookKeyOf = (token: string): string =>
+  createHmac('sha256', token).update('coord hook key v1').digest('base64url');

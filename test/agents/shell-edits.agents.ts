@@ -6,12 +6,14 @@
  * (OpenCode, Kilo, Cline, Pi) run the same check from coord's plugin around their shell tool.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
-import { setUpAgent, startAgent, startFake, toolName } from './clients.js';
+import { argv, modelEnv, setUpAgent, startAgent, startFake, toolName } from './clients.js';
 import { startFakeChat } from './fake-chat.js';
 import { coordTool, type NewClient, setUpNew, startNew, stopClineHubs } from './new-clients.js';
-import { type ClientName, coord, describeRun, makeRepo } from './support.js';
+import { type ClientName, clientBin, coord, describeRun, makeRepo, start, tempDir } from './support.js';
 
 interface Who {
   agents: { name: string; locks: string[] }[];
@@ -20,6 +22,8 @@ interface Who {
 const SHELL: Partial<Record<ClientName, (command: string) => { tool: string; args: Record<string, unknown> }>> = {
   claude: (command) => ({ tool: 'Bash', args: { command, description: 'edit from the shell' } }),
   gemini: (command) => ({ tool: 'run_shell_command', args: { command, description: 'edit from the shell' } }),
+  // Codex 0.171's shell tool; its hooks see it as `Bash` with tool_input.command.
+  codex: (command) => ({ tool: 'exec_command', args: { cmd: command } }),
 };
 
 describe('real clients: shell edits are seen too', () => {
@@ -31,11 +35,19 @@ describe('real clients: shell edits are seen too', () => {
     await daemon.stop();
   });
 
-  for (const client of ['claude', 'gemini'] as const) {
+  for (const client of ['claude', 'codex', 'gemini'] as const) {
     it(`${client}: a shell command that changes a file another agent holds is reported to the model with lock_conflict and the restore hint; the free file it changed is auto-locked`, async (t) => {
       const repo = makeRepo(`coord-agent-shell-${client}-`);
       const agent = await setUpAgent(client, repo, daemon.stateDir);
       assert.equal(agent.setup.code, 0, describeRun(agent.setup));
+      if (client === 'claude') {
+        // User scope: the Bash hooks are http hooks answered by the daemon (no process per shell call).
+        const settings = JSON.parse(readFileSync(join(agent.home, '.claude', 'settings.json'), 'utf8'));
+        const types = ['PreToolUse', 'PostToolUse'].map(
+          (e) => settings.hooks[e].find((g: { matcher?: string }) => g.matcher === 'Bash')?.hooks[0]?.type,
+        );
+        assert.deepEqual(types, ['http', 'http']);
+      }
       const held = await coord(['lock', 'src/a.ts', '--agent', 'alice', '--lease', '600', '--json'], {
         cwd: repo,
         env: agent.env,
@@ -72,6 +84,13 @@ describe('real clients: shell edits are seen too', () => {
       const holders = who.agents.filter((a) => a.locks.includes('src/b.ts')).map((a) => a.name);
       assert.equal(holders.length, 1, JSON.stringify(who));
       assert.notEqual(holders[0], 'alice');
+      // The shell hooks' agent is the session's own (its MCP server's `who` marks it "(you)").
+      const mine = fake
+        .results()
+        .find((r) => /\(you\)/.test(r.text))
+        ?.text.split('\n')
+        .find((l) => l.includes('(you)'));
+      assert.match(mine ?? '', /locks src\/b\.ts/, JSON.stringify(fake.results()));
     });
   }
 });
@@ -135,4 +154,46 @@ describe('real plugin clients: shell edits are seen too', () => {
       assert.notEqual(holders[0], 'alice');
     });
   }
+});
+
+describe('real clients: with the daemon down the http shell hooks fail open', () => {
+  it('claude: with no daemon (the connection refused) the Bash command runs, its output reaches the model, and nothing blocks it', async (t) => {
+    const daemon = await spawnDaemon();
+    const repo = makeRepo('coord-agent-shell-down-');
+    const agent = await setUpAgent('claude', repo, daemon.stateDir);
+    assert.equal(agent.setup.code, 0, describeRun(agent.setup));
+    await daemon.stop();
+    const fake = await startFake('claude', [
+      SHELL.claude!("sed -i 's/1/2/' src/a.ts && echo sed-ran"),
+      { say: 'done' },
+    ]);
+    const debugLog = join(tempDir('coord-agent-debug-'), 'claude.log');
+    try {
+      const run = await start(
+        clientBin('claude'),
+        // --strict-mcp-config with no --mcp-config: no coord mcp, so nothing starts a daemon again.
+        [...argv('claude', fake, 'Set a to 2 with sed.', ['Bash']), '--strict-mcp-config', '--debug-file', debugLog],
+        { cwd: repo, env: { ...agent.env, ...modelEnv('claude', fake) }, timeoutMs: 180_000 },
+      ).done;
+      assert.equal(run.code, 0, describeRun(run));
+    } finally {
+      await fake.close();
+    }
+    const bash = fake.results().find((r) => r.tool === 'Bash');
+    assert.ok(bash, JSON.stringify(fake.results()));
+    assert.match(bash.text, /sed-ran/, 'the command ran and the model read its output');
+    assert.equal(bash.isError, false, bash.text);
+    // Nothing about the hooks reached the model (a block, or a hook's error as context).
+    const later = JSON.stringify(fake.turns().at(-1)?.body ?? '')
+      .split('sed-ran')
+      .slice(1)
+      .join('');
+    assert.doesNotMatch(later, /lock_conflict: your command|PostToolUse:Bash hook/);
+    assert.match(readFileSync(join(repo, 'src/a.ts'), 'utf8'), /2/);
+    const failed = readFileSync(debugLog, 'utf8')
+      .split('\n')
+      .filter((l) => /HTTP hook error/.test(l));
+    t.diagnostic(`claude: ${JSON.stringify(failed.slice(0, 2))}`);
+    assert.equal(failed.length, 2, 'both http hooks ran and failed (refused), and neither blocked');
+  });
 });

@@ -11,7 +11,9 @@ import type { Command } from 'commander';
 import { CliError } from '../../client/daemon-client.js';
 import { CLIENT_KINDS, type ClientKind, isClientKind, PROFILES, profileOf } from '../../clients/index.js';
 import { findRepoRoot } from '../../state-dir/board-name.js';
+import { liveDaemonUrl } from '../../state-dir/daemon-lock.js';
 import { resolveStateDir } from '../../state-dir/state-dir.js';
+import { ensureToken, hookKeyOf, readToken } from '../../state-dir/token.js';
 import { fail } from '../output.js';
 import { TomlConflict, trustCodexHooks } from '../setup/codex-toml.js';
 import { type Change, commitAll, folderToCreate, readText, removeEmptyTree, SetupUnwritable } from '../setup/commit.js';
@@ -92,6 +94,30 @@ export function registerSetup(program: Command): void {
     });
 }
 
+/** The port `coord serve` listens on by default (server/config.ts DEFAULT_PORT, which the CLI does not load). */
+const DEFAULT_DAEMON_PORT = 7777;
+
+/**
+ * Where the clients' `http` hooks reach the daemon (SPEC §10): the running daemon's URL, else where one
+ * starts by default (COORD_PORT, else 7777); and the hook key, from the state directory's token (made now
+ * if no daemon ever ran: the daemon keeps the token it finds).
+ */
+function hookDaemon(
+  stateDir: string,
+  env: NodeJS.ProcessEnv,
+  write: boolean,
+): { url: string; hookKey: string } | undefined {
+  try {
+    // Printing what setup would write makes nothing: without a token yet, it shows the command hooks.
+    if (write) mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    const token = write ? ensureToken(stateDir).token : readToken(stateDir);
+    const url = liveDaemonUrl(stateDir) ?? `http://127.0.0.1:${Number(env.COORD_PORT) || DEFAULT_DAEMON_PORT}`;
+    return { url: url.replace(/\/+$/, ''), hookKey: hookKeyOf(token) };
+  } catch {
+    return undefined; // an unreadable state directory: command hooks, as before
+  }
+}
+
 /** This coord's bin/coord.js (the same path from src/ and dist/), which runs from any working directory. */
 const BIN = fileURLToPath(new URL('../../../bin/coord.js', import.meta.url));
 
@@ -109,6 +135,7 @@ export async function runSetup(
     stateArgs: pinned ? ['--state', resolve(pinned)] : [],
   };
   const root = findRepoRoot(cwd) ?? cwd;
+  const stateDir = resolveStateDir(flags.state, env);
   const tools = flags.tools === 'all' || flags.tools === 'core' || flags.tools === 'lean' ? flags.tools : undefined;
   const ctx: SetupContext = {
     client,
@@ -117,9 +144,9 @@ export async function runSetup(
     env,
     launch,
     ...(tools && tools !== profileOf(client).toolSurface ? { tools } : {}),
+    ...(scope === 'user' && !flags.remove ? { daemon: hookDaemon(stateDir, env, Boolean(flags.write)) } : {}),
   };
   const plans = planFor(ctx);
-  const stateDir = resolveStateDir(flags.state, env);
   const mpath = manifestPath(stateDir, client, scope, root);
   if (flags.remove) return remove(ctx, plans, mpath);
   if (!flags.write) {

@@ -21,6 +21,8 @@ export interface CodexCommands {
   mcpCommand: string;
   mcpArgs: string[];
   preEdit: string;
+  preShell: string;
+  postShell: string;
   prime: string;
   stop: string;
 }
@@ -40,6 +42,24 @@ export function codexBlock(c: CodexCommands): string {
     '[[hooks.PreToolUse.hooks]]',
     'type = "command"',
     `command = ${s(c.preEdit)}`,
+    'timeout = 30',
+    '',
+    // SPEC §10 shell edits: Codex 0.171 runs PreToolUse/PostToolUse for its shell tool (exec_command) with
+    // tool_name "Bash" and tool_input.command, and the call's tool_use_id in both.
+    '[[hooks.PreToolUse]]',
+    'matcher = "Bash"',
+    '',
+    '[[hooks.PreToolUse.hooks]]',
+    'type = "command"',
+    `command = ${s(c.preShell)}`,
+    'timeout = 30',
+    '',
+    '[[hooks.PostToolUse]]',
+    'matcher = "Bash"',
+    '',
+    '[[hooks.PostToolUse.hooks]]',
+    'type = "command"',
+    `command = ${s(c.postShell)}`,
     'timeout = 30',
     '',
     '[[hooks.SessionStart]]',

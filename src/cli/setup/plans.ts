@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { hookPath } from '../../api/paths.js';
 import { type ClientKind, profileOf } from '../../clients/index.js';
 import type { ClientEvent, ConfigFile, JsonEdit, Scope, SetupSpec } from '../../clients/profile.js';
 import { codexBlock, removeCodexToml, upsertCodexToml } from './codex-toml.js';
@@ -32,6 +33,8 @@ export interface SetupContext {
   launch: Launch;
   /** `--tools`: the tool set `coord mcp` offers, when not the client profile's default. */
   tools?: 'lean' | 'core' | 'all';
+  /** The daemon's URL and hook key for the clients' `http` hooks (user scope only: see SetupSpec.httpHook). */
+  daemon?: { url: string; hookKey: string } | undefined;
 }
 
 export interface FilePlan {
@@ -140,6 +143,10 @@ export function planFor(c: SetupContext): FilePlan[] {
     hookArgv: (event) => hookArgv(c, event),
     pluginModule: (name) => pluginModule(c, name),
     mark: (event) => hookMark(event, c.client),
+    httpHook:
+      c.daemon && c.scope === 'user'
+        ? { url: (event) => `${c.daemon?.url ?? ''}${hookPath(c.client, event)}`, key: c.daemon.hookKey }
+        : undefined,
   };
   return profileOf(c.client).setup.files(spec).map(planOf);
 }

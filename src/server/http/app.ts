@@ -7,6 +7,7 @@ import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
 import { operationNamed } from '../../core/operations.js';
+import { hookKeyOf } from '../../state-dir/token.js';
 import { McpHttp } from '../mcp/http.js';
 import { defaultLimits, type OAuthEdge, registerOAuth } from '../oauth/edge.js';
 import type { PublicSite } from '../oauth/public-site.js';
@@ -15,6 +16,7 @@ import { registerArtifactRoutes } from './artifacts.js';
 import { clientErrorHandler } from './client-error.js';
 import { errorHandler, sendError } from './errors.js';
 import { makeGuard, publicBy, tokenMatcher } from './guard.js';
+import { registerHookRoutes } from './hooks.js';
 import { inboxLane, registerInboxRoute } from './inbox.js';
 import { openApiDocument } from './openapi.js';
 import { rawInput } from './raw-input.js';
@@ -42,7 +44,13 @@ export interface HttpOptions {
 /** The daemon's HTTP API (SPEC §4). Plugins for live events, locks, MCP and the dashboard register onto it. */
 export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   const site = opts.site;
-  const guard = makeGuard({ token: opts.token, port: opts.port, extraHosts: opts.extraHosts ?? [], site });
+  const guard = makeGuard({
+    token: opts.token,
+    port: opts.port,
+    extraHosts: opts.extraHosts ?? [],
+    site,
+    hookKey: hookKeyOf(opts.token),
+  });
   const isPublic = publicBy(site);
   const lane = inboxLane(opts.ctx, guard.admits, (err) => opts.logger?.error({ err }, 'unhandled error'));
   const app = Fastify({
@@ -144,6 +152,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
     });
   }
   registerArtifactRoutes(app, opts.ctx);
+  registerHookRoutes(app, opts.ctx);
   registerInboxRoute(app, opts.ctx);
   registerEventsRoute(app, opts.ctx);
   registerDashboard(app);

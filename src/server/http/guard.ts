@@ -5,6 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PATHS } from '../../api/paths.js';
 import { HEALTH_URL } from '../../api/routes.js';
 import { CoordError } from '../../core/errors.js';
 import { sendError } from './errors.js';
@@ -20,6 +21,8 @@ export interface GuardOptions {
   extraHosts: readonly string[];
   /** `--public-url` (SPEC §16): its host is accepted, and requests through it reach only the OAuth edge. */
   site?: { host: string; origin: string } | undefined;
+  /** The hook key (state-dir/token.ts): accepted instead of the token on the clients' hook route only. */
+  hookKey?: string | undefined;
 }
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
@@ -89,6 +92,7 @@ export interface Guard {
 
 export function makeGuard(opts: GuardOptions): Guard {
   const authorized = tokenMatcher(opts.token);
+  const hookAuthorized = opts.hookKey ? tokenMatcher(opts.hookKey) : () => false;
   const site = opts.site;
   const isPublic = publicBy(site);
   // Built again only when the port or the extra hosts change (both are known only after listen).
@@ -108,7 +112,12 @@ export function makeGuard(opts: GuardOptions): Guard {
     const error = new CoordError('forbidden_host', `Host "${host}" is not allowed; use 127.0.0.1:${port}`);
     return { error, seen: { host, url }, why: 'refused: Host not allowed' };
   };
-  const refusal = (headers: IncomingHttpHeaders, tokenFree: boolean, url: string): Refusal | undefined => {
+  const refusal = (
+    headers: IncomingHttpHeaders,
+    tokenFree: boolean,
+    url: string,
+    route?: string,
+  ): Refusal | undefined => {
     const wrongHost = hostRefusal(headers, url);
     if (wrongHost) return wrongHost;
     const origin = headers.origin;
@@ -117,7 +126,8 @@ export function makeGuard(opts: GuardOptions): Guard {
       const error = new CoordError('forbidden_origin', `Origin "${origin}" may not call this daemon`);
       return { error, seen: { origin, url }, why: 'refused: Origin not allowed' };
     }
-    if (!tokenFree && !authorized(headers.authorization)) {
+    const hookKeyed = route === PATHS.hook && hookAuthorized(headers.authorization);
+    if (!tokenFree && !hookKeyed && !authorized(headers.authorization)) {
       const error = new CoordError(
         'unauthorized',
         'missing or wrong bearer token — send Authorization: Bearer <token from <state>/token>',
@@ -146,7 +156,7 @@ export function makeGuard(opts: GuardOptions): Guard {
       }
       const tokenFree =
         route !== undefined && (PUBLIC_ROUTES.has(route) || (site !== undefined && isOAuthRoute(route)));
-      const r = refusal(req.headers, tokenFree, req.url);
+      const r = refusal(req.headers, tokenFree, req.url, route);
       if (r === undefined) return;
       req.log.debug(r.seen, r.why);
       sendError(reply, r.error);

@@ -1,0 +1,90 @@
+/**
+ * SPEC §10 "Shell edits are seen too", decided in the daemon: the client's `http` hooks (Claude Code, Qwen
+ * Code) post the shell tool's pre and post hook input here, so no process starts per shell call. Before the
+ * command the daemon takes git's look at the work tree (through the git port, untracked files left out: see
+ * shell-edits.ts) and keeps it by call; after it, it looks again, decides the paths the command changed as
+ * edits (decide_edit: free ones are auto-locked for the agent) and answers the reason to tell the model when
+ * another agent holds one. Looks are kept in memory, bounded in number and age: a pre hook whose post hook
+ * never comes (the client was killed) is forgotten.
+ */
+import type { ConflictLine } from './edit-decision.js';
+import { CoordError } from './errors.js';
+import { invoke } from './invoke.js';
+import type { Ctx } from './operation.js';
+import { operations as op } from './operations.js';
+import { normaliseResource } from './paths.js';
+import { type ShellLook, shellChanges, shellConflictReason } from './shell-edits.js';
+
+/** Looks kept at once, and for how long: a shell call longer than this is checked against no look (allowed). */
+const MAX_LOOKS = 512;
+const LOOK_TTL_MS = 6 * 60 * 60 * 1000;
+
+export interface ShellCall {
+  /** The agent and its session (the auto-locks die with it). */
+  agent: string;
+  sessionId: string;
+  board: string;
+  /** The work tree's top folder (physical). */
+  worktree: string;
+  /** The client's id of the tool call, which pairs the pre hook with the post hook. */
+  callId: string;
+}
+
+export class ShellLooks {
+  private readonly looks = new Map<string, ShellLook>();
+
+  private key(c: ShellCall): string {
+    return `${c.agent}\0${c.worktree}\0${c.callId}`;
+  }
+
+  /** Before the command: git's look now (tracked changes only), kept for the post hook. */
+  async before(ctx: Ctx, call: ShellCall): Promise<void> {
+    const git = requireGit(ctx);
+    const look = await git.shellLook(call.worktree, false);
+    // Looks carry the wall clock's time (file times are compared with it), so their age does too.
+    const now = Date.now();
+    for (const [k, v] of this.looks) if (now - v.takenAt > LOOK_TTL_MS) this.looks.delete(k);
+    while (this.looks.size >= MAX_LOOKS) {
+      const oldest = this.looks.keys().next().value;
+      if (oldest === undefined) break;
+      this.looks.delete(oldest);
+    }
+    this.looks.set(this.key(call), look);
+  }
+
+  /**
+   * After it: the reason to tell the model (`lock_conflict: your command changed …`), or null when every path
+   * it changed was free (now auto-locked) or there was no look before to compare with.
+   */
+  async after(ctx: Ctx, call: ShellCall): Promise<string | null> {
+    const key = this.key(call);
+    const before = this.looks.get(key);
+    if (!before) return null;
+    this.looks.delete(key);
+    const after = await requireGit(ctx).shellLook(call.worktree, true);
+    const keys = shellChanges(before, after).flatMap((p) => {
+      const k = normaliseResource(p);
+      return k.ok ? [k.key] : [];
+    });
+    if (keys.length === 0) return null;
+    const sessionCtx = { ...ctx, session_id: call.sessionId };
+    const ask = { agent: call.agent, board: call.board, worktree: call.worktree };
+    const first = await invoke(op.decideEdit, sessionCtx, { ...ask, paths: keys });
+    if (first.decision === 'allow') return null;
+    const conflicts = first.conflicts as ConflictLine[];
+    const held = new Set(conflicts.map((c) => c.resource));
+    const free = keys.filter((k) => !held.has(k));
+    // The free ones are this agent's now, as if it had edited them with its edit tool.
+    if (free.length > 0) await invoke(op.decideEdit, sessionCtx, { ...ask, paths: free });
+    return shellConflictReason(conflicts, before, after);
+  }
+
+  get size(): number {
+    return this.looks.size;
+  }
+}
+
+function requireGit(ctx: Ctx) {
+  if (!ctx.git) throw new CoordError('git_failed', 'this daemon runs without git: shell edits cannot be seen');
+  return ctx.git;
+}
