@@ -39,7 +39,10 @@ export const decideEdit = defineOperation({
     if (held || (d.decision === 'allow' && d.lock)) await trackTree(ctx, board, input.agent, input.worktree);
     if (d.decision === 'deny' && held && ctx.git) {
       const trees = new Set(d.conflicts.flatMap((c) => (c.hold && c.worktree ? [c.worktree] : [])));
-      if ((await settleHolds(ctx, board, trees)) > 0) d = await decide();
+      // Decide again even when this look ended nothing: the keeper (or another daemon) may have ended the
+      // hold between the refusal and the look, and the refusal would then be stale.
+      await settleHolds(ctx, board, trees);
+      d = await decide();
     }
     const now = ctx.clock.now();
     ctx.presence.touch(input.agent, board, now);

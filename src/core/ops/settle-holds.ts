@@ -72,8 +72,9 @@ export async function honouringHolds<T>(
   if (first.ok || first.reason !== 'lock_conflict' || !ctx.git) return first;
   const trees = new Set(first.conflicts.flatMap((c) => (c.hold && c.worktree ? [c.worktree] : [])));
   if (trees.size === 0) return first;
-  // An ended lock not yet swept into a hold was made one by the attempt; look at it now.
-  if ((await settleHolds(ctx, board, trees)) === 0) return first;
+  // An ended lock not yet swept into a hold was made one by the attempt; look at it now. Try again even when
+  // this look ended nothing: the keeper (or another daemon) may have ended the hold since the attempt.
+  await settleHolds(ctx, board, trees);
   return attempt();
 }
 
