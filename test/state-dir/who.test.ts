@@ -40,7 +40,8 @@ describe('who acts and on which board', () => {
   });
 
   test('no source file but state-dir/who.ts reads COORD_AGENT or COORD_BOARD from the environment', () => {
-    const reads = /(\.|\[\s*['"`])COORD_(AGENT|BOARD)\b/;
+    // A read: `env.COORD_AGENT` or `env['COORD_AGENT']` — not a list of names (the http hooks' allowedEnvVars).
+    const reads = /\.COORD_(AGENT|BOARD)\b|[\w)\]]\s*\[\s*['"`]COORD_(AGENT|BOARD)['"`]\s*\]/;
     const found = tsFiles(SRC)
       .filter((f) => !f.endsWith(join('state-dir', 'who.ts')))
       .flatMap((f) =>
