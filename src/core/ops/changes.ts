@@ -54,6 +54,8 @@ async function pendingTrees(ctx: Ctx, board: string, worktree: string | undefine
   const snapshot = new Map<string, { branch: string | null; paths: string[] }>();
   const out: Tree[] = await Promise.all(
     trees.map(async (t) => {
+      // Asked outright: what git says now, not a look kept from a moment ago (the file just written counts).
+      git.invalidate(t.path);
       const p = await git.pending(t.path, repo.target);
       all.set(t.path, p.paths);
       snapshot.set(t.path, { branch: t.branch, paths: p.paths });
@@ -72,7 +74,7 @@ async function pendingTrees(ctx: Ctx, board: string, worktree: string | undefine
     }),
   );
   // The edit decisions that follow read it (an unheld pending path elsewhere gives a warning line).
-  recordPending(ctx, board, snapshot);
+  recordPending(ctx, board, snapshot, now);
   return { target: repo.target, worktrees: out, all };
 }
 

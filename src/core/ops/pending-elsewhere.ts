@@ -38,20 +38,30 @@ function boardSnapshots(ctx: Ctx): Map<string, Snapshot> {
 }
 
 /** What `changes` has just computed: kept for the edit decisions that follow. */
-export function recordPending(ctx: Ctx, board: string, trees: Map<string, TreePending>): void {
+export function recordPending(
+  ctx: Ctx,
+  board: string,
+  trees: Map<string, TreePending>,
+  startedAt: number = ctx.clock.now(),
+): void {
   const m = boardSnapshots(ctx);
-  m.set(board, { at: ctx.clock.now(), trees, refreshing: m.get(board)?.refreshing ?? null });
+  const was = m.get(board);
+  // A slower look that began before the one kept (a background refresh finishing after `changes`) would put
+  // older facts back.
+  if (was && was.at > startedAt) return;
+  m.set(board, { at: startedAt, trees, refreshing: was?.refreshing ?? null });
 }
 
 async function compute(ctx: Ctx, board: string): Promise<void> {
   const repo = await ctx.store.boardRepo(board);
   if (!ctx.git || !repo) return;
   const git = ctx.git;
+  const startedAt = ctx.clock.now();
   const trees = new Map<string, TreePending>();
   for (const t of (await git.worktrees(repo.repo)).filter((w) => !w.prunable)) {
     trees.set(t.path, { branch: t.branch, paths: (await git.pending(t.path, repo.target)).paths });
   }
-  recordPending(ctx, board, trees);
+  recordPending(ctx, board, trees, startedAt);
 }
 
 function refresh(ctx: Ctx, board: string): Promise<void> {
