@@ -14,7 +14,6 @@ import { closeSync, constants, fstatSync, openSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 type Flock = (fd: number, how: 'exnb' | 'un') => void;
-const BUN_FFI = 'bun:ffi';
 let flockFn: Flock | undefined;
 
 function flockSync(fd: number, how: 'exnb' | 'un'): void {
@@ -42,10 +41,10 @@ function bunFlock(require: NodeJS.Require): Flock {
       symbols: { flock(fd: number, op: number): number };
     };
   };
-  // Not a literal in require(…): Cline's plugin sandbox scans .js files for a require of a quoted name and refuses the
-  // plugin when a name does not resolve there; Bun knows this one only when it runs it.
-  const ffi = BUN_FFI;
-  const { dlopen } = require(ffi) as Ffi;
+  // The comment after the name is load-bearing: Cline's plugin sandbox scans .js files for a require of a quoted
+  // name closed right after, and refuses the whole plugin when the name does not resolve there (Bun knows this
+  // one only when it runs it); coord's own import rules still read the name.
+  const { dlopen } = require('bun:ffi' /* Bun's own */) as Ffi;
   const libc = dlopen(process.platform === 'darwin' ? '/usr/lib/libSystem.B.dylib' : 'libc.so.6', {
     flock: { args: ['i32', 'i32'], returns: 'i32' },
   });
