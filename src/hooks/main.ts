@@ -2,7 +2,11 @@
  * The hooks' entry point: `coord hook <event> [--client C] [--state DIR]` and
  * `coord prime`, dispatched by src/main.ts before the CLI loads, so an edit
  * pays for Node's start and one or two local HTTP calls — never for fastify,
- * the MCP SDK, zod or commander.
+ * the MCP SDK, zod or commander. Only pre-edit, run on every edit, is loaded
+ * with this file; every other event's module is loaded when that event runs
+ * (a dynamic import, a chunk of its own in dist/hook-bundle/), so an edit
+ * never loads git's shell-edit snapshots, the commit guard or the message
+ * hooks (and their child_process and crypto).
  */
 import { type AgentIdentity, identify } from '../client/agent-identity.js';
 import { CLIENT_KINDS, type ClientKind, detectClient, isClientKind, profileOf } from '../clients/index.js';
@@ -13,11 +17,7 @@ import { type HookEvent, type Spoken, speak } from './answer.js';
 import { type HookDaemon, hookDaemon } from './daemon.js';
 import { type GuardMode, guardMode } from './guard-mode.js';
 import { BadHookInput, type HookInput, readInput, str, toolCall } from './input.js';
-import { preCommit } from './pre-commit.js';
 import { HOOK_TIMEOUT_S, preEdit } from './pre-edit.js';
-import { primeText } from './prime.js';
-import { postShell, preShell } from './shell-edits.js';
-import { stopCheck } from './stop.js';
 
 const EVENTS: readonly HookEvent[] = ['pre-edit', 'session-start', 'stop', 'pre-commit', 'pre-shell', 'post-shell'];
 
@@ -92,6 +92,7 @@ async function dispatch(
   given?: HookInput,
 ): Promise<Spoken> {
   if (args.event === 'pre-commit') {
+    const { preCommit } = await import('./pre-commit.js');
     const r = await preCommit(env, mode, linked());
     return { code: r.code, stdout: '', stderr: r.message ? `${r.message}\n` : '' };
   }
@@ -124,6 +125,7 @@ async function dispatch(
     );
   }
   if (args.event === 'pre-shell' || args.event === 'post-shell') {
+    const { postShell, preShell } = await import('./shell-edits.js');
     const shell = {
       mode,
       cwd,
@@ -139,10 +141,12 @@ async function dispatch(
   const agent = resolveAgent({ env, session: identity?.agent, fallback: `${args.client}#unknown` });
   const board = resolveBoard(undefined, env, cwd);
   if (args.event === 'session-start') {
+    const { primeText } = await import('./prime.js');
     const text = await primeText(agent, board, daemon);
     return speak(args.json ? 'gemini' : args.client, 'session-start', { kind: 'context', text });
   }
   if (mode === 'off') return { code: 0, stdout: '', stderr: '' };
+  const { stopCheck } = await import('./stop.js');
   return speak(args.client, 'stop', await stopCheck(input, { agent, board, stateDir }, daemon));
 }
 
