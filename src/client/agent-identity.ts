@@ -23,7 +23,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { hostname, userInfo } from 'node:os';
 
 import { type ClientKind, profileOf } from '../clients/index.js';
 import { agentOfKey } from '../core/agent-name.js';
@@ -40,9 +39,12 @@ export interface AgentIdentity {
   source: string;
 }
 
+/** node:os only where a name falls back to user and host (never for Claude Code's session id). */
+const os = (): typeof import('node:os') => createRequire(import.meta.url)('node:os') as typeof import('node:os');
+
 const uid = (): string => {
   try {
-    return String(userInfo().uid);
+    return String(os().userInfo().uid);
   } catch {
     return 'unknown';
   }
@@ -98,7 +100,7 @@ export function identify(
     } else {
       // Nothing but shells up to PID 1 (or an init): no process names the session. Both sides still
       // agree on one name — never "allowed unchecked" — by client, user and host.
-      const who = `${uid()}@${hostname()}`;
+      const who = `${uid()}@${os().hostname()}`;
       key = `${client}:fallback:${who}`;
       source = `${client} without a client process (${who})`;
     }

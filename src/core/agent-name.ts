@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+// No node:crypto here: the command hooks derive a session's agent on every edit (core/sha256.ts).
+import { sha256Hex } from './sha256.js';
 
 /** `claude-code#a1f3`: the client's name cut to the agent-name alphabet, plus 16 random bits. */
 export function derivedAgentName(clientName: string | undefined): string {
@@ -7,7 +8,8 @@ export function derivedAgentName(clientName: string | undefined): string {
       .replace(/[^A-Za-z0-9._:@/-]+/g, '-')
       .replace(/^-+|-+$/g, '')
       .slice(0, 59) || 'mcp';
-  return `${base}#${randomBytes(2).toString('hex')}`;
+  const [hi = 0, lo = 0] = globalThis.crypto.getRandomValues(new Uint8Array(2));
+  return `${base}#${((hi << 8) | lo).toString(16).padStart(4, '0')}`;
 }
 
 /**
@@ -16,7 +18,7 @@ export function derivedAgentName(clientName: string | undefined): string {
  * COORD_AGENT when set. The command hooks (client/agent-identity.ts) and the daemon's http hook route use it.
  */
 export function agentOfKey(client: string, key: string, override?: string): { agent: string; sessionId: string } {
-  const hash = createHash('sha256').update(key).digest('hex');
+  const hash = sha256Hex(key);
   return { agent: override || `${client}#${hash.slice(0, 6)}`, sessionId: uuidFrom(hash) };
 }
 

@@ -8,9 +8,9 @@
  * `commondir` names the shared one), not by running git: a hook runs this on
  * every edit.
  */
-import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { sha256Hex } from '../core/sha256.js';
 
 export interface WorkTree {
   /** The top folder of the work tree the directory is in: lock paths are relative to it. */
@@ -59,7 +59,7 @@ export function boardForRepo(home: string): string {
     basename(home)
       .replace(/[^A-Za-z0-9._-]/g, '-')
       .slice(0, 48) || 'repo';
-  return `${name}-${createHash('sha256').update(home).digest('hex').slice(0, 6)}`;
+  return `${name}-${sha256Hex(home).slice(0, 6)}`;
 }
 
 /** The board for work done in `dir`: its repository's, else null. */

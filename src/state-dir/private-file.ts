@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 
 /**
@@ -6,7 +5,8 @@ import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } fro
  * half-written (daemon.json, the token), and a failed write leaves no temp file behind.
  */
 export function writePrivateFile(target: string, body: string): void {
-  const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  // Web Crypto's random source, not node:crypto's: a hook that only reads daemon.json must not load node:crypto.
+  const temp = `${target}.${process.pid}.${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(4))).toString('hex')}.tmp`;
   const fd = openSync(temp, 'wx', 0o600);
   try {
     writeSync(fd, body);

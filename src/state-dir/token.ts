@@ -1,9 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { writePrivateFile } from './private-file.js';
+import { readToken, tokenPath } from './token-file.js';
 
-export const tokenPath = (stateDir: string): string => join(stateDir, 'token');
+export { readToken, tokenPath } from './token-file.js';
 
 /** Shorter than this (16 characters) a token file is not a key: empty after a crash, or typed by hand. */
 const MIN_TOKEN_LENGTH = 16;
@@ -32,8 +31,6 @@ export function ensureToken(stateDir: string): EnsuredToken {
   writePrivateFile(tokenPath(stateDir), `${token}\n`);
   return { token, replaced: existing !== null };
 }
-
-export const readToken = (stateDir: string): string => readFileSync(tokenPath(stateDir), 'utf8').trim();
 
 /**
  * The hook key (SPEC §10, a client's own `http` hook): what `coord setup` writes into a client's user settings
