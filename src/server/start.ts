@@ -10,7 +10,7 @@ import type { Store } from '../core/ports.js';
 import { Presence } from '../core/presence.js';
 import { VERSION } from '../core/version.js';
 import { GitRepos } from '../git/git-repos.js';
-import { acquireDaemonLock, isSessionAlive, watchSessions, writeDaemonInfo } from '../state-dir/index.js';
+import { acquireDaemonLock, isSessionAlive, processStart, watchSessions, writeDaemonInfo } from '../state-dir/index.js';
 import { tightenStateDir } from '../state-dir/modes.js';
 import { octal } from '../state-dir/paths.js';
 import { ensureToken } from '../state-dir/token.js';
@@ -109,7 +109,8 @@ export async function startDaemon(
     port = typeof address === 'object' && address ? address.port : config.port;
     allowedHosts.push(...boundHosts(config.host, port));
     const url = daemonOrigin(config.host, port);
-    writeDaemonInfo(config.stateDir, { pid: process.pid, url, version: VERSION });
+    const start = processStart(process.pid);
+    writeDaemonInfo(config.stateDir, { pid: process.pid, url, version: VERSION, ...(start ? { start } : {}) });
     const sweep = setInterval(() => {
       store?.sweep().catch((err) => log.warn({ err }, 'sweep failed'));
     }, config.sweepMs);

@@ -2,6 +2,7 @@
 
 export {
   type DaemonInfo,
+  processStart,
   readDaemonInfo,
   writeDaemonInfo,
 } from './daemon-info.js';
