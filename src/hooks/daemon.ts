@@ -1,10 +1,15 @@
 /**
  * The hooks' link to the daemon: daemon.json for the URL, the token file for
- * auth, plain node:http. Never starts a daemon (SPEC §10) and loads nothing
- * but Node built-ins — the route table (api/routes.ts) pulls in every
- * operation's zod schema, which a hook run on every edit cannot afford, so
- * the few paths used here are spelled out. node:http rather than fetch:
- * fetch's first call costs ~50 ms of loading on every hook run.
+ * auth, one HTTP/1.1 request per call over node:net (http-lite.ts). Never
+ * starts a daemon (SPEC §10) and loads nothing but Node built-ins — the route
+ * table (api/routes.ts) pulls in every operation's zod schema, which a hook
+ * run on every edit cannot afford, so the few paths used here are spelled
+ * out. Neither fetch (~50 ms of loading on its first call) nor node:http
+ * (~7 ms): node:net is loaded anyway for the hook's stdin.
+ *
+ * The token goes only to a daemon that holds the state directory's daemon
+ * lock (state-dir/daemon-live.ts: /proc/locks where it can prove it, else a
+ * try-lock): daemon.json outlives a kill -9.
  *
  * Down is not slow (SPEC §10): no daemon.json, a refused connection, or a
  * daemon lock nobody holds means no daemon runs — the hook may fail open at
@@ -12,9 +17,9 @@
  * busy (stopped, swapping, a long fsync): a call with a deadline waits for it
  * until then, and only then gives up with DaemonBusy — never "allowed".
  */
-import { Agent, request } from 'node:http';
-import { liveDaemonUrl } from '../state-dir/daemon-lock.js';
-import { readToken } from '../state-dir/token.js';
+import { liveDaemonUrl } from '../state-dir/daemon-live.js';
+import { readToken } from '../state-dir/token-file.js';
+import { exchange } from './http-lite.js';
 
 export interface Answer<T = unknown> {
   status: number;
@@ -22,12 +27,11 @@ export interface Answer<T = unknown> {
 }
 
 export interface HookDaemon {
-  url: string;
   get<T>(path: string): Promise<Answer<T>>;
   /** With `deadline` (epoch ms): wait for a live daemon until then (DaemonBusy after), not the short timeout. */
   post<T>(path: string, body: unknown, deadline?: number): Promise<Answer<T>>;
   text(path: string): Promise<string>;
-  /** Drop the kept-alive socket, so the hook's process can exit at once. */
+  /** Nothing left open: each call's connection is closed when it is answered. */
   close(): void;
 }
 
@@ -58,70 +62,42 @@ async function daemonAlive(stateDir: string): Promise<boolean> {
   }
 }
 
-/** Errors that say nothing listens there: the daemon is gone. */
-const REFUSED = new Set(['ECONNREFUSED', 'ENOENT', 'EADDRNOTAVAIL']);
-
 export function hookDaemon(stateDir: string, session?: string): HookDaemon {
-  // The token goes only to a daemon holding the state directory's lock: daemon.json outlives a kill -9.
-  const url = liveDaemonUrl(stateDir);
-  const info = url ? { url } : null;
-  let token: string;
-  try {
-    token = readToken(stateDir);
-  } catch {
-    throw new DaemonDown(`no coord daemon runs for ${stateDir}`);
-  }
-  if (!info) throw new DaemonDown(`no coord daemon runs for ${stateDir}`);
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const gone = () => new DaemonDown(`the coord daemon at ${info.url} does not answer`);
-
-  type Sent = { answer: Answer<string> } | { failed: 'refused' | 'error' | 'timeout' };
-  const once = (method: string, path: string, payload: string | undefined, waitMs: number): Promise<Sent> =>
-    new Promise((resolve) => {
-      const req = request(
-        info.url + path,
-        {
-          method,
-          agent,
-          headers: {
-            authorization: `Bearer ${token}`,
-            ...(session ? { 'coord-session': session } : {}),
-            ...(payload === undefined
-              ? {}
-              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            clearTimeout(timer);
-            resolve({ answer: { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') } });
-          });
-          res.on('error', () => resolve({ failed: 'error' }));
-        },
-      );
-      const timer = setTimeout(() => {
-        resolve({ failed: 'timeout' });
-        req.destroy();
-      }, waitMs);
-      req.on('error', (e: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        resolve({ failed: REFUSED.has(e.code ?? '') ? 'refused' : 'error' });
-      });
-      req.end(payload);
-    });
+  let linked: Promise<{ url: string; token: string }> | undefined;
+  // On the first call: the token goes only to a daemon holding the state directory's lock.
+  const link = () => {
+    linked ??= (async () => {
+      const url = await liveDaemonUrl(stateDir);
+      let token: string;
+      try {
+        token = readToken(stateDir);
+      } catch {
+        throw new DaemonDown(`no coord daemon runs for ${stateDir}`);
+      }
+      if (!url) throw new DaemonDown(`no coord daemon runs for ${stateDir}`);
+      return { url, token };
+    })();
+    return linked;
+  };
 
   const send = async (method: string, path: string, body?: unknown, deadline?: number): Promise<Answer<string>> => {
+    const { url, token } = await link();
     const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers = {
+      authorization: `Bearer ${token}`,
+      ...(session ? { 'coord-session': session } : {}),
+      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+    };
+    const once = (waitMs: number) => exchange({ method, origin: url, path, headers, body: payload, waitMs });
+    const gone = () => new DaemonDown(`the coord daemon at ${url} does not answer`);
     if (deadline === undefined) {
-      const sent = await once(method, path, payload, TIMEOUT_MS);
+      const sent = await once(TIMEOUT_MS);
       if ('answer' in sent) return sent.answer;
       throw gone();
     }
     const started = Date.now();
     for (;;) {
-      const sent = await once(method, path, payload, Math.max(1, deadline - Date.now()));
+      const sent = await once(Math.max(1, deadline - Date.now()));
       if ('answer' in sent) return sent.answer;
       if (sent.failed === 'refused' || !(await daemonAlive(stateDir))) throw gone();
       // Alive: a reset connection is tried again; a deadline reached is busy.
@@ -136,11 +112,10 @@ export function hookDaemon(stateDir: string, session?: string): HookDaemon {
     body: (res.body ? JSON.parse(res.body) : null) as T,
   });
   return {
-    url: info.url,
     get: async (path) => json(await send('GET', path)),
     post: async (path, body, deadline) => json(await send('POST', path, body, deadline)),
     text: async (path) => (await send('GET', path)).body,
-    close: () => agent.destroy(),
+    close: () => {},
   };
 }
 
