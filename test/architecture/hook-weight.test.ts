@@ -1,25 +1,76 @@
 /**
- * SPEC §10: the pre-edit hook costs at most a few tens of milliseconds per edit, so its entry point must
- * not load the whole CLI: everything `coord hook` reaches, statically, is Node built-ins and coord's
- * own files (and fs-ext, to see the daemon lock held before sending the token) — never commander, fastify, the MCP SDK or zod (api/routes.ts and core/schemas.ts pull it in).
+ * SPEC §10: the pre-edit hook costs at most a few tens of milliseconds per edit (issue 25: ≤ 1.3× a bare
+ * `node -e 0` hook), so what `coord hook pre-edit` loads is counted here, from the sources: its entry
+ * (hooks/main.ts, which loads pre-edit with it and every other event's module only when that event runs)
+ * loads Node's fs, path, module and net and coord's own light files — never commander, fastify, the MCP SDK
+ * or zod, and not node:http (a request over node:net instead), node:crypto (a sha256 of its own),
+ * node:child_process or node:os (only on fallbacks, inside the function that needs them), or fs-ext (the
+ * daemon lock is seen held through /proc/locks; the flock addon only where that cannot show it).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { eagerImportsOf, HEAVY, reach, SRC } from './reach.js';
+import { DECLARED, eagerImportsOf, HEAVY, reach, SRC } from './reach.js';
 
-test('coord hook reaches only Node built-ins, fs-ext and light coord files, never the CLI, the server or zod', () => {
-  const { files, packages } = reach(join(SRC, 'hooks/main.ts'));
-  // fs-ext (the flock addon, ~3 ms to load): the daemon lock must be seen held before the token is sent.
+const ENTRY = join(SRC, 'hooks/main.ts');
+/** Node built-ins a pre-edit hook may load at once: the hook's stdin pipe loads node:net anyway. */
+const LIGHT = ['node:fs', 'node:module', 'node:net', 'node:path'];
+/** What the pre-edit path must not load at once, each ~2–7 ms of a hook's run (or a native addon). */
+const BANNED = [
+  'node:http',
+  'node:crypto',
+  'node:child_process',
+  'node:os',
+  'fs-ext',
+  'node:readline',
+  'node:fs/promises',
+];
+
+test('coord hook pre-edit loads at once only node:fs, node:path, node:module, node:net and light coord files', () => {
+  const { files, packages } = reach(ENTRY, DECLARED);
   assert.deepEqual(
-    // bun:ffi only under Bun, where fs-ext cannot load (a plugin running the hooks in OpenCode): Bun's own.
-    packages.filter((p) => !p.startsWith('node:') && p !== 'bun:ffi'),
-    ['fs-ext'],
-    'packages the hook would load',
+    packages.filter((p) => !LIGHT.includes(p)),
+    [],
+    'packages the pre-edit hook would load with its modules',
   );
-  for (const heavy of HEAVY) assert.ok(!files.includes(heavy), `the hook reaches ${heavy}`);
-  assert.ok(!files.some((f) => f.startsWith('src/server/') || f.startsWith('src/cli/')), files.join(', '));
+  for (const banned of BANNED) assert.ok(!packages.includes(banned), `the pre-edit hook loads ${banned}`);
+  for (const heavy of HEAVY) assert.ok(!files.includes(heavy), `the pre-edit hook reaches ${heavy}`);
+  for (const other of ['pre-commit', 'shell-edits', 'prime', 'stop'])
+    assert.ok(!files.includes(`src/hooks/${other}.ts`), `the pre-edit hook loads hooks/${other}.ts`);
+});
+
+test('on the pre-edit path, node:os and node:child_process are required only inside the fallbacks that need them', () => {
+  // A require inside a function loads when it runs: os for an identity without a client process, child_process
+  // for `ps` where /proc is missing. Never node:http or node:crypto, whichever way.
+  const { packages } = reach(ENTRY);
+  assert.deepEqual(
+    packages.filter((p) => !LIGHT.includes(p)).sort(),
+    ['node:child_process', 'node:os'],
+    'packages the pre-edit path names in a require',
+  );
+});
+
+test('every coord hook event reaches only Node built-ins, fs-ext and light coord files, never the CLI, the server or zod', () => {
+  // Each event's module as it loads (hooks/main.ts imports all but pre-edit's when their event runs), and the
+  // daemon lock's try-lock, loaded where /proc/locks cannot show the lock held.
+  const modules = ['main', 'pre-commit', 'shell-edits', 'prime', 'stop'].map((m) => `hooks/${m}.ts`);
+  for (const module of [...modules, 'state-dir/daemon-lock.ts']) {
+    const { files, packages } = reach(join(SRC, module));
+    assert.deepEqual(
+      // bun:ffi only under Bun, where fs-ext cannot load (a plugin running the hooks in OpenCode): Bun's own.
+      packages.filter((p) => !p.startsWith('node:') && p !== 'bun:ffi' && p !== 'fs-ext'),
+      [],
+      `packages ${module} would load`,
+    );
+    for (const heavy of HEAVY) assert.ok(!files.includes(heavy), `${module} reaches ${heavy}`);
+    assert.ok(!files.some((f) => f.startsWith('src/server/') || f.startsWith('src/cli/')), files.join(', '));
+  }
+  for (const module of modules.slice(1))
+    assert.ok(
+      !eagerImportsOf(ENTRY).includes(`./${module.slice('hooks/'.length).replace(/\.ts$/, '.js')}`),
+      `hooks/main.ts loads ${module} with itself`,
+    );
 });
 
 test('src/main.ts loads the CLI only for commands that are not hooks', () => {
