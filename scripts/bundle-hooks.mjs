@@ -1,9 +1,14 @@
 // The hooks run as a fresh Node process on every edit (SPEC §10): loading their ~20 small ES modules one by one
-// costs ~50 ms of a hook's run on a busy machine. This bundles dist/hooks/main.js into dist/hook-bundle/ (one
-// file, plus lazily loaded chunks for what only a failure path needs), which src/main.ts runs when it is at least
-// as new as dist/hooks/main.js. Runs after tsc and prune-dist; without esbuild (a dev dependency, through tsx)
-// nothing is bundled and the hooks run from dist/hooks/ as before.
-import { rmSync } from 'node:fs';
+// costs ~50 ms of a hook's run on a busy machine, and even a handful of chunks (esbuild's code splitting) costs
+// ~6 ms more than one file. This bundles dist/hooks/main.js into one file, dist/hook-bundle/main.js, which
+// src/main.ts runs when it is at least as new as dist/hooks/main.js. The events other than pre-edit stay lazy
+// inside it (esbuild runs a dynamically imported module's code only when the import runs), but every module's
+// own imports are hoisted to the file's top and load with any hook: so the hooks import only light Node
+// built-ins at the top of a module (fs, path, module, net) and require the rest where they use it — checked
+// below, and in test/architecture/hook-weight.test.ts from the sources. The operations (zod, for the messages'
+// fallback) stay a separate import of dist/core/operations.js. Runs after tsc and prune-dist; without esbuild
+// (a dev dependency, through tsx) nothing is bundled and the hooks run from dist/hooks/ as before.
+import { readFileSync, rmSync } from 'node:fs';
 
 let esbuild;
 try {
@@ -15,11 +20,33 @@ rmSync('dist/hook-bundle', { recursive: true, force: true });
 await esbuild.build({
   entryPoints: ['dist/hooks/main.js'],
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  outdir: 'dist/hook-bundle',
+  outfile: 'dist/hook-bundle/main.js',
   logLevel: 'warning',
+  plugins: [
+    {
+      name: 'operations-apart',
+      setup(build) {
+        build.onResolve({ filter: /\/core\/operations\.js$/ }, () => ({
+          path: '../core/operations.js',
+          external: true,
+        }));
+      },
+    },
+  ],
 });
+
+const LIGHT = new Set(['node:fs', 'node:path', 'node:module', 'node:net']);
+const bundle = readFileSync('dist/hook-bundle/main.js', 'utf8');
+const loaded = [...bundle.matchAll(/^import\s(?:[^;]*?\sfrom\s)?"([^"]+)";$/gms)].map((m) => m[1]);
+const heavy = [...new Set(loaded.filter((spec) => !LIGHT.has(spec)))];
+if (heavy.length > 0) {
+  rmSync('dist/hook-bundle', { recursive: true, force: true });
+  console.error(
+    `bundle-hooks: the hook bundle would load ${heavy.join(', ')} on every edit — require it where it is used`,
+  );
+  process.exit(1);
+}

@@ -21,17 +21,20 @@ export class BadHookInput extends Error {}
  */
 export async function readInput(stdin: NodeJS.ReadStream = process.stdin): Promise<HookInput> {
   if (stdin.isTTY) return {};
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stdin) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_INPUT_BYTES) {
-      stdin.destroy();
-      throw new BadHookInput(`the hook input is larger than ${MAX_INPUT_BYTES} bytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
+  // Plain 'data'/'end' events: an async iterator over the stream costs a hook ~1 ms more to set up.
+  const text = await new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stdin.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_INPUT_BYTES) {
+        stdin.destroy();
+        reject(new BadHookInput(`the hook input is larger than ${MAX_INPUT_BYTES} bytes`));
+      } else chunks.push(chunk);
+    });
+    stdin.once('end', () => resolve(Buffer.concat(chunks).toString('utf8').trim()));
+    stdin.once('error', reject);
+  });
   if (!text) return {};
   let v: unknown;
   try {

@@ -4,7 +4,7 @@
  * runs this. A commit staging a path another agent holds is refused with the
  * `lock_conflict` lines; `COORD_GUARD=warn` only warns, `off` skips it.
  */
-import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { PATHS, withQuery } from '../api/paths.js';
 import { CLIENT_KINDS, identify } from '../client/agent-identity.js';
 import { conflictLine } from '../core/holds.js';
@@ -14,6 +14,13 @@ import { resolveAgent, resolveBoard } from '../state-dir/who.js';
 import { DaemonDown, type HookDaemon, query } from './daemon.js';
 import type { GuardMode } from './guard-mode.js';
 import { conflictReason } from './pre-edit.js';
+
+/**
+ * node:child_process, loaded when git is run: every hook is one file in dist/hook-bundle/ (scripts/bundle-hooks.mjs),
+ * where a module's imports load with the hook whatever its event — an edit must not load child_process.
+ */
+const childProcess = (): typeof import('node:child_process') =>
+  createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
 
 export interface CommitCheck {
   code: number;
@@ -39,7 +46,7 @@ export async function preCommit(
   const root = findRepoRoot(cwd) ?? cwd;
   // --no-renames: a rename is its source deleted and its destination added, and both must be free —
   // with rename detection `git mv locked.ts x.ts` listed only x.ts and committed the locked file away.
-  const staged = spawnSync('git', ['diff', '--cached', '--name-only', '--no-renames', '-z'], {
+  const staged = childProcess().spawnSync('git', ['diff', '--cached', '--name-only', '--no-renames', '-z'], {
     cwd: root,
     encoding: 'utf8',
   });

@@ -10,23 +10,30 @@
  * Files git ignores are not coord's. Node built-ins only (a hook).
  */
 
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PATHS } from '../api/paths.js';
 import type { AgentIdentity } from '../client/agent-identity.js';
 import type { ConflictLine } from '../core/edit-decision.js';
 import { normaliseResource } from '../core/paths.js';
+import { sha256Hex } from '../core/sha256.js';
 import { porcelainPath, type ShellLook, shellChanges, shellConflictReason } from '../core/shell-edits.js';
 import { boardForRepo, findWorkTree } from '../state-dir/board-name.js';
 import { DaemonBusy, DaemonDown, type HookDaemon } from './daemon.js';
 import type { GuardMode, Verdict } from './guard-mode.js';
 import { type HookInput, str } from './input.js';
 
+/**
+ * node:child_process, loaded when git is run: every hook is one file in dist/hook-bundle/ (scripts/bundle-hooks.mjs),
+ * where a module's imports load with the hook whatever its event — an edit must not load child_process.
+ */
+const childProcess = (): typeof import('node:child_process') =>
+  createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+
 /** git's view of the work tree's changed files (tracked and untracked, not ignored), each with its file times. */
 export function snapshot(root: string): ShellLook | null {
-  const r = spawnSync(
+  const r = childProcess().spawnSync(
     'git',
     ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames'],
     {
@@ -58,7 +65,7 @@ function stamp(abs: string, code: string): ShellLook['entries'][string] {
 /** One snapshot per shell call (the client's tool_use_id pairs pre with post) or, without one, per agent and tree. */
 function snapshotFile(stateDir: string, agent: string, root: string, input: HookInput): string {
   const call = str(input.tool_use_id) ?? str(input.toolUseId) ?? '';
-  const id = createHash('sha256').update(`${agent}\n${root}\n${call}`).digest('hex').slice(0, 16);
+  const id = sha256Hex(`${agent}\n${root}\n${call}`).slice(0, 16);
   return join(stateDir, 'hooks', `shell-${id}.json`);
 }
 

@@ -5,12 +5,12 @@
  * whichever got there first (SPEC §10 stop: never twice for the same items). Tasks have no receipts;
  * this file in `<state>/hooks/` is the record. Node built-ins only: the hooks load it.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sha256Hex } from '../core/sha256.js';
 
 function shownFile(stateDir: string, agent: string, board: string): string {
-  const id = createHash('sha256').update(`${board}\n${agent}`).digest('hex').slice(0, 16);
+  const id = sha256Hex(`${board}\n${agent}`).slice(0, 16);
   return join(stateDir, 'hooks', `stop-${id}.json`);
 }
 

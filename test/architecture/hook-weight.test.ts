@@ -52,8 +52,8 @@ test('on the pre-edit path, node:os and node:child_process are required only ins
 });
 
 test('every coord hook event reaches only Node built-ins, fs-ext and light coord files, never the CLI, the server or zod', () => {
-  // Each event's module as it loads (hooks/main.ts imports all but pre-edit's when their event runs), and the
-  // daemon lock's try-lock, loaded where /proc/locks cannot show the lock held.
+  // Each event's module (hooks/main.ts imports all but pre-edit's when their event runs), and the daemon lock's
+  // try-lock (loaded only where the daemon's process cannot be seen alive).
   const modules = ['main', 'pre-commit', 'shell-edits', 'prime', 'stop'].map((m) => `hooks/${m}.ts`);
   for (const module of [...modules, 'state-dir/daemon-lock.ts']) {
     const { files, packages } = reach(join(SRC, module));
@@ -65,6 +65,9 @@ test('every coord hook event reaches only Node built-ins, fs-ext and light coord
     );
     for (const heavy of HEAVY) assert.ok(!files.includes(heavy), `${module} reaches ${heavy}`);
     assert.ok(!files.some((f) => f.startsWith('src/server/') || f.startsWith('src/cli/')), files.join(', '));
+    // dist/hook-bundle/ is one file: every module's import declarations load with any hook, pre-edit's included.
+    const declared = reach(join(SRC, module), DECLARED).packages.filter((p) => !LIGHT.includes(p));
+    assert.deepEqual(declared, [], `${module} imports at its top what every edit would load`);
   }
   for (const module of modules.slice(1))
     assert.ok(
