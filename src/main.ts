@@ -6,21 +6,24 @@
 // - TurboFan: the code that runs hot during start-up is Node's module loader (URL, path and realpath helpers,
 //   the CommonJS export lexer); optimizing it is work for code that never runs again, and its compile zones
 //   stay in the malloc arenas of V8's worker threads (~5 MB RSS, plus the compiler's own pages of the binary).
+import { statSync } from 'node:fs';
+
 const command = process.argv[2];
 
 // A reader that stops early (`coord ls | head -3`, `grep -m1`, a pager closed) closes the pipe: that is the
-// reader's choice, not a failure of the command. Every command, in one place, exits 0 and quietly (issue 26).
-for (const out of [process.stdout, process.stderr])
-  out.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(0);
-    throw e;
-  });
+// reader's choice, not a failure of the command. Every command, in one place, exits 0 and quietly (issue 26) —
+// the hooks as they write (hooks/main.ts): making process.stdout and process.stderr costs an edit's hook ~3 ms.
+if (command !== 'hook' && command !== 'prime')
+  for (const out of [process.stdout, process.stderr])
+    out.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(0);
+      throw e;
+    });
 if (command === 'serve') (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1 --no-turbofan');
 
 // Hooks run on every edit: dispatched before the CLI (commander, zod, the operations) is loaded.
 if (command === 'hook' || command === 'prime') {
   // The build's one-file bundle of the hooks (scripts/bundle-hooks.mjs), unless older than what tsc emitted.
-  const { statSync } = await import('node:fs');
   const bundle = new URL('./hook-bundle/main.js', import.meta.url);
   const mtime = (u: URL) => statSync(u, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   const fresh = mtime(bundle) >= mtime(new URL('./hooks/main.js', import.meta.url)) && mtime(bundle) > 0;

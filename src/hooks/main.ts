@@ -175,8 +175,19 @@ function guards(profile: ClientProfile, tool: string | undefined): boolean {
  */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const spoken = await hookAnswer(argv, env);
-  if (spoken.stdout) process.stdout.write(spoken.stdout);
-  if (spoken.stderr) process.stderr.write(spoken.stderr);
+  // Only what is written makes its stream (src/main.ts leaves them to the hooks): a reader that closed the pipe
+  // is the reader's choice — exit 0, quietly, as every command does (issue 26).
+  for (const [out, text] of [
+    [process.stdout, spoken.stdout],
+    [process.stderr, spoken.stderr],
+  ] as const) {
+    if (!text) continue;
+    out.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(0);
+      throw e;
+    });
+    out.write(text);
+  }
   process.exitCode = spoken.code;
 }
 
