@@ -1,11 +1,11 @@
 // The hooks run as a fresh Node process on every edit (SPEC §10): loading their ~20 small ES modules one by one
 // costs ~50 ms of a hook's run on a busy machine, and even a handful of chunks (esbuild's code splitting) costs
-// ~6 ms more than one file. This bundles dist/hooks/main.js into one file, dist/hook-bundle/main.js, which
+// ~6 ms more than one file. This bundles dist/hooks/main.js into one file, dist/hook-bundle/main.cjs, which
 // src/main.ts runs when it is at least as new as dist/hooks/main.js. The events other than pre-edit stay lazy
-// inside it (esbuild runs a dynamically imported module's code only when the import runs), but every module's
-// own imports are hoisted to the file's top and load with any hook: so the hooks import only light Node
-// built-ins at the top of a module (fs, path, module, net) and require the rest where they use it — checked
-// below, and in test/architecture/hook-weight.test.ts from the sources. The operations (zod, for the messages'
+// inside it (esbuild runs a dynamically imported module's code only when the import runs), and so do its
+// modules; still, the hooks import only light Node built-ins at the top of a module (fs, path, module, net) and
+// require the rest where they use it — checked below, and in test/architecture/hook-weight.test.ts from the
+// sources (the ES module form of this bundle hoists every import to the file's top). The operations (zod, for the messages'
 // fallback) stay a separate import of dist/core/operations.js. Runs after tsc and prune-dist; without esbuild
 // (a dev dependency, through tsx) nothing is bundled and the hooks run from dist/hooks/ as before.
 import { readFileSync, rmSync } from 'node:fs';
@@ -20,12 +20,17 @@ rmSync('dist/hook-bundle', { recursive: true, force: true });
 await esbuild.build({
   entryPoints: ['dist/hooks/main.js'],
   bundle: true,
-  format: 'esm',
+  // CommonJS: src/main.ts requires it, so an edit's hook reads and compiles one file synchronously instead of
+  // through the ES module loader's asynchronous steps (~4–7 ms of a hook's run here). Every module of it is
+  // initialised when first used; import.meta.url (createRequire's anchor) becomes the bundle's own URL.
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  outfile: 'dist/hook-bundle/main.js',
+  outfile: 'dist/hook-bundle/main.cjs',
   logLevel: 'warning',
+  define: { 'import.meta.url': '__hookBundleUrl' },
+  banner: { js: 'const __hookBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [
     {
       name: 'operations-apart',
@@ -39,9 +44,11 @@ await esbuild.build({
   ],
 });
 
-const LIGHT = new Set(['node:fs', 'node:path', 'node:module', 'node:net']);
-const bundle = readFileSync('dist/hook-bundle/main.js', 'utf8');
-const loaded = [...bundle.matchAll(/^import\s(?:[^;]*?\sfrom\s)?"([^"]+)";$/gms)].map((m) => m[1]);
+// What the bundle loads, wherever: its modules' own imports (now `require("…")`); a module's createRequire(…)(…)
+// in a function is the deliberate lazy form and is not counted.
+const LIGHT = new Set(['node:fs', 'node:path', 'node:module', 'node:net', 'node:url']);
+const bundle = readFileSync('dist/hook-bundle/main.cjs', 'utf8');
+const loaded = [...bundle.matchAll(/(?<![\w.)])require\("([^"]+)"\)/g)].map((m) => m[1]);
 const heavy = [...new Set(loaded.filter((spec) => !LIGHT.has(spec)))];
 if (heavy.length > 0) {
   rmSync('dist/hook-bundle', { recursive: true, force: true });

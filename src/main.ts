@@ -7,6 +7,7 @@
 //   the CommonJS export lexer); optimizing it is work for code that never runs again, and its compile zones
 //   stay in the malloc arenas of V8's worker threads (~5 MB RSS, plus the compiler's own pages of the binary).
 import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const command = process.argv[2];
 
@@ -23,11 +24,15 @@ if (command === 'serve') (await import('node:v8')).setFlagsFromString('--semi-sp
 
 // Hooks run on every edit: dispatched before the CLI (commander, zod, the operations) is loaded.
 if (command === 'hook' || command === 'prime') {
-  // The build's one-file bundle of the hooks (scripts/bundle-hooks.mjs), unless older than what tsc emitted.
-  const bundle = new URL('./hook-bundle/main.js', import.meta.url);
+  // The build's one-file bundle of the hooks (scripts/bundle-hooks.mjs; CommonJS, required: read and compiled at
+  // once, not through the ES module loader's steps), unless older than what tsc emitted.
+  const bundle = new URL('./hook-bundle/main.cjs', import.meta.url);
   const mtime = (u: URL) => statSync(u, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   const fresh = mtime(bundle) >= mtime(new URL('./hooks/main.js', import.meta.url)) && mtime(bundle) > 0;
-  const { main } = (await import(fresh ? bundle.href : './hooks/main.js')) as typeof import('./hooks/main.js');
+  type Hooks = typeof import('./hooks/main.js');
+  const { main } = fresh
+    ? (createRequire(import.meta.url)('./hook-bundle/main.cjs') as Hooks)
+    : ((await import('./hooks/main.js')) as Hooks);
   await main(process.argv.slice(2));
 } else if (command === 'mcp') {
   // `coord mcp` loads only the relay (cli/mcp-main.ts): an agent waits for it to answer initialize.

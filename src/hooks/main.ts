@@ -5,9 +5,8 @@
  * the MCP SDK, zod or commander. Only pre-edit, run on every edit, is loaded
  * with this file; every other event's module runs only when that event does
  * (a dynamic import: unbundled, a file loaded then; in dist/hook-bundle/'s one
- * file, code run then — its imports are hoisted, so they stay light, see
- * scripts/bundle-hooks.mjs), so an edit never runs git's shell-edit
- * snapshots, the commit guard or the message hooks.
+ * file, code run then — see scripts/bundle-hooks.mjs), so an edit never runs
+ * git's shell-edit snapshots, the commit guard or the message hooks.
  */
 import { type AgentIdentity, identify } from '../client/agent-identity.js';
 import { CLIENT_KINDS, type ClientKind, detectClient, isClientKind, profileOf } from '../clients/index.js';

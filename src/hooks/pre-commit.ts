@@ -17,7 +17,7 @@ import { conflictReason } from './pre-edit.js';
 
 /**
  * node:child_process, loaded when git is run: every hook is one file in dist/hook-bundle/ (scripts/bundle-hooks.mjs),
- * where a module's imports load with the hook whatever its event — an edit must not load child_process.
+ * which must not load child_process with an edit's hook whatever form it is bundled in.
  */
 const childProcess = (): typeof import('node:child_process') =>
   createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
