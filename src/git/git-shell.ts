@@ -2,8 +2,9 @@
  * git started by a long-lived `sh`, not by Node. Node starts a process by fork(), whose cost grows with the
  * parent's memory: a git call from the daemon (~100 MB) took ~5 ms where the same call from a shell loop took
  * ~2 ms (integration bench, issue 22). A small shell forks cheaply; Node writes it one command per call and
- * reads the answer back: git's pid (for the deadline's kill), then its exit code, with stdout and stderr in
- * two files of this process's own temporary directory.
+ * reads git's exit code back, with stdout and stderr in two files of this process's own temporary directory.
+ * Each shell leads its own process group: a call past its deadline kills the group (the shell, git, and
+ * anything git started), and the next call starts another shell.
  *
  * A few shells at most run at once, each one call at a time; a call that finds every shell busy, or no shell
  * that can start, is answered by a plain spawn (run-git.ts). A shell started under another environment
@@ -55,7 +56,7 @@ class Shell {
   constructor(n: number) {
     this.out = join(scratch(), `${n}.out`);
     this.err = join(scratch(), `${n}.err`);
-    this.child = spawn('sh', [], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn('sh', [], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (s: string) => {
       this.buffered += s;
@@ -71,7 +72,8 @@ class Shell {
       this.started = true;
     });
     this.child.on('error', end);
-    this.child.on('close', end);
+    // Its stdout closing is the end (the exit itself is not waited on: the process handle is unref'd).
+    this.child.stdout.on('close', end);
     // An idle shell keeps nothing alive; its stdout is held while a call waits for its answer.
     this.child.unref();
     for (const s of [this.child.stdin, this.child.stdout, this.child.stderr]) (s as unknown as Socket).unref();
@@ -112,36 +114,32 @@ class Shell {
       .join('');
     // One compound command: the shell parses it whole, newlines inside quoted arguments included.
     this.child.stdin.write(
-      `if cd -- ${quote(cwd)} 2>/dev/null; then ${assign}git ${args.map(quote).join(' ')} </dev/null >${quote(this.out)} 2>${quote(this.err)} & echo "p $!"; wait "$!"; echo "r $?"; else echo n; fi\n`,
+      `if cd -- ${quote(cwd)} 2>/dev/null; then ${assign}git ${args.map(quote).join(' ')} </dev/null >${quote(this.out)} 2>${quote(this.err)}; echo "r $?"; else echo n; fi\n`,
     );
     (this.child.stdout as unknown as Socket).ref();
     let killed = false;
-    let pid = 0;
     const timer = setTimeout(() => {
       killed = true;
-      // Before git's pid is known (the shell is stuck), the shell itself goes.
-      if (pid > 0) process.kill(pid, 'SIGKILL');
-      else this.child.kill('SIGKILL');
+      try {
+        if (this.child.pid) process.kill(-this.child.pid, 'SIGKILL');
+      } catch {
+        this.child.kill('SIGKILL');
+      }
     }, deadlineMs);
     try {
-      const first = await this.line();
-      if (first === 'n') return { kind: 'no-such-directory' };
-      if (first === null && !this.started) {
+      const answer = await this.line();
+      if (answer === 'n') return { kind: 'no-such-directory' };
+      if (answer === null && !this.started) {
         noShell = true;
         return { kind: 'unavailable' };
       }
-      let last: string | null = null;
-      if (first?.startsWith('p ')) {
-        pid = Number(first.slice(2));
-        last = await this.line();
-      }
-      if (last === null || !last.startsWith('r ')) {
+      if (answer === null || !answer.startsWith('r ')) {
         if (killed) return { kind: 'ran', code: -1, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), killed };
         throw new ShellGone();
       }
       return {
         kind: 'ran',
-        code: Number(last.slice(2)),
+        code: Number(answer.slice(2)),
         stdout: readFileSync(this.out),
         stderr: readFileSync(this.err),
         killed,

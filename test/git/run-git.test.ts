@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runGit } from '../../src/git/run-git.js';
@@ -44,15 +45,29 @@ describe('git calls through the shell', () => {
     await assert.rejects(runGit('/no/such/dir/for/coord', ['status']), /\/no\/such\/dir\/for\/coord does not exist/);
   });
 
-  test('a git call past its deadline is killed and said to be', async () => {
+  test('a git call past its deadline is killed and said to be, with what git started', async () => {
     const r = testRepo();
-    // A git that hangs: an alias that runs a long sleep.
+    // A git that hangs: an alias that runs a long sleep (an odd length, to find it among the processes).
     const t0 = performance.now();
     await assert.rejects(
-      runGit(r.main, ['-c', 'alias.wait=!sleep 30', 'wait'], { deadlineMs: 300 }),
+      runGit(r.main, ['-c', 'alias.wait=!sleep 29.71', 'wait'], { deadlineMs: 300 }),
       /killed after 0.3 s/,
     );
     assert.ok(performance.now() - t0 < 29_000, 'the call did not wait for the sleep');
+    // Processes whose command line is that sleep's, read from /proc.
+    const sleeping = () =>
+      readdirSync('/proc')
+        .filter((pid) => /^\d+$/.test(pid))
+        .filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').includes('sleep 29.71');
+          } catch {
+            return false;
+          }
+        })
+        .join(' ');
+    for (let i = 0; i < 40 && sleeping() !== ''; i++) await new Promise((done) => setTimeout(done, 50));
+    assert.equal(sleeping(), '', 'the sleep git started was killed with it');
     // The shell that ran it still answers.
     assert.equal((await runGit(r.main, ['rev-parse', 'HEAD'])).stdout.trim(), r.rev('main'));
   });
