@@ -124,17 +124,36 @@ export class Integrator {
     let progressed = 0;
     // The turn's swaps share one `git update-ref --stdin` per repository.
     const swapper = new RefSwapper();
+    // Results are recorded in order, each while the next task's merge runs in git. A target already moved
+    // and not yet recorded is what a crash between swap and record leaves too: the next turn records it.
+    let recording: Promise<void> = Promise.resolve();
+    let failed: { error: unknown } | null = null;
+    const stopIfFailed = () => {
+      if (failed) throw failed.error;
+    };
     try {
       for (const q of integrationOrder(queue, moved, this.opts.review ?? false)) {
+        if (failed) break;
         // A blocker merged in this turn frees its dependents only at the next turn: the queue is read again.
-        const result = await this.integrate(q, tips.get(q.task_id) ?? null, swapper);
-        if (result === null) continue;
+        const head = this.headOf(q, tips.get(q.task_id) ?? null);
+        const outcome = await this.merge(q, head, swapper, stopIfFailed);
+        if (outcome.state === 'blocked' && q.state === 'blocked' && q.reason === outcome.reason) continue;
         progressed++;
-        if (result.state === 'merged' && queue.some((d) => d.blocked_by.includes(q.task_id))) break;
+        recording = recording.then(() =>
+          this.record(q, head, outcome).then(
+            (followup_id) => this.opts.onResult?.(q, { ...outcome, followup_id }),
+            (error: unknown) => {
+              failed ??= { error };
+            },
+          ),
+        );
+        if (outcome.state === 'merged' && queue.some((d) => d.blocked_by.includes(q.task_id))) break;
       }
     } finally {
       swapper.close();
+      await recording;
     }
+    stopIfFailed();
     return { busy: null, progressed };
   }
 
@@ -159,14 +178,24 @@ export class Integrator {
     return this.opts.repo ?? q.worktree ?? '.';
   }
 
-  /** Merges one task and records the result; null when nothing changed (the same blocked reason again). */
-  private async integrate(q: QueuedIntegration, tip: string | null, swapper: RefSwapper): Promise<TurnResult | null> {
+  /**
+   * The head to merge: a second try merges the branch as it is now when it continues the recorded head (the
+   * follow-up's commits); a first try merges exactly the head the change record names.
+   */
+  private headOf(q: QueuedIntegration, tip: string | null): string {
+    return q.tried_head !== null && tip !== null ? tip : q.head;
+  }
+
+  /** Merges one task (recording is the caller's); `stopIfFailed` throws before a swap once a record failed. */
+  private merge(
+    q: QueuedIntegration,
+    head: string,
+    swapper: RefSwapper,
+    stopIfFailed: () => void,
+  ): Promise<MergeOutcome> {
     const repo = this.repoOf(q);
-    // A second try merges the branch as it is now when it continues the recorded head (the follow-up's
-    // commits); a first try merges exactly the head the change record names.
-    const head = q.tried_head !== null && tip !== null ? tip : q.head;
     const check = this.opts.check;
-    const outcome = await integrateHead({
+    return integrateHead({
       repo,
       target: this.opts.target,
       branch: q.branch,
@@ -195,14 +224,12 @@ export class Integrator {
             clearInterval(renewing);
           }
         }),
-      beforeSwap: () => this.renew(),
+      beforeSwap: () => {
+        stopIfFailed();
+        return this.renew();
+      },
       swapper,
     });
-    if (outcome.state === 'blocked' && q.state === 'blocked' && q.reason === outcome.reason) return null;
-    const followup_id = await this.record(q, head, outcome);
-    const result = { ...outcome, followup_id };
-    this.opts.onResult?.(q, result);
-    return result;
   }
 
   private async record(q: QueuedIntegration, head: string, o: MergeOutcome): Promise<string | null> {

@@ -57,6 +57,36 @@ function withoutHooks(agent: Agent, stateDir: string): Agent {
   return { ...agent, home, env: cleanEnv(home, { COORD_STATE: stateDir }) };
 }
 
+/**
+ * Claude Code with one native hook that does nothing: an `mcp_tool` PreToolUse hook on its edit tools calling a
+ * dependency-free stdio MCP server that answers at once (noop-mcp-server.mjs) — what any native hook costs in
+ * Claude Code itself, the floor under coord's.
+ */
+function withNoopNativeHook(agent: Agent, stateDir: string): Agent {
+  const bare = withoutHooks(agent, stateDir);
+  const settings = join(bare.home, '.claude', 'settings.json');
+  const doc = JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>;
+  doc.hooks = {
+    PreToolUse: [
+      {
+        matcher: 'Edit|Write|MultiEdit|NotebookEdit',
+        hooks: [{ type: 'mcp_tool', server: 'noop', tool: 'noop', input: {}, timeout: 30 }],
+      },
+    ],
+  };
+  const permissions = (doc.permissions ?? {}) as { allow?: string[] };
+  doc.permissions = { ...permissions, allow: [...(permissions.allow ?? []), 'mcp__noop'] };
+  writeFileSync(settings, JSON.stringify(doc, null, 2));
+  const user = join(bare.home, '.claude.json');
+  const config = JSON.parse(readFileSync(user, 'utf8')) as { mcpServers?: Record<string, unknown> };
+  config.mcpServers = {
+    ...config.mcpServers,
+    noop: { type: 'stdio', command: process.execPath, args: [join(ROOT, 'test/agents/noop-mcp-server.mjs')] },
+  };
+  writeFileSync(user, JSON.stringify(config, null, 2));
+  return bare;
+}
+
 function steps(agent: Agent, repo: string): Step[] {
   const out: Step[] = [];
   for (let i = 1; i <= EDITS; i++) {
@@ -103,6 +133,14 @@ describe('the pre-edit hook, timed as the client sees it', () => {
       const bare = await time(withoutHooks(agent, daemon.stateDir), 'without hooks');
       assert.equal(hooked.length, EDITS, `timed every edit: ${hooked}`);
       assert.equal(bare.length, EDITS, `timed every edit: ${bare}`);
+      if (client === 'claude') {
+        writeFileSync(join(repo, 'src/b.ts'), 'export const b = 1;\n');
+        const noop = await time(withNoopNativeHook(agent, daemon.stateDir), 'with a no-op native hook');
+        assert.equal(noop.length, EDITS, `timed every edit: ${noop}`);
+        t.diagnostic(
+          `claude Edit: median ${median(noop)} ms with a no-op native hook (an mcp_tool hook of a server that answers at once) [${noop.join(', ')}] → Claude Code's own cost of any native hook: ${median(noop) - median(bare)} ms per edit; coord's hook adds ${median(hooked) - median(noop)} ms over it`,
+        );
+      }
       if (client === 'claude') {
         // Claude Code's debug log times a command hook itself ("… finished with status 0 (199ms)"); for the native
         // mcp_tool hook, from "mcp_tool calling coord/decide_edit" to the hook's "success" line after it.

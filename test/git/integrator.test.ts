@@ -233,4 +233,45 @@ describe('the integrator', () => {
     assert.deepEqual(await integration(h, t.task.id), { state: 'merged', commit: head, target: 'main' });
     assert.equal(r.rev('main'), tip);
   });
+
+  test('a result the board refuses to record stops the turn before its next move of the target; the next turn records what was merged', async () => {
+    const h = await harness(makeSqliteStore);
+    const r = testRepo();
+    const tasks = [];
+    for (const name of ['a', 'b', 'c']) {
+      const wt = r.worktree(`feat/${name}`);
+      const t = await work(h, r, wt, 'codex#1a2b', `add ${name}`, { [`src/${name}.ts`]: `${name}\n` });
+      await t.finish();
+      tasks.push(t.task.id);
+    }
+    const before = r.rev('main');
+    // A board that refuses the first result it is given (as one whose slot was taken meanwhile does).
+    const board = boardInProcess(h.ctx);
+    let refused = false;
+    const refusing = {
+      ...board,
+      record: async (input: Parameters<typeof board.record>[0]) => {
+        if (!refused) {
+          refused = true;
+          throw new Error('the slot is not yours any more');
+        }
+        return board.record(input);
+      },
+    };
+    const first = new Integrator(refusing, {
+      board: 'default',
+      repo: r.main,
+      target: 'main',
+      stateDir: tempDir('coord-state-'),
+      holder: 'refused',
+    });
+    await assert.rejects(first.turn(), /the slot is not yours any more/);
+    // The first task's merge (a fast-forward) moved the target; the next one, computed meanwhile, never did.
+    assert.equal(r.history('main').length, r.history(before).length + 1, 'one task merged');
+    await first.releaseSlot();
+    await drain(integrator(h, r));
+    for (const id of tasks) assert.equal((await integration(h, id))?.state, 'merged', id);
+    // a fast-forward, then b and c each with its merge commit
+    assert.equal(r.history('main').length, r.history(before).length + 5, 'each task merged exactly once');
+  });
 });

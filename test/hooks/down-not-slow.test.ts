@@ -4,7 +4,7 @@
  * it and the edit is then decided — never allowed unchecked; past its wait
  * (2 s before the client's hook timeout) the edit is refused with coord_busy.
  * A daemon killed with kill -9 is down: the edit goes through at once with one
- * warning line. Order and outcome are asserted, never durations.
+ * warning line. Order and outcome are asserted, never durations (they are reported as diagnostics).
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
@@ -75,12 +75,13 @@ describe('a stopped daemon is waited for; a dead one is not', () => {
     });
   const port = () => Number(new URL(d.url).port);
 
-  test('an edit during SIGSTOP waits for the daemon and, after SIGCONT, is decided (denied: another agent holds the file), not allowed unchecked', async () => {
+  test('an edit during SIGSTOP waits for the daemon and, after SIGCONT, is decided (denied: another agent holds the file), not allowed unchecked', async (t) => {
     const file = join(repo.main, 'src/held.ts');
     assert.equal((await edit('sess-owner', file)).code, 0);
     process.kill(d.pid, 'SIGSTOP');
     let hook: ChildProcess | undefined;
     let stopped = true;
+    const t0 = performance.now();
     const done = edit('sess-other', file, [], (c) => {
       hook = c;
     }).then((r) => ({ ...r, whileStopped: stopped }));
@@ -88,8 +89,12 @@ describe('a stopped daemon is waited for; a dead one is not', () => {
     await waitFor(() => hook?.pid !== undefined && connectedTo(hook.pid, port()), 'the hook to connect');
     assert.equal(hook!.exitCode, null, 'the hook is still waiting while the daemon is stopped');
     stopped = false;
+    const resumed = performance.now();
     process.kill(d.pid, 'SIGCONT');
     const r = await done;
+    t.diagnostic(
+      `the hook waited ${Math.round(resumed - t0)} ms while the daemon was stopped and answered ${Math.round(performance.now() - resumed)} ms after SIGCONT`,
+    );
     assert.equal(r.whileStopped, false, 'the hook answered only after the daemon ran again');
     const out = JSON.parse(r.stdout).hookSpecificOutput;
     assert.equal(out.permissionDecision, 'deny');
@@ -100,10 +105,12 @@ describe('a stopped daemon is waited for; a dead one is not', () => {
     assert.equal(locks.filter((l) => l.resources.includes('src/held.ts')).length, 1);
   });
 
-  test('a daemon still stopped 2 s before the hook timeout: the edit is refused with coord_busy, never allowed', async () => {
+  test('a daemon still stopped 2 s before the hook timeout: the edit is refused with coord_busy, never allowed', async (t) => {
     process.kill(d.pid, 'SIGSTOP');
     try {
+      const t0 = performance.now();
       const r = await edit('sess-busy', join(repo.main, 'src/busy.ts'), ['--timeout', '3']);
+      t.diagnostic(`with --timeout 3 the hook refused after ${Math.round(performance.now() - t0)} ms`);
       const out = JSON.parse(r.stdout).hookSpecificOutput;
       assert.equal(out.permissionDecision, 'deny');
       assert.match(out.permissionDecisionReason, /^coord_busy: coord did not answer in \d+s — try the edit again$/);
@@ -115,10 +122,12 @@ describe('a stopped daemon is waited for; a dead one is not', () => {
     assert.deepEqual([again.code, again.stdout, again.stderr], [0, '', '']);
   });
 
-  test('the daemon killed with kill -9 (daemon.json left behind): the edit goes through at once with one warning line', async () => {
+  test('the daemon killed with kill -9 (daemon.json left behind): the edit goes through at once with one warning line', async (t) => {
     await d.kill9();
     // A wait would last ~10 minutes (--timeout 600) and fail the test by its own timeout.
+    const t0 = performance.now();
     const r = await edit('sess-after', join(repo.main, 'src/after.ts'), ['--timeout', '600']);
+    t.diagnostic(`the hook answered ${Math.round(performance.now() - t0)} ms after it started (daemon killed)`);
     assert.equal(r.code, 0);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
