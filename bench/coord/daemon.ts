@@ -13,6 +13,8 @@ import { tempDir } from '../lib/template-db.js';
 import { SkipError } from '../lib/types.js';
 
 export const COORD_BIN = repoPath('bin/coord.js');
+/** The hooks' entry, as `coord setup` writes it into a client's hook command. */
+export const COORD_HOOK_BIN = repoPath('bin/coord-hook.cjs');
 
 function newestMtime(dir: string): number {
   let newest = 0;

@@ -8,7 +8,7 @@
  * ships: the files, the built JavaScript, the bin, and a runtime dependency list that needs nothing else.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -62,6 +62,8 @@ describe('the installed package', () => {
   test('the tarball holds the built JavaScript, the bin, the docs and the licence, and no source or tests', () => {
     assert.ok(files.includes('dist/main.js'));
     assert.ok(files.includes('bin/coord.js'));
+    assert.ok(files.includes('bin/coord-hook.cjs'), 'the hooks entry setup writes');
+    assert.ok(files.includes('dist/hook-bundle/main.cjs'), 'the one-file hook bundle');
     assert.ok(files.includes('LICENSE'));
     assert.ok(files.includes('README.md'));
     assert.ok(files.some((f) => f.startsWith('docs/')));
@@ -73,6 +75,21 @@ describe('the installed package', () => {
       files.filter((f) => /^(src|test|bench|scripts)\//.test(f) || f.endsWith('.ts')),
       [],
     );
+  });
+
+  test("the hooks' entry setup writes runs from the installed package: an edit outside every repository goes ahead, silently", () => {
+    const input = {
+      hook_event_name: 'PreToolUse',
+      cwd,
+      tool_name: 'Edit',
+      tool_input: { file_path: join(cwd, 'x.ts') },
+    };
+    const r = spawnSync(
+      process.execPath,
+      [join(installed, 'bin', 'coord-hook.cjs'), 'hook', 'pre-edit', '--client', 'claude'],
+      { cwd, env: env(), input: JSON.stringify(input), encoding: 'utf8' },
+    );
+    assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', '']);
   });
 
   test('the install needs neither tsx nor typescript', () => {

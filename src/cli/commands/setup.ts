@@ -120,6 +120,8 @@ function hookDaemon(
 
 /** This coord's bin/coord.js (the same path from src/ and dist/), which runs from any working directory. */
 const BIN = fileURLToPath(new URL('../../../bin/coord.js', import.meta.url));
+/** Its hooks' entry beside it (bin/coord-hook.cjs), which a hook command line names. */
+const HOOK_BIN = fileURLToPath(new URL('../../../bin/coord-hook.cjs', import.meta.url));
 
 export async function runSetup(
   client: ClientKind,
@@ -132,6 +134,7 @@ export async function runSetup(
   const launch: Launch = {
     node: process.execPath,
     bin: realpathSync(BIN),
+    hookBin: realpathSync(HOOK_BIN),
     stateArgs: pinned ? ['--state', resolve(pinned)] : [],
   };
   const root = findRepoRoot(cwd) ?? cwd;

@@ -20,6 +20,8 @@ export type { Scope } from '../../clients/profile.js';
 export interface Launch {
   node: string;
   bin: string;
+  /** bin/coord-hook.cjs: the hooks' CommonJS entry (no ES module loader on every edit). */
+  hookBin: string;
   /** `--state DIR` when a state directory is pinned. */
   stateArgs: string[];
 }
@@ -67,7 +69,7 @@ export const hookMark = (event: ClientEvent, client: ClientKind) =>
 
 export const hookArgv = (c: SetupContext, event: ClientEvent): string[] => [
   c.launch.node,
-  c.launch.bin,
+  c.launch.hookBin,
   ...hookMark(event, c.client).split(' '),
   ...c.launch.stateArgs,
 ];
