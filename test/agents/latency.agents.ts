@@ -57,6 +57,19 @@ function withoutHooks(agent: Agent, stateDir: string): Agent {
   return { ...agent, home, env: cleanEnv(home, { COORD_STATE: stateDir }) };
 }
 
+/** A native hook's own time in Claude Code's debug log: from "mcp_tool calling <server/tool>" to the hook's result line. */
+function nativeHookTimes(text: string, tool: string): number[] {
+  const log = text.split('\n');
+  const at = (l: string) => Date.parse(l.slice(0, 24));
+  const out: number[] = [];
+  log.forEach((l, i) => {
+    if (!l.includes(`mcp_tool calling ${tool}`)) return;
+    const done = log.slice(i + 1).find((x) => /Hook PreToolUse:Edit \(PreToolUse\) (success|error)/.test(x));
+    if (done) out.push(at(done) - at(l));
+  });
+  return out;
+}
+
 /**
  * Claude Code with one native hook that does nothing: an `mcp_tool` PreToolUse hook on its edit tools calling a
  * dependency-free stdio MCP server that answers at once (noop-mcp-server.mjs) — what any native hook costs in
@@ -116,10 +129,12 @@ describe('the pre-edit hook, timed as the client sees it', () => {
       const tool = client === 'claude' ? 'Edit' : client === 'codex' ? 'apply_patch' : 'replace';
       // Claude Code times each hook itself, in its debug log ("PreToolUse:Edit [...] finished with status 0 (199ms)").
       const debugLog = join(tempDir('coord-agent-debug-'), 'claude.log');
+      const noopLog = join(tempDir('coord-agent-debug-'), 'claude-noop.log');
       const time = async (a: Agent, label: string) => {
         const fake = await startFake(client, steps(a, repo));
         try {
-          const debug = client === 'claude' && label === 'with hooks' ? { extraArgs: ['--debug-file', debugLog] } : {};
+          const log = label === 'with hooks' ? debugLog : label === 'with a no-op native hook' ? noopLog : null;
+          const debug = client === 'claude' && log ? { extraArgs: ['--debug-file', log] } : {};
           const run = await startAgent(a, fake, repo, 'Bump b again and again.', debug).done;
           assert.equal(run.code, 0, describeRun(run));
           assert.ok(!/lock_conflict/.test(editResult(client, fake)?.text ?? ''), `${label}: an edit was refused`);
@@ -137,6 +152,10 @@ describe('the pre-edit hook, timed as the client sees it', () => {
         writeFileSync(join(repo, 'src/b.ts'), 'export const b = 1;\n');
         const noop = await time(withNoopNativeHook(agent, daemon.stateDir), 'with a no-op native hook');
         assert.equal(noop.length, EDITS, `timed every edit: ${noop}`);
+        const noopOwn = nativeHookTimes(readFileSync(noopLog, 'utf8'), 'noop/noop');
+        t.diagnostic(
+          `claude: a no-op native hook's own time as Claude Code logs it: median ${median(noopOwn.slice(1))} ms [${noopOwn.join(', ')}]`,
+        );
         t.diagnostic(
           `claude Edit: median ${median(noop)} ms with a no-op native hook (an mcp_tool hook of a server that answers at once) [${noop.join(', ')}] → Claude Code's own cost of any native hook: ${median(noop) - median(bare)} ms per edit; coord's hook adds ${median(hooked) - median(noop)} ms over it`,
         );
@@ -145,16 +164,11 @@ describe('the pre-edit hook, timed as the client sees it', () => {
         // Claude Code's debug log times a command hook itself ("… finished with status 0 (199ms)"); for the native
         // mcp_tool hook, from "mcp_tool calling coord/decide_edit" to the hook's "success" line after it.
         const log = readFileSync(debugLog, 'utf8').split('\n');
-        const at = (l: string) => Date.parse(l.slice(0, 24));
         const own = log.flatMap((l) => {
           const m = /PreToolUse:Edit \[[^\]]*hook pre-edit[^\]]*\] finished with status \d+ \((\d+)ms\)/.exec(l);
           return m ? [Number(m[1])] : [];
         });
-        log.forEach((l, i) => {
-          if (!/mcp_tool calling coord\/decide_edit/.test(l)) return;
-          const done = log.slice(i + 1).find((x) => /Hook PreToolUse:Edit \(PreToolUse\) (success|error)/.test(x));
-          if (done) own.push(at(done) - at(l));
-        });
+        own.push(...nativeHookTimes(log.join('\n'), 'coord/decide_edit'));
         t.diagnostic(
           `claude: the pre-edit hook's own time as Claude Code logs it: median ${median(own.slice(1))} ms after the first edit (which takes the lock) [${own.join(', ')}]`,
         );

@@ -187,7 +187,7 @@ export async function runSetup(
   if (profileOf(client).setup.after === 'codex-trust') {
     const toml = plans[0];
     const bin = env.COORD_CODEX_BIN || 'codex';
-    const trust = await trustCodexHooks(bin, root, launch.bin, env);
+    const trust = await trustCodexHooks(bin, root, launch.hookBin, env);
     if (trust.problem) {
       notes.push(
         `the Codex hooks are written but not trusted (${trust.problem}); Codex skips untrusted hooks without a word — trust them in codex with /hooks, or rerun with the codex binary on PATH (or COORD_CODEX_BIN)`,
