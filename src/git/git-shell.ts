@@ -11,11 +11,10 @@
  * (process.env changed since) is replaced. The shells end with this process: their stdin closes, they read
  * end-of-file and exit.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { LineProcess } from './line-process.js';
 
 /** What a call through a shell answered; `unavailable`: no shell could run it (the caller spawns git itself). */
 export type ShellRun =
@@ -42,12 +41,9 @@ function scratch(): string {
 }
 
 class Shell {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private buffered = '';
-  private lines: ((line: string | null) => void)[] = [];
-  private ended = false;
-  /** Node's `spawn` event: until it, an `error` means no shell could start (git never ran). */
-  private started = false;
+  private readonly proc = new LineProcess('sh', [], { detached: true });
+  /** Taken out of use (ended, or replaced after an error). */
+  private retired = false;
   busy = false;
   readonly env = envKey();
   readonly out: string;
@@ -56,56 +52,12 @@ class Shell {
   constructor(n: number) {
     this.out = join(scratch(), `${n}.out`);
     this.err = join(scratch(), `${n}.err`);
-    this.child = spawn('sh', [], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    this.child.stdout.setEncoding('utf8');
-    this.child.stdout.on('data', (s: string) => {
-      this.buffered += s;
-      this.deliver();
-    });
-    this.child.stderr.resume();
-    this.child.stdin.on('error', () => undefined);
-    const end = () => {
-      this.ended = true;
-      this.deliver();
-    };
-    this.child.once('spawn', () => {
-      this.started = true;
-    });
-    this.child.on('error', end);
-    // Its stdout closing is the end (the exit itself is not waited on: the process handle is unref'd).
-    this.child.stdout.on('close', end);
     // An idle shell keeps nothing alive; its stdout is held while a call waits for its answer.
-    this.child.unref();
-    for (const s of [this.child.stdin, this.child.stdout, this.child.stderr]) (s as unknown as Socket).unref();
+    this.proc.unref();
   }
 
   get usable(): boolean {
-    return !this.ended && this.env === envKey();
-  }
-
-  private deliver(): void {
-    for (;;) {
-      const take = this.lines[0];
-      if (!take) return;
-      const nl = this.buffered.indexOf('\n');
-      if (nl === -1) {
-        if (!this.ended) return;
-        this.lines.shift();
-        take(null);
-        continue;
-      }
-      const line = this.buffered.slice(0, nl);
-      this.buffered = this.buffered.slice(nl + 1);
-      this.lines.shift();
-      take(line);
-    }
-  }
-
-  private line(): Promise<string | null> {
-    return new Promise((resolve) => {
-      this.lines.push(resolve);
-      this.deliver();
-    });
+    return !this.retired && this.proc.alive && this.env === envKey();
   }
 
   async run(cwd: string, args: string[], env: Record<string, string>, deadlineMs: number): Promise<ShellRun> {
@@ -113,23 +65,23 @@ class Shell {
       .map(([k, v]) => `${k}=${quote(v)} `)
       .join('');
     // One compound command: the shell parses it whole, newlines inside quoted arguments included.
-    this.child.stdin.write(
+    this.proc.write(
       `if cd -- ${quote(cwd)} 2>/dev/null; then ${assign}git ${args.map(quote).join(' ')} </dev/null >${quote(this.out)} 2>${quote(this.err)}; echo "r $?"; else echo n; fi\n`,
     );
-    (this.child.stdout as unknown as Socket).ref();
+    this.proc.hold(true);
     let killed = false;
     const timer = setTimeout(() => {
       killed = true;
       try {
-        if (this.child.pid) process.kill(-this.child.pid, 'SIGKILL');
+        if (this.proc.child.pid) process.kill(-this.proc.child.pid, 'SIGKILL');
       } catch {
-        this.child.kill('SIGKILL');
+        this.proc.kill();
       }
     }, deadlineMs);
     try {
-      const answer = await this.line();
+      const answer = await this.proc.line();
       if (answer === 'n') return { kind: 'no-such-directory' };
-      if (answer === null && !this.started) {
+      if (answer === null && !this.proc.started) {
         noShell = true;
         return { kind: 'unavailable' };
       }
@@ -146,13 +98,13 @@ class Shell {
       };
     } finally {
       clearTimeout(timer);
-      (this.child.stdout as unknown as Socket).unref();
+      this.proc.hold(false);
     }
   }
 
   end(): void {
-    if (!this.ended) this.child.stdin.end();
-    this.ended = true;
+    this.proc.close();
+    this.retired = true;
   }
 }
 

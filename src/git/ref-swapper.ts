@@ -8,7 +8,7 @@
  * Whenever the answer is not a plain `commit: ok` (git died, was killed at its deadline, could not start),
  * the ref itself says whether the swap happened: it did if the ref now names NEW.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { LineProcess } from './line-process.js';
 import { readRefs } from './read-refs.js';
 import { runGit } from './run-git.js';
 
@@ -16,66 +16,27 @@ import { runGit } from './run-git.js';
 const SWAP_DEADLINE_MS = 60_000;
 
 class UpdateRefProcess {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private buffered = '';
-  private waiting: ((line: string | null) => void) | null = null;
-  private ended = false;
+  private readonly proc: LineProcess;
 
   constructor(repo: string, message: string) {
-    this.child = spawn('git', ['update-ref', '-m', message, '--stdin'], {
+    this.proc = new LineProcess('git', ['update-ref', '-m', message, '--stdin'], {
       cwd: repo,
       env: { ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' },
-      stdio: ['pipe', 'pipe', 'pipe'],
     });
-    this.child.stdout.setEncoding('utf8');
-    this.child.stdout.on('data', (s: string) => {
-      this.buffered += s;
-      this.deliver();
-    });
-    this.child.stderr.resume();
-    this.child.stdin.on('error', () => undefined);
-    const end = () => {
-      this.ended = true;
-      this.deliver();
-    };
-    this.child.on('error', end);
-    this.child.on('close', end);
   }
 
   get alive(): boolean {
-    return !this.ended;
-  }
-
-  private deliver(): void {
-    if (!this.waiting) return;
-    const nl = this.buffered.indexOf('\n');
-    if (nl === -1 && !this.ended) return;
-    const take = this.waiting;
-    this.waiting = null;
-    if (nl === -1) {
-      take(null);
-      return;
-    }
-    const line = this.buffered.slice(0, nl);
-    this.buffered = this.buffered.slice(nl + 1);
-    take(line);
-  }
-
-  private line(): Promise<string | null> {
-    return new Promise((resolve) => {
-      this.waiting = resolve;
-      this.deliver();
-    });
+    return this.proc.alive;
   }
 
   /** true: `commit: ok`; false: anything else (the caller asks the ref). */
   async swap(ref: string, next: string, old: string): Promise<boolean> {
-    if (this.ended) return false;
-    this.child.stdin.write(`start\nupdate ${ref} ${next} ${old}\nprepare\ncommit\n`);
-    const timer = setTimeout(() => this.kill(), SWAP_DEADLINE_MS);
+    if (!this.proc.alive) return false;
+    this.proc.write(`start\nupdate ${ref} ${next} ${old}\nprepare\ncommit\n`);
+    const timer = setTimeout(() => this.proc.kill(), SWAP_DEADLINE_MS);
     try {
       for (const expected of ['start: ok', 'prepare: ok', 'commit: ok'])
-        if ((await this.line()) !== expected) return false;
+        if ((await this.proc.line()) !== expected) return false;
       return true;
     } finally {
       clearTimeout(timer);
@@ -83,11 +44,11 @@ class UpdateRefProcess {
   }
 
   kill(): void {
-    if (!this.ended) this.child.kill('SIGKILL');
+    this.proc.kill();
   }
 
   close(): void {
-    if (!this.ended) this.child.stdin.end();
+    this.proc.close();
   }
 }
 
