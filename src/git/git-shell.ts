@@ -11,7 +11,7 @@
  * (process.env changed since) is replaced. The shells end with this process: their stdin closes, they read
  * end-of-file and exit.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LineProcess } from './line-process.js';
@@ -30,14 +30,40 @@ const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 /** The environment a shell was started with, to tell when process.env changed. */
 const envKey = () => JSON.stringify(process.env);
 
+/** The folder of this process's output files, `coord-git-<pid>-…` under the system's temporary folder. */
+const PREFIX = 'coord-git-';
+
 let dir: string | null = null;
 function scratch(): string {
   if (dir === null) {
-    dir = mkdtempSync(join(tmpdir(), 'coord-git-'));
+    removeLeftovers();
+    dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
     const made = dir;
     process.once('exit', () => rmSync(made, { recursive: true, force: true }));
   }
   return dir;
+}
+
+/** Folders of processes that ended without removing theirs (killed by a signal): their pid is gone. */
+function removeLeftovers(): void {
+  try {
+    for (const name of readdirSync(tmpdir())) {
+      const pid = Number(/^coord-git-(\d+)-/.exec(name)?.[1]);
+      if (pid > 0 && pid !== process.pid && !running(pid))
+        rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    }
+  } catch {
+    // Not ours to fail on: a leftover folder is two small files.
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 class Shell {

@@ -5,11 +5,13 @@
  * environment and more calls than shells must behave as a plain spawn does.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runGit } from '../../src/git/run-git.js';
+import { ROOT } from '../support/daemon.js';
 import { git, testRepo } from './repo.js';
 
 describe('git calls through the shell', () => {
@@ -98,5 +100,32 @@ describe('git calls through the shell', () => {
       if (before === undefined) delete process.env.GIT_CONFIG_GLOBAL;
       else process.env.GIT_CONFIG_GLOBAL = before;
     }
+  });
+
+  test('a process removes its output folder at exit, and the folders of processes killed before they could', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const leftover = mkdtempSync(join(tmpdir(), `coord-git-${dead}-`));
+    const live = mkdtempSync(join(tmpdir(), `coord-git-${process.pid}-`));
+    const mine = () => readdirSync(tmpdir()).filter((n) => n.startsWith('coord-git-'));
+    const before = new Set(mine());
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('${join(ROOT, 'src/git/run-git.ts')}').then((m) => m.runGit('.', ['--version']))`,
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(existsSync(leftover), false, 'the dead process’s folder is removed');
+    assert.equal(existsSync(live), true, 'a live process’s folder is kept');
+    assert.deepEqual(
+      mine().filter((n) => !before.has(n)),
+      [],
+      'the child removed its own folder at exit',
+    );
+    rmSync(live, { recursive: true, force: true });
   });
 });
