@@ -106,8 +106,6 @@ describe('git calls through the shell', () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     const leftover = mkdtempSync(join(tmpdir(), `coord-git-${dead}-`));
     const live = mkdtempSync(join(tmpdir(), `coord-git-${process.pid}-`));
-    const mine = () => readdirSync(tmpdir()).filter((n) => n.startsWith('coord-git-'));
-    const before = new Set(mine());
     const run = spawnSync(
       process.execPath,
       [
@@ -121,11 +119,8 @@ describe('git calls through the shell', () => {
     assert.equal(run.status, 0, run.stderr);
     assert.equal(existsSync(leftover), false, 'the dead process’s folder is removed');
     assert.equal(existsSync(live), true, 'a live process’s folder is kept');
-    assert.deepEqual(
-      mine().filter((n) => !before.has(n)),
-      [],
-      'the child removed its own folder at exit',
-    );
+    const its = readdirSync(tmpdir()).filter((n) => n.startsWith(`coord-git-${run.pid}-`));
+    assert.deepEqual(its, [], 'the child removed its own folder at exit');
     rmSync(live, { recursive: true, force: true });
   });
 });
