@@ -143,6 +143,20 @@ const shells: (Shell | undefined)[] = [];
 /** No `sh` could start here: every call spawns git itself. */
 let noShell = false;
 
+/** A shell free for a call: an idle usable one, else a new one in the first free place; null when all are busy. */
+function idleShell(): Shell | null {
+  for (let i = 0; i < SHELLS; i++) {
+    const s = shells[i];
+    if (s?.busy) continue;
+    if (s?.usable) return s;
+    s?.end();
+    const fresh = new Shell(i);
+    shells[i] = fresh;
+    return fresh;
+  }
+  return null;
+}
+
 /**
  * Runs `git args` in `cwd` with `env` added, through an idle shell. `unavailable` when none is free or can
  * start (the caller spawns git itself); throws ShellGone when the shell died during the call.
@@ -154,22 +168,12 @@ export async function gitThroughShell(
   deadlineMs: number,
 ): Promise<ShellRun> {
   if (noShell) return { kind: 'unavailable' };
-  let slot = -1;
-  for (let i = 0; i < SHELLS; i++) {
-    const s = shells[i];
-    if (s?.busy) continue;
-    if (s && !s.usable) s.end();
-    if (!s?.usable) {
-      try {
-        shells[i] = new Shell(i);
-      } catch {
-        return { kind: 'unavailable' };
-      }
-    }
-    slot = i;
-    break;
+  let shell: Shell | null;
+  try {
+    shell = idleShell();
+  } catch {
+    return { kind: 'unavailable' };
   }
-  const shell = shells[slot];
   if (!shell) return { kind: 'unavailable' };
   shell.busy = true;
   try {
