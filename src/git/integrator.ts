@@ -14,7 +14,6 @@ import { integrationOrder, type QueuedIntegration, SLOT_LEASE_MS } from '../core
 import type { RecordIntegrationInput, TakeSlotOutput } from '../core/integration-schemas.js';
 import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
 import { integrateHead, type MergeOutcome } from './integrate-merge.js';
-import { readRefs } from './read-refs.js';
 import { RefSwapper } from './ref-swapper.js';
 
 export type RecordInput = z.input<typeof RecordIntegrationInput>;
@@ -116,11 +115,8 @@ export class Integrator {
     const slot = await this.takeSlot();
     if (!slot.ok) return { busy: slot.holder ?? 'another integrator', progressed: 0 };
     const queue = await this.board.queue(this.opts.board);
-    const tips = await this.branchTips(queue);
-    const moved = (q: QueuedIntegration) => {
-      const tip = q.branch === null ? undefined : tips.get(q.task_id);
-      return tip !== undefined && tip !== null && tip !== q.tried_head;
-    };
+    // SPEC §15: a conflict or failed check is tried again only once a submit recorded another head for it.
+    const moved = (q: QueuedIntegration) => q.tried_head !== q.head;
     let progressed = 0;
     // The turn's swaps share one `git update-ref --stdin` per repository.
     const swapper = new RefSwapper();
@@ -135,7 +131,8 @@ export class Integrator {
       for (const q of integrationOrder(queue, moved, this.opts.review ?? false)) {
         if (failed) break;
         // A blocker merged in this turn frees its dependents only at the next turn: the queue is read again.
-        const head = this.headOf(q, tips.get(q.task_id) ?? null);
+        // Only what a submit recorded: never the branch's tip (work in progress, a re-created branch).
+        const head = q.head;
         const outcome = await this.merge(q, head, swapper, stopIfFailed);
         if (outcome.state === 'blocked' && q.state === 'blocked' && q.reason === outcome.reason) continue;
         progressed++;
@@ -157,33 +154,8 @@ export class Integrator {
     return { busy: null, progressed };
   }
 
-  /** The current tip of each queued task's branch (null: the branch is gone), for the retry rule. */
-  private async branchTips(queue: QueuedIntegration[]): Promise<Map<string, string | null>> {
-    const tips = new Map<string, string | null>();
-    const byRepo = new Map<string, QueuedIntegration[]>();
-    for (const q of queue) {
-      if (q.branch === null || q.tried_head === null) continue;
-      const repo = this.repoOf(q);
-      byRepo.set(repo, [...(byRepo.get(repo) ?? []), q]);
-    }
-    // One read per repository for all the branches queued from it.
-    for (const [repo, tasks] of byRepo) {
-      const refs = await readRefs(repo, [...new Set(tasks.map((q) => `refs/heads/${q.branch}`))]);
-      for (const q of tasks) tips.set(q.task_id, refs?.get(`refs/heads/${q.branch}`)?.sha ?? null);
-    }
-    return tips;
-  }
-
   private repoOf(q: QueuedIntegration): string {
     return this.opts.repo ?? q.worktree ?? '.';
-  }
-
-  /**
-   * The head to merge: a second try merges the branch as it is now when it continues the recorded head (the
-   * follow-up's commits); a first try merges exactly the head the change record names.
-   */
-  private headOf(q: QueuedIntegration, tip: string | null): string {
-    return q.tried_head !== null && tip !== null ? tip : q.head;
   }
 
   /** Merges one task (recording is the caller's); `stopIfFailed` throws before a swap once a record failed. */
@@ -266,7 +238,7 @@ export class Integrator {
             body: [
               `#${q.task_id} "${q.title}" conflicts with ${t} in: ${paths}.`,
               `In your work tree${where}${onBranch}: merge ${t} (git merge ${t}), resolve those paths, commit.`,
-              `coord merges #${q.task_id} again once the branch has the new commits.`,
+              `Then submit this task: coord merges #${q.task_id} again with the head your submit records (never unsubmitted commits).`,
             ].join('\n'),
           },
         };
@@ -284,7 +256,7 @@ export class Integrator {
             title: `fix the check of #${q.task_id} on ${t}: ${o.reason}`.slice(0, 500),
             body: [
               `The check failed on #${q.task_id} "${q.title}" merged with ${t}: ${o.reason}.`,
-              `Fix it in your work tree${where}${onBranch} and commit; coord tries again once the branch moves.`,
+              `Fix it in your work tree${where}${onBranch}, commit and submit this task; coord tries again with the head your submit records.`,
               'The last lines of its output:',
               o.output,
             ]
