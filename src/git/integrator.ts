@@ -15,6 +15,7 @@ import type { RecordIntegrationInput, TakeSlotOutput } from '../core/integration
 import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
 import { integrateHead, type MergeOutcome } from './integrate-merge.js';
 import { RefSwapper } from './ref-swapper.js';
+import { repairTarget, type TargetState } from './target-repair.js';
 
 export type RecordInput = z.input<typeof RecordIntegrationInput>;
 
@@ -44,6 +45,8 @@ export interface IntegratorOptions {
   /** Named to a second integrator that finds the slot taken. */
   holder: string;
   leaseMs?: number;
+  /** Hears that a checked-out target left behind by an interrupted integrator was brought up to date. */
+  onRepair?: ((r: { worktree: string; from: string; to: string }) => void) | undefined;
   /** Hears each result, for the CLI's lines and the daemon's log. */
   onResult?: (task: QueuedIntegration, result: TurnResult) => void;
 }
@@ -115,6 +118,14 @@ export class Integrator {
     const slot = await this.takeSlot();
     if (!slot.ok) return { busy: slot.holder ?? 'another integrator', progressed: 0 };
     const queue = await this.board.queue(this.opts.board);
+    // Before anything else: a checked-out target an interrupted integrator left behind is brought up to date.
+    const targets = new Map<string, TargetState>();
+    const repos = this.opts.repo !== null ? [this.opts.repo] : queue.map((q) => this.repoOf(q));
+    for (const repo of new Set(repos)) {
+      const state = await repairTarget(repo, this.opts.target);
+      targets.set(repo, state);
+      if (state.ok && state.repaired) this.opts.onRepair?.(state.repaired);
+    }
     // SPEC §15: a conflict or failed check is tried again only once a submit recorded another head for it.
     const moved = (q: QueuedIntegration) => q.tried_head !== q.head;
     let progressed = 0;
@@ -133,7 +144,11 @@ export class Integrator {
         // A blocker merged in this turn frees its dependents only at the next turn: the queue is read again.
         // Only what a submit recorded: never the branch's tip (work in progress, a re-created branch).
         const head = q.head;
-        const outcome = await this.merge(q, head, swapper, stopIfFailed);
+        const target = targets.get(this.repoOf(q));
+        const outcome: MergeOutcome =
+          target && !target.ok
+            ? { state: 'blocked', reason: target.reason }
+            : await this.merge(q, head, swapper, stopIfFailed);
         if (outcome.state === 'blocked' && q.state === 'blocked' && q.reason === outcome.reason) continue;
         progressed++;
         recording = recording.then(() =>
