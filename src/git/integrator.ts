@@ -37,6 +37,11 @@ export interface IntegratorOptions {
   /** The repository to merge in; null: each task's own work tree (from its change record). */
   repo: string | null;
   target: string;
+  /**
+   * The board's target as it is now (`coord target BRANCH`), asked at every turn: a change takes effect at
+   * the next merge (SPEC §15). Without it, `target` throughout.
+   */
+  currentTarget?: (() => Promise<string>) | undefined;
   stateDir: string;
   /** `--check CMD` and its time limit. */
   check?: { command: string; timeoutMs: number } | undefined;
@@ -51,7 +56,11 @@ export interface IntegratorOptions {
   onResult?: (task: QueuedIntegration, result: TurnResult) => void;
 }
 
-export type TurnResult = (MergeOutcome | { state: 'ready'; commit: string }) & { followup_id?: string | null };
+export type TurnResult = (MergeOutcome | { state: 'ready'; commit: string }) & {
+  followup_id?: string | null;
+  /** The same `blocked` as already recorded: nothing was recorded again. */
+  repeated?: boolean;
+};
 
 /** The slot was taken by another integrator meanwhile: stop this turn, record nothing more. */
 export class SlotLost extends Error {
@@ -66,6 +75,8 @@ export const mergeMessage = (task_id: string, title: string) => `coord: integrat
 export class Integrator {
   readonly slotId = randomBytes(16).toString('hex');
   private readonly leaseMs: number;
+  /** The branch this turn merges into. */
+  private targetNow: string;
   /** When the slot was last taken or renewed (this process's monotonic clock). */
   private takenAt = Number.NEGATIVE_INFINITY;
 
@@ -74,6 +85,12 @@ export class Integrator {
     private readonly opts: IntegratorOptions,
   ) {
     this.leaseMs = opts.leaseMs ?? SLOT_LEASE_MS;
+    this.targetNow = opts.target;
+  }
+
+  /** The branch the current (or last) turn merges into. */
+  get target(): string {
+    return this.targetNow;
   }
 
   /** Removes check work trees a crashed integrator left. Run once before the first turn. */
@@ -118,11 +135,12 @@ export class Integrator {
     const slot = await this.takeSlot();
     if (!slot.ok) return { busy: slot.holder ?? 'another integrator', progressed: 0 };
     const queue = await this.board.queue(this.opts.board);
+    if (this.opts.currentTarget) this.targetNow = await this.opts.currentTarget();
     // Before anything else: a checked-out target an interrupted integrator left behind is brought up to date.
     const targets = new Map<string, TargetState>();
     const repos = this.opts.repo !== null ? [this.opts.repo] : queue.map((q) => this.repoOf(q));
     for (const repo of new Set(repos)) {
-      const state = await repairTarget(repo, this.opts.target);
+      const state = await repairTarget(repo, this.targetNow);
       targets.set(repo, state);
       if (state.ok && state.repaired) this.opts.onRepair?.(state.repaired);
     }
@@ -149,7 +167,11 @@ export class Integrator {
           target && !target.ok
             ? { state: 'blocked', reason: target.reason }
             : await this.merge(q, head, swapper, stopIfFailed);
-        if (outcome.state === 'blocked' && q.state === 'blocked' && q.reason === outcome.reason) continue;
+        if (outcome.state === 'blocked' && q.state === 'blocked' && q.reason === outcome.reason) {
+          // Nothing new to record, but the caller still hears it (`--once` exits 2 for it).
+          this.opts.onResult?.(q, { ...outcome, repeated: true });
+          continue;
+        }
         progressed++;
         recording = recording.then(() =>
           this.record(q, head, outcome).then(
@@ -184,7 +206,7 @@ export class Integrator {
     const check = this.opts.check;
     return integrateHead({
       repo,
-      target: this.opts.target,
+      target: this.targetNow,
       branch: q.branch,
       head,
       message: mergeMessage(q.task_id, q.title),
@@ -220,7 +242,7 @@ export class Integrator {
   }
 
   private async record(q: QueuedIntegration, head: string, o: MergeOutcome): Promise<string | null> {
-    const t = this.opts.target;
+    const t = this.targetNow;
     const base = { board: this.opts.board, slot_id: this.slotId, task_id: q.task_id, head, target: t };
     const where = q.worktree ? ` in ${q.worktree}` : '';
     const onBranch = q.branch ? ` on branch ${q.branch}` : '';
