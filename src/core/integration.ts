@@ -56,9 +56,9 @@ export interface QueuedIntegration {
   /** The work tree the change was made in (from the change record): where git runs if no repo is given. */
   worktree: string | null;
   branch: string | null;
-  /** The head to merge (the change record's head, or the branch's newer head after a follow-up). */
+  /** The head to merge: the change record's, or the one a follow-up's (or a new) submit recorded. */
   head: string;
-  /** The head last tried: a conflict or failed check is tried again once the branch moves past it. */
+  /** The head last tried: a conflict or failed check is tried again once a submit records another head. */
   tried_head: string | null;
   approved: boolean;
   blocked_by: string[];
@@ -73,8 +73,8 @@ export const SLOT_LEASE_MS = 60_000;
  * The tasks to try now, in the order to try them (SPEC §15 "Order"): a task waits while one of its
  * blockers is still in the queue unmerged; otherwise completion order. `pending` tasks are taken;
  * `awaiting_review` ones once approved (or by an integrator not asking for review); `blocked` ones every
- * turn (their reason may be gone); `conflict`/`check_failed` ones only when `moved(task)` says their
- * branch has a head other than the one last tried.
+ * turn (their reason may be gone); `conflict`/`check_failed` ones only when `moved(task)` says a
+ * submit recorded a head other than the one last tried.
  */
 export function integrationOrder(
   queue: QueuedIntegration[],

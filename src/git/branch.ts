@@ -70,3 +70,45 @@ export async function commitsBetween(
 /** Does `name` name a local branch? */
 export const branchExists = async (repo: string, name: string): Promise<boolean> =>
   (await branchTip(repo, name)) !== null;
+
+/**
+ * The work of the commits in `from..to` that are not in `exclude` (SPEC §15: a follow-up that merged the
+ * target counts only its own commits): their paths — a merge's only where it differs from every parent,
+ * i.e. its conflict resolutions — and the lines of the ordinary ones.
+ */
+export async function ownWork(
+  repo: string,
+  from: string,
+  to: string,
+  exclude: string,
+): Promise<{ paths: string[]; insertions: number; deletions: number }> {
+  const range = [`${from}..${to}`, `^${exclude}`];
+  const [names, stats] = await Promise.all([
+    runGit(repo, [
+      'log',
+      '-z',
+      '--format=',
+      '--name-only',
+      '--no-renames',
+      '--diff-merges=dense-combined',
+      ...range,
+      '--',
+    ]),
+    runGit(repo, ['log', '--format=', '--numstat', '--no-renames', '--no-merges', ...range, '--']),
+  ]);
+  let insertions = 0;
+  let deletions = 0;
+  for (const line of stats.stdout.split('\n')) {
+    const [add, del] = line.split('\t');
+    insertions += Number(add) || 0;
+    deletions += Number(del) || 0;
+  }
+  const paths = [
+    ...new Set(
+      splitZ(names.stdout)
+        .map((p) => p.replace(/^\n+/, ''))
+        .filter((p) => p !== ''),
+    ),
+  ];
+  return { paths, insertions, deletions };
+}

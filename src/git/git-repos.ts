@@ -19,6 +19,7 @@ import {
   headOf,
   lineCounts,
   mergeBase,
+  ownWork,
 } from './branch.js';
 import { runGit } from './run-git.js';
 import { shellLook, uncommitted } from './status.js';
@@ -129,12 +130,23 @@ export class GitRepos implements GitPort {
     const base = tip ? await mergeBase(tree, tip, head) : null;
     // The task's own work: since the claim began, else since the merge base.
     const from = claimHead ?? base;
-    const [commits, paths, lines, dirty] = await Promise.all([
+    let [commits, paths, lines, dirty] = await Promise.all([
       from === head ? Promise.resolve([]) : commitsBetween(tree, from, head),
       from ? changedPaths(tree, from, head) : Promise.resolve([]),
       from ? lineCounts(tree, from, head) : Promise.resolve({ insertions: 0, deletions: 0 }),
       uncommitted(tree),
     ]);
+    // SPEC §15: a claim that merged the target meanwhile (a follow-up resolving a conflict) counts only
+    // the commits since its claim that are not in the target — not the other agents' work it brought in.
+    if (claimHead && tip && commits.length > 0) {
+      const inTarget = new Set((await commitsBetween(tree, claimHead, tip)).map((c) => c.sha));
+      if (commits.some((c) => inTarget.has(c.sha))) {
+        commits = commits.filter((c) => !inTarget.has(c.sha));
+        const own = await ownWork(tree, claimHead, head, tip);
+        paths = own.paths;
+        lines = { insertions: own.insertions, deletions: own.deletions };
+      }
+    }
     const record: ChangeRecord = {
       worktree: at.root,
       branch: at.branch,

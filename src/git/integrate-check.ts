@@ -18,6 +18,8 @@ export const checksDir = (stateDir: string) => join(stateDir, 'integrate');
 export const KEPT_LINES = 30;
 /** At most this much output is held in memory while a check runs; the tail is what matters. */
 const KEPT_BYTES = 64 * 1024;
+/** How long a failed check's pipes are read after it exited, when something it left holds them open. */
+const OUTPUT_GRACE_MS = 500;
 
 export interface CheckCommand {
   repo: string;
@@ -44,46 +46,106 @@ export async function runCheck(cmd: CheckCommand, commit: string): Promise<Check
   }
 }
 
+/** The variable every process a check starts inherits: what is left of a check is found by it (/proc/PID/environ). */
+const MARK = 'COORD_CHECK';
+
 function runIn(dir: string, cmd: CheckCommand): Promise<CheckVerdict> {
   return new Promise((resolve, reject) => {
-    // detached: its own process group, so the time limit kills CMD and everything it started.
-    const child = spawn('sh', ['-c', cmd.command], { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (child.pid !== undefined) writeFileSync(`${dir}.pid`, String(child.pid));
+    const mark = `${MARK}=${randomBytes(12).toString('hex')}`;
+    // detached: CMD leads its own session and process group. A descendant that leaves both (`setsid`) still
+    // carries the mark in its environment, and goes with the rest.
+    const child = spawn('sh', ['-c', cmd.command], {
+      cwd: dir,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, [MARK]: mark.slice(MARK.length + 1) },
+    });
+    if (child.pid !== undefined) writeFileSync(`${dir}.pid`, `${child.pid}\n${mark}\n`);
     let tail = '';
     const keep = (b: Buffer) => {
       tail = (tail + b.toString('utf8')).slice(-KEPT_BYTES);
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
-    let timedOut = false;
-    const killGroup = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // The group is already gone.
-      }
+    let settled = false;
+    // The verdict is given when CMD itself exits or its time is up — not when its pipes close, which a
+    // background process holding them would put off forever. What is left is killed and the pipes closed.
+    const settle = (verdict: CheckVerdict) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      killCheck(child.pid, mark);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      rmSync(`${dir}.pid`, { force: true });
+      resolve(verdict);
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, cmd.timeoutMs);
+    const failed = (reason: string): CheckVerdict => ({
+      ok: false,
+      output: tail.trimEnd().split('\n').slice(-KEPT_LINES).join('\n'),
+      reason,
+    });
+    const timer = setTimeout(
+      () => settle(failed(`\`${cmd.command}\` timed out after ${Math.round(cmd.timeoutMs / 1000)} s`)),
+      cmd.timeoutMs,
+    );
     child.on('error', (e) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       reject(e);
     });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      // Whatever CMD left running in the background goes with it.
-      killGroup();
-      rmSync(`${dir}.pid`, { force: true });
-      if (code === 0 && !timedOut) return resolve({ ok: true });
-      const output = tail.trimEnd().split('\n').slice(-KEPT_LINES).join('\n');
-      const reason = timedOut
-        ? `\`${cmd.command}\` did not finish within ${Math.round(cmd.timeoutMs / 1000)} s and was killed`
-        : `\`${cmd.command}\` failed (${code === null ? `signal ${signal}` : `exit ${code}`})`;
-      resolve({ ok: false, output, reason });
+    child.on('exit', (code, signal) => {
+      if (code === 0) return settle({ ok: true });
+      // Its last output may still be in the pipes: read it until they close — or, when something left in
+      // the background holds them, for a moment at most.
+      const verdict = () =>
+        settle(failed(`\`${cmd.command}\` failed (${code === null ? `signal ${signal}` : `exit ${code}`})`));
+      child.once('close', verdict);
+      setTimeout(verdict, OUTPUT_GRACE_MS).unref();
     });
   });
+}
+
+/**
+ * Ends everything a check started: its process group, and every process of this user carrying its mark
+ * (a `setsid` child has another group and session, but the same environment). Never throws.
+ */
+function killCheck(pid: number | undefined, mark: string): void {
+  try {
+    if (pid !== undefined) process.kill(-pid, 'SIGKILL');
+  } catch {
+    // The group is already gone.
+  }
+  for (const other of marked(mark)) {
+    try {
+      process.kill(other, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
+/** The processes whose environment holds `mark` (none where there is no /proc). */
+function marked(mark: string): number[] {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  const needle = Buffer.from(`\0${mark}\0`);
+  for (const p of pids) {
+    if (Number(p) === process.pid) continue;
+    try {
+      const env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${p}/environ`)]);
+      if (env.includes(needle)) found.push(Number(p));
+    } catch {
+      // Another user's process, or gone.
+    }
+  }
+  return found;
 }
 
 /** Removes a check's work tree and its registration in the repository; never throws. */
@@ -111,7 +173,10 @@ function commonDirOf(dir: string): string | null {
 /** Kills the process group of a check a crashed integrator left running, if its pid still runs there. */
 function killOrphan(pidFile: string, dir: string): void {
   try {
-    const pid = Number(readFileSync(pidFile, 'utf8'));
+    const [first = '', mark = ''] = readFileSync(pidFile, 'utf8').split('\n');
+    const pid = Number(first);
+    // Whatever carries the check's mark is its (a `setsid` child included).
+    if (mark.startsWith(`${MARK}=`)) killCheck(undefined, mark);
     // Only the process whose working directory is that check's tree: a reused pid is someone else's.
     if (pid > 0 && readlinkSync(`/proc/${pid}/cwd`).startsWith(dir)) process.kill(-pid, 'SIGKILL');
   } catch {

@@ -14,8 +14,8 @@ import { integrationOrder, type QueuedIntegration, SLOT_LEASE_MS } from '../core
 import type { RecordIntegrationInput, TakeSlotOutput } from '../core/integration-schemas.js';
 import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
 import { integrateHead, type MergeOutcome } from './integrate-merge.js';
-import { readRefs } from './read-refs.js';
 import { RefSwapper } from './ref-swapper.js';
+import { repairTarget, type TargetState } from './target-repair.js';
 
 export type RecordInput = z.input<typeof RecordIntegrationInput>;
 
@@ -37,6 +37,11 @@ export interface IntegratorOptions {
   /** The repository to merge in; null: each task's own work tree (from its change record). */
   repo: string | null;
   target: string;
+  /**
+   * The board's target as it is now (`coord target BRANCH`), asked at every turn: a change takes effect at
+   * the next merge (SPEC §15). Without it, `target` throughout.
+   */
+  currentTarget?: (() => Promise<string>) | undefined;
   stateDir: string;
   /** `--check CMD` and its time limit. */
   check?: { command: string; timeoutMs: number } | undefined;
@@ -45,11 +50,17 @@ export interface IntegratorOptions {
   /** Named to a second integrator that finds the slot taken. */
   holder: string;
   leaseMs?: number;
+  /** Hears that a checked-out target left behind by an interrupted integrator was brought up to date. */
+  onRepair?: ((r: { worktree: string; from: string; to: string }) => void) | undefined;
   /** Hears each result, for the CLI's lines and the daemon's log. */
   onResult?: (task: QueuedIntegration, result: TurnResult) => void;
 }
 
-export type TurnResult = (MergeOutcome | { state: 'ready'; commit: string }) & { followup_id?: string | null };
+export type TurnResult = (MergeOutcome | { state: 'ready'; commit: string }) & {
+  followup_id?: string | null;
+  /** The same `blocked` as already recorded: nothing was recorded again. */
+  repeated?: boolean;
+};
 
 /** The slot was taken by another integrator meanwhile: stop this turn, record nothing more. */
 export class SlotLost extends Error {
@@ -64,6 +75,8 @@ export const mergeMessage = (task_id: string, title: string) => `coord: integrat
 export class Integrator {
   readonly slotId = randomBytes(16).toString('hex');
   private readonly leaseMs: number;
+  /** The branch this turn merges into. */
+  private targetNow: string;
   /** When the slot was last taken or renewed (this process's monotonic clock). */
   private takenAt = Number.NEGATIVE_INFINITY;
 
@@ -72,6 +85,12 @@ export class Integrator {
     private readonly opts: IntegratorOptions,
   ) {
     this.leaseMs = opts.leaseMs ?? SLOT_LEASE_MS;
+    this.targetNow = opts.target;
+  }
+
+  /** The branch the current (or last) turn merges into. */
+  get target(): string {
+    return this.targetNow;
   }
 
   /** Removes check work trees a crashed integrator left. Run once before the first turn. */
@@ -116,11 +135,17 @@ export class Integrator {
     const slot = await this.takeSlot();
     if (!slot.ok) return { busy: slot.holder ?? 'another integrator', progressed: 0 };
     const queue = await this.board.queue(this.opts.board);
-    const tips = await this.branchTips(queue);
-    const moved = (q: QueuedIntegration) => {
-      const tip = q.branch === null ? undefined : tips.get(q.task_id);
-      return tip !== undefined && tip !== null && tip !== q.tried_head;
-    };
+    if (this.opts.currentTarget) this.targetNow = await this.opts.currentTarget();
+    // Before anything else: a checked-out target an interrupted integrator left behind is brought up to date.
+    const targets = new Map<string, TargetState>();
+    const repos = this.opts.repo !== null ? [this.opts.repo] : queue.map((q) => this.repoOf(q));
+    for (const repo of new Set(repos)) {
+      const state = await repairTarget(repo, this.targetNow);
+      targets.set(repo, state);
+      if (state.ok && state.repaired) this.opts.onRepair?.(state.repaired);
+    }
+    // SPEC §15: a conflict or failed check is tried again only once a submit recorded another head for it.
+    const moved = (q: QueuedIntegration) => q.tried_head !== q.head;
     let progressed = 0;
     // The turn's swaps share one `git update-ref --stdin` per repository.
     const swapper = new RefSwapper();
@@ -135,9 +160,18 @@ export class Integrator {
       for (const q of integrationOrder(queue, moved, this.opts.review ?? false)) {
         if (failed) break;
         // A blocker merged in this turn frees its dependents only at the next turn: the queue is read again.
-        const head = this.headOf(q, tips.get(q.task_id) ?? null);
-        const outcome = await this.merge(q, head, swapper, stopIfFailed);
-        if (outcome.state === 'blocked' && q.state === 'blocked' && q.reason === outcome.reason) continue;
+        // Only what a submit recorded: never the branch's tip (work in progress, a re-created branch).
+        const head = q.head;
+        const target = targets.get(this.repoOf(q));
+        const outcome: MergeOutcome =
+          target && !target.ok
+            ? { state: 'blocked', reason: target.reason }
+            : await this.merge(q, head, swapper, stopIfFailed);
+        if (outcome.state === 'blocked' && q.state === 'blocked' && q.reason === outcome.reason) {
+          // Nothing new to record, but the caller still hears it (`--once` exits 2 for it).
+          this.opts.onResult?.(q, { ...outcome, repeated: true });
+          continue;
+        }
         progressed++;
         recording = recording.then(() =>
           this.record(q, head, outcome).then(
@@ -157,33 +191,8 @@ export class Integrator {
     return { busy: null, progressed };
   }
 
-  /** The current tip of each queued task's branch (null: the branch is gone), for the retry rule. */
-  private async branchTips(queue: QueuedIntegration[]): Promise<Map<string, string | null>> {
-    const tips = new Map<string, string | null>();
-    const byRepo = new Map<string, QueuedIntegration[]>();
-    for (const q of queue) {
-      if (q.branch === null || q.tried_head === null) continue;
-      const repo = this.repoOf(q);
-      byRepo.set(repo, [...(byRepo.get(repo) ?? []), q]);
-    }
-    // One read per repository for all the branches queued from it.
-    for (const [repo, tasks] of byRepo) {
-      const refs = await readRefs(repo, [...new Set(tasks.map((q) => `refs/heads/${q.branch}`))]);
-      for (const q of tasks) tips.set(q.task_id, refs?.get(`refs/heads/${q.branch}`)?.sha ?? null);
-    }
-    return tips;
-  }
-
   private repoOf(q: QueuedIntegration): string {
     return this.opts.repo ?? q.worktree ?? '.';
-  }
-
-  /**
-   * The head to merge: a second try merges the branch as it is now when it continues the recorded head (the
-   * follow-up's commits); a first try merges exactly the head the change record names.
-   */
-  private headOf(q: QueuedIntegration, tip: string | null): string {
-    return q.tried_head !== null && tip !== null ? tip : q.head;
   }
 
   /** Merges one task (recording is the caller's); `stopIfFailed` throws before a swap once a record failed. */
@@ -197,7 +206,7 @@ export class Integrator {
     const check = this.opts.check;
     return integrateHead({
       repo,
-      target: this.opts.target,
+      target: this.targetNow,
       branch: q.branch,
       head,
       message: mergeMessage(q.task_id, q.title),
@@ -233,7 +242,7 @@ export class Integrator {
   }
 
   private async record(q: QueuedIntegration, head: string, o: MergeOutcome): Promise<string | null> {
-    const t = this.opts.target;
+    const t = this.targetNow;
     const base = { board: this.opts.board, slot_id: this.slotId, task_id: q.task_id, head, target: t };
     const where = q.worktree ? ` in ${q.worktree}` : '';
     const onBranch = q.branch ? ` on branch ${q.branch}` : '';
@@ -266,7 +275,7 @@ export class Integrator {
             body: [
               `#${q.task_id} "${q.title}" conflicts with ${t} in: ${paths}.`,
               `In your work tree${where}${onBranch}: merge ${t} (git merge ${t}), resolve those paths, commit.`,
-              `coord merges #${q.task_id} again once the branch has the new commits.`,
+              `Then submit this task: coord merges #${q.task_id} again with the head your submit records (never unsubmitted commits).`,
             ].join('\n'),
           },
         };
@@ -284,7 +293,7 @@ export class Integrator {
             title: `fix the check of #${q.task_id} on ${t}: ${o.reason}`.slice(0, 500),
             body: [
               `The check failed on #${q.task_id} "${q.title}" merged with ${t}: ${o.reason}.`,
-              `Fix it in your work tree${where}${onBranch} and commit; coord tries again once the branch moves.`,
+              `Fix it in your work tree${where}${onBranch}, commit and submit this task; coord tries again with the head your submit records.`,
               'The last lines of its output:',
               o.output,
             ]

@@ -74,16 +74,48 @@ describe('checking a merged commit', () => {
     const pidFile = join(state, 'bg.pid');
     const command = `sleep 1000 & echo $! > ${pidFile}; echo started; wait`;
     const verdict = await runCheck(
-      { repo: r.main, stateDir: state, command, timeoutMs: 500, label: 'k3x9' },
+      { repo: r.main, stateDir: state, command, timeoutMs: 1000, label: 'k3x9' },
       r.rev('main'),
     );
     assert.equal(verdict.ok, false);
-    assert.match(verdict.ok ? '' : verdict.reason, /did not finish within .* and was killed/);
+    assert.match(verdict.ok ? '' : verdict.reason, /timed out after 1 s/);
     assert.equal(verdict.ok ? '' : verdict.output, 'started');
     const bg = Number(readFileSync(pidFile, 'utf8'));
     await waitFor(() => !alive(bg));
     assert.deepEqual(readdirSync(checksDir(state)), []);
     assert.deepEqual(worktrees(r.main), [r.main]);
+  });
+
+  test('at its time limit a check is ended with a setsid child holding its output, and the integrator moves on at once', async () => {
+    const r = testRepo();
+    const state = tempDir('coord-state-');
+    const pidFile = join(state, 'bg.pid');
+    // The child leaves the check's session and process group and keeps its stdout open for a minute.
+    const command = `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 60' & echo started; sleep 60`;
+    const verdict = await runCheck(
+      { repo: r.main, stateDir: state, command, timeoutMs: 1000, label: 'k3x9' },
+      r.rev('main'),
+    );
+    assert.equal(verdict.ok, false);
+    assert.equal(verdict.ok ? '' : verdict.reason, `\`${command}\` timed out after 1 s`);
+    const bg = Number(readFileSync(pidFile, 'utf8'));
+    await waitFor(() => !alive(bg));
+    assert.deepEqual(readdirSync(checksDir(state)), []);
+  });
+
+  test('a check that exits 0 is passed, even when a setsid child it left holds its output past the time limit', async () => {
+    const r = testRepo();
+    const state = tempDir('coord-state-');
+    const pidFile = join(state, 'bg.pid');
+    // It exits once the child has written its pid (so the test can look for it afterwards).
+    const command = `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 20' & until [ -s ${pidFile} ]; do sleep 0.05; done; echo done`;
+    const verdict = await runCheck(
+      { repo: r.main, stateDir: state, command, timeoutMs: 1000, label: 'k3x9' },
+      r.rev('main'),
+    );
+    assert.deepEqual(verdict, { ok: true });
+    const bg = Number(readFileSync(pidFile, 'utf8'));
+    await waitFor(() => !alive(bg));
   });
 
   test('a check work tree left by a dead integrator is removed and unregistered at the next start; a live one is left alone', async () => {

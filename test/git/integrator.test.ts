@@ -127,9 +127,10 @@ describe('the integrator', () => {
 
     // Nothing moved: the conflict is not tried again.
     assert.equal((await i.turn()).progressed, 0);
-    // The agent resolves on its branch: merge main, fix, commit. The integrator merges again.
+    // The agent does the follow-up on its branch: merge main, fix, commit, submit. The integrator merges
+    // the head that submit recorded.
     git(wt, 'merge', '-q', 'main', '-m', 'merge main', '-X', 'theirs');
-    r.commit(wt, { 'src/a.ts': 'resolved\n' }, 'resolve');
+    await finish(h, r, wt, 'codex#1a2b', followup.id, { 'src/a.ts': 'resolved\n' });
     await drain(i);
     assert.equal((await integration(h, t.task.id))?.state, 'merged');
     assert.ok(r.history('main').includes(tip), "the person's commit survives");

@@ -60,4 +60,28 @@ describe('coord serve --integrate', () => {
       .task;
     assert.match(followup.title, /^fix the check of #/);
   });
+
+  test('`coord target dev` takes effect for the next merge of the daemon’s integrator', async () => {
+    const r = testRepo();
+    git(r.main, 'branch', 'dev');
+    const setTarget = async (branch: string) => {
+      const res = await d.fetch('/v1/target', {
+        method: 'POST',
+        json: { board: 'retarget', branch, worktree: r.main },
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+    };
+    await setTarget('main');
+    const [first, second] = branches(r, 't', 2) as [{ branch: string; head: string }, { branch: string; head: string }];
+    const state = async (id: string) => ((await (await d.fetch(`/v1/tasks/${id}`)).json()) as Shown).task.integration;
+    const [one] = await queueTasks(d, 'retarget', [first]);
+    await waitFor(async () => (await state(one?.id ?? ''))?.state === 'merged', 'the first task merged', 60_000);
+    assert.ok(r.history('main').includes(first.head));
+
+    await setTarget('dev');
+    const [two] = await queueTasks(d, 'retarget', [second]);
+    await waitFor(async () => (await state(two?.id ?? ''))?.state === 'merged', 'the second task merged', 60_000);
+    assert.ok(r.history('dev').includes(second.head), 'merged into dev');
+    assert.ok(!r.history('main').includes(second.head), 'not into main');
+  });
 });

@@ -10,6 +10,7 @@ import { operations } from '../../core/operations.js';
 import { defaultTarget, repositoryOf } from '../../git/integrate-target.js';
 import { Integrator, type IntegratorBoard, SlotLost, type TurnResult } from '../../git/integrator.js';
 import { action, type CommonFlags, type Invocation, resolveInvocation, withCommon } from '../common.js';
+import { EXIT } from '../exit-codes.js';
 import { emit } from '../output.js';
 
 interface IntegrateFlags extends CommonFlags {
@@ -40,6 +41,33 @@ export function resultLine(q: QueuedIntegration, target: string, r: TurnResult):
       return `${t} failed the check on ${target}: ${r.reason}${follow}`;
     case 'blocked':
       return `${t} blocked: ${r.reason}`;
+  }
+}
+
+/** One task's result in `--json`: `{task_id, state, commit?, reason?, followup?}` (SPEC §15). */
+interface OnceResult {
+  task_id: string;
+  state: string;
+  commit?: string;
+  reason?: string;
+  followup?: string;
+}
+
+const FAILED = new Set(['conflict', 'check_failed', 'blocked']);
+
+function onceResult(task_id: string, r: TurnResult): OnceResult {
+  const followup = r.followup_id ? { followup: r.followup_id } : {};
+  switch (r.state) {
+    case 'merged':
+      return { task_id, state: 'merged', commit: r.commit };
+    case 'ready':
+      return { task_id, state: 'awaiting_review', commit: r.commit };
+    case 'conflict':
+      return { task_id, state: 'conflict', reason: r.paths.join(', '), ...followup };
+    case 'check_failed':
+      return { task_id, state: 'check_failed', commit: r.commit, reason: r.reason, ...followup };
+    case 'blocked':
+      return { task_id, state: 'blocked', reason: r.reason };
   }
 }
 
@@ -90,24 +118,35 @@ export function registerIntegrate(program: Command): void {
             .catch(() => null);
       const target = flags.target ?? boardTarget ?? (await defaultTarget(repo));
       if (target === null) throw usage(`${repo} has no target branch (no main or master): pass --target BRANCH`);
+      // Without --target, `coord target BRANCH` takes effect at the next merge of this run (SPEC §15).
+      const currentTarget = flags.target
+        ? undefined
+        : async () =>
+            (await inv.client
+              .call(operations.listWorktrees, { board: inv.board })
+              .then((w) => w.target)
+              .catch(() => null)) ?? target;
       for (const id of flags.retry ?? []) await inv.client.call(operations.retryIntegration, { task_id: id });
       const timeout = Number(flags.checkTimeout ?? 600);
       if (!Number.isFinite(timeout) || timeout <= 0) throw usage('--check-timeout takes a number of seconds');
       const lease = Number(flags.slotLease ?? 60);
       if (!Number.isInteger(lease) || lease < 1 || lease > 3600) throw usage('--slot-lease takes 1 to 3600 seconds');
-      const results: { task_id: string; result: TurnResult }[] = [];
-      const integrator = new Integrator(boardOverHttp(inv), {
+      // The last result of each task this run looked at, in the order first seen.
+      const results = new Map<string, OnceResult>();
+      const integrator: Integrator = new Integrator(boardOverHttp(inv), {
         board: inv.board,
         repo,
         target,
+        currentTarget,
         stateDir: inv.stateDir,
         check: flags.check ? { command: flags.check, timeoutMs: timeout * 1000 } : undefined,
         review: flags.review ?? false,
         holder: `coord integrate (pid ${process.pid} on ${hostname()})`,
         leaseMs: lease * 1000,
         onResult: (q, r) => {
-          results.push({ task_id: q.task_id, result: r });
-          if (!flags.json) process.stdout.write(`${resultLine(q, target, r)}\n`);
+          results.set(q.task_id, onceResult(q.task_id, r));
+          if (!flags.json && !(r.repeated && !flags.once))
+            process.stdout.write(`${resultLine(q, integrator.target, r)}\n`);
         },
       });
       await integrator.start();
@@ -139,8 +178,11 @@ export function registerIntegrate(program: Command): void {
       } finally {
         await integrator.releaseSlot().catch(() => undefined);
       }
-      if (flags.json) emit(flags, { target, results }, () => '');
-      else if (results.length === 0) process.stdout.write(`nothing to merge into ${target}\n`);
+      const all = [...results.values()];
+      if (flags.json) emit(flags, { target: integrator.target, results: all }, () => '');
+      else if (all.length === 0) process.stdout.write(`nothing to merge into ${integrator.target}\n`);
+      // SPEC §15: 2 when any task ended in conflict, check_failed or blocked — a script can tell.
+      if (all.some((r) => FAILED.has(r.state))) process.exitCode = EXIT.conflict;
     }),
   );
 

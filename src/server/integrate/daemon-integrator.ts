@@ -35,12 +35,17 @@ export function integrateInDaemon(
     const known = integrators.get(board);
     if (known) return known;
     const repo = await ctx.store.boardRepo(board);
-    // A board coord never saw in a repository: each task's own work tree names it (change record).
-    const target = repo?.target ?? (repo ? await defaultTarget(repo.repo) : null) ?? 'main';
+    // The board's target is read again at every turn: `coord target BRANCH` takes effect at the next merge.
+    const targetOf = async () => {
+      const now = (await ctx.store.boardRepo(board)) ?? repo;
+      // A board coord never saw in a repository: each task's own work tree names it (change record).
+      return now?.target ?? (now ? await defaultTarget(now.repo) : null) ?? 'main';
+    };
     const made = new Integrator(boardInProcess(ctx), {
       board,
       repo: repo?.repo ?? null,
-      target,
+      target: await targetOf(),
+      currentTarget: targetOf,
       stateDir,
       check: cfg.check ?? undefined,
       review: cfg.review,

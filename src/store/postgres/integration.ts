@@ -17,6 +17,7 @@ import {
 } from '../shared/integration-rows.js';
 import { insertTask } from './create-task.js';
 import type { Queryable } from './database.js';
+import { recordSubmittedHead } from './integration-resubmit.js';
 import { sendMessage } from './messages.js';
 import { insertNote } from './notes.js';
 import { row, rows } from './sql.js';
@@ -28,6 +29,8 @@ const QUEUE = `INSERT INTO integrations (task_id, board, state, worktree, branch
   ON CONFLICT (task_id) DO NOTHING RETURNING task_id`;
 
 export async function queueIntegration(tx: Tx, cmd: QueueIntegrationCommand): Promise<{ created: boolean }> {
+  // A follow-up's head goes to the task it resolves (SPEC §15), which is merged with it; the follow-up is not queued.
+  if ((await recordSubmittedHead(tx, cmd)).carried) return { created: false };
   return { created: (await row(tx.db, QUEUE, { ...cmd, now: tx.now })) !== undefined };
 }
 

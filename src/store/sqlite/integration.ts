@@ -18,6 +18,7 @@ import {
 import type { TaskRow } from '../shared/rows.js';
 import { insertTask } from './create-task.js';
 import type { Db } from './database.js';
+import { recordSubmittedHead } from './integration-resubmit.js';
 import { sendMessage } from './messages.js';
 import { insertNote } from './notes.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
@@ -29,6 +30,8 @@ const QUEUE = `INSERT INTO integrations (task_id, board, state, worktree, branch
   ON CONFLICT (task_id) DO NOTHING`;
 
 export function queueIntegration(tx: Tx, cmd: QueueIntegrationCommand): { created: boolean } {
+  // A follow-up's head goes to the task it resolves (SPEC §15), which is merged with it; the follow-up is not queued.
+  if (recordSubmittedHead(tx, cmd).carried) return { created: false };
   const run = stmt(tx.db, QUEUE).run({ ...cmd, now: tx.now });
   return { created: run.changes === 1 };
 }

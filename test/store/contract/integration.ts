@@ -151,6 +151,42 @@ export function integrationContract(make: MakeStore): void {
       });
     });
 
+    test("a follow-up's queued head goes to the task it resolves, which is pending again with it; the follow-up is not queued", async () => {
+      const b = board();
+      const task = await completedWork(b);
+      await b.call(op.takeIntegrationSlot, { board: 'default', holder: 'A', slot_id: SLOT_A });
+      const out = await b.call(op.recordIntegration, {
+        board: 'default',
+        slot_id: SLOT_A,
+        task_id: task.id,
+        state: 'check_failed',
+        reason: 'tests failed',
+        head: HEAD,
+        target: 'main',
+        followup: { for: 'codex#1a2b', title: `fix the check of #${task.id}`, body: 'fix it' },
+      });
+      const followup = out.followup_id ?? '';
+      const grant = await b.claim(followup, 'codex#1a2b');
+      await b.call(op.submitResult, {
+        task_id: followup,
+        claim_id: grant.claim_id,
+        status: 'completed',
+        agent: 'codex#1a2b',
+      });
+      const carried = await b.call(op.queueIntegration, {
+        task_id: followup,
+        worktree: '/repo/wt-b',
+        branch: 'feat/b',
+        head: MOVED,
+      });
+      assert.equal(carried.created, false);
+      const { queue } = await b.call(op.integrationQueue, { board: 'default' });
+      assert.deepEqual(
+        queue.map((q) => [q.task_id, q.state, q.head, q.tried_head]),
+        [[task.id, 'pending', MOVED, HEAD]],
+      );
+    });
+
     test('a merge is recorded once as merged with its commit and a task.integrated event, and leaves the queue', async () => {
       const b = board();
       const task = await completedWork(b);

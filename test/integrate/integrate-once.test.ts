@@ -1,0 +1,46 @@
+/**
+ * SPEC §15 "Exit codes": `coord integrate --once` exits 0 when every task it looked at merged (or nothing
+ * was ready) and 2 when any ended in conflict, check_failed or blocked; `--json` prints
+ * `{results: [{task_id, state, commit?, reason?, followup?}]}`.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { branches, integrate, queueTasks, testRepo } from './queue-fixture.js';
+
+let d: SpawnedDaemon;
+before(async () => {
+  d = await spawnDaemon();
+});
+after(() => d?.stop());
+
+interface Out {
+  results: { task_id: string; state: string; commit?: string; reason?: string; followup?: string }[];
+}
+
+test('--once exits 2 with a failed check in its --json results, and 0 when nothing is ready', async () => {
+  const r = testRepo();
+  const tasks = await queueTasks(d, 'once', branches(r, 'o', 2));
+  // o-1 adds files/o-1.txt, which the check refuses.
+  const run = await integrate(d, 'once', r.main, ['--once', '--json', '--check', 'test ! -e files/o-1.txt']).done;
+  assert.equal(run.code, 2, run.stderr);
+  const out = JSON.parse(run.stdout) as Out;
+  const [ok, failed] = out.results;
+  assert.deepEqual(ok, { task_id: tasks[0]?.id, state: 'merged', commit: r.rev('main') });
+  assert.equal(failed?.task_id, tasks[1]?.id);
+  assert.equal(failed?.state, 'check_failed');
+  assert.match(failed?.reason ?? '', /failed \(exit 1\)/);
+  assert.ok(failed?.followup);
+
+  const again = await integrate(d, 'once', r.main, ['--once', '--json']).done;
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual((JSON.parse(again.stdout) as Out).results, []);
+});
+
+test('--once exits 0 when every task it looked at merged', async () => {
+  const r = testRepo();
+  await queueTasks(d, 'once-ok', branches(r, 'p', 2));
+  const run = await integrate(d, 'once-ok', r.main, ['--once']).done;
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /merged into main/);
+});
