@@ -57,6 +57,8 @@ export interface GitPort {
   uncommitted(tree: string): Promise<string[]>;
   /** SPEC §10 shell edits: what git says is changed in `tree` now, each with its file times (never cached). */
   shellLook(tree: string, untracked: boolean): Promise<ShellLook>;
+  /** SPEC §10: the paths that differ between two HEADs of `tree` (a command moved HEAD or committed). */
+  headChanges(tree: string, from: string, to: string): Promise<string[]>;
   /** Forget what is cached about `tree` (a hook saw it change). */
   invalidate(tree?: string): void;
 }

@@ -209,6 +209,8 @@ export interface DecideEditCommand {
   session_id: string | null;
   /** The work tree the edit happens in (absolute path), when known: SPEC §14's holds of that tree do not block it. */
   worktree: string | null;
+  /** The agent's session works elsewhere (SPEC §14): the holds of `worktree` block it too. */
+  outside?: boolean | undefined;
 }
 
 export type EditDecision =

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { WorktreePath } from './change-schemas.js';
+import { MAX_KEYS_PER_REQUEST } from './edit-request.js';
 import { INTEGRATION_STATES } from './integration.js';
 import {
   DEFAULT_BOARD,
@@ -176,7 +177,7 @@ export type ListTasksInput = z.infer<typeof ListTasksInput>;
 
 export const ShowTaskInput = z.object({ task_id: TaskId, agent: AgentName.optional() });
 
-export const MAX_RESOURCES = 256;
+export const MAX_RESOURCES = MAX_KEYS_PER_REQUEST;
 /**
  * Resources to lock (normally repo-relative file paths; `dir/` is a whole
  * directory), normalised to canonical keys: deduplicated, covered keys
@@ -314,6 +315,12 @@ export const DecideEditInput = z.object({
     .max(4096)
     .optional()
     .describe('The work tree the edit happens in (absolute path): its own change holds (SPEC §14) do not block it.'),
+  outside: z
+    .boolean()
+    .optional()
+    .describe(
+      "The agent's session works in another work tree than `worktree` (SPEC §14: the work tree of an edit is the path's): that tree's holds block the edit as anyone's.",
+    ),
   lease_s: LeaseS.optional().describe('The auto-lock’s lease in seconds (default 600), renewed by later edits.'),
 });
 

@@ -7,13 +7,12 @@
  * another agent holds one. Looks are kept in memory, bounded in number and age: a pre hook whose post hook
  * never comes (the client was killed) is forgotten.
  */
-import type { ConflictLine } from './edit-decision.js';
+import { editRequests, refusalReason } from './edit-request.js';
 import { CoordError } from './errors.js';
 import { invoke } from './invoke.js';
 import type { Ctx } from './operation.js';
 import { operations as op } from './operations.js';
-import { normaliseResource } from './paths.js';
-import { type ShellLook, shellChanges, shellConflictReason } from './shell-edits.js';
+import { decideShellChanges, headMove, type ShellDecision, type ShellLook, shellChanges } from './shell-edits.js';
 
 /** Looks kept at once, and for how long: a shell call longer than this is checked against no look (allowed). */
 const MAX_LOOKS = 512;
@@ -61,22 +60,27 @@ export class ShellLooks {
     const before = this.looks.get(key);
     if (!before) return null;
     this.looks.delete(key);
-    const after = await requireGit(ctx).shellLook(call.worktree, true);
-    const keys = shellChanges(before, after).flatMap((p) => {
-      const k = normaliseResource(p);
-      return k.ok ? [k.key] : [];
-    });
-    if (keys.length === 0) return null;
+    const git = requireGit(ctx);
+    const after = await git.shellLook(call.worktree, true);
+    // A command that moved HEAD or committed changed the paths HEAD's tree changed too (SPEC §10).
+    const moved = headMove(before, after);
+    const committed = moved ? await git.headChanges(call.worktree, moved.from, moved.to) : [];
+    const changed = shellChanges(before, after, committed);
+    const located = changed.map((key) => ({ board: call.board, tree: call.worktree, key }));
+    const requests = editRequests(located, call.worktree);
+    if (requests.length === 0) return null;
     const sessionCtx = { ...ctx, session_id: call.sessionId };
-    const ask = { agent: call.agent, board: call.board, worktree: call.worktree };
-    const first = await invoke(op.decideEdit, sessionCtx, { ...ask, paths: keys });
-    if (first.decision === 'allow') return null;
-    const conflicts = first.conflicts as ConflictLine[];
-    const held = new Set(conflicts.map((c) => c.resource));
-    const free = keys.filter((k) => !held.has(k));
-    // The free ones are this agent's now, as if it had edited them with its edit tool.
-    if (free.length > 0) await invoke(op.decideEdit, sessionCtx, { ...ask, paths: free });
-    return shellConflictReason(conflicts, before, after);
+    return decideShellChanges(
+      requests,
+      (r) =>
+        invoke(op.decideEdit, sessionCtx, { agent: call.agent, ...r }).catch((e: unknown) => {
+          if (e instanceof CoordError)
+            return { decision: 'deny' as const, reason: refusalReason(0, { error: e }), conflicts: [] };
+          throw e;
+        }) as Promise<ShellDecision>,
+      before,
+      after,
+    );
   }
 
   get size(): number {

@@ -33,6 +33,23 @@ export interface ShellLook {
   /** Whether untracked files were listed. */
   untracked: boolean;
   entries: Record<string, ShellEntry>;
+  /**
+   * HEAD's commit when the look was taken (`# branch.oid`, `(initial)` before the first commit); absent from
+   * looks that did not ask. A command that moves HEAD or commits (`git commit`, `merge`, `cherry-pick`,
+   * `reset`) changes paths in HEAD's tree that the work tree's status no longer shows (SPEC §10).
+   */
+  head?: string | undefined;
+}
+
+/** HEAD's commit from a `--porcelain=v2 --branch` header (`# branch.oid <sha>`), or null for another entry. */
+export function headOf(entry: string): string | null {
+  return entry.startsWith('# branch.oid ') ? entry.slice('# branch.oid '.length) : null;
+}
+
+/** Where HEAD went between the two looks, or null when it did not move (or a look did not ask). */
+export function headMove(before: ShellLook, after: ShellLook): { from: string; to: string } | null {
+  if (!before.head || !after.head || before.head === after.head) return null;
+  return { from: before.head, to: after.head };
 }
 
 /**
@@ -44,8 +61,11 @@ export const CTIME_SLACK_MS = 20;
 
 const isUntracked = (e: ShellEntry): boolean => e.stamp.startsWith('? ');
 
-/** The paths the command changed, sorted. */
-export function shellChanges(before: ShellLook, after: ShellLook): string[] {
+/**
+ * The paths the command changed, sorted: in the work tree, and `committed` — those that differ between HEAD's
+ * tree before and after (headMove), which the caller lists with git.
+ */
+export function shellChanges(before: ShellLook, after: ShellLook, committed: readonly string[] = []): string[] {
   const since = before.takenAt - CTIME_SLACK_MS;
   const out: string[] = [];
   for (const [p, e] of Object.entries(after.entries)) {
@@ -57,7 +77,8 @@ export function shellChanges(before: ShellLook, after: ShellLook): string[] {
   }
   // Listed before, gone after: restored, deleted (an untracked file), committed.
   for (const p of Object.keys(before.entries)) if (!(p in after.entries)) out.push(p);
-  return out.sort();
+  for (const p of committed) out.push(p);
+  return [...new Set(out)].sort();
 }
 
 /** The path a `--porcelain=v2 -z` entry names: after 8 fields (`1`), 10 (`u`), or 1 (`?`); renames are off. */
@@ -88,17 +109,69 @@ function created(path: string, before: ShellLook, after: ShellLook): boolean {
  * and edit something else`; a file the command created is removed instead; an untracked file it changed
  * (git has no copy to restore) is named as such — never `rm` of a file that may be the holder's work.
  */
-export function shellConflictReason(conflicts: ShellConflict[], before: ShellLook, after: ShellLook): string {
+export function shellConflictReason(
+  conflicts: ShellConflict[],
+  before: ShellLook,
+  after: ShellLook,
+  where?: string | undefined,
+): string {
   const byPath = new Map<string, string>();
   for (const c of conflicts) if (!byPath.has(c.resource)) byPath.set(c.resource, c.holder);
+  const moved = headMove(before, after);
+  // A path of another work tree (`where`, relative to the command's) is named and restored from there.
+  const shown = (path: string): string => (where ? `${where}/${path}` : path);
+  const gitIn = where ? `git -C ${where}` : 'git';
   const parts = [...byPath].map(([path, holder]) => {
     const entry = after.entries[path];
-    const undo = created(path, before, after)
-      ? `remove it (rm ${path})`
-      : entry !== undefined && isUntracked(entry)
-        ? 'undo your change to it (git has no copy of it to restore)'
-        : `restore it (git restore ${path})`;
-    return `your command changed ${path}, which ${holder} holds — ${undo}`;
+    // Another work tree's path may also have changed by its own agent's hand meanwhile: never "restore" it whole.
+    const undo = where
+      ? `undo only what your command wrote to it (${gitIn} diff -- ${path} shows the change; the rest may be ${holder}'s work)`
+      : created(path, before, after)
+        ? `remove it (rm ${shown(path)})`
+        : entry !== undefined && isUntracked(entry)
+          ? 'undo your change to it (git has no copy of it to restore)'
+          : moved && !(path in after.entries) && !(path in before.entries)
+            ? `put it back as it was before your command moved HEAD (${gitIn} checkout ${moved.from.slice(0, 12)} -- ${path}, then commit)`
+            : `restore it (${gitIn} restore ${path})`;
+    return `your command changed ${shown(path)}, which ${holder} holds — ${undo}`;
   });
   return `lock_conflict: ${parts.join('; ')} and edit something else`;
+}
+
+/** What deciding one request of a shell command's paths answered (decide_edit's answer, or a refusal). */
+export interface ShellDecision {
+  decision: 'allow' | 'deny';
+  reason?: string | null | undefined;
+  conflicts: ShellConflict[];
+}
+
+/**
+ * The paths a command changed, decided (SPEC §10): each request as an edit; when some of its paths are held,
+ * the free ones are decided again so they become the agent's (as if it had edited them with its edit tool).
+ * The answer is the one line to tell the model, or null when every path was free. A refusal of the daemon's
+ * own (a name it does not take) is told as it is: never read as "nothing to say".
+ */
+export async function decideShellChanges<R extends { paths: string[] }>(
+  requests: R[],
+  decide: (request: R) => Promise<ShellDecision>,
+  before: ShellLook,
+  after: ShellLook,
+  where?: string | undefined,
+): Promise<string | null> {
+  const conflicts: ShellConflict[] = [];
+  const refusals: string[] = [];
+  for (const r of requests) {
+    const first = await decide(r);
+    if (first.decision === 'allow') continue;
+    if (first.conflicts.length === 0) {
+      refusals.push(first.reason ?? 'coord refused to decide the paths your command changed');
+      continue;
+    }
+    conflicts.push(...first.conflicts);
+    const held = new Set(first.conflicts.map((c) => c.resource));
+    const free = r.paths.filter((k) => !held.has(k));
+    if (free.length > 0) await decide({ ...r, paths: free });
+  }
+  const lines = [...(conflicts.length > 0 ? [shellConflictReason(conflicts, before, after, where)] : []), ...refusals];
+  return lines.length > 0 ? [...new Set(lines)].join('\n') : null;
 }

@@ -22,7 +22,7 @@ import {
   ownWork,
 } from './branch.js';
 import { runGit } from './run-git.js';
-import { shellLook, uncommitted } from './status.js';
+import { headChanges, shellLook, uncommitted } from './status.js';
 import { listWorktrees } from './worktree-list.js';
 
 /** How long a status (or a work tree's branch and HEAD) is trusted. */
@@ -163,6 +163,10 @@ export class GitRepos implements GitPort {
 
   shellLook(tree: string, untracked: boolean): Promise<ShellLook> {
     return shellLook(tree, untracked);
+  }
+
+  headChanges(tree: string, from: string, to: string): Promise<string[]> {
+    return headChanges(tree, from, to);
   }
 
   invalidate(tree?: string): void {

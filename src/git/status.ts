@@ -5,7 +5,7 @@
  */
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { porcelainPath, type ShellLook } from '../core/shell-edits.js';
+import { headOf, porcelainPath, type ShellLook } from '../core/shell-edits.js';
 import { runGit, splitZ } from './run-git.js';
 
 export function parseStatus(out: string): string[] {
@@ -48,9 +48,12 @@ export async function shellLook(tree: string, untracked: boolean): Promise<Shell
     `--untracked-files=${untracked ? 'all' : 'no'}`,
     '--no-renames',
     '--ignore-submodules=all',
+    '--branch',
   ]);
   const listed: [string, string][] = [];
+  let head: string | undefined;
   for (const rec of splitZ(run.stdout)) {
+    head ??= headOf(rec) ?? undefined;
     const path = porcelainPath(rec);
     if (path !== null && listed.length < MAX_LOOK_ENTRIES) listed.push([path, rec.slice(0, 4)]);
   }
@@ -67,5 +70,18 @@ export async function shellLook(tree: string, untracked: boolean): Promise<Shell
     const s = stamps[i];
     if (s) entries[path] = s;
   });
-  return { takenAt: Date.now(), untracked, entries };
+  return { takenAt: Date.now(), untracked, entries, head };
+}
+
+/**
+ * SPEC §10: the paths a command that moved HEAD changed in HEAD's tree (`from` and `to` as `# branch.oid` says
+ * them; from `(initial)`, every path of `to`).
+ */
+export async function headChanges(tree: string, from: string, to: string): Promise<string[]> {
+  if (from === to || to === '(initial)') return [];
+  const args =
+    from === '(initial)'
+      ? ['ls-tree', '-r', '--name-only', '-z', to]
+      : ['diff', '--name-only', '-z', '--no-renames', from, to];
+  return splitZ((await runGit(tree, args)).stdout);
 }

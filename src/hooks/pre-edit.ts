@@ -11,8 +11,14 @@ import { isAbsolute, resolve } from 'node:path';
 import { PATHS } from '../api/paths.js';
 import type { AgentIdentity } from '../client/agent-identity.js';
 import { busyReason, type ConflictLine, conflictReason } from '../core/edit-decision.js';
-import { normaliseResource } from '../core/paths.js';
-import { locatePath } from '../state-dir/board-name.js';
+import {
+  badAgentReason,
+  type EditRequest,
+  editRequests,
+  type LocatedPath,
+  refusalReason,
+} from '../core/edit-request.js';
+import { findWorkTree, locatePath } from '../state-dir/board-name.js';
 import { DaemonBusy, DaemonDown, type HookDaemon } from './daemon.js';
 import type { GuardMode, Verdict } from './guard-mode.js';
 import { type HookInput, pathsToWrite, str } from './input.js';
@@ -49,44 +55,41 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
   const cwd = str(input.cwd) ?? env.cwd;
   // Each path as spelt (`..` after a symlinked folder climbs from its target, as the OS reads it) and
   // lexically resolved (as clients that normalise paths read it): both keys are checked.
-  const boards = keysByBoard(
-    pathsToWrite(input).flatMap((p) => [isAbsolute(p) ? p : `${cwd}/${p}`, resolve(cwd, p)]),
+  const requests = editRequests(
+    located(pathsToWrite(input).flatMap((p) => [isAbsolute(p) ? p : `${cwd}/${p}`, resolve(cwd, p)])),
+    findWorkTree(cwd)?.root ?? null,
     env.board,
   );
-  if (boards.size === 0) return { kind: 'allow' };
+  if (requests.length === 0) return { kind: 'allow' };
   if (!env.identity) {
     const why = 'coord: cannot tell which agent this session is';
     return env.mode === 'strict'
       ? { kind: 'deny', reason: `coord_unreachable: ${why} — COORD_GUARD=strict refuses the edit` }
       : { kind: 'allow', warning: `${why}; edit allowed unchecked` };
   }
+  // SPEC §10: a name the daemon would refuse is a refusal of the edit, never "daemon down".
+  const badName = badAgentReason(env.identity.agent);
+  if (badName) return refuse(env.mode, badName);
   const deadline = Date.now() + ((env.timeoutS ?? HOOK_TIMEOUT_S) - MARGIN_S) * 1000;
   try {
     const daemon = env.daemon();
     const denied: Decision[] = [];
     const notes: string[] = [];
-    for (const [board, at] of boards) {
-      const d = await decide(
-        daemon,
-        { agent: env.identity.agent, board, paths: at.keys, worktree: at.worktree },
-        deadline,
-      );
+    for (const r of requests) {
+      const d = await decide(daemon, { agent: env.identity.agent, ...r }, deadline);
       if (d.decision === 'deny') denied.push(d);
-      else if (d.warning) notes.push(d.warning);
+      else if (d.warning && !notes.includes(d.warning)) notes.push(d.warning);
     }
     if (denied.length === 0) return notes.length > 0 ? { kind: 'allow', note: notes.join('\n') } : { kind: 'allow' };
-    const reason =
-      denied.length === 1 && denied[0]?.reason ? denied[0].reason : conflictReason(denied.flatMap((d) => d.conflicts));
-    return env.mode === 'warn'
-      ? { kind: 'allow', warning: `coord (COORD_GUARD=warn): ${reason}` }
-      : { kind: 'deny', reason };
+    // Plain conflicts of several requests read as one lock_conflict line; other refusals each say their own.
+    const plain = denied.length > 1 && denied.every((d) => d.conflicts.length > 0 && !d.conflicts.some(isHold));
+    const reasons = denied.map((d) => d.reason ?? conflictReason(d.conflicts));
+    return refuse(
+      env.mode,
+      plain ? conflictReason(denied.flatMap((d) => d.conflicts)) : [...new Set(reasons)].join('\n'),
+    );
   } catch (e) {
-    if (e instanceof DaemonBusy) {
-      const reason = busyReason(e.waitedS);
-      return env.mode === 'warn'
-        ? { kind: 'allow', warning: `coord (COORD_GUARD=warn): ${reason}` }
-        : { kind: 'deny', reason };
-    }
+    if (e instanceof DaemonBusy) return refuse(env.mode, busyReason(e.waitedS));
     if (!(e instanceof DaemonDown)) throw e;
     if (env.mode === 'strict')
       return {
@@ -97,32 +100,26 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
   }
 }
 
-/** One round trip: the daemon looks and locks in one transaction. */
-async function decide(
-  daemon: HookDaemon,
-  body: { agent: string; board: string; paths: string[]; worktree: string },
-  deadline: number,
-): Promise<Decision> {
-  const answer = await daemon.post<Decision & { error?: { code?: string } }>(PATHS.decideEdit, body, deadline);
-  if (answer.status === 200 && answer.body) return answer.body;
-  throw new DaemonDown(`the coord daemon refused the decision: ${answer.body?.error?.code ?? `HTTP ${answer.status}`}`);
+const isHold = (c: ConflictLine): boolean => (c as { hold?: boolean }).hold === true;
+
+const refuse = (mode: GuardMode, reason: string): Verdict =>
+  mode === 'warn' ? { kind: 'allow', warning: `coord (COORD_GUARD=warn): ${reason}` } : { kind: 'deny', reason };
+
+/**
+ * One round trip: the daemon looks and locks in one transaction. A daemon that answers anything but a
+ * decision refuses the edit (SPEC §10: a live daemon's answer is never "down").
+ */
+async function decide(daemon: HookDaemon, body: { agent: string } & EditRequest, deadline: number): Promise<Decision> {
+  const answer = await daemon.post<Decision | null>(PATHS.decideEdit, body, deadline);
+  if (answer.status === 200 && answer.body?.decision) return answer.body;
+  const reason = refusalReason(answer.status, answer.body);
+  return { decision: 'deny', reason, conflicts: [] };
 }
 
-/** The lock keys of the paths, per board, with the work tree they are in; paths outside any repository are not coord's to guard. */
-function keysByBoard(
-  paths: string[],
-  fixedBoard: string | undefined,
-): Map<string, { keys: string[]; worktree: string }> {
-  const out = new Map<string, { keys: string[]; worktree: string }>();
-  for (const p of paths) {
+/** Where each path lies (board, work tree, key); paths outside any repository are not coord's to guard. */
+function located(paths: string[]): LocatedPath[] {
+  return paths.flatMap((p) => {
     const at = locatePath(p);
-    if (!at) continue;
-    const key = normaliseResource(at.key);
-    if (!key.ok) continue;
-    const board = fixedBoard || at.board;
-    const entry = out.get(board) ?? { keys: [], worktree: at.tree.root };
-    if (!entry.keys.includes(key.key)) entry.keys.push(key.key);
-    out.set(board, entry);
-  }
-  return out;
+    return at ? [{ board: at.board, tree: at.tree.root, key: at.key }] : [];
+  });
 }

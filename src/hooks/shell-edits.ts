@@ -10,16 +10,32 @@
  * Files git ignores are not coord's. Node built-ins only (a hook).
  */
 
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { PATHS } from '../api/paths.js';
 import type { AgentIdentity } from '../client/agent-identity.js';
-import type { ConflictLine } from '../core/edit-decision.js';
-import { normaliseResource } from '../core/paths.js';
+import { badAgentReason, type EditRequest, editRequests, refusalReason } from '../core/edit-request.js';
 import { sha256Hex } from '../core/sha256.js';
-import { porcelainPath, type ShellLook, shellChanges, shellConflictReason } from '../core/shell-edits.js';
-import { boardForRepo, findWorkTree } from '../state-dir/board-name.js';
+import {
+  decideShellChanges,
+  headMove,
+  headOf,
+  porcelainPath,
+  type ShellDecision,
+  type ShellLook,
+  shellChanges,
+} from '../core/shell-edits.js';
+import { boardForRepo, findWorkTree, type WorkTree } from '../state-dir/board-name.js';
 import { DaemonBusy, DaemonDown, type HookDaemon } from './daemon.js';
 import type { GuardMode, Verdict } from './guard-mode.js';
 import { type HookInput, str } from './input.js';
@@ -31,26 +47,75 @@ import { type HookInput, str } from './input.js';
 const childProcess = (): typeof import('node:child_process') =>
   createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
 
-/** git's view of the work tree's changed files (tracked and untracked, not ignored), each with its file times. */
-export function snapshot(root: string): ShellLook | null {
-  const r = childProcess().spawnSync(
-    'git',
-    ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames'],
-    {
-      cwd: root,
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 20_000,
-    },
-  );
-  if (r.status !== 0) return null;
+/**
+ * git's view of the work tree's changed files, each with its file times, and HEAD's commit. `untracked: false`
+ * leaves untracked files out (the look before a command in another work tree: see core/shell-edits.ts).
+ */
+export function snapshot(root: string, untracked = true): ShellLook | null {
+  const r = git(root, [
+    'status',
+    '--porcelain=v2',
+    '-z',
+    `--untracked-files=${untracked ? 'all' : 'no'}`,
+    '--no-renames',
+    '--branch',
+  ]);
+  if (r === null) return null;
   const entries: ShellLook['entries'] = {};
-  for (const entry of r.stdout.split('\0')) {
+  let head: string | undefined;
+  for (const entry of r.split('\0')) {
+    head ??= headOf(entry) ?? undefined;
     const path = porcelainPath(entry);
     if (path === null) continue;
     entries[path] = stamp(join(root, path), entry.slice(0, 4));
   }
-  return { takenAt: Date.now(), untracked: true, entries };
+  return { takenAt: Date.now(), untracked, entries, head };
+}
+
+function git(root: string, args: string[]): string | null {
+  const r = childProcess().spawnSync('git', ['--no-optional-locks', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 20_000,
+  });
+  return r.status === 0 ? r.stdout : null;
+}
+
+/** The paths HEAD's tree changed between two looks (a command that committed, merged, reset …). */
+function headChanges(root: string, before: ShellLook, after: ShellLook): string[] {
+  const moved = headMove(before, after);
+  if (!moved || moved.to === '(initial)') return [];
+  const args =
+    moved.from === '(initial)'
+      ? ['ls-tree', '-r', '--name-only', '-z', moved.to]
+      : ['diff', '--name-only', '-z', '--no-renames', moved.from, moved.to];
+  return (git(root, args) ?? '').split('\0').filter((p) => p !== '');
+}
+
+/**
+ * The repository's other work trees (SPEC §14: the work tree of an edit is the path's — a command may write
+ * `../wt-a/src/b.ts`), read from the git directory's files: the main work tree and `worktrees/*\/gitdir`.
+ */
+function otherTrees(tree: WorkTree): string[] {
+  const out = new Set<string>();
+  if (basename(tree.commonDir) === '.git') out.add(dirname(tree.commonDir));
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(tree.commonDir, 'worktrees'));
+  } catch {
+    // no linked work trees
+  }
+  for (const name of names) {
+    try {
+      const dotGit = readFileSync(join(tree.commonDir, 'worktrees', name, 'gitdir'), 'utf8').trim();
+      if (dotGit) out.add(dirname(dotGit));
+    } catch {
+      // a half-removed work tree
+    }
+  }
+  out.delete(tree.root);
+  return [...out].filter((root) => existsSync(join(root, '.git')));
 }
 
 function stamp(abs: string, code: string): ShellLook['entries'][string] {
@@ -81,24 +146,39 @@ export interface ShellEnv {
   deadline: number;
 }
 
-/** Before the shell command: remember what git says now. Never blocks. */
+/** The shell tool call's arguments as text (a command string, or an argv list), null when the input has none. */
+function commandText(input: HookInput): string | null {
+  const args = input.tool_input ?? input.toolInput;
+  return args === undefined || args === null ? null : JSON.stringify(args);
+}
+
+/** What pre-shell keeps for post-shell: the session's work tree's look, and the other work trees' (tracked only). */
+interface Kept extends ShellLook {
+  others?: Record<string, ShellLook>;
+}
+
+/** Before the shell command: remember what git says now, in this work tree and the repository's others. Never blocks. */
 export function preShell(input: HookInput, env: ShellEnv): Verdict {
   if (env.mode === 'off' || !env.identity) return { kind: 'allow' };
   const tree = findWorkTree(str(input.cwd) ?? env.cwd);
   if (!tree) return { kind: 'allow' };
   const snap = snapshot(tree.root);
   if (!snap) return { kind: 'allow' };
+  const others: Record<string, ShellLook> = {};
+  // Another work tree is looked at when the command names it (its folder's name): its own agents' edits meanwhile
+  // are theirs, and a command that names no other tree pays for no other look. No command text: every tree.
+  const said = commandText(input);
+  for (const root of otherTrees(tree).filter((r) => said === null || said.includes(basename(r)))) {
+    const look = snapshot(root, false);
+    if (look) others[root] = look;
+  }
+  const kept: Kept = { ...snap, others };
   const file = snapshotFile(env.stateDir, env.identity.agent, tree.root, input);
   mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(snap), { mode: 0o600 });
+  writeFileSync(tmp, JSON.stringify(kept), { mode: 0o600 });
   renameSync(tmp, file);
   return { kind: 'allow' };
-}
-
-interface Decision {
-  decision: 'allow' | 'deny';
-  conflicts: ConflictLine[];
 }
 
 /** After it: the paths it changed, decided; a held one is reported to the model with how to undo it. */
@@ -107,50 +187,70 @@ export async function postShell(input: HookInput, env: ShellEnv): Promise<Verdic
   const tree = findWorkTree(str(input.cwd) ?? env.cwd);
   if (!tree) return { kind: 'allow' };
   const file = snapshotFile(env.stateDir, env.identity.agent, tree.root, input);
-  let before: ShellLook;
+  let before: Kept;
   try {
-    before = JSON.parse(readFileSync(file, 'utf8')) as ShellLook;
+    before = JSON.parse(readFileSync(file, 'utf8')) as Kept;
   } catch {
     return { kind: 'allow' }; // no pre-shell look: nothing to compare with
   }
   rmSync(file, { force: true });
-  const after = snapshot(tree.root);
-  if (!after) return { kind: 'allow' };
-  const keys = shellChanges(before, after).flatMap((p) => {
-    const k = normaliseResource(p);
-    return k.ok ? [k.key] : [];
-  });
-  if (keys.length === 0) return { kind: 'allow' };
-  const body = {
-    agent: env.identity.agent,
-    board: env.board || boardForRepo(tree.home),
-    worktree: tree.root,
-  };
+  const board = env.board || boardForRepo(tree.home);
+  // Each work tree's changes, decided as edits of that tree (SPEC §14: the work tree of an edit is the path's).
+  const looks: { root: string; before: ShellLook; after: ShellLook }[] = [];
+  for (const [root, was] of [[tree.root, before] as const, ...Object.entries(before.others ?? {})]) {
+    const after = snapshot(root);
+    if (after) looks.push({ root, before: was, after });
+  }
+  const changed = looks.map((l) => ({
+    ...l,
+    requests: editRequests(
+      shellChanges(l.before, l.after, headChanges(l.root, l.before, l.after)).map((key) => ({
+        board,
+        tree: l.root,
+        key,
+      })),
+      tree.root,
+    ),
+  }));
+  if (changed.every((c) => c.requests.length === 0)) return { kind: 'allow' };
+  const agent = env.identity.agent;
+  const badName = badAgentReason(agent);
+  const lines: string[] = [];
   try {
     const daemon = env.daemon();
-    const first = await decide(daemon, { ...body, paths: keys }, env.deadline);
-    if (first.decision === 'allow') return { kind: 'allow' };
-    const held = new Set(first.conflicts.map((c) => c.resource));
-    const free = keys.filter((k) => !held.has(k));
-    // The free ones are this agent's now, as if it had edited them with its edit tool.
-    if (free.length > 0) await decide(daemon, { ...body, paths: free }, env.deadline);
-    const reason = shellConflictReason(first.conflicts, before, after);
-    return env.mode === 'warn'
-      ? { kind: 'allow', warning: `coord (COORD_GUARD=warn): ${reason}` }
-      : { kind: 'continue', reason };
+    for (const c of changed) {
+      if (c.requests.length === 0) continue;
+      const where = c.root === tree.root ? undefined : relative(tree.root, c.root);
+      const line = badName
+        ? badName
+        : await decideShellChanges(
+            c.requests,
+            (r) => decide(daemon, { agent, ...r }, env.deadline),
+            c.before,
+            c.after,
+            where,
+          );
+      if (line) lines.push(line);
+    }
   } catch (e) {
     if (e instanceof DaemonBusy) return { kind: 'allow', warning: `coord_busy: ${e.message}; shell edits not checked` };
     if (e instanceof DaemonDown) return { kind: 'allow', warning: `coord: ${e.message}; shell edits not checked` };
     throw e;
   }
+  if (lines.length === 0) return { kind: 'allow' };
+  const reason = [...new Set(lines)].join('\n');
+  return env.mode === 'warn'
+    ? { kind: 'allow', warning: `coord (COORD_GUARD=warn): ${reason}` }
+    : { kind: 'continue', reason };
 }
 
+/** One request; a daemon that answers anything but a decision refuses it (SPEC §10: never read as "down"). */
 async function decide(
   daemon: HookDaemon,
-  body: { agent: string; board: string; worktree: string; paths: string[] },
+  body: { agent: string } & EditRequest,
   deadline: number,
-): Promise<Decision> {
-  const answer = await daemon.post<Decision & { error?: { code?: string } }>(PATHS.decideEdit, body, deadline);
-  if (answer.status === 200 && answer.body) return answer.body;
-  throw new DaemonDown(`the coord daemon refused the decision: ${answer.body?.error?.code ?? `HTTP ${answer.status}`}`);
+): Promise<ShellDecision> {
+  const answer = await daemon.post<ShellDecision | null>(PATHS.decideEdit, body, deadline);
+  if (answer.status === 200 && answer.body?.decision) return answer.body;
+  return { decision: 'deny', reason: refusalReason(answer.status, answer.body), conflicts: [] };
 }

@@ -32,11 +32,14 @@ export const decideEdit = defineOperation({
         lock_id: newLockId(),
         session_id: ctx.session_id ?? null,
         worktree: input.worktree ?? null,
+        outside: input.outside === true,
       });
     let d = await decide();
     // SPEC §14: a hold is checked with git when it blocks (merged or reverted work lets the edit through now).
     const held = d.decision === 'deny' && d.conflicts.some((c) => c.hold);
-    if (held || (d.decision === 'allow' && d.lock)) await trackTree(ctx, board, input.agent, input.worktree);
+    // An agent editing another work tree's paths does not work there (SPEC §14): it is not recorded there.
+    if (held || (d.decision === 'allow' && d.lock))
+      await trackTree(ctx, board, input.agent, input.outside ? undefined : input.worktree);
     if (d.decision === 'deny' && held && ctx.git) {
       const trees = new Set(d.conflicts.flatMap((c) => (c.hold && c.worktree ? [c.worktree] : [])));
       // Decide again even when this look ended nothing: the keeper (or another daemon) may have ended the
@@ -52,7 +55,7 @@ export const decideEdit = defineOperation({
         ? await lockConflictError(
             ctx,
             { ok: false, reason: 'lock_conflict', conflicts: d.conflicts },
-            input.worktree ?? null,
+            input.outside ? null : (input.worktree ?? null),
           )
         : null;
       return {

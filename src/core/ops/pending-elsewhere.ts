@@ -2,16 +2,21 @@
  * SPEC §14: "an unheld pending path in another work tree gives a warning
  * line, not a block". What each work tree of a board's repository would bring
  * into the target is kept as a snapshot per board, so the edit decision reads
- * it from memory: git runs off the decision's path (refreshed in the
- * background once the snapshot is a few seconds old, and by `changes` /
- * `worktrees`, which compute it anyway). Only the very first decision of a
- * board waits for git.
+ * it from memory: git runs off the decision's path while edits go on
+ * (refreshed in the background once the snapshot is a second old, and by
+ * `changes` / `worktrees`, which compute it anyway). Only a decision that
+ * finds it older than FRESH_MS — the board's first, or the first after a
+ * while idle — waits for git: a stale look would warn about work merged
+ * meanwhile and miss work committed meanwhile.
  */
 import { shortTree } from '../holds.js';
 import type { Ctx } from '../operation.js';
 import { overlaps } from '../paths.js';
 
-/** A snapshot older than this is refreshed in the background; the decision reads it meanwhile. */
+/**
+ * A snapshot older than this is looked at again before the decision reads it; one older than half of it is
+ * refreshed in the background while the decision reads it.
+ */
 const FRESH_MS = 2000;
 
 interface TreePending {
@@ -92,10 +97,14 @@ export async function pendingElsewhere(
   if (!ctx.git || !worktree) return null;
   const m = boardSnapshots(ctx);
   let s = m.get(board);
-  if (!s || s.at === 0) {
+  const age = s && s.at > 0 ? ctx.clock.now() - s.at : Number.POSITIVE_INFINITY;
+  if (age > FRESH_MS) {
+    // Too old to tell (the first decision, or the first after a while idle): a person may have committed or
+    // merged meanwhile, so this decision waits for git rather than warn from a stale look.
     await refresh(ctx, board);
     s = m.get(board);
-  } else if (ctx.clock.now() - s.at > FRESH_MS) {
+  } else if (age > FRESH_MS / 2) {
+    // Looked at again while edits go on, so that a busy session's decisions never wait for git.
     void refresh(ctx, board);
   }
   if (!s) return null;

@@ -11,10 +11,11 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { DECIDE_EDIT_TOOL, hookDeny, hookNote } from '../../core/edit-decision.js';
+import { type EditRequest, editRequests, refusalReason } from '../../core/edit-request.js';
+import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
 import { operations as op } from '../../core/operations.js';
-import { normaliseResource } from '../../core/paths.js';
-import { locatePath } from '../../state-dir/board-name.js';
+import { findWorkTree, locatePath } from '../../state-dir/board-name.js';
 import type { McpSession } from './session.js';
 import type { Tool } from './tools.js';
 
@@ -23,23 +24,24 @@ const Path = z.string().max(4096).optional();
 /** A path the hook gave: a string its interpolation filled in (an absent field interpolates to ""). */
 const given = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '' && !v.includes('${');
 
-/** The lock keys of the paths, per board: located on disk as the command hook does; outside every repository, none. */
-function keysByBoard(session: McpSession, paths: string[]): Map<string, { keys: string[]; worktree: string }> {
-  const out = new Map<string, { keys: string[]; worktree: string }>();
+/**
+ * The requests of the edit (core/edit-request.ts, as the command hook makes them): paths located on disk as
+ * the command hook does — outside every repository, none — grouped by board and the work tree each lies in.
+ */
+function requestsOf(session: McpSession, paths: string[]): EditRequest[] {
   const base = session.root ?? process.cwd();
   // Each path as spelt (`..` after a symlinked folder climbs from its target, as the OS reads it) and lexically
   // resolved (as clients that normalise paths read it): both keys are decided, as the command hook does.
-  for (const abs of paths.flatMap((p) => [isAbsolute(p) ? p : `${base}/${p}`, resolve(base, p)])) {
-    const at = locatePath(abs);
-    if (!at) continue;
-    const key = normaliseResource(at.key);
-    if (!key.ok) continue;
-    const entry = out.get(at.board) ?? { keys: [], worktree: at.tree.root };
-    if (!entry.keys.includes(key.key)) entry.keys.push(key.key);
-    out.set(at.board, entry);
-  }
-  return out;
+  const located = paths
+    .flatMap((p) => [isAbsolute(p) ? p : `${base}/${p}`, resolve(base, p)])
+    .flatMap((abs) => {
+      const at = locatePath(abs);
+      return at ? [{ board: at.board, tree: at.tree.root, key: at.key }] : [];
+    });
+  return editRequests(located, session.root ? (findWorkTree(session.root)?.root ?? null) : null);
 }
+
+const refusal = (e: CoordError): string => refusalReason(0, { error: { code: e.code, message: e.message } });
 
 export const editTools: Tool[] = [
   {
@@ -49,7 +51,11 @@ export const editTools: Tool[] = [
     input: z.object({
       file_path: Path.describe('The file the edit tool is about to write (absolute, or relative to the repository).'),
       notebook_path: Path.describe('The notebook NotebookEdit is about to write.'),
-      paths: z.array(z.string().max(4096)).max(256).optional().describe('More paths (a move: source and destination).'),
+      paths: z
+        .array(z.string().max(4096))
+        .max(4096)
+        .optional()
+        .describe('More paths (a move: source and destination); decided in requests of 256.'),
       timeout_s: z
         .number()
         .optional()
@@ -63,16 +69,16 @@ export const editTools: Tool[] = [
       const denied: string[] = [];
       const notes: string[] = [];
       const decisions: unknown[] = [];
-      for (const [board, at] of keysByBoard(session, paths)) {
-        const d = await invoke(op.decideEdit, ctx, {
-          agent: session.agent,
-          board,
-          paths: at.keys,
-          worktree: at.worktree,
+      for (const r of requestsOf(session, paths)) {
+        // A refusal of the daemon's own (an agent name it does not take) refuses the edit: the tool's error
+        // would otherwise reach Claude Code as a failed hook, which `onFailure: continue` lets through.
+        const d = await invoke(op.decideEdit, ctx, { agent: session.agent, ...r }).catch((e: unknown) => {
+          if (e instanceof CoordError) return { decision: 'deny' as const, reason: refusal(e), warning: null };
+          throw e;
         });
         decisions.push(d);
         if (d.decision === 'deny' && d.reason) denied.push(d.reason);
-        else if (d.warning) notes.push(d.warning);
+        else if (d.warning && !notes.includes(d.warning)) notes.push(d.warning);
       }
       // SPEC §14: an allowed edit of a path with unheld changes elsewhere carries one line the model reads.
       const answer =

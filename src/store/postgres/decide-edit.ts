@@ -20,7 +20,7 @@ import type { Tx } from './tx.js';
  * this same transaction.
  */
 const overlapsOf = (db: Queryable, now: number, cmd: DecideEditCommand): Promise<Overlap[]> =>
-  findOverlaps(db, now, cmd.board, cmd.resources, cmd.worktree ?? null);
+  findOverlaps(db, now, cmd.board, cmd.resources, cmd.outside ? null : (cmd.worktree ?? null));
 
 /** The plan from a read-only look. */
 export const peekEdit = async (db: Queryable, now: number, cmd: DecideEditCommand): Promise<EditPlan> =>

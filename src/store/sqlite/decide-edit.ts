@@ -19,7 +19,7 @@ import { stmt, type Tx } from './tx.js';
  * this same transaction.
  */
 const overlapsOf = (db: Db, now: number, cmd: DecideEditCommand): Overlap[] =>
-  findOverlaps(db, now, cmd.board, cmd.resources, cmd.worktree ?? null);
+  findOverlaps(db, now, cmd.board, cmd.resources, cmd.outside ? null : (cmd.worktree ?? null));
 
 /** The plan from a read-only look (no transaction needed: see the top of this file). */
 export const peekEdit = (db: Db, now: number, cmd: DecideEditCommand): EditPlan =>

@@ -1,0 +1,106 @@
+/**
+ * SPEC §10 "A live daemon's answer is never down" and §14 "the work tree of an edit is the path's": what an
+ * edit asks the daemon, computed once for every door (the command hooks, the `mcp_tool` tool, the daemon's
+ * shell looks). The paths of one edit become lock keys grouped by board and by the work tree each path lies
+ * in, each group cut into requests the daemon accepts (never a path skipped), and a daemon's refusal is worded
+ * as a refusal of the edit. Pure; imports only paths.ts and names.ts (the command hooks load it).
+ */
+import { isAgentName } from './names.js';
+import { isKindKey, MAX_RESOURCE_CHARS, normaliseResource } from './paths.js';
+
+/** Keys per decide_edit request (schemas.ts's ResourceList takes this many): a larger edit is several requests. */
+export const MAX_KEYS_PER_REQUEST = 256;
+
+/**
+ * The lock key of a repository-relative path, never skipped for its length: a key longer than a store keeps
+ * is decided as the deepest folder around it that fits (a directory lock covers its files at any depth, so
+ * a lock on `lib/` still refuses it, and the auto-lock taken covers the file). Null for what names no file
+ * (the repository root, a path climbing out of it).
+ */
+export function editKey(rel: string): string | null {
+  const n = normaliseResource(rel);
+  if (n.ok) return n.key;
+  const nfc = rel.normalize('NFC');
+  if (nfc.length <= MAX_RESOURCE_CHARS || isKindKey(nfc) || nfc.includes('\0')) return null;
+  // Too long: cut the key as normaliseResource would make it at a folder (an absolute path stays refused).
+  const path = nfc.replaceAll('\\', '/');
+  if (path.startsWith('/') || /^[A-Za-z]:\//.test(path)) return null;
+  const kept: string[] = [];
+  for (const s of path.split('/')) {
+    if (s === '' || s === '.') continue;
+    if (s !== '..') kept.push(s);
+    else if (kept.pop() === undefined) return null;
+  }
+  let key = '';
+  for (const s of kept.slice(0, -1)) {
+    if (key.length + s.length + 1 > MAX_RESOURCE_CHARS) break;
+    key += `${s}/`;
+  }
+  return key === '' ? null : key;
+}
+
+/** One located path of an edit: its board, the work tree it lies in, and its key relative to that tree. */
+export interface LocatedPath {
+  board: string;
+  tree: string;
+  key: string;
+}
+
+/** One decide_edit request: keys of one board and one work tree, at most MAX_KEYS_PER_REQUEST of them. */
+export interface EditRequest {
+  board: string;
+  /** The work tree the paths lie in: the auto-lock is that tree's. */
+  worktree: string;
+  /** The agent's session does not work in that tree: its holds block the edit as anyone's (SPEC §14). */
+  outside: boolean;
+  paths: string[];
+}
+
+/**
+ * The requests of one edit: per board and per work tree of the paths (the work tree of an edit is the path's,
+ * not the session's), each cut into requests of at most MAX_KEYS_PER_REQUEST keys. `sessionTree`: the work
+ * tree the agent's session works in (null: none).
+ */
+export function editRequests(
+  located: LocatedPath[],
+  sessionTree: string | null,
+  fixedBoard?: string | undefined,
+): EditRequest[] {
+  const groups = new Map<string, { board: string; tree: string; keys: string[] }>();
+  for (const at of located) {
+    const key = editKey(at.key);
+    if (key === null) continue;
+    const board = fixedBoard || at.board;
+    const id = `${board}\0${at.tree}`;
+    const g = groups.get(id) ?? { board, tree: at.tree, keys: [] };
+    if (!g.keys.includes(key)) g.keys.push(key);
+    groups.set(id, g);
+  }
+  const out: EditRequest[] = [];
+  for (const g of groups.values())
+    for (let i = 0; i < g.keys.length; i += MAX_KEYS_PER_REQUEST)
+      out.push({
+        board: g.board,
+        worktree: g.tree,
+        outside: g.tree !== sessionTree,
+        paths: g.keys.slice(i, i + MAX_KEYS_PER_REQUEST),
+      });
+  return out;
+}
+
+/** An agent name the daemon refuses (`bob smith`, `bøb`, a tab): the edit is refused with this, before asking. */
+export function badAgentReason(agent: string): string | null {
+  if (isAgentName(agent)) return null;
+  return `invalid_request: coord does not accept the agent name ${JSON.stringify(agent)} (1–64 characters of A-Z a-z 0-9 . _ : # @ / -) — set COORD_AGENT to such a name (or unset it); edits are refused until then`;
+}
+
+/**
+ * A live daemon's answer that is not a decision (a 4xx or 5xx): a refusal of the edit naming why — never
+ * "daemon down" (only a daemon that does not answer is down).
+ */
+export function refusalReason(status: number, body: unknown): string {
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const code = typeof error?.code === 'string' ? error.code : `http_${status}`;
+  const message = typeof error?.message === 'string' ? `: ${error.message}` : '';
+  return `${code}: the coord daemon refused to decide this edit${message} — the edit is refused (coord never lets an edit through unchecked while it runs)`;
+}

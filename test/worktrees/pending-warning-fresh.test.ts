@@ -1,0 +1,61 @@
+/**
+ * SPEC §14: "An edit of a path pending in another work tree that has no hold (changed by a person, or before
+ * coord knew) is allowed with a warning line naming that work tree." The line is told from what each work
+ * tree would bring into the target — and the first decision after a while idle must read that afresh: a path
+ * a person committed in another work tree meanwhile is warned about, and a path merged meanwhile is not.
+ * In process (a hand-driven clock for "idle"), real git work trees.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { test } from 'node:test';
+import { invoke } from '../../src/core/invoke.js';
+import type { Ctx } from '../../src/core/operation.js';
+import { decideEdit } from '../../src/core/ops/decide-edit.js';
+import { GitRepos } from '../../src/git/git-repos.js';
+import { harness, makeSqliteStore } from '../support/ctx.js';
+import { repoWithWorktrees } from './git-repo.js';
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, stdio: 'pipe' });
+
+test('the first edit after idle warns about a path a person committed in another work tree meanwhile, and not about one merged meanwhile', async () => {
+  const h = await harness(makeSqliteStore);
+  const ctx: Ctx = { ...h.ctx, git: new GitRepos(() => h.clock.now()) };
+  const repo = repoWithWorktrees(2);
+  const [wtA = '', wtB = ''] = repo.linked;
+  const edit = (path: string) => invoke(decideEdit, ctx, { agent: 'alice', paths: [path], worktree: wtA });
+
+  // A person commits src/q.ts in wt-B before anything: the first decision of the board sees it.
+  writeFileSync(join(wtB, 'src/q.ts'), 'export const q = 1;\n');
+  git(wtB, 'add', '.');
+  git(wtB, 'commit', '-qm', 'q by a person');
+  const first = await edit('src/q.ts');
+  assert.equal(first.decision, 'allow');
+  assert.match(
+    first.warning ?? 'no warning',
+    new RegExp(`^coord warning: src/q\\.ts in worktree \\.\\./${basename(wtB)}`),
+  );
+
+  // Meanwhile, after the board was last looked at: a person commits src/p.ts in wt-B, and wt-B is merged.
+  writeFileSync(join(wtB, 'src/p.ts'), 'export const p = 1;\n');
+  git(wtB, 'add', '.');
+  git(wtB, 'commit', '-qm', 'p by a person');
+  git(repo.main, 'merge', '-q', '--no-edit', 'wt2');
+  writeFileSync(join(wtB, 'src/r.ts'), 'export const r = 1;\n');
+  git(wtB, 'add', '.');
+  git(wtB, 'commit', '-qm', 'r by a person, not merged');
+  h.clock.advance(8000);
+
+  const merged = await edit('src/q.ts');
+  assert.equal(merged.decision, 'allow');
+  assert.doesNotMatch(merged.warning ?? '', /src\/q\.ts/, 'q was merged 8 s ago: nothing pending to warn about');
+  const committed = await edit('src/r.ts');
+  assert.match(
+    committed.warning ?? 'no warning',
+    new RegExp(
+      `^coord warning: src/r\\.ts in worktree \\.\\./${basename(wtB)} \\(branch wt2\\) has changes not merged yet`,
+    ),
+  );
+});
