@@ -58,6 +58,9 @@ export type Spend<T> =
   /** Presented a second time: the grant it led to is revoked (RFC 6749 §4.1.2, OAuth 2.1 §4.3.1). */
   | { ok: false; reason: 'reused'; revoked: string | null };
 
+/** SPEC §16: a one-time consent code is spent after this many wrong answers at the consent form. */
+export const CONNECT_CODE_MAX_WRONG = 5;
+
 /** How long a registration that led to no grant is kept. */
 export const UNUSED_CLIENT_TTL_MS = 24 * 3600_000;
 
@@ -73,9 +76,16 @@ export interface Connectors {
   addConnectCode(c: { hash: string; board: string | null; agent: string | null; expires_at: number }): Promise<void>;
   /**
    * The owner approved: spends the consent code (when `connect_hash` is given; null means the dashboard
-   * token proved ownership) and keeps the authorization code, in one transaction.
+   * token proved ownership) and keeps the authorization code, in one transaction. A `connect_hash` that
+   * names no live code is a wrong answer: it counts against every live code, and a code answered wrong
+   * CONNECT_CODE_MAX_WRONG times is spent (SPEC §16) — a guesser cannot tell which code it was aiming at.
    */
-  approve(cmd: { connect_hash: string | null; code: AuthCodeRecord }): Promise<{ ok: boolean }>;
+  approve(cmd: {
+    connect_hash: string | null;
+    code: AuthCodeRecord;
+    /** Left blank on the form: the consent code's own board / agent, when it names one, replaces the code's. */
+    from_connect?: { board: boolean; agent: boolean };
+  }): Promise<{ ok: false } | { ok: true; board: string; agent: string }>;
   /**
    * Redeems an authorization code for a new grant and its first tokens, in one transaction. A code
    * presented again revokes the grant it made.

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { confineInput, scrubbed, scrubbedError } from './confine.js';
 import { CoordError } from './errors.js';
 import type { Ctx, Operation } from './operation.js';
 
@@ -39,5 +40,13 @@ function nearlyEqual(a: string, b: string): boolean {
 }
 
 export async function invoke<I extends z.ZodType, O>(op: Operation<I, O>, ctx: Ctx, raw: unknown): Promise<O> {
-  return op.run(ctx, parseInput(op, raw));
+  if (ctx.confined_to === undefined) return op.run(ctx, parseInput(op, raw));
+  // SPEC §16: a connector names nothing of another board, and hears no path of the owner's machine.
+  try {
+    const input = parseInput(op, raw);
+    await confineInput(ctx, ctx.confined_to, input);
+    return scrubbed(await op.run(ctx, input));
+  } catch (err) {
+    throw scrubbedError(err);
+  }
 }

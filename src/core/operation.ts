@@ -19,6 +19,8 @@ export interface Ctx {
   signal?: AbortSignal;
   /** `--public-url` (SPEC §16), without a trailing slash: where remote connectors reach this daemon. */
   public_url?: string | null;
+  /** SPEC §16: a remote connector's board — its calls act on that board only, and see no local paths (confine.ts). */
+  confined_to?: string;
 }
 
 /**

@@ -216,8 +216,10 @@ describe('a chat host as a remote connector: OAuth with the MCP SDK client, cons
     await page.goto(url.toString());
     assert.equal(await page.textContent('#client-name'), 'Claude');
     assert.equal(await page.textContent('#redirect-host'), new URL(redirectUrl).host);
-    assert.equal(await page.textContent('#board-name'), 'main');
-    assert.equal(await page.textContent('#agent-name'), 'chat-worker');
+    // The owner's pending board and agent are shown to nobody without the code: left blank, they are the code's.
+    assert.match((await page.textContent('#board-name')) ?? '', /coord connect/);
+    assert.doesNotMatch((await page.textContent('body')) ?? '', /chat-worker/);
+    assert.equal(await page.inputValue('input[name=agent]'), '');
     await page.fill('input[name=code]', connect.code);
     await Promise.all([page.waitForURL(`${redirectUrl}**`), page.click('button[value=approve]')]);
     const back = codes.at(-1);

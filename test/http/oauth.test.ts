@@ -430,14 +430,43 @@ describe('OAuth for remote connectors (in process)', () => {
     assert.equal((await approve(h, a, TEST_TOKEN)).status, 303);
   });
 
-  test('the consent page names the client, its redirect host, the board and the agent', async () => {
-    h.clock.advance(1); // the newest code prefills the page
-    await h.req('POST', '/v1/connect', { board: 'team-board', agent: 'chat-worker' });
+  test("the consent page names the client and its redirect host, never the owner's pending board or agent", async () => {
+    h.clock.advance(1); // the newest code is the one a dashboard-token approval takes its board from
+    const code = (await h.req('POST', '/v1/connect', { board: 'team-board', agent: 'chat-worker' })).json.code;
     const a = await newAuthz(h);
     const page = await h.req('GET', `/oauth/authorize?${form(a.params)}`, undefined, PUB);
     assert.equal(page.status, 200);
-    for (const s of ['Claude', 'claude.ai', 'team-board', 'chat-worker']) assert.ok(page.text.includes(s), s);
+    for (const s of ['Claude', 'claude.ai']) assert.ok(page.text.includes(s), s);
+    for (const s of ['team-board', 'chat-worker']) assert.ok(!page.text.includes(s), `${s} shown without the code`);
     assert.equal(page.headers['x-frame-options'], 'DENY');
+    // Left blank, the board and agent are the code's.
+    const ok = await approve(h, a, code, { board: '', agent: '' });
+    assert.equal(ok.status, 303, ok.text);
+    const res = await token(h, {
+      grant_type: 'authorization_code',
+      code: location(ok).searchParams.get('code') ?? '',
+      code_verifier: a.verifier,
+      client_id: a.client_id,
+      redirect_uri: CALLBACK,
+      resource: RESOURCE,
+    });
+    assert.equal(res.status, 200, res.text);
+    const grant = (await h.req('GET', '/v1/connectors')).json.connectors.find(
+      (c: { client_id: string }) => c.client_id === a.client_id,
+    );
+    assert.deepEqual([grant.board, grant.agent], ['team-board', 'chat-worker']);
+  });
+
+  test('a one-time code is spent after 5 wrong answers at the consent form', async () => {
+    const a = await newAuthz(h);
+    const code = await consentCode(h);
+    for (let i = 0; i < 5; i++) assert.equal((await approve(h, a, `wrong-${i}`)).status, 400);
+    const late = await approve(h, a, code);
+    assert.equal(late.status, 400, 'the right code after 5 wrong answers');
+    assert.match(late.text, /wrong, already used or expired/);
+    const fresh = await consentCode(h);
+    assert.equal((await approve(h, a, 'wrong-again')).status, 400);
+    assert.equal((await approve(h, a, fresh)).status, 303, 'a new code starts with no wrong answers');
   });
 
   test('a new --public-url ends the tokens issued for the old one', async () => {
@@ -477,18 +506,50 @@ describe('OAuth rate limits', () => {
   });
   after(() => h.app.close());
 
-  test('per address (the first X-Forwarded-For behind a loopback proxy): 429 with Retry-After', async () => {
-    const from = (ip: string) =>
+  test('per address (the last X-Forwarded-For entry, the one the loopback proxy appended): 429 with Retry-After', async () => {
+    // The caller writes every entry but the last: rotating them buys nothing.
+    const from = (ip: string, forged: string) =>
       h.req('GET', '/.well-known/oauth-authorization-server', undefined, {
         ...PUB,
-        'x-forwarded-for': `${ip}, 10.0.0.1`,
+        'x-forwarded-for': `${forged}, ${ip}`,
       });
-    for (let i = 0; i < 3; i++) assert.equal((await from('198.51.100.1')).status, 200);
-    const limited = await from('198.51.100.1');
+    for (let i = 0; i < 3; i++) assert.equal((await from('198.51.100.1', `10.9.0.${i}`)).status, 200);
+    const limited = await from('198.51.100.1', '10.9.0.99');
     assert.equal(limited.status, 429);
     assert.equal(limited.json.error, 'temporarily_unavailable');
     assert.ok(Number(limited.headers['retry-after']) >= 1);
-    assert.equal((await from('198.51.100.2')).status, 200, 'another address has its own count');
+    assert.equal((await from('198.51.100.2', '10.9.0.1')).status, 200, 'another address has its own count');
+  });
+
+  test('consent answers per address: a forged first X-Forwarded-For entry does not escape the limit', async () => {
+    const reg = await h.req(
+      'POST',
+      '/oauth/register',
+      { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' },
+      { ...PUB, 'x-forwarded-for': '198.51.100.7' },
+    );
+    const { challenge } = pkce();
+    const answer = (forged: string) =>
+      h.req(
+        'POST',
+        '/oauth/authorize',
+        form({
+          response_type: 'code',
+          client_id: reg.json.client_id,
+          redirect_uri: CALLBACK,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          resource: RESOURCE,
+          code: 'zzzz-zzzz-zzzz',
+          decision: 'approve',
+        }),
+        { ...FORM, origin: SITE, 'x-forwarded-for': `${forged}, 198.51.100.8` },
+      );
+    assert.equal((await answer('10.1.0.1')).status, 400);
+    assert.equal((await answer('10.1.0.2')).status, 400);
+    const limited = await answer('10.1.0.3');
+    assert.equal(limited.status, 429);
+    assert.ok(limited.headers['retry-after']);
   });
 
   test('per client at the token endpoint', async () => {

@@ -4,8 +4,9 @@
  * marked instructions section. Prints what it would write; `--write` writes
  * it (twice changes nothing); `--remove` puts every file back as it was.
  */
-import { mkdirSync, realpathSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { CliError } from '../../client/daemon-client.js';
@@ -27,6 +28,7 @@ import {
   writeManifest,
 } from '../setup/manifest.js';
 import { type FilePlan, type Launch, planFor, type Scope, type SetupContext } from '../setup/plans.js';
+import { SETUP_LOCK, withSetupLock } from '../setup/setup-lock.js';
 
 interface SetupFlags {
   tools?: string;
@@ -151,8 +153,7 @@ export async function runSetup(
   };
   const plans = planFor(ctx);
   const mpath = manifestPath(stateDir, client, scope, root);
-  if (flags.remove) return remove(ctx, plans, mpath);
-  if (!flags.write) {
+  if (!flags.write && !flags.remove) {
     return {
       client,
       scope,
@@ -160,6 +161,24 @@ export async function runSetup(
       notes: [],
     };
   }
+  // Every file is read, merged and written under one lock: another setup writing here waits its turn.
+  const lockDir = scope === 'project' ? root : env.HOME || homedir();
+  const waiting = () => process.stderr.write(`waiting for another coord setup writing in ${lockDir} (${SETUP_LOCK})\n`);
+  // Test seam: COORD_TEST_SETUP_PAUSE holds the lock between reading the files and writing them until that file exists.
+  const gate = env.COORD_TEST_SETUP_PAUSE;
+  return withSetupLock(lockDir, waiting, () =>
+    flags.remove ? remove(ctx, plans, mpath) : write(ctx, plans, mpath, launch, gate),
+  );
+}
+
+async function write(
+  ctx: SetupContext,
+  plans: FilePlan[],
+  mpath: string,
+  launch: Launch,
+  gate?: string,
+): Promise<SetupOutcome> {
+  const { client, scope, root, env } = ctx;
   const manifest: Manifest = readManifest(mpath) ?? { version: 1, client, scope, files: [], trusted: [] };
   const files: FileOutcome[] = [];
   const notes: string[] = [];
@@ -168,6 +187,10 @@ export async function runSetup(
     const before = read(p.path);
     return { p, before, after: p.apply(before) };
   });
+  if (gate) {
+    writeFileSync(`${gate}.reached`, '');
+    while (!existsSync(gate)) await new Promise((r) => setTimeout(r, 20));
+  }
   const changes: Change[] = [];
   for (const { p, before, after } of next) {
     const rec = record(manifest, p.path, before);
@@ -213,9 +236,20 @@ async function remove(ctx: SetupContext, plans: FilePlan[], mpath: string): Prom
   const files: FileOutcome[] = [];
   const notes: string[] = [];
   const changes: Change[] = [];
+  const others = otherSetups(mpath);
   for (const p of plans) {
     const current = read(p.path);
     const rec = manifest?.files.find((f) => f.path === p.path);
+    // A file another client's setup wrote too (AGENTS.md, .mcp.json): coord's part there is theirs as
+    // well, so it stays until the last of them is removed (issue 34 item 15).
+    const sharer = others.find((m) => m.files.some((f) => f.path === p.path));
+    if (sharer && current !== null) {
+      files.push({ path: p.path, what: p.what, status: 'unchanged' });
+      notes.push(
+        `kept ${p.path}: coord setup ${sharer.client} uses it too (coord setup ${sharer.client} --remove takes it out)`,
+      );
+      continue;
+    }
     let next: string | null;
     if (rec && current === rec.after) next = rec.before;
     else if (rec) next = p.undo(current, rec.before, manifest?.trusted ?? []);
@@ -246,6 +280,21 @@ async function remove(ctx: SetupContext, plans: FilePlan[], mpath: string): Prom
       `no record of a coord setup here (${mpath}): took out coord's entries found by their marks in ${changes.length} file${changes.length === 1 ? '' : 's'}`,
     );
   return { client: ctx.client, scope: ctx.scope, files, notes };
+}
+
+/** The records of the other clients' setups in this state directory. */
+function otherSetups(mpath: string): Manifest[] {
+  const dir = dirname(mpath);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.endsWith('.json') && join(dir, n) !== mpath)
+    .map((n) => readManifest(join(dir, n)))
+    .filter((m): m is Manifest => m !== null);
 }
 
 /** The record of a file, made on first touch: its content before coord ever wrote it is never replaced. */

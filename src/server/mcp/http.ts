@@ -251,7 +251,8 @@ export class McpHttp {
       onsessionclosed: () => this.free(coordId),
     });
     const server = buildMcpServer({
-      ctx: this.opts.ctx,
+      // SPEC §16 "A grant is one board": every call of a connector is confined to it (core/confine.ts).
+      ctx: grant ? { ...this.opts.ctx, confined_to: grant.board } : this.opts.ctx,
       session,
       // A client no profile names (a program, a test) gets every tool and the data in every result.
       tools: who.tools ?? profile?.toolSurface ?? 'all',

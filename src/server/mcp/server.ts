@@ -6,6 +6,7 @@
 import { type CallToolResult, McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { ResultWrapper } from '../../clients/profile.js';
+import { withoutLocalPaths } from '../../core/confine.js';
 import { inboxText } from '../../core/inbox-text.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
@@ -115,7 +116,11 @@ function watchInbox(server: McpServer, { ctx, session, log, onClose }: McpServer
     session,
     {
       changed: () => void low.sendResourceUpdated({ uri: INBOX_URI }).catch(warn),
-      news: (content, meta) => void low.notification({ method: CHANNEL_METHOD, params: { content, meta } }).catch(warn),
+      news: (line, meta) => {
+        // SPEC §16: a connector hears no path of the owner's machine, pushed or answered.
+        const content = ctx.confined_to === undefined ? line : withoutLocalPaths(line);
+        void low.notification({ method: CHANNEL_METHOD, params: { content, meta } }).catch(warn);
+      },
     },
     warn,
   );

@@ -6,7 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { derivedAgentName } from '../../core/agent-name.js';
-import type { OAuthClientRecord } from '../../core/connector-ports.js';
+import { CONNECT_CODE_MAX_WRONG, type OAuthClientRecord } from '../../core/connector-ports.js';
 import { DEFAULT_BOARD } from '../../core/model.js';
 import { secretHash } from '../../core/ops/connectors.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
@@ -105,18 +105,21 @@ function refuse(reply: FastifyReply, checked: Exclude<Checked, { ok: true }>): F
     .send(errorPage(status, error, description));
 }
 
+/**
+ * The page shows only what the form was sent with: the board and agent a `coord connect` code names are the
+ * owner's and are never shown to someone without the code (SPEC §16) — left blank, they come from the code.
+ */
 async function showConsent(
-  edge: OAuthEdge,
   reply: FastifyReply,
   r: AuthRequest,
   fields: { board?: string | undefined; agent?: string | undefined; error?: string; status?: number },
 ): Promise<FastifyReply> {
-  const pending = fields.board === undefined ? await edge.ctx.store.pendingConnect() : null;
   const page = consentPage({
     client: r.client.name,
     redirectHost: new URL(r.redirect_uri).host,
-    board: fields.board ?? pending?.board ?? DEFAULT_BOARD,
-    agent: fields.agent ?? pending?.agent ?? derivedAgentName(r.client.name),
+    board: fields.board ?? '',
+    agent: fields.agent ?? '',
+    defaultAgent: derivedAgentName(r.client.name),
     hidden: r.hidden,
     ...(fields.error ? { error: fields.error } : {}),
   });
@@ -132,7 +135,7 @@ export async function authorizeGet(edge: OAuthEdge, req: FastifyRequest, reply: 
   for (const k of REQUEST_FIELDS) params[k] = first(q[k]);
   const checked = await check(edge, params);
   if (!checked.ok) return refuse(reply, checked);
-  return showConsent(edge, reply, checked.req, {});
+  return showConsent(reply, checked.req, {});
 }
 
 export async function authorizePost(edge: OAuthEdge, req: FastifyRequest, reply: FastifyReply) {
@@ -157,14 +160,18 @@ export async function authorizePost(edge: OAuthEdge, req: FastifyRequest, reply:
     });
     return reply.redirect(to, 303);
   }
-  const board = BoardName.safeParse(body.board?.trim());
-  const agent = AgentName.safeParse(body.agent?.trim());
+  // Blank fields are the code's (or, proved by the dashboard token, the newest pending code's): see showConsent.
+  const typedBoard = body.board?.trim() || undefined;
+  const typedAgent = body.agent?.trim() || undefined;
+  const board = BoardName.safeParse(typedBoard ?? DEFAULT_BOARD);
+  const agent = AgentName.safeParse(typedAgent ?? derivedAgentName(r.client.name));
   if (!board.success || !agent.success) {
     const error = `${board.success ? 'agent name' : 'board'} must be 1–64 characters of A-Z a-z 0-9 . _ : # @ / -`;
-    return showConsent(edge, reply, r, { board: body.board, agent: body.agent, error, status: 400 });
+    return showConsent(reply, r, { board: body.board, agent: body.agent, error, status: 400 });
   }
   const code = (body.code ?? '').trim();
   const isToken = ownerToken(edge.token, code);
+  const pending = isToken ? await edge.ctx.store.pendingConnect() : null;
   const issued = newSecret('cac');
   const approved = await edge.ctx.store.approve({
     connect_hash: isToken ? null : secretHash(code.toLowerCase()),
@@ -174,14 +181,15 @@ export async function authorizePost(edge: OAuthEdge, req: FastifyRequest, reply:
       redirect_uri: r.redirect_uri,
       challenge: r.challenge,
       resource: r.resource,
-      board: board.data,
-      agent: agent.data,
+      board: typedBoard ?? pending?.board ?? board.data,
+      agent: typedAgent ?? pending?.agent ?? agent.data,
       expires_at: edge.ctx.clock.now() + CODE_TTL_MS,
     },
+    from_connect: { board: typedBoard === undefined, agent: typedAgent === undefined },
   });
   if (!approved.ok) {
-    const error = 'That code is wrong, already used or expired: run coord connect for a new one.';
-    return showConsent(edge, reply, r, { board: board.data, agent: agent.data, error, status: 400 });
+    const error = `That code is wrong, already used or expired (${CONNECT_CODE_MAX_WRONG} wrong answers spend a code): run coord connect for a new one.`;
+    return showConsent(reply, r, { board: typedBoard, agent: typedAgent, error, status: 400 });
   }
   return reply.redirect(backTo(edge, r.redirect_uri, { code: issued, state: r.state }), 303);
 }

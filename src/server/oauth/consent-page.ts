@@ -6,8 +6,11 @@ const esc = (s: string): string =>
 export interface ConsentView {
   client: string;
   redirectHost: string;
+  /** As typed on the form, or '' (then the `coord connect` code's, shown only once it is entered). */
   board: string;
   agent: string;
+  /** The agent name when neither the form nor the code names one. */
+  defaultAgent: string;
   /** The authorization request, carried through the form unchanged and checked again when posted. */
   hidden: Record<string, string>;
   error?: string;
@@ -44,14 +47,14 @@ export function consentPage(v: ConsentView): string {
   <dl>
     <dt>client</dt><dd id="client-name">${esc(v.client)}</dd>
     <dt>sends you back to</dt><dd id="redirect-host">${esc(v.redirectHost)}</dd>
-    <dt>board</dt><dd id="board-name">${esc(v.board)}</dd>
-    <dt>acts as agent</dt><dd id="agent-name">${esc(v.agent)}</dd>
+    <dt>board</dt><dd id="board-name">${v.board ? esc(v.board) : 'the one your <code>coord connect</code> named (else main)'}</dd>
+    <dt>acts as agent</dt><dd id="agent-name">${v.agent ? esc(v.agent) : `the name your <code>coord connect</code> gave (else ${esc(v.defaultAgent)})`}</dd>
   </dl>
   ${v.error ? `<p class="error" id="error" role="alert">${esc(v.error)}</p>` : ''}
   <form method="post" action="">
       ${hidden}
-    <label>board <input type="text" name="board" value="${esc(v.board)}" maxlength="64"></label>
-    <label>agent name <input type="text" name="agent" value="${esc(v.agent)}" maxlength="64"></label>
+    <label>board <input type="text" name="board" value="${esc(v.board)}" maxlength="64" placeholder="as coord connect named it"></label>
+    <label>agent name <input type="text" name="agent" value="${esc(v.agent)}" maxlength="64" placeholder="as coord connect named it"></label>
     <label>one-time code from <code>coord connect</code> (or the dashboard's token)
       <input type="text" name="code" autocomplete="off" autofocus required></label>
     <button type="submit" name="decision" value="approve">Approve</button>

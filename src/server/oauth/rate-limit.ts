@@ -31,7 +31,9 @@ export class RateLimit {
 
 /**
  * Who is asking: the socket's address — or, for a request through the public URL arriving from a proxy on
- * loopback, the first `X-Forwarded-For` / `Forwarded: for=` address (the proxy's client).
+ * loopback, the address that proxy appended: the LAST `X-Forwarded-For` entry (else the last `Forwarded:
+ * for=`). Every earlier entry is whatever the caller sent, and rotating it must not buy a fresh limit
+ * (SPEC §16).
  */
 export function clientAddress(req: FastifyRequest): string {
   const socket = req.raw.socket.remoteAddress ?? '';
@@ -40,11 +42,12 @@ export function clientAddress(req: FastifyRequest): string {
   return forwardedFor(req.headers) ?? socket;
 }
 
+/** The proxy's own entry: the last of every `X-Forwarded-For` line (Node joins repeated ones with ", "). */
 export function forwardedFor(headers: IncomingHttpHeaders): string | undefined {
   const xff = headers['x-forwarded-for'];
-  const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
-  if (first) return first;
+  const last = (Array.isArray(xff) ? xff.join(',') : (xff ?? '')).split(',').at(-1)?.trim();
+  if (last) return last;
   const fwd = headers.forwarded;
-  const m = /(?:^|[;,\s])for="?([^";,\s]+)"?/i.exec(Array.isArray(fwd) ? (fwd[0] ?? '') : (fwd ?? ''));
-  return m?.[1];
+  const all = [...(Array.isArray(fwd) ? fwd.join(',') : (fwd ?? '')).matchAll(/(?:^|[;,\s])for="?([^";,\s]+)"?/gi)];
+  return all.at(-1)?.[1];
 }

@@ -1,6 +1,7 @@
 /** Remote connectors (SPEC §16), the twin of sqlite/connectors.ts. Rows are locked FOR UPDATE where one caller must win. */
 import {
   type AuthCodeRecord,
+  CONNECT_CODE_MAX_WRONG,
   type Connectors,
   type Grant,
   type OAuthClientRecord,
@@ -68,25 +69,30 @@ export async function addConnectCode(
   );
 }
 
-export async function approve(
-  tx: Tx,
-  cmd: { connect_hash: string | null; code: AuthCodeRecord },
-): Promise<{ ok: boolean }> {
+export async function approve(tx: Tx, cmd: Parameters<Connectors['approve']>[0]): Promise<Answer<'approve'>> {
+  const c = { ...cmd.code };
   if (cmd.connect_hash !== null) {
-    const spent = await row(
+    const spent = await row<{ board: string | null; agent: string | null }>(
       tx.db,
-      'DELETE FROM connect_codes WHERE hash = @hash AND expires_at > @now::bigint RETURNING hash',
+      'DELETE FROM connect_codes WHERE hash = @hash AND expires_at > @now::bigint RETURNING board, agent',
       { hash: cmd.connect_hash, now: tx.now },
     );
-    if (!spent) return { ok: false };
+    if (!spent) {
+      // A wrong answer: every live code is one guess closer to being spent (SPEC §16).
+      await rows(tx.db, 'UPDATE connect_codes SET wrong = wrong + 1 WHERE expires_at > @now::bigint', { now: tx.now });
+      await rows(tx.db, 'DELETE FROM connect_codes WHERE wrong >= @max::int', { max: CONNECT_CODE_MAX_WRONG });
+      return { ok: false };
+    }
+    if (cmd.from_connect?.board && spent.board) c.board = spent.board;
+    if (cmd.from_connect?.agent && spent.agent) c.agent = spent.agent;
   }
   await rows(
     tx.db,
     `INSERT INTO oauth_codes (hash, client_id, redirect_uri, challenge, resource, board, agent, expires_at)
      VALUES (@hash, @client_id, @redirect_uri, @challenge, @resource, @board, @agent, @expires_at::bigint)`,
-    cmd.code,
+    c,
   );
-  return { ok: true };
+  return { ok: true, board: c.board, agent: c.agent };
 }
 
 async function insertTokens(tx: Tx, grantId: string, t: TokenPair): Promise<void> {

@@ -1,6 +1,7 @@
 /** Remote connectors (SPEC §16): OAuth clients, codes, grants and tokens — hashes only. */
 import {
   type AuthCodeRecord,
+  CONNECT_CODE_MAX_WRONG,
   type Connectors,
   type Grant,
   type OAuthClientRecord,
@@ -61,22 +62,29 @@ export function addConnectCode(
   );
 }
 
-export function approve(tx: Tx, cmd: { connect_hash: string | null; code: AuthCodeRecord }): { ok: boolean } {
+export function approve(tx: Tx, cmd: Parameters<Connectors['approve']>[0]): Answer<'approve'> {
+  const c = { ...cmd.code };
   if (cmd.connect_hash !== null) {
     // The single winning statement: a code spent twice at once is deleted once.
-    const spent = stmt(tx.db, 'DELETE FROM connect_codes WHERE hash = ? AND expires_at > ?').run(
+    const spent = stmt(tx.db, 'DELETE FROM connect_codes WHERE hash = ? AND expires_at > ? RETURNING board, agent').get(
       cmd.connect_hash,
       tx.now,
-    );
-    if (spent.changes !== 1) return { ok: false };
+    ) as { board: string | null; agent: string | null } | undefined;
+    if (!spent) {
+      // A wrong answer: every live code is one guess closer to being spent (SPEC §16).
+      stmt(tx.db, 'UPDATE connect_codes SET wrong = wrong + 1 WHERE expires_at > ?').run(tx.now);
+      stmt(tx.db, 'DELETE FROM connect_codes WHERE wrong >= ?').run(CONNECT_CODE_MAX_WRONG);
+      return { ok: false };
+    }
+    if (cmd.from_connect?.board && spent.board) c.board = spent.board;
+    if (cmd.from_connect?.agent && spent.agent) c.agent = spent.agent;
   }
-  const c = cmd.code;
   stmt(
     tx.db,
     `INSERT INTO oauth_codes (hash, client_id, redirect_uri, challenge, resource, board, agent, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(c.hash, c.client_id, c.redirect_uri, c.challenge, c.resource, c.board, c.agent, c.expires_at);
-  return { ok: true };
+  return { ok: true, board: c.board, agent: c.agent };
 }
 
 function insertTokens(tx: Tx, grantId: string, t: TokenPair): void {

@@ -94,6 +94,19 @@ export function connectorsContract(make: MakeStore): void {
       assert.equal(await b.store.pendingConnect(), null);
     });
 
+    test('a live consent code is spent after 5 wrong answers, whichever code they aimed at', async () => {
+      const b = board();
+      const now = b.clock.now();
+      await b.store.addConnectCode({ hash: 'k1', board: 'main', agent: null, expires_at: now + 600 * S });
+      for (let i = 0; i < 4; i++) {
+        assert.equal((await b.store.approve({ connect_hash: `wrong${i}`, code: code(`w${i}`, now) })).ok, false);
+      }
+      await b.store.addConnectCode({ hash: 'k2', board: 'main', agent: null, expires_at: now + 600 * S });
+      assert.equal((await b.store.approve({ connect_hash: 'wrong4', code: code('w4', now) })).ok, false);
+      assert.equal((await b.store.approve({ connect_hash: 'k1', code: code('c1', now) })).ok, false, 'k1 is spent');
+      assert.equal((await b.store.approve({ connect_hash: 'k2', code: code('c2', now) })).ok, true, 'k2 had 2 wrong');
+    });
+
     test('a code presented twice is refused and revokes the grant it made', async () => {
       const b = board();
       await granted(b);
