@@ -85,7 +85,7 @@ export function lostToError(lost: Lost, taskId: string): CoordError {
     case 'blocked':
       return new CoordError(
         'blocked',
-        `${t} is waiting for ${lost.blocked.map((b) => `#${b.id} (${b.state})`).join(', ')} — claim a ready task instead (claim without an id)`,
+        `${t} is waiting for ${lost.blocked.map((b) => `#${b.id} (${b.integration ? `${b.state} · ${b.integration}, not merged yet` : b.state})`).join(', ')} — claim a ready task instead (claim without an id)`,
         { task_id: taskId, blocked: lost.blocked },
       );
     case 'dependency_cycle':
