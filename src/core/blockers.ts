@@ -37,3 +37,7 @@ export async function describeBlocked<T extends Iterable<Task>>(store: Store, ta
   }
   return tasks;
 }
+
+/** A blocker in a line people read: `#k3x9 (claimed)`, or `#k3x9 (completed · conflict, waiting for merge)`. */
+export const blockerText = (b: Blocker): string =>
+  `#${b.id} (${b.integration ? `${b.state} · ${b.integration}, waiting for merge` : b.state})`;

@@ -56,7 +56,7 @@ export type ClaimGrant = z.output<typeof ClaimOutput>;
 export interface Blocker {
   id: string;
   state: TaskState;
-  integration?: IntegrationState;
+  integration?: IntegrationState | undefined;
 }
 
 /** What the store says of a blocker: its state, its integration if queued, and whether it has landed. */

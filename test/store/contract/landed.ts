@@ -72,7 +72,7 @@ export function landedContract(make: MakeStore): void {
       const err = await b.fail(op.claimTask, { task_id: dep.id, agent: 'bob' });
       assert.equal(err.code, 'blocked');
       assert.deepEqual(err.details.blocked, [waiting]);
-      assert.match(err.message, /completed · pending, not merged yet/);
+      assert.match(err.message, /completed · pending, waiting for merge/);
       assert.equal(await b.call(op.claimNext, { agent: 'bob' }), null);
       const inbox = await b.call(op.inbox, { agent: 'bob' });
       assert.deepEqual(inbox.tasks, []);
