@@ -4,6 +4,7 @@
  * completed task changed (its change record). Declared once, like every shape.
  */
 import { z } from 'zod';
+import { READY_ON } from './model.js';
 
 /** At most this many paths are listed per work tree; the count is always exact. */
 export const MAX_LISTED_PATHS = 500;
@@ -79,5 +80,15 @@ export const SetTargetInput = z.object({
     .max(255)
     .regex(/^[^\s~^:?*[\\]+$/, 'must be a branch name')
     .refine((s) => !s.startsWith('-') && !s.includes('..'), 'must be a branch name'),
+  ready_on: z
+    .enum(READY_ON)
+    .optional()
+    .describe(
+      'SPEC §11: when a blocker counts — `landed` (completed and, with commits, merged; the default) or `completed` (the old rule). Unchanged when left out.',
+    ),
 });
-export const SetTargetOutput = z.object({ board: z.string(), target: z.string() });
+export const SetTargetOutput = z.object({
+  board: z.string(),
+  target: z.string(),
+  ready_on: z.enum(READY_ON).describe("The board's readiness rule (SPEC §11)."),
+});

@@ -47,6 +47,8 @@ export interface GitPort {
   /** The branch checked out in the main work tree, else `main`, else `master`. */
   defaultTarget(repo: string): Promise<string>;
   branchExists(repo: string, branch: string): Promise<boolean>;
+  /** SPEC §11: `commit` is in `branch` (an ancestor of its tip, or the tip); false for an unknown commit. */
+  contains(repo: string, branch: string, commit: string): Promise<boolean>;
   /** The change record of `tree` at its HEAD, and its uncommitted paths. */
   changeRecord(
     tree: string,

@@ -16,6 +16,7 @@
  * validates input, documents OpenAPI and types the code.
  */
 import type { z } from 'zod';
+import type { IntegrationState } from './integration.js';
 import type {
   AgentsOutput,
   ArtifactSchema,
@@ -48,11 +49,25 @@ export type Task = z.output<typeof TaskSchema>;
 /** What the winner of a claim receives; `lock` when the claim locked files (rule 10), ending with it. */
 export type ClaimGrant = z.output<typeof ClaimOutput>;
 
-/** An open blocker of a task: its id and its state now (queued, claimed, failed, cancelled or expired). */
+/**
+ * An open blocker of a task: its id and its state now (queued, claimed, failed, cancelled or expired), or a
+ * completed one not landed yet (SPEC §11), with where its commits stand (`integration`: pending, conflict, …).
+ */
 export interface Blocker {
   id: string;
   state: TaskState;
+  integration?: IntegrationState | undefined;
 }
+
+/** What the store says of a blocker: its state, its integration if queued, and whether it has landed. */
+export interface BlockerState extends Blocker {
+  /** SPEC §11: completed and, where it has commits, merged — its dependents have counted it done. */
+  landed: boolean;
+}
+
+/** How a board decides readiness (SPEC §11): a blocker counts once landed (default), or once completed. */
+export const READY_ON = ['landed', 'completed'] as const;
+export type ReadyOn = (typeof READY_ON)[number];
 
 /** At most this many blockers per task (SPEC §11). */
 export const MAX_BLOCKERS = 50;

@@ -1,4 +1,5 @@
 /** The one place where a lost race (a value) becomes an error a caller can act on. */
+import { blockerText } from './blockers.js';
 import { cycleText, firstOf } from './bounded.js';
 import { CoordError } from './errors.js';
 import type { Lost, Outcome } from './ports.js';
@@ -85,7 +86,7 @@ export function lostToError(lost: Lost, taskId: string): CoordError {
     case 'blocked':
       return new CoordError(
         'blocked',
-        `${t} is waiting for ${lost.blocked.map((b) => `#${b.id} (${b.state})`).join(', ')} — claim a ready task instead (claim without an id)`,
+        `${t} is waiting for ${lost.blocked.map(blockerText).join(', ')} — claim a ready task instead (claim without an id)`,
         { task_id: taskId, blocked: lost.blocked },
       );
     case 'dependency_cycle':

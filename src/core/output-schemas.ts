@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ChangeRecordSchema } from './change-schemas.js';
 import { DELIVERY_VIAS, EVENT_TYPES } from './model.js';
-import { IntegrationSchema, ResultStatusSchema, TaskStateSchema } from './schemas.js';
+import { IntegrationSchema, IntegrationStateSchema, ResultStatusSchema, TaskStateSchema } from './schemas.js';
 
 export const TaskSchema = z.object({
   id: z.string(),
@@ -29,9 +29,19 @@ export const TaskSchema = z.object({
   idempotency_key: z.string().nullable(),
   blocked_by: z.array(z.string()).describe('Ids of the tasks this one waits for.'),
   blocked: z
-    .array(z.object({ id: z.string(), state: TaskStateSchema }))
-    .describe('The blockers not completed yet, with their states; empty when nothing holds the task back.'),
-  ready: z.boolean().describe('Queued with every blocker completed: claim-next may take it.'),
+    .array(
+      z.object({
+        id: z.string(),
+        state: TaskStateSchema,
+        integration: IntegrationStateSchema.optional().describe(
+          'A completed blocker with commits: where they stand (pending, conflict, …) — it counts once merged.',
+        ),
+      }),
+    )
+    .describe('The blockers not landed yet (SPEC §11), with their states; empty when nothing holds the task back.'),
+  ready: z
+    .boolean()
+    .describe('Queued with every blocker landed (completed and, with commits, merged): claim-next may take it.'),
   parent: z.string().nullable(),
   children: z
     .object({ total: z.int(), completed: z.int() })
@@ -174,7 +184,7 @@ export const InboxOutput = z.object({
   tasks: z.array(TaskSchema),
   more: z.int(),
   gone: z.array(z.object({ id: z.string(), state: TaskStateSchema, claimed_by: z.string().nullable() })),
-  blocked: z.int().describe('Queued tasks you could claim once their blockers complete (not listed).'),
+  blocked: z.int().describe('Queued tasks you could claim once their blockers land (not listed).'),
   messages: z
     .lazy(() => z.array(MessageSchema))
     .optional()

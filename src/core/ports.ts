@@ -9,7 +9,17 @@ import type { Connectors } from './connector-ports.js';
 import type { ChangeRecord } from './git-port.js';
 import type { IntegrationStore } from './integration-ports.js';
 import type { NoteDraft, NotesAndMessages } from './message-ports.js';
-import type { Artifact, Blocker, ClaimGrant, CoordEvent, Lock, ResultStatus, Task, TaskState } from './model.js';
+import type {
+  Artifact,
+  Blocker,
+  BlockerState,
+  ClaimGrant,
+  CoordEvent,
+  Lock,
+  ResultStatus,
+  Task,
+  TaskState,
+} from './model.js';
 import type { WorktreeStore } from './worktree-ports.js';
 
 /** Capabilities that differ between backends, named in one place. */
@@ -290,8 +300,8 @@ export interface Store extends NotesAndMessages, WorktreeStore, Connectors, Inte
   setDeps(cmd: SetDepsCommand): Promise<Outcome<{ task: Task }>>;
   /** SPEC §11: every task of the plan with its edges in one transaction, or none; `created: false` on a replay. */
   createPlan(cmd: PlanCommand): Promise<Outcome<{ tasks: Record<string, Task>; created: boolean }>>;
-  /** The states of these tasks (missing ids are left out): describes a task's open blockers. */
-  taskStates(ids: string[]): Promise<Blocker[]>;
+  /** The states of these tasks (missing ids are left out), landed or not: describes a task's open blockers. */
+  taskStates(ids: string[]): Promise<BlockerState[]>;
 
   /** Who did what lately: agents by their last event, and who holds which claims. */
   activity(q: { board?: string | undefined; since_ms: number }): Promise<Activity>;

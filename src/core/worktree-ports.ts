@@ -1,4 +1,5 @@
 /** The store's part of SPEC §14: board state about work trees, holds and change records. Each one transaction. */
+import type { ReadyOn } from './model.js';
 
 /** A board's repository and its integration target. */
 export interface BoardRepo {
@@ -6,6 +7,8 @@ export interface BoardRepo {
   /** The repository's main work tree (or common git directory): where `git worktree list` runs. */
   repo: string;
   target: string;
+  /** SPEC §11: when a blocker counts (coord target --ready-on); `landed` unless the board says otherwise. */
+  ready_on?: ReadyOn;
 }
 
 /** Where an agent was last seen working on a board. */
@@ -46,7 +49,7 @@ export interface WorktreeStore {
   /** The board's repository, or null when no agent has told coord of one. */
   boardRepo(board: string): Promise<BoardRepo | null>;
   /** First sight wins (the target is fixed then); `target` given → set it (coord target BRANCH). */
-  setBoardRepo(r: BoardRepo, opts: { replaceTarget: boolean }): Promise<BoardRepo>;
+  setBoardRepo(r: BoardRepo, opts: { replaceTarget: boolean; readyOn?: ReadyOn | undefined }): Promise<BoardRepo>;
   /** Record where an agent works (upsert). */
   seenIn(board: string, t: Omit<AgentTree, 'seen_at'>): Promise<void>;
   /** Agents seen working on the board since `since_ms`, newest first. */
@@ -64,4 +67,10 @@ export interface WorktreeStore {
    * only `keep` as a hold, or with none ends for the reason it ended.
    */
   trimHolds(trims: HoldTrim[]): Promise<number>;
+  /**
+   * SPEC §11: a person merged it — `head`, the task's recorded head, is in `target`. Records the task merged
+   * (`how: contained`) and lands it (its dependents may be ready), unless it was merged meanwhile or its
+   * queued head is another one. One transaction.
+   */
+  recordContained(c: { task_id: string; head: string; target: string }): Promise<{ recorded: boolean }>;
 }

@@ -117,6 +117,12 @@ export class GitRepos implements GitPort {
     return branchExists(repo, branch);
   }
 
+  async contains(repo: string, branch: string, commit: string): Promise<boolean> {
+    // 1: not an ancestor; 128: a commit (or branch) this repository does not have.
+    const run = await runGit(repo, ['merge-base', '--is-ancestor', commit, `refs/heads/${branch}`], { ok: [1, 128] });
+    return run.code === 0;
+  }
+
   async changeRecord(
     tree: string,
     claimHead: string | null,

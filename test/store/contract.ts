@@ -15,6 +15,7 @@ import { eventContract } from './contract/events.js';
 import { finishContract } from './contract/finish.js';
 import { inboxContract } from './contract/inbox.js';
 import { integrationContract } from './contract/integration.js';
+import { landedContract } from './contract/landed.js';
 import { lazyExpiryContract } from './contract/lazy-expiry.js';
 import { leaseContract } from './contract/leases.js';
 import { listTasksContract } from './contract/list-tasks.js';
@@ -39,6 +40,7 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
     listTasksContract(makeStore);
     lazyExpiryContract(makeStore);
     depsContract(makeStore);
+    landedContract(makeStore);
     notesContract(makeStore);
     integrationContract(makeStore);
     messagesContract(makeStore);

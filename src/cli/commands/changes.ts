@@ -43,14 +43,28 @@ export function registerChanges(program: Command): void {
     program
       .command('target')
       .description("Set the board's integration target: the branch its work is merged into")
-      .argument('<branch>', 'an existing branch'),
+      .argument('<branch>', 'an existing branch')
+      .option(
+        '--ready-on <rule>',
+        'when a blocker counts: landed (completed and merged — the default) or completed (the old rule)',
+      ),
     { agent: false },
   ).action(
-    action(async (branch: string, flags: CommonFlags) => {
+    action(async (branch: string, flags: CommonFlags & { readyOn?: string }) => {
       const inv = resolveInvocation(flags);
-      const input = parseInput(operations.setTarget, { board: inv.board, branch, ...cwdTree() });
+      const input = parseInput(operations.setTarget, {
+        board: inv.board,
+        branch,
+        ...cwdTree(),
+        ...(flags.readyOn === undefined ? {} : { ready_on: flags.readyOn }),
+      });
       const res = await inv.client.call(operations.setTarget, input);
-      emit(flags, res, () => `board ${res.board} now integrates into ${res.target}`);
+      emit(
+        flags,
+        res,
+        () =>
+          `board ${res.board} now integrates into ${res.target}; a step is ready once its blockers ${res.ready_on === 'landed' ? 'are merged (or completed with no commits)' : 'are completed'}`,
+      );
     }),
   );
 }

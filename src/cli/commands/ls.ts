@@ -33,7 +33,9 @@ export function taskTable(tasks: Task[]): string {
     `p${t.priority}`,
     t.claimed_by ?? (t.for ? `for ${t.for}` : ''),
     (t.title.length > 60 ? `${t.title.slice(0, 59)}…` : t.title) +
-      (t.blocked.length ? ` (waits for ${t.blocked.map((b) => `#${b.id}`).join(' ')})` : ''),
+      (t.blocked.length
+        ? ` (waits for ${t.blocked.map((b) => (b.integration ? `#${b.id}, waiting for merge` : `#${b.id}`)).join(' ')})`
+        : ''),
   ]);
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
@@ -50,7 +52,10 @@ export function registerLs(program: Command): void {
       .option('--all', 'operator view: every task, private ones included')
       .option('--limit <n>', 'at most this many (default 100, max 500)')
       .option('--cursor <cursor>', 'continue from a previous page')
-      .option('--ready', 'only queued tasks whose blockers all completed (what claim takes next)')
+      .option(
+        '--ready',
+        'only queued tasks whose blockers all landed: merged, or completed with no commits (what claim takes next)',
+      )
       .option('--blocked', 'only queued tasks still waiting for a blocker')
       .option('--parent <id>', 'only the children of this task')
       .option(

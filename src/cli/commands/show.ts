@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { blockerText } from '../../core/blockers.js';
 import { changeLines } from '../../core/change-text.js';
 import { integrationLine } from '../../core/integration.js';
 import { parseInput } from '../../core/invoke.js';
@@ -15,8 +16,9 @@ export function describeTask(t: Task): string {
     `posted by ${t.created_by} at ${t.created_at}${t.for ? ` · for ${t.for}` : ''} · expires ${t.expires_at}`,
   ];
   if (t.labels.length) lines.push(`labels ${t.labels.join(', ')}`);
-  if (t.blocked.length) lines.push(`blocked by ${t.blocked.map((b) => `#${b.id} (${b.state})`).join(', ')}`);
-  else if (t.blocked_by.length) lines.push(`after ${t.blocked_by.map((id) => `#${id}`).join(', ')} (all completed)`);
+  // SPEC §11: a blocker counts once landed — completed and, where it has commits, merged.
+  if (t.blocked.length) lines.push(`blocked by ${t.blocked.map(blockerText).join(', ')}`);
+  else if (t.blocked_by.length) lines.push(`after ${t.blocked_by.map((id) => `#${id}`).join(', ')} (all landed)`);
   if (t.parent) lines.push(`parent #${t.parent}`);
   if (t.children) lines.push(`children ${t.children.completed}/${t.children.total} completed`);
   if (t.body) lines.push('', t.body);

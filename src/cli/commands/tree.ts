@@ -26,14 +26,19 @@ async function boardTasks(client: Invocation['client'], board: string, agent: st
 }
 
 function label(t: Task): string {
+  // SPEC §11: ready only once every blocker landed; a completed step shows where its commits stand.
   const state =
     t.state === 'queued'
       ? t.ready
         ? 'ready'
-        : 'blocked'
+        : t.blocked.length > 0 && t.blocked.every((b) => b.integration)
+          ? 'blocked · waiting for merge'
+          : 'blocked'
       : t.state === 'claimed'
         ? `claimed by ${t.claimed_by}`
-        : t.state;
+        : t.state === 'completed' && t.integration && t.integration.state !== 'none'
+          ? `completed · ${t.integration.state}`
+          : t.state;
   const title = t.title.length > 60 ? `${t.title.slice(0, 59)}…` : t.title;
   return `#${t.id} [${state}] ${title}`;
 }

@@ -135,8 +135,11 @@ export const setTarget = defineOperation({
         },
       );
     }
-    const set = await ctx.store.setBoardRepo({ board, repo, target: input.branch }, { replaceTarget: true });
+    const set = await ctx.store.setBoardRepo(
+      { board, repo, target: input.branch },
+      { replaceTarget: true, readyOn: input.ready_on },
+    );
     ctx.git.invalidate();
-    return { board, target: set.target };
+    return { board, target: set.target, ready_on: set.ready_on ?? 'landed' };
   },
 });

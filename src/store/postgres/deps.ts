@@ -7,23 +7,36 @@
  * changes on one board take an advisory lock, so two requests cannot each add
  * half of a cycle. A refused request returns before its first write.
  */
+
+import { openBlockers as shownOpen } from '../../core/blockers.js';
 import { cycleThrough } from '../../core/dependency-graph.js';
 import { CoordError } from '../../core/errors.js';
-import { type Blocker, isTerminal, MAX_BLOCKERS, type Task } from '../../core/model.js';
+import { type Blocker, type BlockerState, isTerminal, MAX_BLOCKERS, type Task } from '../../core/model.js';
 import type { Lost, Outcome, PlanCommand, SetDepsCommand } from '../../core/ports.js';
 import { explainNotQueued } from '../../core/rules.js';
-import { checkLinkRows, type LinkRow, type Links } from '../shared/deps-rows.js';
+import {
+  blockerState,
+  checkLinkRows,
+  LINK_COLUMNS,
+  type LinkedBlocker,
+  type LinkRow,
+  type Links,
+  linked,
+} from '../shared/deps-rows.js';
 import { idempotencyConflict } from '../shared/idempotency.js';
 import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
 import { rowVisibleTo } from '../shared/visibility.js';
 import { insertTask } from './create-task.js';
 import type { Queryable } from './database.js';
+import { completedWork, taskReady } from './landed.js';
 import { row, rows } from './sql.js';
-import { appendEvent, type Tx } from './tx.js';
+import type { Tx } from './tx.js';
 
-const LOCK_LINKS = `SELECT id, board, state, for_agent, created_by, handed_by FROM tasks WHERE id = ANY (@ids::text[])
-  ORDER BY id FOR NO KEY UPDATE`;
-const STATES = 'SELECT id, board, state, for_agent, created_by, handed_by FROM tasks WHERE id = ANY (@ids::text[])';
+// Locking a blocker's row orders this request against its landing (landed.ts), which writes that row.
+const LOCK_LINKS = `SELECT ${LINK_COLUMNS} FROM tasks AS t LEFT JOIN integrations AS i ON i.task_id = t.id
+  WHERE t.id = ANY (@ids::text[]) ORDER BY t.id FOR NO KEY UPDATE OF t`;
+const STATES = `SELECT ${LINK_COLUMNS} FROM tasks AS t LEFT JOIN integrations AS i ON i.task_id = t.id
+  WHERE t.id = ANY (@ids::text[])`;
 
 async function linkRows(db: Queryable, ids: readonly string[], lock: boolean): Promise<Map<string, LinkRow>> {
   if (ids.length === 0) return new Map();
@@ -43,7 +56,7 @@ export async function checkLinks(
   return checkLinkRows(await linkRows(tx.db, ids, true), board, agent, blockers, parent);
 }
 
-export async function insertEdges(tx: Tx, taskId: string, blockers: readonly Blocker[]): Promise<void> {
+export async function insertEdges(tx: Tx, taskId: string, blockers: readonly LinkedBlocker[]): Promise<void> {
   if (blockers.length === 0) return;
   await tx.db.query({
     text: `INSERT INTO task_deps (task_id, blocker_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
@@ -103,7 +116,8 @@ export async function setDeps(tx: Tx, cmd: SetDepsCommand): Promise<Outcome<{ ta
   }
   if (removed.length === 0 && added.length === 0) return { ok: true, task: toTask(task) };
   for (const [id, r] of await linkRows(tx.db, removed, true)) states.set(id, r);
-  const open = (ids: string[]) => ids.filter((id) => states.get(id)?.state !== 'completed').length;
+  // SPEC §11: a blocker that has not landed holds the task back (one that landed already counted).
+  const open = (ids: string[]) => ids.filter((id) => !states.get(id)?.landed).length;
   if (removed.length > 0) {
     await tx.db.query({
       text: 'DELETE FROM task_deps WHERE task_id = $1 AND blocker_id = ANY ($2::text[])',
@@ -113,7 +127,7 @@ export async function setDeps(tx: Tx, cmd: SetDepsCommand): Promise<Outcome<{ ta
   await insertEdges(
     tx,
     task.id,
-    added.map((id) => ({ id, state: states.get(id)!.state })),
+    added.map((id) => linked(states.get(id)!)),
   );
   const r = (await row<TaskRow>(
     tx.db,
@@ -121,54 +135,34 @@ export async function setDeps(tx: Tx, cmd: SetDepsCommand): Promise<Outcome<{ ta
      WHERE id = @id RETURNING *`,
     { id: task.id, blocked_by: after, delta: open(added) - open(removed), now: tx.now },
   ))!;
-  if (task.blockers_open > 0 && r.blockers_open === 0 && r.state === 'queued') ready(tx, r, cmd.agent, null);
+  if (task.blockers_open > 0 && r.blockers_open === 0 && r.state === 'queued') taskReady(tx, r, cmd.agent, null);
   return { ok: true, task: toTask(r) };
 }
 
-/** task.ready: claim-next may take it now; wakes long-poll claimers like task.created. */
-function ready(tx: Tx, r: { id: string; board: string }, agent: string | null, after: string | null): void {
-  appendEvent(tx, { type: 'task.ready', board: r.board, task_id: r.id, agent, data: after ? { after } : {} });
-}
-
-// A separate statement after the completing UPDATE: in READ COMMITTED it sees every edge committed before the
-// completion took its row lock, including one whose request waited for that lock. Dependents are locked in id
-// order, so two completions sharing dependents queue instead of deadlocking.
-const COMPLETED_BLOCKER = `WITH d AS (
-    SELECT t.id FROM tasks AS t JOIN task_deps AS e ON e.task_id = t.id
-    WHERE e.blocker_id = @id AND t.state IN ('queued', 'claimed')
-    ORDER BY t.id FOR NO KEY UPDATE OF t)
-  UPDATE tasks AS t SET blockers_open = t.blockers_open - 1, updated_at = @now::bigint FROM d WHERE t.id = d.id
-  RETURNING t.id, t.board, t.state, t.blockers_open`;
-
 /**
- * In the transaction that completes `r`: each task it blocked has one open
- * blocker fewer, and those it was the last open blocker of become ready.
- * A failed, cancelled or expired blocker never gets here: its dependents stay blocked.
+ * In the transaction that completes `r`: work with no commits has landed, so each task it was the last open
+ * blocker of becomes ready; work with commits lands when its merge is recorded (landed.ts). A failed,
+ * cancelled or expired blocker never gets here: its dependents stay blocked.
  */
-export async function blockerCompleted(tx: Tx, r: TaskRow): Promise<void> {
-  const dependents = await rows<{ id: string; board: string; state: string; blockers_open: number }>(
-    tx.db,
-    COMPLETED_BLOCKER,
-    { id: r.id, now: tx.now },
-  );
-  for (const d of dependents) if (d.blockers_open === 0 && d.state === 'queued') ready(tx, d, r.claimed_by, r.id);
+export async function blockerCompleted(tx: Tx, r: TaskRow, commits: boolean): Promise<void> {
+  await completedWork(tx, r, commits);
   if (r.parent !== null) {
     await row(tx.db, 'UPDATE tasks SET children_completed = children_completed + 1 WHERE id = @id', { id: r.parent });
   }
 }
 
 /** The states of these tasks now (unknown ids left out). */
-export async function taskStates(db: Queryable, ids: readonly string[]): Promise<Blocker[]> {
+export async function taskStates(db: Queryable, ids: readonly string[]): Promise<BlockerState[]> {
   const found = await linkRows(db, ids, false);
   return ids.flatMap((id) => {
     const r = found.get(id);
-    return r ? [{ id, state: r.state }] : [];
+    return r ? [blockerState(r)] : [];
   });
 }
 
 /** The blockers of `r` that are not completed, with their states. */
 export const openBlockers = async (db: Queryable, r: TaskRow): Promise<Blocker[]> =>
-  (await taskStates(db, r.blocked_by as string[])).filter((b) => b.state !== 'completed');
+  shownOpen(await taskStates(db, r.blocked_by as string[]));
 
 const PLAN_BY_KEY = 'SELECT payload_hash, refs FROM plans WHERE board = @board AND idempotency_key = @key';
 const INSERT_PLAN = `INSERT INTO plans (board, idempotency_key, payload_hash, refs, created_at)
@@ -210,7 +204,7 @@ export async function createPlan(
   const out: Record<string, Task> = {};
   for (const t of cmd.tasks) {
     const blockers = t.blocked_by.map((l) =>
-      'id' in l ? { id: l.id, state: found.get(l.id)!.state } : { id: resolve(l), state: 'queued' as const },
+      'id' in l ? linked(found.get(l.id)!) : { id: resolve(l), state: 'queued' as const, landed: false },
     );
     const r = await insertTask(
       tx,

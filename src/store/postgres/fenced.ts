@@ -6,6 +6,7 @@
 import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
 import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
+import { integrationOf } from '../shared/integration-rows.js';
 import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
 import { taskFinished, taskRequeued } from '../shared/task-events.js';
 import { blockerCompleted } from './deps.js';
@@ -94,7 +95,8 @@ export async function submit(
   if (r) {
     await onClaimEnded(tx, r);
     appendEvent(tx, taskFinished(r, cmd.status));
-    if (r.state === 'completed') await blockerCompleted(tx, r);
+    // SPEC §11: work with commits lands when its merge is recorded, not now.
+    if (r.state === 'completed') await blockerCompleted(tx, r, integrationOf(cmd) !== null);
     return { ok: true, task: toTask(r), replayed: false };
   }
   const now = await currentRow(tx, cmd.task_id);

@@ -18,6 +18,7 @@ import {
 import { insertTask } from './create-task.js';
 import type { Queryable } from './database.js';
 import { recordSubmittedHead } from './integration-resubmit.js';
+import { landed } from './landed.js';
 import { sendMessage } from './messages.js';
 import { insertNote } from './notes.js';
 import { row, rows } from './sql.js';
@@ -114,6 +115,8 @@ export async function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): 
     });
   }
   appendEvent(tx, integrationEvent(cmd, followup));
+  // SPEC §11: a merge is when work with commits lands — its dependents may be ready now (task.ready).
+  if (r.state === 'merged') await landed(tx, cmd.task_id, 'coord');
   const worker = await row<{ claimed_by: string | null; created_by: string }>(
     tx.db,
     'SELECT claimed_by, created_by FROM tasks WHERE id = @task_id',

@@ -1,5 +1,6 @@
 /** Work trees and holds (SPEC §14) of the PostgreSQL store: its port (core/worktree-ports.ts) over worktrees.ts. */
 import type { WorktreeStore } from '../../core/worktree-ports.js';
+import { recordContained } from './landed.js';
 import { endedLocks, forceReleaseLock } from './locks.js';
 import { guarded } from './pg-errors.js';
 import type { PostgresCore } from './store-core.js';
@@ -7,7 +8,7 @@ import { agentTrees, boardRepo, claimTree, recordClaimTree, seenIn, setBoardRepo
 
 export const worktreesPort = (s: PostgresCore): WorktreeStore => ({
   boardRepo: (board) => guarded(() => boardRepo(s.pool, board)),
-  setBoardRepo: (r, opts) => s.write((tx) => setBoardRepo(tx, r, opts.replaceTarget)),
+  setBoardRepo: (r, opts) => s.write((tx) => setBoardRepo(tx, r, opts.replaceTarget, opts.readyOn)),
   seenIn: (board, t) => s.write((tx) => seenIn(tx, board, t)),
   agentTrees: (board, sinceMs) => guarded(() => agentTrees(s.pool, board, sinceMs)),
   recordClaimTree: (taskId, t) => s.write((tx) => recordClaimTree(tx, taskId, t)),
@@ -15,4 +16,5 @@ export const worktreesPort = (s: PostgresCore): WorktreeStore => ({
   forceReleaseLock: async (lockId) => ({ released: await s.write((tx) => forceReleaseLock(tx, lockId)) }),
   endedLocks: (board) => guarded(async () => endedLocks(s.pool, await s.now(), board ?? null)),
   trimHolds: async (trims) => (trims.length === 0 ? 0 : s.write((tx) => trimHolds(tx, trims))),
+  recordContained: async (c) => ({ recorded: await s.write((tx) => recordContained(tx, c)) }),
 });

@@ -1,22 +1,49 @@
 /** SPEC §14 board state in PostgreSQL, the twin of sqlite/worktrees.ts. */
+import type { ReadyOn } from '../../core/model.js';
 import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
 import type { Queryable } from './database.js';
+import { landCompleted } from './landed.js';
 import { trimHold } from './locks.js';
 import { row, rows } from './sql.js';
 import type { Tx } from './tx.js';
 
 export const boardRepo = async (db: Queryable, board: string): Promise<BoardRepo | null> =>
-  (await row<BoardRepo>(db, 'SELECT board, repo, target FROM board_repos WHERE board = @board', { board })) ?? null;
+  (await row<BoardRepo>(db, 'SELECT board, repo, target, ready_on FROM board_repos WHERE board = @board', {
+    board,
+  })) ?? null;
 
-export async function setBoardRepo(tx: Tx, r: BoardRepo, replaceTarget: boolean): Promise<BoardRepo> {
+export async function setBoardRepo(
+  tx: Tx,
+  r: BoardRepo,
+  replaceTarget: boolean,
+  readyOn?: ReadyOn,
+): Promise<BoardRepo> {
+  // Locked first: two changes of the rule queue here, so the second sees the first's.
+  const before = await row<{ ready_on: ReadyOn }>(
+    tx.db,
+    'SELECT ready_on FROM board_repos WHERE board = @board FOR UPDATE',
+    { board: r.board },
+  );
   const out = await row<BoardRepo>(
     tx.db,
-    `INSERT INTO board_repos (board, repo, target, created_at) VALUES (@board, @repo, @target, @now::bigint)
+    `INSERT INTO board_repos (board, repo, target, created_at, ready_on)
+     VALUES (@board, @repo, @target, @now::bigint, @ready_on)
      ON CONFLICT (board) DO UPDATE
-       SET target = CASE WHEN @replace::boolean THEN excluded.target ELSE board_repos.target END
-     RETURNING board, repo, target`,
-    { ...r, now: tx.now, replace: replaceTarget },
+       SET target = CASE WHEN @replace::boolean THEN excluded.target ELSE board_repos.target END,
+           ready_on = COALESCE(@set_ready_on::text, board_repos.ready_on)
+     RETURNING board, repo, target, ready_on`,
+    {
+      board: r.board,
+      repo: r.repo,
+      target: r.target,
+      now: tx.now,
+      replace: replaceTarget,
+      ready_on: readyOn ?? 'landed',
+      set_ready_on: readyOn ?? null,
+    },
   );
+  // SPEC §11: a board that goes back to the old rule counts its completed, unmerged work now.
+  if (readyOn === 'completed' && before?.ready_on !== 'completed') await landCompleted(tx, r.board);
   return out ?? r;
 }
 

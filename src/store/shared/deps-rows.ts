@@ -1,13 +1,21 @@
 /** What both stores share about dependencies (SPEC §11): the checked links of a new task and its event. */
 
 import type { EventData } from '../../core/events.js';
-import type { Blocker } from '../../core/model.js';
+import type { IntegrationState } from '../../core/integration.js';
+import type { BlockerState, TaskState } from '../../core/model.js';
 import type { Lost } from '../../core/ports.js';
 import { rowVisibleTo } from './visibility.js';
 
-/** The blockers (ids with their states now) and the parent of a task about to be written. */
+/** A blocker of a task about to be written: its state now, and whether it has landed (SPEC §11). */
+export interface LinkedBlocker {
+  id: string;
+  state: TaskState;
+  landed: boolean;
+}
+
+/** The blockers and the parent of a task about to be written. */
 export interface Links {
-  blockers: Blocker[];
+  blockers: LinkedBlocker[];
   parent: string | null;
 }
 
@@ -15,11 +23,28 @@ export interface Links {
 export interface LinkRow {
   id: string;
   board: string;
-  state: Blocker['state'];
+  state: TaskState;
   for_agent: string | null;
   created_by: string;
   handed_by: string | null;
+  /** landed_at is set: its dependents counted it done (SPEC §11). 0/1 on SQLite. */
+  landed: boolean | number;
+  /** Its integration's state, when it has one (completed with commits). */
+  integration: IntegrationState | null;
 }
+
+/** The columns a link's checks and its blocked list read; `t` is the tasks row, `i` its integration (LEFT JOIN). */
+export const LINK_COLUMNS = `t.id, t.board, t.state, t.for_agent, t.created_by, t.handed_by,
+  t.landed_at IS NOT NULL AS landed, i.state AS integration`;
+
+export const linked = (r: LinkRow): LinkedBlocker => ({ id: r.id, state: r.state, landed: Boolean(r.landed) });
+
+export const blockerState = (r: LinkRow): BlockerState => ({
+  id: r.id,
+  state: r.state,
+  landed: Boolean(r.landed),
+  ...(r.integration !== null ? { integration: r.integration } : {}),
+});
 
 /**
  * Every id must name a task of this board that `agent` may see; the first
@@ -38,11 +63,11 @@ export function checkLinkRows(
       return { ok: false, reason: 'not_found', id };
     }
   }
-  return { ok: true, links: { blockers: blockers.map((id) => ({ id, state: found.get(id)!.state })), parent } };
+  return { ok: true, links: { blockers: blockers.map((id) => linked(found.get(id)!)), parent } };
 }
 
-export const openCount = (blockers: readonly Blocker[]): number =>
-  blockers.filter((b) => b.state !== 'completed').length;
+/** The blockers not landed yet: what a new task's blockers_open starts at. */
+export const openCount = (blockers: readonly LinkedBlocker[]): number => blockers.filter((b) => !b.landed).length;
 
 /** The task.created event's data; the edges ride along so the event log alone shows the graph. */
 export function createdData(

@@ -93,3 +93,12 @@ export function toldMessage(r: IntegrationRow, to: string | null): SendMessageCo
   const fields = { board: r.board, from: 'coord', to, text: line, task_id: r.task_id, ack_required: false };
   return { ...fields, recipients: [to], idempotency_key: null, payload_hash: sha256Hex(canonicalJson(fields)) };
 }
+
+/** The event of a merge a person made, found by the background look (SPEC §11): `task.integrated` as `contained`. */
+export const containedEvent = (board: string, c: { task_id: string; head: string; target: string }): NewEvent => ({
+  board,
+  task_id: c.task_id,
+  agent: 'coord',
+  type: 'task.integrated',
+  data: { commit: c.head, target: c.target, how: 'contained' },
+});

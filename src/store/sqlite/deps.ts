@@ -3,20 +3,32 @@
  * the caller's BEGIN IMMEDIATE transaction, so the checks it reads cannot be
  * overtaken before its writes: a refused request returns before writing.
  */
+
+import { openBlockers as shownOpen } from '../../core/blockers.js';
 import { cycleThrough } from '../../core/dependency-graph.js';
 import { CoordError } from '../../core/errors.js';
-import { type Blocker, isTerminal, MAX_BLOCKERS, type Task } from '../../core/model.js';
+import { type Blocker, type BlockerState, isTerminal, MAX_BLOCKERS, type Task } from '../../core/model.js';
 import type { Lost, Outcome, PlanCommand, SetDepsCommand } from '../../core/ports.js';
 import { explainNotQueued } from '../../core/rules.js';
-import { checkLinkRows, type LinkRow, type Links } from '../shared/deps-rows.js';
+import {
+  blockerState,
+  checkLinkRows,
+  LINK_COLUMNS,
+  type LinkedBlocker,
+  type LinkRow,
+  type Links,
+  linked,
+} from '../shared/deps-rows.js';
 import { idempotencyConflict } from '../shared/idempotency.js';
 import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
 import { rowVisibleTo } from '../shared/visibility.js';
 import { insertTask } from './create-task.js';
 import type { Db } from './database.js';
-import { appendEvent, stmt, type Tx } from './tx.js';
+import { completedWork, taskReady } from './landed.js';
+import { stmt, type Tx } from './tx.js';
 
-const LINK_ROWS = `SELECT id, board, state, for_agent, created_by, handed_by FROM tasks WHERE id IN (SELECT value FROM json_each(?))`;
+const LINK_ROWS = `SELECT ${LINK_COLUMNS} FROM tasks AS t LEFT JOIN integrations AS i ON i.task_id = t.id
+  WHERE t.id IN (SELECT value FROM json_each(?))`;
 
 function linkRows(db: Db, ids: readonly string[]): Map<string, LinkRow> {
   if (ids.length === 0) return new Map();
@@ -36,7 +48,7 @@ export function checkLinks(
   return checkLinkRows(linkRows(tx.db, ids), board, agent, blockers, parent);
 }
 
-export function insertEdges(tx: Tx, taskId: string, blockers: readonly Blocker[]): void {
+export function insertEdges(tx: Tx, taskId: string, blockers: readonly LinkedBlocker[]): void {
   const insert = stmt(tx.db, 'INSERT OR IGNORE INTO task_deps (task_id, blocker_id) VALUES (?, ?)');
   for (const b of blockers) insert.run(taskId, b.id);
 }
@@ -90,62 +102,48 @@ export function setDeps(tx: Tx, cmd: SetDepsCommand): Outcome<{ task: Task }> {
   }
   if (removed.length === 0 && added.length === 0) return { ok: true, task: toTask(task) };
   const states = linkRows(tx.db, [...removed, ...added]);
-  const open = (ids: string[]) => ids.filter((id) => states.get(id)?.state !== 'completed').length;
+  // SPEC §11: a blocker that has not landed holds the task back (one that landed already counted).
+  const open = (ids: string[]) => ids.filter((id) => !states.get(id)?.landed).length;
   const del = stmt(tx.db, 'DELETE FROM task_deps WHERE task_id = ? AND blocker_id = ?');
   for (const id of removed) del.run(task.id, id);
   insertEdges(
     tx,
     task.id,
-    added.map((id) => ({ id, state: states.get(id)!.state })),
+    added.map((id) => linked(states.get(id)!)),
   );
   const row = stmt(
     tx.db,
     `UPDATE tasks SET blocked_by = @blocked_by, blockers_open = blockers_open + @delta, updated_at = @now
      WHERE id = @id RETURNING *`,
   ).get({ id: task.id, blocked_by: JSON.stringify(after), delta: open(added) - open(removed), now: tx.now }) as TaskRow;
-  if (task.blockers_open > 0 && row.blockers_open === 0 && row.state === 'queued') ready(tx, row, cmd.agent, null);
+  if (task.blockers_open > 0 && row.blockers_open === 0 && row.state === 'queued') taskReady(tx, row, cmd.agent, null);
   return { ok: true, task: toTask(row) };
 }
 
-/** task.ready: claim-next may take it now; wakes long-poll claimers like task.created. */
-function ready(tx: Tx, r: { id: string; board: string }, agent: string | null, after: string | null): void {
-  appendEvent(tx, { type: 'task.ready', board: r.board, task_id: r.id, agent, data: after ? { after } : {} });
-}
-
-const COMPLETED_BLOCKER = `UPDATE tasks SET blockers_open = blockers_open - 1, updated_at = @now
-  WHERE id IN (SELECT task_id FROM task_deps WHERE blocker_id = @id) AND state IN ('queued', 'claimed')
-  RETURNING id, board, state, blockers_open`;
-
 /**
- * In the transaction that completes `r`: each task it blocked has one open
- * blocker fewer, and those it was the last open blocker of become ready.
- * A failed, cancelled or expired blocker never gets here: its dependents stay blocked.
+ * In the transaction that completes `r`: work with no commits has landed, so each task it was the last open
+ * blocker of becomes ready; work with commits lands when its merge is recorded (landed.ts). A failed,
+ * cancelled or expired blocker never gets here: its dependents stay blocked.
  */
-export function blockerCompleted(tx: Tx, r: TaskRow): void {
-  const dependents = stmt(tx.db, COMPLETED_BLOCKER).all({ id: r.id, now: tx.now }) as {
-    id: string;
-    board: string;
-    state: string;
-    blockers_open: number;
-  }[];
-  for (const d of dependents) if (d.blockers_open === 0 && d.state === 'queued') ready(tx, d, r.claimed_by, r.id);
+export function blockerCompleted(tx: Tx, r: TaskRow, commits: boolean): void {
+  completedWork(tx, r, commits);
   if (r.parent !== null) {
     stmt(tx.db, 'UPDATE tasks SET children_completed = children_completed + 1 WHERE id = ?').run(r.parent);
   }
 }
 
-/** The states of these tasks now (unknown ids left out). */
-export function taskStates(db: Db, ids: readonly string[]): Blocker[] {
+/** The states of these tasks now, landed or not (unknown ids left out). */
+export function taskStates(db: Db, ids: readonly string[]): BlockerState[] {
   const found = linkRows(db, ids);
   return ids.flatMap((id) => {
     const r = found.get(id);
-    return r ? [{ id, state: r.state }] : [];
+    return r ? [blockerState(r)] : [];
   });
 }
 
-/** The blockers of `r` that are not completed, with their states. */
+/** The blockers of `r` that have not landed, with their states (and integration). */
 export const openBlockers = (db: Db, r: TaskRow): Blocker[] =>
-  taskStates(db, JSON.parse(r.blocked_by as string) as string[]).filter((b) => b.state !== 'completed');
+  shownOpen(taskStates(db, JSON.parse(r.blocked_by as string) as string[]));
 
 /** A plan (SPEC §11): its tasks in dependency order, one transaction, all or nothing; replayed by key. */
 export function createPlan(tx: Tx, cmd: PlanCommand): Outcome<{ tasks: Record<string, Task>; created: boolean }> {
@@ -179,7 +177,7 @@ export function createPlan(tx: Tx, cmd: PlanCommand): Outcome<{ tasks: Record<st
   const out: Record<string, Task> = {};
   for (const t of cmd.tasks) {
     const blockers = t.blocked_by.map((l) =>
-      'id' in l ? { id: l.id, state: found.get(l.id)!.state } : { id: resolve(l), state: 'queued' as const },
+      'id' in l ? linked(found.get(l.id)!) : { id: resolve(l), state: 'queued' as const, landed: false },
     );
     const row = insertTask(
       tx,

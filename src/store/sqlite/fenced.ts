@@ -6,6 +6,7 @@
 import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
 import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
+import { integrationOf } from '../shared/integration-rows.js';
 import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
 import { taskFinished, taskRequeued } from '../shared/task-events.js';
 import { blockerCompleted } from './deps.js';
@@ -73,7 +74,8 @@ export function submit(
   if (row) {
     onClaimEnded(tx, row);
     appendEvent(tx, taskFinished(row, cmd.status));
-    if (row.state === 'completed') blockerCompleted(tx, row);
+    // SPEC §11: work with commits lands when its merge is recorded, not now.
+    if (row.state === 'completed') blockerCompleted(tx, row, integrationOf(cmd) !== null);
     return { ok: true, task: toTask(row), replayed: false };
   }
   const now = current(tx, cmd.task_id);

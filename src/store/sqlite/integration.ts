@@ -19,6 +19,7 @@ import type { TaskRow } from '../shared/rows.js';
 import { insertTask } from './create-task.js';
 import type { Db } from './database.js';
 import { recordSubmittedHead } from './integration-resubmit.js';
+import { landed } from './landed.js';
 import { sendMessage } from './messages.js';
 import { insertNote } from './notes.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
@@ -103,6 +104,8 @@ export function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): Record
     insertNote(tx, { task_id: cmd.task_id, board: cmd.board, agent: 'coord', text: cmd.note, key: null, hash: '' });
   }
   appendEvent(tx, integrationEvent(cmd, followup));
+  // SPEC §11: a merge is when work with commits lands — its dependents may be ready now (task.ready).
+  if (row.state === 'merged') landed(tx, cmd.task_id, 'coord');
   const worker = stmt(tx.db, 'SELECT claimed_by, created_by FROM tasks WHERE id = ?').get(cmd.task_id) as {
     claimed_by: string | null;
     created_by: string;

@@ -1,5 +1,6 @@
 /** Work trees and holds (SPEC §14) of the SQLite store: its port (core/worktree-ports.ts) over worktrees.ts. */
 import type { WorktreeStore } from '../../core/worktree-ports.js';
+import { recordContained } from './landed.js';
 import { endedLocks } from './locks.js';
 import type { SqliteCore } from './store-core.js';
 import {
@@ -15,7 +16,7 @@ import {
 
 export const worktreesPort = (s: SqliteCore): WorktreeStore => ({
   boardRepo: async (board) => s.read(() => boardRepo(s.db, board)),
-  setBoardRepo: (r, opts) => s.write((tx) => setBoardRepo(tx, r, opts.replaceTarget)),
+  setBoardRepo: (r, opts) => s.write((tx) => setBoardRepo(tx, r, opts.replaceTarget, opts.readyOn)),
   seenIn: (board, t) => s.write((tx) => seenIn(tx, board, t)),
   agentTrees: async (board, sinceMs) => s.read(() => agentTrees(s.db, board, sinceMs)),
   recordClaimTree: (taskId, t) => s.write((tx) => recordClaimTree(tx, taskId, t)),
@@ -23,4 +24,5 @@ export const worktreesPort = (s: SqliteCore): WorktreeStore => ({
   forceReleaseLock: async (lockId) => ({ released: await s.write((tx) => forceRelease(tx, lockId)) }),
   endedLocks: async (board) => s.read(() => endedLocks(s.db, s.clock.now(), board ?? null)),
   trimHolds: async (trims) => (trims.length === 0 ? 0 : s.write((tx) => trimHolds(tx, trims))),
+  recordContained: async (c) => ({ recorded: await s.write((tx) => recordContained(tx, c)) }),
 });

@@ -1,18 +1,34 @@
 /** SPEC §14 board state in SQLite: boards' repositories, who works where, claims' work trees, holds ending. */
+import type { ReadyOn } from '../../core/model.js';
 import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
 import type { Db } from './database.js';
+import { landCompleted } from './landed.js';
 import { forceReleaseLock, trimHold } from './locks.js';
 import { stmt, type Tx } from './tx.js';
 
 export const boardRepo = (db: Db, board: string): BoardRepo | null =>
-  (stmt(db, 'SELECT board, repo, target FROM board_repos WHERE board = ?').get(board) as BoardRepo | undefined) ?? null;
+  (stmt(db, 'SELECT board, repo, target, ready_on FROM board_repos WHERE board = ?').get(board) as
+    | BoardRepo
+    | undefined) ?? null;
 
-export function setBoardRepo(tx: Tx, r: BoardRepo, replaceTarget: boolean): BoardRepo {
+export function setBoardRepo(tx: Tx, r: BoardRepo, replaceTarget: boolean, readyOn?: ReadyOn): BoardRepo {
+  const before = boardRepo(tx.db, r.board);
   stmt(
     tx.db,
-    `INSERT INTO board_repos (board, repo, target, created_at) VALUES (@board, @repo, @target, @now)
-     ON CONFLICT (board) DO UPDATE SET target = CASE WHEN @replace = 1 THEN excluded.target ELSE target END`,
-  ).run({ ...r, now: tx.now, replace: replaceTarget ? 1 : 0 });
+    `INSERT INTO board_repos (board, repo, target, created_at, ready_on) VALUES (@board, @repo, @target, @now, @ready_on)
+     ON CONFLICT (board) DO UPDATE SET target = CASE WHEN @replace = 1 THEN excluded.target ELSE target END,
+       ready_on = COALESCE(@set_ready_on, ready_on)`,
+  ).run({
+    board: r.board,
+    repo: r.repo,
+    target: r.target,
+    now: tx.now,
+    replace: replaceTarget ? 1 : 0,
+    ready_on: readyOn ?? 'landed',
+    set_ready_on: readyOn ?? null,
+  });
+  // SPEC §11: a board that goes back to the old rule counts its completed, unmerged work now.
+  if (readyOn === 'completed' && before?.ready_on !== 'completed') landCompleted(tx, r.board);
   return boardRepo(tx.db, r.board) ?? r;
 }
 
