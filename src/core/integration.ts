@@ -114,3 +114,31 @@ export function integrationLine(task_id: string, i: Integration): string | null 
       return null;
   }
 }
+
+/** How an integrator batches its checks (SPEC §15): `--window N`, `--jobs J`, `--check-retries K`. */
+export interface CheckPlan {
+  window: number;
+  jobs: number;
+  retries: number;
+}
+
+/** Reads `--window`, `--jobs` and `--check-retries` as given on a command line; throws a sentence for bad input. */
+export function checkPlan(flags: {
+  window?: string | undefined;
+  jobs?: string | undefined;
+  checkRetries?: string | undefined;
+}): CheckPlan {
+  const count = (flag: string, raw: string | undefined, fallback: number, min: number): number => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > 64)
+      throw new Error(`${flag} takes a whole number from ${min} to 64, got ${raw}`);
+    return n;
+  };
+  const window = count('--window', flags.window, 1, 1);
+  return {
+    window,
+    jobs: count('--jobs', flags.jobs, window, 1),
+    retries: count('--check-retries', flags.checkRetries, 0, 0),
+  };
+}

@@ -58,7 +58,7 @@ export type MergeOutcome =
   | { state: 'blocked'; reason: string };
 
 /** coord's name on the merge commits it writes: the merge is its act, whoever configured the repository. */
-const IDENTITY = {
+export const IDENTITY = {
   GIT_AUTHOR_NAME: 'coord',
   GIT_AUTHOR_EMAIL: 'coord@localhost',
   GIT_COMMITTER_NAME: 'coord',
@@ -71,7 +71,7 @@ const short = (sha: string) => sha.slice(0, 7);
 const MERGE_DEADLINE_MS = 60_000;
 
 /** git in the merge engine: `ok` lists the exit codes that are answers. */
-const git = (cwd: string, args: string[], ok: number[] = [], env?: Record<string, string>): Promise<GitRun> =>
+export const git = (cwd: string, args: string[], ok: number[] = [], env?: Record<string, string>): Promise<GitRun> =>
   runGit(cwd, args, { ok, deadlineMs: MERGE_DEADLINE_MS, ...(env ? { env } : {}) });
 
 /** The work tree that has `refs/heads/<target>` checked out, if any (`git worktree list --porcelain -z`). */
@@ -100,7 +100,7 @@ export async function dirtyPaths(worktree: string): Promise<string[]> {
 }
 
 /** The merge of `ours` and `theirs` as a tree, or the conflicting paths. */
-async function mergeTree(
+export async function mergeTree(
   repo: string,
   ours: string,
   theirs: string,
@@ -128,7 +128,7 @@ async function unusable(repo: string): Promise<string | null> {
  * `head` a later parent), or null. An integrator that died after its swap and before recording it left
  * one: the head is then in the target, and the result to record is that commit, not the head.
  */
-async function ownMerge(repo: string, tip: string, head: string, subject: string): Promise<string | null> {
+export async function ownMerge(repo: string, tip: string, head: string, subject: string): Promise<string | null> {
   // Only the first-parent commits not reachable from the head can have merged it; bounded all the same.
   const args = ['log', '--first-parent', '--max-count=1000', '--format=%H%x00%P%x00%s', tip, `^${head}`, '--'];
   const run = await git(repo, args).catch(() => null);

@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { CoordError } from '../../core/errors.js';
-import type { QueuedIntegration } from '../../core/integration.js';
+import { type CheckPlan, checkPlan, type QueuedIntegration } from '../../core/integration.js';
 import { operations } from '../../core/operations.js';
 import { defaultTarget, repositoryOf } from '../../git/integrate-target.js';
 import { Integrator, type IntegratorBoard, SlotLost, type TurnResult } from '../../git/integrator.js';
@@ -22,6 +22,9 @@ interface IntegrateFlags extends CommonFlags {
   target?: string;
   repo?: string;
   slotLease?: string;
+  window?: string;
+  jobs?: string;
+  checkRetries?: string;
 }
 
 /** The line a person reads about one result. */
@@ -93,6 +96,9 @@ export function registerIntegrate(program: Command): void {
       .option('--check-timeout <s>', 'time limit of --check in seconds (default 600)')
       .option('--once', 'merge what can be merged now, then exit')
       .option('--review', 'leave each ready merge awaiting_review until `coord approve ID`')
+      .option('--window <n>', 'merge the next N tasks cumulatively and check them at once (default 1: one at a time)')
+      .option('--jobs <j>', 'how many checks of a window run at once (default N)')
+      .option('--check-retries <k>', 'run a failing check again up to K times before check_failed (default 0)')
       .option('--retry <id...>', 'queue these conflicting, failed or blocked tasks again first')
       .option('--target <branch>', "the branch to merge into (default: the main work tree's branch, else main/master)")
       .option('--repo <dir>', 'the repository (default: the one around the current directory)')
@@ -129,6 +135,12 @@ export function registerIntegrate(program: Command): void {
       for (const id of flags.retry ?? []) await inv.client.call(operations.retryIntegration, { task_id: id });
       const timeout = Number(flags.checkTimeout ?? 600);
       if (!Number.isFinite(timeout) || timeout <= 0) throw usage('--check-timeout takes a number of seconds');
+      let plan: CheckPlan;
+      try {
+        plan = checkPlan(flags);
+      } catch (e) {
+        throw usage((e as Error).message);
+      }
       const lease = Number(flags.slotLease ?? 60);
       if (!Number.isInteger(lease) || lease < 1 || lease > 3600) throw usage('--slot-lease takes 1 to 3600 seconds');
       // The last result of each task this run looked at, in the order first seen.
@@ -141,6 +153,9 @@ export function registerIntegrate(program: Command): void {
         stateDir: inv.stateDir,
         check: flags.check ? { command: flags.check, timeoutMs: timeout * 1000 } : undefined,
         review: flags.review ?? false,
+        window: plan.window,
+        jobs: plan.jobs,
+        checkRetries: plan.retries,
         holder: `coord integrate (pid ${process.pid} on ${hostname()})`,
         leaseMs: lease * 1000,
         onResult: (q, r) => {
