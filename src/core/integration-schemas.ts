@@ -61,6 +61,7 @@ export const RecordIntegrationInput = z.object({
   head: Sha,
   target: Branch,
   how: z.enum(['fast-forward', 'merge', 'contained']).nullable().optional(),
+  flaky: z.boolean().optional().describe('merged: the check passed only on a retry (--check-retries).'),
   note: text(z.string().max(16_384)).nullable().optional(),
   followup: z
     .object({ for: AgentName, title: text(z.string().min(1).max(500)), body: text(z.string().max(16_384)) })

@@ -17,7 +17,7 @@ import { type RefSwapper, swapOnce } from './ref-swapper.js';
 import { type GitRun, runGit, splitZ } from './run-git.js';
 
 /** What the check of a merged commit said (see integrate-check.ts). */
-export type CheckVerdict = { ok: true } | { ok: false; output: string; reason: string };
+export type CheckVerdict = { ok: true; flaky?: true } | { ok: false; output: string; reason: string };
 
 export interface MergeRequest {
   /** A directory of the repository: its main work tree, a linked one, or a bare repository. */
@@ -49,7 +49,7 @@ export type MergeHow = 'fast-forward' | 'merge' | 'contained';
 
 export type MergeOutcome =
   /** `commit` is the target's new tip (for `contained`, the head itself, already in the target). */
-  | { state: 'merged'; how: MergeHow; commit: string; old: string; worktree: string | null }
+  | { state: 'merged'; how: MergeHow; commit: string; old: string; worktree: string | null; flaky?: true }
   /** dryRun: the merge that would be made, checked. */
   | { state: 'ready'; how: MergeHow; commit: string; old: string }
   | { state: 'conflict'; paths: string[]; old: string }
@@ -205,9 +205,11 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
       how = 'merge';
     }
 
+    let flaky = false;
     if (req.check) {
       const verdict = await req.check(commit);
       if (!verdict.ok) return { state: 'check_failed', commit, old, output: verdict.output, reason: verdict.reason };
+      flaky = verdict.flaky === true;
     }
 
     if (req.dryRun) return { state: 'ready', how, commit, old };
@@ -244,7 +246,7 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
         };
       }
     }
-    return { state: 'merged', how, commit, old, worktree };
+    return { state: 'merged', how, commit, old, worktree, ...(flaky ? { flaky: true as const } : {}) };
   }
   return { state: 'blocked', reason: `${req.target} kept moving while it was merged; tried again next turn` };
 }

@@ -73,6 +73,7 @@ interface Decided {
 }
 
 const short = (sha: string) => sha.slice(0, 7);
+const isFlaky = (v: CheckVerdict | undefined) => v?.ok === true && v.flaky === true;
 
 export async function integrateWindow(req: WindowRequest): Promise<WindowResult> {
   const ref = `refs/heads/${req.target}`;
@@ -120,6 +121,7 @@ export async function integrateWindow(req: WindowRequest): Promise<WindowResult>
         commit: l.commit,
         old: l.parent,
         worktree,
+        ...(isFlaky(verdicts.get(l)) ? { flaky: true as const } : {}),
       });
     const settle = (outcomeOf: (l: Link) => MergeOutcome): WindowResult => ({
       decided: decided.map((d) => {

@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import { integrationOrder, type QueuedIntegration, SLOT_LEASE_MS } from '../core/integration.js';
 import type { RecordIntegrationInput, TakeSlotOutput } from '../core/integration-schemas.js';
 import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
-import { integrateHead, type MergeOutcome } from './integrate-merge.js';
+import { type CheckVerdict, integrateHead, type MergeOutcome } from './integrate-merge.js';
 import { integrateWindow } from './integrate-window.js';
 import { RefSwapper } from './ref-swapper.js';
 import { repairTarget, type TargetState } from './target-repair.js';
@@ -249,17 +249,7 @@ export class Integrator {
           target: this.targetNow,
           tasks: batch.map((q) => ({ id: q.task_id, head: q.head, message: mergeMessage(q.task_id, q.title) })),
           jobs: this.opts.jobs ?? n,
-          check: (commit, t) =>
-            runCheck(
-              {
-                repo,
-                stateDir: this.opts.stateDir,
-                command: check?.command ?? 'true',
-                timeoutMs: check?.timeoutMs ?? 600_000,
-                label: t.id,
-              },
-              commit,
-            ),
+          check: (commit, t) => this.check(repo, commit, t.id),
           beforeSwap: () => {
             stopIfFailed();
             return this.renew();
@@ -276,6 +266,24 @@ export class Integrator {
       const done = new Set(result.decided.map((d) => d.task.id));
       if (stop || done.size === 0) return;
       left = left.filter((q) => !done.has(q.task_id));
+    }
+  }
+
+  /** How many checks passed only on a retry (SPEC §15 "Flaky checks"), counted for this check command. */
+  flakyChecks = 0;
+
+  /** `--check` on a merged commit, run again up to `--check-retries` times while it fails. */
+  private async check(repo: string, commit: string, label: string): Promise<CheckVerdict> {
+    const check = this.opts.check;
+    if (!check) return { ok: true };
+    const cmd = { repo, stateDir: this.opts.stateDir, command: check.command, timeoutMs: check.timeoutMs, label };
+    for (let attempt = 0; ; attempt++) {
+      const verdict = await runCheck(cmd, commit);
+      if (verdict.ok && attempt > 0) {
+        this.flakyChecks++;
+        return { ok: true, flaky: true };
+      }
+      if (verdict.ok || attempt >= (this.opts.checkRetries ?? 0)) return verdict;
     }
   }
 
@@ -317,16 +325,7 @@ export class Integrator {
             Math.max(1000, this.leaseMs / 3),
           );
           try {
-            return await runCheck(
-              {
-                repo,
-                stateDir: this.opts.stateDir,
-                command: check.command,
-                timeoutMs: check.timeoutMs,
-                label: q.task_id,
-              },
-              commit,
-            );
+            return await this.check(repo, commit, q.task_id);
           } finally {
             clearInterval(renewing);
           }
@@ -347,7 +346,7 @@ export class Integrator {
     let input: RecordInput;
     switch (o.state) {
       case 'merged':
-        input = { ...base, state: 'merged', commit: o.commit, how: o.how };
+        input = { ...base, state: 'merged', commit: o.commit, how: o.how, ...(o.flaky ? { flaky: true } : {}) };
         break;
       case 'ready':
         input = {

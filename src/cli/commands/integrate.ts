@@ -35,7 +35,7 @@ export function resultLine(q: QueuedIntegration, target: string, r: TurnResult):
     case 'merged':
       return r.how === 'contained'
         ? `${t} was already in ${target} (${r.commit.slice(0, 7)}): merged, no new commit`
-        : `${t} merged into ${target} as ${r.commit.slice(0, 7)} (${r.how})`;
+        : `${t} merged into ${target} as ${r.commit.slice(0, 7)} (${r.how}${r.flaky ? ', check passed on a retry: flaky' : ''})`;
     case 'ready':
       return `${t} is ready to merge into ${target} as ${r.commit.slice(0, 7)}: coord approve ${q.task_id}`;
     case 'conflict':
@@ -54,6 +54,7 @@ interface OnceResult {
   commit?: string;
   reason?: string;
   followup?: string;
+  flaky?: boolean;
 }
 
 const FAILED = new Set(['conflict', 'check_failed', 'blocked']);
@@ -62,7 +63,7 @@ function onceResult(task_id: string, r: TurnResult): OnceResult {
   const followup = r.followup_id ? { followup: r.followup_id } : {};
   switch (r.state) {
     case 'merged':
-      return { task_id, state: 'merged', commit: r.commit };
+      return { task_id, state: 'merged', commit: r.commit, ...(r.flaky ? { flaky: true } : {}) };
     case 'ready':
       return { task_id, state: 'awaiting_review', commit: r.commit };
     case 'conflict':
@@ -194,8 +195,13 @@ export function registerIntegrate(program: Command): void {
         await integrator.releaseSlot().catch(() => undefined);
       }
       const all = [...results.values()];
-      if (flags.json) emit(flags, { target: integrator.target, results: all }, () => '');
+      const flaky = integrator.flakyChecks;
+      if (flags.json) emit(flags, { target: integrator.target, results: all, flaky_checks: flaky }, () => '');
       else if (all.length === 0) process.stdout.write(`nothing to merge into ${integrator.target}\n`);
+      if (!flags.json && flaky > 0)
+        process.stdout.write(
+          `the check \`${flags.check}\` passed only on a retry ${flaky} time${flaky === 1 ? '' : 's'} (flaky)\n`,
+        );
       // SPEC §15: 2 when any task ended in conflict, check_failed or blocked — a script can tell.
       if (all.some((r) => FAILED.has(r.state))) process.exitCode = EXIT.conflict;
     }),

@@ -21,6 +21,8 @@ export interface IntegrationRow {
   target: string | null;
   approved: number | boolean;
   followup: string | null;
+  /** Added by migration 0012: absent in a row read before it. */
+  flaky?: number | boolean | null;
   queued_at: number | string;
   seq: number | string;
 }
@@ -41,6 +43,7 @@ export function toIntegration(r: IntegrationRow): Integration & { target?: strin
     ...(r.commit_sha !== null ? { commit: r.commit_sha } : {}),
     ...(r.target !== null ? { target: r.target } : {}),
     ...(r.followup !== null ? { followup: r.followup } : {}),
+    ...(r.flaky === true || r.flaky === 1 ? { flaky: true } : {}),
   };
 }
 
@@ -67,7 +70,11 @@ export function toQueued(r: QueueRow): QueuedIntegration {
 export function integrationEvent(cmd: RecordIntegrationCommand, followup: string | null): NewEvent {
   const base = { board: cmd.board, task_id: cmd.task_id, agent: 'coord' };
   if (cmd.state === 'merged') {
-    return { ...base, type: 'task.integrated', data: { commit: cmd.commit, target: cmd.target, how: cmd.how } };
+    return {
+      ...base,
+      type: 'task.integrated',
+      data: { commit: cmd.commit, target: cmd.target, how: cmd.how, ...(cmd.flaky ? { flaky: true } : {}) },
+    };
   }
   return {
     ...base,
