@@ -228,7 +228,6 @@ export class Integrator {
     stopIfFailed: () => void,
   ): Promise<void> {
     const repo = this.opts.repo ?? '.';
-    const check = this.opts.check;
     const n = this.opts.window ?? 1;
     const target = targets.get(repo);
     if (target && !target.ok) {
