@@ -39,6 +39,7 @@ export const QueuedIntegrationSchema = z.object({
   tried_head: z.string().nullable(),
   approved: z.boolean(),
   blocked_by: z.array(z.string()),
+  priority: z.number().optional(),
   queued_at: z.string(),
 });
 export const IntegrationQueueOutput = z.object({ queue: z.array(QueuedIntegrationSchema) });

@@ -65,6 +65,8 @@ export interface QueuedIntegration {
   tried_head: string | null;
   approved: boolean;
   blocked_by: string[];
+  /** The task's priority: lower is merged first (after dependency order). Absent from an older daemon. */
+  priority?: number | undefined;
   /** Completion order. */
   queued_at: string;
 }
@@ -74,7 +76,7 @@ export const SLOT_LEASE_MS = 60_000;
 
 /**
  * The tasks to try now, in the order to try them (SPEC §15 "Order"): a task waits while one of its
- * blockers is still in the queue unmerged; otherwise completion order. `pending` tasks are taken;
+ * blockers is still in the queue unmerged; otherwise by priority (lower first), then completion order. `pending` tasks are taken;
  * `awaiting_review` ones once approved (or by an integrator not asking for review); `blocked` ones every
  * turn (their reason may be gone); `conflict`/`check_failed` ones only when `moved(task)` says a
  * submit recorded a head other than the one last tried.
@@ -85,7 +87,9 @@ export function integrationOrder(
   review: boolean,
 ): QueuedIntegration[] {
   const open = new Set(queue.map((q) => q.task_id));
-  return queue.filter((q) => {
+  // The queue comes in completion order; a stable sort keeps it within one priority.
+  const byPriority = [...queue].sort((a, b) => (a.priority ?? 0) - (b.priority ?? 0));
+  return byPriority.filter((q) => {
     if (q.blocked_by.some((id) => open.has(id))) return false;
     if (q.state === 'pending' || q.state === 'blocked') return true;
     if (q.state === 'awaiting_review') return q.approved || !review;

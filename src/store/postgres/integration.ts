@@ -70,7 +70,7 @@ export async function releaseSlot(tx: Tx, board: string, slot_id: string): Promi
   return { released: gone !== undefined };
 }
 
-const OPEN = `SELECT i.*, t.title, t.claimed_by, t.created_by, t.blocked_by
+const OPEN = `SELECT i.*, t.title, t.claimed_by, t.created_by, t.blocked_by, t.priority
   FROM integrations AS i JOIN tasks AS t ON t.id = i.task_id
   WHERE i.board = @board AND i.state <> 'merged' ORDER BY i.seq`;
 

@@ -32,6 +32,7 @@ export interface QueueRow extends IntegrationRow {
   claimed_by: string | null;
   created_by: string;
   blocked_by: string | string[];
+  priority: number | string;
 }
 
 const iso = (ms: number | string): string => new Date(Number(ms)).toISOString();
@@ -61,6 +62,7 @@ export function toQueued(r: QueueRow): QueuedIntegration {
     head: r.head,
     tried_head: r.tried_head,
     approved: r.approved === true || r.approved === 1,
+    priority: Number(r.priority),
     blocked_by: typeof r.blocked_by === 'string' ? (JSON.parse(r.blocked_by) as string[]) : r.blocked_by,
     queued_at: iso(r.queued_at),
   };

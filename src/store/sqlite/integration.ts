@@ -60,7 +60,7 @@ export function releaseSlot(tx: Tx, board: string, slot_id: string): { released:
   return { released: run.changes === 1 };
 }
 
-const OPEN = `SELECT i.*, t.title, t.claimed_by, t.created_by, t.blocked_by
+const OPEN = `SELECT i.*, t.title, t.claimed_by, t.created_by, t.blocked_by, t.priority
   FROM integrations AS i JOIN tasks AS t ON t.id = i.task_id
   WHERE i.board = ? AND i.state <> 'merged' ORDER BY i.seq`;
 
