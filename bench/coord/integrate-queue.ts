@@ -24,6 +24,10 @@ interface Args {
   dir: string;
   how: 'coord' | 'floor';
   tasks: number;
+  /** The speculative window (SPEC §15): `--check CMD` run with `--window N`. */
+  check?: { command: string; window: number };
+  /** This task also adds the file `red`, which the check may refuse. */
+  red?: number;
 }
 
 export const runIntegrateQueue = (a: Args): Promise<number> => runChild<number>(FILE, a, { timeoutMs: 300_000 });
@@ -39,7 +43,7 @@ const git = (cwd: string, args: string[], input?: string) =>
   execFileSync('git', args, { cwd, env: GIT_ENV, input, encoding: 'utf8' }).trim();
 
 /** A repository with main (one commit) and `n` branches t-0… each adding its own file; HEAD elsewhere. */
-function repository(dir: string, n: number): { repo: string; heads: string[] } {
+function repository(dir: string, n: number, red?: number): { repo: string; heads: string[] } {
   const repo = join(dir, 'repo');
   mkdirSync(repo);
   git(repo, ['init', '-q', '-b', 'main']);
@@ -52,7 +56,8 @@ function repository(dir: string, n: number): { repo: string; heads: string[] } {
   for (let i = 0; i < n; i++) {
     const msg = `task ${i}\n`;
     const text = `file ${i}\n`;
-    stream += `commit refs/heads/t-${i}\ncommitter b <b@example.com> 1700000000 +0000\ndata ${msg.length}\n${msg}from ${from}\nM 644 inline f/${i}.txt\ndata ${text.length}\n${text}\n`;
+    const marker = i === red ? 'M 644 inline red\ndata 4\nred\n' : '';
+    stream += `commit refs/heads/t-${i}\ncommitter b <b@example.com> 1700000000 +0000\ndata ${msg.length}\n${msg}from ${from}\nM 644 inline f/${i}.txt\ndata ${text.length}\n${text}${marker}\n`;
   }
   git(repo, ['fast-import', '--quiet'], stream);
   const heads = Array.from({ length: n }, (_, i) => git(repo, ['rev-parse', `t-${i}`]));
@@ -60,7 +65,7 @@ function repository(dir: string, n: number): { repo: string; heads: string[] } {
 }
 
 childMain<Args>(FILE, async (a) => {
-  const { repo, heads } = repository(a.dir, a.tasks);
+  const { repo, heads } = repository(a.dir, a.tasks, a.red);
   if (a.how === 'floor') {
     const script = `for b in ${heads.map((_, i) => `t-${i}`).join(' ')}; do
   old=$(git rev-parse refs/heads/main)
@@ -86,12 +91,14 @@ done`;
     target: 'main',
     stateDir: join(a.dir, 'state'),
     holder: 'bench',
+    ...(a.check ? { check: { command: a.check.command, timeoutMs: 600_000 }, window: a.check.window } : {}),
   });
   const t0 = performance.now();
   for (;;) if ((await integrator.turn()).progressed === 0) break;
   const ms = performance.now() - t0;
   const merged = git(repo, ['rev-list', '--count', 'main']);
-  if (Number(merged) !== 1 + 2 * a.tasks - 1) throw new Error(`main has ${merged} commits, expected ${2 * a.tasks}`);
+  if (a.red === undefined && Number(merged) !== 1 + 2 * a.tasks - 1)
+    throw new Error(`main has ${merged} commits, expected ${2 * a.tasks}`);
   await store.close();
   return ms;
 });

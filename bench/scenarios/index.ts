@@ -13,6 +13,7 @@ import editHookCost from './edit-hook-cost.js';
 import emptyInboxHttp from './empty-inbox-http.js';
 import inboxHistory from './inbox-history.js';
 import integrateQueue from './integrate-queue.js';
+import integrateWindow, { integrateWindowRed } from './integrate-window.js';
 import jobCycleInprocess from './job-cycle-inprocess.js';
 import mcpSpawn from './mcp-spawn.js';
 import pgClaimComplete1 from './pg-claim-complete-1-daemon.js';
@@ -45,5 +46,7 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'edit-hook-cost', scenario: editHookCost },
   { file: 'changes-worktrees', scenario: changesWorktrees },
   { file: 'integrate-queue', scenario: integrateQueue },
+  { file: 'integrate-window', scenario: integrateWindow },
+  { file: 'integrate-window-red', scenario: integrateWindowRed },
   { file: 'tool-definitions', scenario: toolDefinitions },
 ];

@@ -60,7 +60,12 @@ const PAYLOADS = {
   }),
   'message.acked': z.object({ message_id: z.string(), by: z.string(), auto: z.boolean() }),
   /** SPEC §15: the integrator merged the task's head into the target (`how`: fast-forward, merge, contained). */
-  'task.integrated': z.object({ commit: z.string().nullable(), target: z.string(), how: z.string().nullable() }),
+  'task.integrated': z.object({
+    commit: z.string().nullable(),
+    target: z.string(),
+    how: z.string().nullable(),
+    flaky: z.boolean().optional(),
+  }),
   /** SPEC §15: any other integration result (conflict, check_failed, blocked, awaiting_review …). */
   'task.integration': z.object({
     state: z.enum(INTEGRATION_STATES),

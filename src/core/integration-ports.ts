@@ -39,6 +39,8 @@ export interface RecordIntegrationCommand {
   target: string;
   /** merged: fast-forward, merge or contained (the event's data). */
   how: string | null;
+  /** merged: the check passed only on a retry (SPEC §15 "Flaky checks"). */
+  flaky: boolean;
   /** A note on the task, by `coord` (the conflicting paths, the check's output). */
   note: string | null;
   /** The follow-up task for the agent who did the work (conflict, check_failed). */

@@ -39,6 +39,7 @@ export const QueuedIntegrationSchema = z.object({
   tried_head: z.string().nullable(),
   approved: z.boolean(),
   blocked_by: z.array(z.string()),
+  priority: z.number().optional(),
   queued_at: z.string(),
 });
 export const IntegrationQueueOutput = z.object({ queue: z.array(QueuedIntegrationSchema) });
@@ -61,6 +62,7 @@ export const RecordIntegrationInput = z.object({
   head: Sha,
   target: Branch,
   how: z.enum(['fast-forward', 'merge', 'contained']).nullable().optional(),
+  flaky: z.boolean().optional().describe('merged: the check passed only on a retry (--check-retries).'),
   note: text(z.string().max(16_384)).nullable().optional(),
   followup: z
     .object({ for: AgentName, title: text(z.string().min(1).max(500)), body: text(z.string().max(16_384)) })

@@ -33,6 +33,8 @@ export interface Integration {
   target?: string | undefined;
   /** The follow-up task of a conflict or failed check. */
   followup?: string | undefined;
+  /** merged: its check passed only on a retry. */
+  flaky?: boolean | undefined;
 }
 
 /** The part of a stored integration that task JSON shows: `{state, reason?, commit?}`. */
@@ -42,6 +44,7 @@ export const shownIntegration = (i: Integration): Integration => ({
   ...(i.commit ? { commit: i.commit } : {}),
   ...(i.target ? { target: i.target } : {}),
   ...(i.followup && (i.state === 'conflict' || i.state === 'check_failed') ? { followup: i.followup } : {}),
+  ...(i.flaky && i.state === 'merged' ? { flaky: true } : {}),
 });
 
 /** One task of a board's queue, as the integrator reads it (every state but merged). */
@@ -62,6 +65,8 @@ export interface QueuedIntegration {
   tried_head: string | null;
   approved: boolean;
   blocked_by: string[];
+  /** The task's priority: lower is merged first (after dependency order). Absent from an older daemon. */
+  priority?: number | undefined;
   /** Completion order. */
   queued_at: string;
 }
@@ -71,7 +76,7 @@ export const SLOT_LEASE_MS = 60_000;
 
 /**
  * The tasks to try now, in the order to try them (SPEC §15 "Order"): a task waits while one of its
- * blockers is still in the queue unmerged; otherwise completion order. `pending` tasks are taken;
+ * blockers is still in the queue unmerged; otherwise by priority (lower first), then completion order. `pending` tasks are taken;
  * `awaiting_review` ones once approved (or by an integrator not asking for review); `blocked` ones every
  * turn (their reason may be gone); `conflict`/`check_failed` ones only when `moved(task)` says a
  * submit recorded a head other than the one last tried.
@@ -82,7 +87,9 @@ export function integrationOrder(
   review: boolean,
 ): QueuedIntegration[] {
   const open = new Set(queue.map((q) => q.task_id));
-  return queue.filter((q) => {
+  // The queue comes in completion order; a stable sort keeps it within one priority.
+  const byPriority = [...queue].sort((a, b) => (a.priority ?? 0) - (b.priority ?? 0));
+  return byPriority.filter((q) => {
     if (q.blocked_by.some((id) => open.has(id))) return false;
     if (q.state === 'pending' || q.state === 'blocked') return true;
     if (q.state === 'awaiting_review') return q.approved || !review;
@@ -113,4 +120,32 @@ export function integrationLine(task_id: string, i: Integration): string | null 
     default:
       return null;
   }
+}
+
+/** How an integrator batches its checks (SPEC §15): `--window N`, `--jobs J`, `--check-retries K`. */
+export interface CheckPlan {
+  window: number;
+  jobs: number;
+  retries: number;
+}
+
+/** Reads `--window`, `--jobs` and `--check-retries` as given on a command line; throws a sentence for bad input. */
+export function checkPlan(flags: {
+  window?: string | undefined;
+  jobs?: string | undefined;
+  checkRetries?: string | undefined;
+}): CheckPlan {
+  const count = (flag: string, raw: string | undefined, fallback: number, min: number): number => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > 64)
+      throw new Error(`${flag} takes a whole number from ${min} to 64, got ${raw}`);
+    return n;
+  };
+  const window = count('--window', flags.window, 1, 1);
+  return {
+    window,
+    jobs: count('--jobs', flags.jobs, window, 1),
+    retries: count('--check-retries', flags.checkRetries, 0, 0),
+  };
 }

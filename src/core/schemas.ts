@@ -153,6 +153,7 @@ export const IntegrationSchema = z.object({
   commit: z.string().optional().describe('merged: the target tip it became (or the head already in the target).'),
   target: z.string().optional().describe('The branch it was merged into, or tried against.'),
   followup: z.string().optional().describe('conflict, check_failed: the follow-up task of the agent who did the work.'),
+  flaky: z.boolean().optional().describe('merged: its check passed only on a retry (--check-retries).'),
 });
 
 export const ListTasksInput = z.object({

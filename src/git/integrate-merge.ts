@@ -17,7 +17,7 @@ import { type RefSwapper, swapOnce } from './ref-swapper.js';
 import { type GitRun, runGit, splitZ } from './run-git.js';
 
 /** What the check of a merged commit said (see integrate-check.ts). */
-export type CheckVerdict = { ok: true } | { ok: false; output: string; reason: string };
+export type CheckVerdict = { ok: true; flaky?: true } | { ok: false; output: string; reason: string };
 
 export interface MergeRequest {
   /** A directory of the repository: its main work tree, a linked one, or a bare repository. */
@@ -49,7 +49,7 @@ export type MergeHow = 'fast-forward' | 'merge' | 'contained';
 
 export type MergeOutcome =
   /** `commit` is the target's new tip (for `contained`, the head itself, already in the target). */
-  | { state: 'merged'; how: MergeHow; commit: string; old: string; worktree: string | null }
+  | { state: 'merged'; how: MergeHow; commit: string; old: string; worktree: string | null; flaky?: true }
   /** dryRun: the merge that would be made, checked. */
   | { state: 'ready'; how: MergeHow; commit: string; old: string }
   | { state: 'conflict'; paths: string[]; old: string }
@@ -58,7 +58,7 @@ export type MergeOutcome =
   | { state: 'blocked'; reason: string };
 
 /** coord's name on the merge commits it writes: the merge is its act, whoever configured the repository. */
-const IDENTITY = {
+export const IDENTITY = {
   GIT_AUTHOR_NAME: 'coord',
   GIT_AUTHOR_EMAIL: 'coord@localhost',
   GIT_COMMITTER_NAME: 'coord',
@@ -71,7 +71,7 @@ const short = (sha: string) => sha.slice(0, 7);
 const MERGE_DEADLINE_MS = 60_000;
 
 /** git in the merge engine: `ok` lists the exit codes that are answers. */
-const git = (cwd: string, args: string[], ok: number[] = [], env?: Record<string, string>): Promise<GitRun> =>
+export const git = (cwd: string, args: string[], ok: number[] = [], env?: Record<string, string>): Promise<GitRun> =>
   runGit(cwd, args, { ok, deadlineMs: MERGE_DEADLINE_MS, ...(env ? { env } : {}) });
 
 /** The work tree that has `refs/heads/<target>` checked out, if any (`git worktree list --porcelain -z`). */
@@ -100,7 +100,7 @@ export async function dirtyPaths(worktree: string): Promise<string[]> {
 }
 
 /** The merge of `ours` and `theirs` as a tree, or the conflicting paths. */
-async function mergeTree(
+export async function mergeTree(
   repo: string,
   ours: string,
   theirs: string,
@@ -128,7 +128,7 @@ async function unusable(repo: string): Promise<string | null> {
  * `head` a later parent), or null. An integrator that died after its swap and before recording it left
  * one: the head is then in the target, and the result to record is that commit, not the head.
  */
-async function ownMerge(repo: string, tip: string, head: string, subject: string): Promise<string | null> {
+export async function ownMerge(repo: string, tip: string, head: string, subject: string): Promise<string | null> {
   // Only the first-parent commits not reachable from the head can have merged it; bounded all the same.
   const args = ['log', '--first-parent', '--max-count=1000', '--format=%H%x00%P%x00%s', tip, `^${head}`, '--'];
   const run = await git(repo, args).catch(() => null);
@@ -205,9 +205,11 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
       how = 'merge';
     }
 
+    let flaky = false;
     if (req.check) {
       const verdict = await req.check(commit);
       if (!verdict.ok) return { state: 'check_failed', commit, old, output: verdict.output, reason: verdict.reason };
+      flaky = verdict.flaky === true;
     }
 
     if (req.dryRun) return { state: 'ready', how, commit, old };
@@ -244,7 +246,7 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
         };
       }
     }
-    return { state: 'merged', how, commit, old, worktree };
+    return { state: 'merged', how, commit, old, worktree, ...(flaky ? { flaky: true as const } : {}) };
   }
   return { state: 'blocked', reason: `${req.target} kept moving while it was merged; tried again next turn` };
 }

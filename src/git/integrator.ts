@@ -13,7 +13,8 @@ import type { z } from 'zod';
 import { integrationOrder, type QueuedIntegration, SLOT_LEASE_MS } from '../core/integration.js';
 import type { RecordIntegrationInput, TakeSlotOutput } from '../core/integration-schemas.js';
 import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
-import { integrateHead, type MergeOutcome } from './integrate-merge.js';
+import { type CheckVerdict, integrateHead, type MergeOutcome } from './integrate-merge.js';
+import { integrateWindow } from './integrate-window.js';
 import { RefSwapper } from './ref-swapper.js';
 import { repairTarget, type TargetState } from './target-repair.js';
 
@@ -45,6 +46,12 @@ export interface IntegratorOptions {
   stateDir: string;
   /** `--check CMD` and its time limit. */
   check?: { command: string; timeoutMs: number } | undefined;
+  /** `--window N`: how many tasks are merged and checked at once (default 1, one at a time). */
+  window?: number | undefined;
+  /** `--check-retries K`: a failing check runs again up to K times; passing on a retry is `flaky`. */
+  checkRetries?: number | undefined;
+  /** `--jobs J`: how many checks run at once (default: the window). */
+  jobs?: number | undefined;
   /** `--review`: a ready merge waits for `coord approve`. */
   review?: boolean;
   /** Named to a second integrator that finds the slot taken. */
@@ -77,6 +84,8 @@ export class Integrator {
   private readonly leaseMs: number;
   /** The branch this turn merges into. */
   private targetNow: string;
+  /** The speculative window's current size (SPEC §15): starts at `--window`, halves on a failure. */
+  private window: number;
   /** When the slot was last taken or renewed (this process's monotonic clock). */
   private takenAt = Number.NEGATIVE_INFINITY;
 
@@ -86,6 +95,7 @@ export class Integrator {
   ) {
     this.leaseMs = opts.leaseMs ?? SLOT_LEASE_MS;
     this.targetNow = opts.target;
+    this.window = Math.max(1, opts.window ?? 1);
   }
 
   /** The branch the current (or last) turn merges into. */
@@ -156,32 +166,40 @@ export class Integrator {
     const stopIfFailed = () => {
       if (failed) throw failed.error;
     };
+    // Hands one result to the recorder; answers whether the turn stops after it (a blocker merged).
+    const report = (q: QueuedIntegration, outcome: MergeOutcome): boolean => {
+      if (outcome.state === 'blocked' && q.state === 'blocked' && q.reason === outcome.reason) {
+        // Nothing new to record, but the caller still hears it (`--once` exits 2 for it).
+        this.opts.onResult?.(q, { ...outcome, repeated: true });
+        return false;
+      }
+      progressed++;
+      recording = recording.then(() =>
+        this.record(q, q.head, outcome).then(
+          (followup_id) => this.opts.onResult?.(q, { ...outcome, followup_id }),
+          (error: unknown) => {
+            failed ??= { error };
+          },
+        ),
+      );
+      // A blocker merged in this turn frees its dependents only at the next turn: the queue is read again.
+      return outcome.state === 'merged' && queue.some((d) => d.blocked_by.includes(q.task_id));
+    };
+    const order = integrationOrder(queue, moved, this.opts.review ?? false);
     try {
-      for (const q of integrationOrder(queue, moved, this.opts.review ?? false)) {
-        if (failed) break;
-        // A blocker merged in this turn frees its dependents only at the next turn: the queue is read again.
-        // Only what a submit recorded: never the branch's tip (work in progress, a re-created branch).
-        const head = q.head;
-        const target = targets.get(this.repoOf(q));
-        const outcome: MergeOutcome =
-          target && !target.ok
-            ? { state: 'blocked', reason: target.reason }
-            : await this.merge(q, head, swapper, stopIfFailed);
-        if (outcome.state === 'blocked' && q.state === 'blocked' && q.reason === outcome.reason) {
-          // Nothing new to record, but the caller still hears it (`--once` exits 2 for it).
-          this.opts.onResult?.(q, { ...outcome, repeated: true });
-          continue;
+      if (this.windowed()) {
+        await this.windows(order, queue, targets, swapper, report, stopIfFailed);
+      } else {
+        for (const q of order) {
+          if (failed) break;
+          const target = targets.get(this.repoOf(q));
+          // Only what a submit recorded: never the branch's tip (work in progress, a re-created branch).
+          const outcome: MergeOutcome =
+            target && !target.ok
+              ? { state: 'blocked', reason: target.reason }
+              : await this.merge(q, q.head, swapper, stopIfFailed);
+          if (report(q, outcome)) break;
         }
-        progressed++;
-        recording = recording.then(() =>
-          this.record(q, head, outcome).then(
-            (followup_id) => this.opts.onResult?.(q, { ...outcome, followup_id }),
-            (error: unknown) => {
-              failed ??= { error };
-            },
-          ),
-        );
-        if (outcome.state === 'merged' && queue.some((d) => d.blocked_by.includes(q.task_id))) break;
       }
     } finally {
       swapper.close();
@@ -189,6 +207,93 @@ export class Integrator {
     }
     stopIfFailed();
     return { busy: null, progressed };
+  }
+
+  /** The speculative window is used with a check, one repository and no review (SPEC §15 `--window`). */
+  private windowed(): boolean {
+    return (this.opts.window ?? 1) > 1 && this.opts.check !== undefined && this.opts.repo !== null && !this.opts.review;
+  }
+
+  /**
+   * SPEC §15 "Speculative window": the next `window` tasks merged cumulatively and checked at once; the
+   * target advanced to the longest green prefix; a red task out and the rest merged again without it. The
+   * window halves (not below 1) after a failure and grows by one after a green window, back up to N.
+   */
+  private async windows(
+    order: QueuedIntegration[],
+    queue: QueuedIntegration[],
+    targets: Map<string, TargetState>,
+    swapper: RefSwapper,
+    report: (q: QueuedIntegration, outcome: MergeOutcome) => boolean,
+    stopIfFailed: () => void,
+  ): Promise<void> {
+    const repo = this.opts.repo ?? '.';
+    const n = this.opts.window ?? 1;
+    const target = targets.get(repo);
+    if (target && !target.ok) {
+      for (const q of order) if (report(q, { state: 'blocked', reason: target.reason })) return;
+      return;
+    }
+    let left = order;
+    while (left.length > 0) {
+      stopIfFailed();
+      // A task with dependents ends the window: they are merged after it, at the next turn.
+      const size = Math.min(this.window, left.length);
+      const cut = left.slice(0, size).findIndex((q) => queue.some((d) => d.blocked_by.includes(q.task_id)));
+      const batch = left.slice(0, cut === -1 ? size : cut + 1);
+      const byTask = new Map(batch.map((q) => [q.task_id, q]));
+      const result = await this.renewing(() =>
+        integrateWindow({
+          repo,
+          target: this.targetNow,
+          tasks: batch.map((q) => ({ id: q.task_id, head: q.head, message: mergeMessage(q.task_id, q.title) })),
+          jobs: this.opts.jobs ?? n,
+          check: (commit, t) => this.check(repo, commit, t.id),
+          beforeSwap: () => {
+            stopIfFailed();
+            return this.renew();
+          },
+          swapper,
+        }),
+      );
+      let stop = false;
+      for (const d of result.decided) {
+        const q = byTask.get(d.task.id);
+        if (q && report(q, d.outcome)) stop = true;
+      }
+      this.window = result.red ? Math.max(1, Math.floor(this.window / 2)) : Math.min(n, this.window + 1);
+      const done = new Set(result.decided.map((d) => d.task.id));
+      if (stop || done.size === 0) return;
+      left = left.filter((q) => !done.has(q.task_id));
+    }
+  }
+
+  /** How many checks passed only on a retry (SPEC §15 "Flaky checks"), counted for this check command. */
+  flakyChecks = 0;
+
+  /** `--check` on a merged commit, run again up to `--check-retries` times while it fails. */
+  private async check(repo: string, commit: string, label: string): Promise<CheckVerdict> {
+    const check = this.opts.check;
+    if (!check) return { ok: true };
+    const cmd = { repo, stateDir: this.opts.stateDir, command: check.command, timeoutMs: check.timeoutMs, label };
+    for (let attempt = 0; ; attempt++) {
+      const verdict = await runCheck(cmd, commit);
+      if (verdict.ok && attempt > 0) {
+        this.flakyChecks++;
+        return { ok: true, flaky: true };
+      }
+      if (verdict.ok || attempt >= (this.opts.checkRetries ?? 0)) return verdict;
+    }
+  }
+
+  /** Runs `work` while renewing the slot (a check can outlast a third of the lease). */
+  private async renewing<T>(work: () => Promise<T>): Promise<T> {
+    const renewing = setInterval(() => void this.renew().catch(() => undefined), Math.max(1000, this.leaseMs / 3));
+    try {
+      return await work();
+    } finally {
+      clearInterval(renewing);
+    }
   }
 
   private repoOf(q: QueuedIntegration): string {
@@ -219,16 +324,7 @@ export class Integrator {
             Math.max(1000, this.leaseMs / 3),
           );
           try {
-            return await runCheck(
-              {
-                repo,
-                stateDir: this.opts.stateDir,
-                command: check.command,
-                timeoutMs: check.timeoutMs,
-                label: q.task_id,
-              },
-              commit,
-            );
+            return await this.check(repo, commit, q.task_id);
           } finally {
             clearInterval(renewing);
           }
@@ -249,7 +345,7 @@ export class Integrator {
     let input: RecordInput;
     switch (o.state) {
       case 'merged':
-        input = { ...base, state: 'merged', commit: o.commit, how: o.how };
+        input = { ...base, state: 'merged', commit: o.commit, how: o.how, ...(o.flaky ? { flaky: true } : {}) };
         break;
       case 'ready':
         input = {

@@ -3,6 +3,7 @@
  * defaults ← environment ← flags. Nothing below this reads process.env.
  */
 import { isIP } from 'node:net';
+import { type CheckPlan, checkPlan } from '../core/integration.js';
 import { resolveStateDir } from '../state-dir/state-dir.js';
 import { LOG_FORMATS, type LogFormat } from './log-format.js';
 import { parsePublicUrl } from './oauth/public-site.js';
@@ -37,7 +38,12 @@ export interface DaemonConfig {
   /** `--public-url` (SPEC §16): chat hosts reach /mcp through it over OAuth; null = no remote connectors. */
   publicUrl: string | null;
   /** `--integrate [--check CMD] [--check-timeout S] [--review]` (SPEC §15): the daemon runs the integrator. */
-  integrate: { check: { command: string; timeoutMs: number } | null; review: boolean } | null;
+  integrate: {
+    check: { command: string; timeoutMs: number } | null;
+    review: boolean;
+    /** `--window`, `--jobs`, `--check-retries`. */
+    plan: CheckPlan;
+  } | null;
 }
 
 export const DEFAULT_PORT = 7777;
@@ -56,6 +62,9 @@ export interface DaemonFlags {
   check?: string;
   checkTimeout?: string;
   review?: boolean;
+  window?: string;
+  jobs?: string;
+  checkRetries?: string;
 }
 
 /** What the composition root knows about the process the daemon runs in. */
@@ -102,6 +111,7 @@ function integrateConfig(flags: DaemonFlags): DaemonConfig['integrate'] {
   return {
     check: flags.check ? { command: flags.check, timeoutMs: timeout * 1000 } : null,
     review: flags.review ?? false,
+    plan: checkPlan(flags),
   };
 }
 

@@ -44,3 +44,19 @@ test('--once exits 0 when every task it looked at merged', async () => {
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /merged into main/);
 });
+
+test('--jobs 0 and a window of 0 are refused as usage errors; a window larger than the queue merges what there is', async () => {
+  const r = testRepo();
+  await queueTasks(d, 'once-bad', branches(r, 'q', 2));
+  const jobs = await integrate(d, 'once-bad', r.main, ['--once', '--window', '2', '--jobs', '0']).done;
+  assert.equal(jobs.code, 1);
+  assert.match(jobs.stderr, /--jobs takes a whole number from 1 to 64, got 0/);
+  const window = await integrate(d, 'once-bad', r.main, ['--once', '--window', '0']).done;
+  assert.equal(window.code, 1);
+  const wide = await integrate(d, 'once-bad', r.main, ['--once', '--json', '--check', 'true', '--window', '16']).done;
+  assert.equal(wide.code, 0, wide.stderr);
+  assert.deepEqual(
+    (JSON.parse(wide.stdout) as Out).results.map((x) => x.state),
+    ['merged', 'merged'],
+  );
+});

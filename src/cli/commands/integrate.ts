@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { CoordError } from '../../core/errors.js';
-import type { QueuedIntegration } from '../../core/integration.js';
+import { type CheckPlan, checkPlan, type QueuedIntegration } from '../../core/integration.js';
 import { operations } from '../../core/operations.js';
 import { defaultTarget, repositoryOf } from '../../git/integrate-target.js';
 import { Integrator, type IntegratorBoard, SlotLost, type TurnResult } from '../../git/integrator.js';
@@ -22,6 +22,9 @@ interface IntegrateFlags extends CommonFlags {
   target?: string;
   repo?: string;
   slotLease?: string;
+  window?: string;
+  jobs?: string;
+  checkRetries?: string;
 }
 
 /** The line a person reads about one result. */
@@ -32,7 +35,7 @@ export function resultLine(q: QueuedIntegration, target: string, r: TurnResult):
     case 'merged':
       return r.how === 'contained'
         ? `${t} was already in ${target} (${r.commit.slice(0, 7)}): merged, no new commit`
-        : `${t} merged into ${target} as ${r.commit.slice(0, 7)} (${r.how})`;
+        : `${t} merged into ${target} as ${r.commit.slice(0, 7)} (${r.how}${r.flaky ? ', check passed on a retry: flaky' : ''})`;
     case 'ready':
       return `${t} is ready to merge into ${target} as ${r.commit.slice(0, 7)}: coord approve ${q.task_id}`;
     case 'conflict':
@@ -51,6 +54,7 @@ interface OnceResult {
   commit?: string;
   reason?: string;
   followup?: string;
+  flaky?: boolean;
 }
 
 const FAILED = new Set(['conflict', 'check_failed', 'blocked']);
@@ -59,7 +63,7 @@ function onceResult(task_id: string, r: TurnResult): OnceResult {
   const followup = r.followup_id ? { followup: r.followup_id } : {};
   switch (r.state) {
     case 'merged':
-      return { task_id, state: 'merged', commit: r.commit };
+      return { task_id, state: 'merged', commit: r.commit, ...(r.flaky ? { flaky: true } : {}) };
     case 'ready':
       return { task_id, state: 'awaiting_review', commit: r.commit };
     case 'conflict':
@@ -93,6 +97,9 @@ export function registerIntegrate(program: Command): void {
       .option('--check-timeout <s>', 'time limit of --check in seconds (default 600)')
       .option('--once', 'merge what can be merged now, then exit')
       .option('--review', 'leave each ready merge awaiting_review until `coord approve ID`')
+      .option('--window <n>', 'merge the next N tasks cumulatively and check them at once (default 1: one at a time)')
+      .option('--jobs <j>', 'how many checks of a window run at once (default N)')
+      .option('--check-retries <k>', 'run a failing check again up to K times before check_failed (default 0)')
       .option('--retry <id...>', 'queue these conflicting, failed or blocked tasks again first')
       .option('--target <branch>', "the branch to merge into (default: the main work tree's branch, else main/master)")
       .option('--repo <dir>', 'the repository (default: the one around the current directory)')
@@ -129,6 +136,12 @@ export function registerIntegrate(program: Command): void {
       for (const id of flags.retry ?? []) await inv.client.call(operations.retryIntegration, { task_id: id });
       const timeout = Number(flags.checkTimeout ?? 600);
       if (!Number.isFinite(timeout) || timeout <= 0) throw usage('--check-timeout takes a number of seconds');
+      let plan: CheckPlan;
+      try {
+        plan = checkPlan(flags);
+      } catch (e) {
+        throw usage((e as Error).message);
+      }
       const lease = Number(flags.slotLease ?? 60);
       if (!Number.isInteger(lease) || lease < 1 || lease > 3600) throw usage('--slot-lease takes 1 to 3600 seconds');
       // The last result of each task this run looked at, in the order first seen.
@@ -141,6 +154,9 @@ export function registerIntegrate(program: Command): void {
         stateDir: inv.stateDir,
         check: flags.check ? { command: flags.check, timeoutMs: timeout * 1000 } : undefined,
         review: flags.review ?? false,
+        window: plan.window,
+        jobs: plan.jobs,
+        checkRetries: plan.retries,
         holder: `coord integrate (pid ${process.pid} on ${hostname()})`,
         leaseMs: lease * 1000,
         onResult: (q, r) => {
@@ -179,8 +195,13 @@ export function registerIntegrate(program: Command): void {
         await integrator.releaseSlot().catch(() => undefined);
       }
       const all = [...results.values()];
-      if (flags.json) emit(flags, { target: integrator.target, results: all }, () => '');
+      const flaky = integrator.flakyChecks;
+      if (flags.json) emit(flags, { target: integrator.target, results: all, flaky_checks: flaky }, () => '');
       else if (all.length === 0) process.stdout.write(`nothing to merge into ${integrator.target}\n`);
+      if (!flags.json && flaky > 0)
+        process.stdout.write(
+          `the check \`${flags.check}\` passed only on a retry ${flaky} time${flaky === 1 ? '' : 's'} (flaky)\n`,
+        );
       // SPEC §15: 2 when any task ended in conflict, check_failed or blocked — a script can tell.
       if (all.some((r) => FAILED.has(r.state))) process.exitCode = EXIT.conflict;
     }),

@@ -27,6 +27,9 @@ export function registerServe(program: Command): void {
     .option('--check <cmd>', 'with --integrate: run CMD in a temporary work tree of each merged commit first')
     .option('--check-timeout <s>', 'with --check: its time limit in seconds (default 600)')
     .option('--review', 'with --integrate: hold each ready merge until `coord approve ID`')
+    .option('--window <n>', 'with --check: merge and check the next N tasks at once (default 1)')
+    .option('--jobs <j>', 'with --window: how many checks run at once (default N)')
+    .option('--check-retries <k>', 'with --check: run a failing check again up to K times (default 0)')
     .option('--json', 'print the listening address as JSON')
     .option(
       '--log-format <format>',

@@ -103,6 +103,7 @@ export const recordIntegration = defineOperation({
       head: input.head,
       target: input.target,
       how: input.how ?? null,
+      flaky: input.flaky ?? false,
       note: input.note ?? null,
       followup: f && {
         board: input.board,

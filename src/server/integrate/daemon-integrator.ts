@@ -6,6 +6,7 @@
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import type { CheckPlan } from '../../core/integration.js';
 import type { Ctx } from '../../core/operation.js';
 import { cleanLeftoverChecks } from '../../git/integrate-check.js';
 import { defaultTarget } from '../../git/integrate-target.js';
@@ -15,6 +16,7 @@ import { boardInProcess } from './board-in-process.js';
 export interface DaemonIntegrateConfig {
   check: { command: string; timeoutMs: number } | null;
   review: boolean;
+  plan?: CheckPlan;
 }
 
 const WAKING = new Set(['task.completed', 'task.integration', 'task.integrated']);
@@ -49,6 +51,9 @@ export function integrateInDaemon(
       stateDir,
       check: cfg.check ?? undefined,
       review: cfg.review,
+      window: cfg.plan?.window,
+      jobs: cfg.plan?.jobs,
+      checkRetries: cfg.plan?.retries,
       holder: `coord serve --integrate (pid ${process.pid} on ${hostname()})`,
       onResult: (q, r) => log.info({ board, task: q.task_id, state: r.state }, 'integration'),
     });

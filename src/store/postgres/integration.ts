@@ -71,7 +71,7 @@ export async function releaseSlot(tx: Tx, board: string, slot_id: string): Promi
   return { released: gone !== undefined };
 }
 
-const OPEN = `SELECT i.*, t.title, t.claimed_by, t.created_by, t.blocked_by
+const OPEN = `SELECT i.*, t.title, t.claimed_by, t.created_by, t.blocked_by, t.priority
   FROM integrations AS i JOIN tasks AS t ON t.id = i.task_id
   WHERE i.board = @board AND i.state <> 'merged' ORDER BY i.seq`;
 
@@ -84,7 +84,7 @@ const FENCE = `SELECT 1 AS ok FROM integrations AS i JOIN integration_slots AS s
   WHERE i.task_id = @task_id AND s.slot_id = @slot_id AND s.lease_until > @now::bigint FOR SHARE OF s`;
 
 const RECORD = `UPDATE integrations SET state = @state, reason = @reason, commit_sha = @commit, tried_head = @head,
-    target = @target, followup = COALESCE(@followup, followup), updated_at = @now::bigint
+    target = @target, followup = COALESCE(@followup, followup), flaky = @flaky, updated_at = @now::bigint
   WHERE task_id = @task_id RETURNING *`;
 
 export async function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): Promise<RecordOutcome> {
@@ -102,6 +102,7 @@ export async function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): 
     head: cmd.head,
     target: cmd.target,
     followup,
+    flaky: cmd.flaky,
     now: tx.now,
   })) as IntegrationRow;
   if (cmd.note !== null) {

@@ -21,6 +21,8 @@ export interface IntegrationRow {
   target: string | null;
   approved: number | boolean;
   followup: string | null;
+  /** Added by migration 0012: absent in a row read before it. */
+  flaky?: number | boolean | null;
   queued_at: number | string;
   seq: number | string;
 }
@@ -30,6 +32,7 @@ export interface QueueRow extends IntegrationRow {
   claimed_by: string | null;
   created_by: string;
   blocked_by: string | string[];
+  priority: number | string;
 }
 
 const iso = (ms: number | string): string => new Date(Number(ms)).toISOString();
@@ -41,6 +44,7 @@ export function toIntegration(r: IntegrationRow): Integration & { target?: strin
     ...(r.commit_sha !== null ? { commit: r.commit_sha } : {}),
     ...(r.target !== null ? { target: r.target } : {}),
     ...(r.followup !== null ? { followup: r.followup } : {}),
+    ...(r.flaky === true || r.flaky === 1 ? { flaky: true } : {}),
   };
 }
 
@@ -58,6 +62,7 @@ export function toQueued(r: QueueRow): QueuedIntegration {
     head: r.head,
     tried_head: r.tried_head,
     approved: r.approved === true || r.approved === 1,
+    priority: Number(r.priority),
     blocked_by: typeof r.blocked_by === 'string' ? (JSON.parse(r.blocked_by) as string[]) : r.blocked_by,
     queued_at: iso(r.queued_at),
   };
@@ -67,7 +72,11 @@ export function toQueued(r: QueueRow): QueuedIntegration {
 export function integrationEvent(cmd: RecordIntegrationCommand, followup: string | null): NewEvent {
   const base = { board: cmd.board, task_id: cmd.task_id, agent: 'coord' };
   if (cmd.state === 'merged') {
-    return { ...base, type: 'task.integrated', data: { commit: cmd.commit, target: cmd.target, how: cmd.how } };
+    return {
+      ...base,
+      type: 'task.integrated',
+      data: { commit: cmd.commit, target: cmd.target, how: cmd.how, ...(cmd.flaky ? { flaky: true } : {}) },
+    };
   }
   return {
     ...base,

@@ -61,7 +61,7 @@ export function releaseSlot(tx: Tx, board: string, slot_id: string): { released:
   return { released: run.changes === 1 };
 }
 
-const OPEN = `SELECT i.*, t.title, t.claimed_by, t.created_by, t.blocked_by
+const OPEN = `SELECT i.*, t.title, t.claimed_by, t.created_by, t.blocked_by, t.priority
   FROM integrations AS i JOIN tasks AS t ON t.id = i.task_id
   WHERE i.board = ? AND i.state <> 'merged' ORDER BY i.seq`;
 
@@ -71,7 +71,7 @@ export function integrationQueue(db: Db, board: string): QueuedIntegration[] {
 
 // Fenced: the row changes only while slot_id holds a live slot of the task's board.
 const RECORD = `UPDATE integrations SET state = @state, reason = @reason, commit_sha = @commit, tried_head = @head,
-    target = @target, followup = COALESCE(@followup, followup), updated_at = @now
+    target = @target, followup = COALESCE(@followup, followup), flaky = @flaky, updated_at = @now
   WHERE task_id = @task_id AND EXISTS (
     SELECT 1 FROM integration_slots AS s
     WHERE s.board = integrations.board AND s.slot_id = @slot_id AND s.lease_until > @now)
@@ -98,6 +98,7 @@ export function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): Record
     head: cmd.head,
     target: cmd.target,
     followup,
+    flaky: cmd.flaky ? 1 : 0,
     now: tx.now,
   }) as IntegrationRow;
   if (cmd.note !== null) {

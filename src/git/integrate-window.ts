@@ -1,0 +1,244 @@
+/**
+ * The speculative window of the integration queue (SPEC §15, `--window N`, `--jobs J`): the next N tasks in
+ * integration order are merged cumulatively in git's object store — T1, T1+T2, … T1+…+TN, each merge on
+ * top of the one before, exactly as one-at-a-time would make them if every check passed — and the check
+ * runs on each at once, in its own temporary work tree. The target then moves once, by compare-and-swap
+ * from the tip the chain was built on, to the longest green prefix. The first red task is `check_failed`;
+ * the tasks after it are left undecided, for the caller to merge and check again without it. So the result
+ * is exactly what one-at-a-time gives, in the same order — only sooner.
+ *
+ * A task the chain cannot take (a conflict with what comes before it, a head gone from the repository) is
+ * decided in its place in the sequence, and only if everything before it was green: behind a red task it
+ * might merge differently, so it is left undecided too.
+ */
+import type { CoordError } from '../core/errors.js';
+import {
+  type CheckVerdict,
+  dirtyPaths,
+  git,
+  IDENTITY,
+  type MergeOutcome,
+  mergeTree,
+  ownMerge,
+} from './integrate-merge.js';
+import { readRefs } from './read-refs.js';
+import { type RefSwapper, swapOnce } from './ref-swapper.js';
+
+export interface WindowTask {
+  id: string;
+  /** The head a submit recorded. */
+  head: string;
+  /** The merge commit's message, `coord: integrate #id <title>`. */
+  message: string;
+}
+
+export interface WindowRequest {
+  repo: string;
+  target: string;
+  /** In integration order. */
+  tasks: WindowTask[];
+  check: (commit: string, task: WindowTask) => Promise<CheckVerdict>;
+  /** How many checks run at once (`--jobs`). */
+  jobs: number;
+  beforeSwap?: (() => Promise<void>) | undefined;
+  swapper?: RefSwapper | undefined;
+  rounds?: number;
+}
+
+export interface WindowResult {
+  /** The tasks decided, in order, each with its outcome; the rest of `tasks` is left for the next window. */
+  decided: { task: WindowTask; outcome: MergeOutcome }[];
+  /** A check failed in this window (the caller halves it). */
+  red: boolean;
+}
+
+/** One step of the chain: a task merged on top of the one before (`parent`), making `tip`. */
+interface Link {
+  kind: 'link';
+  task: WindowTask;
+  how: 'fast-forward' | 'merge' | 'contained';
+  parent: string;
+  tip: string;
+  /** What is recorded as the task's commit: the tip, or the head for a contained one. */
+  commit: string;
+  /** A contained head changes nothing: no check. */
+  checked: boolean;
+}
+
+/** A task decided without joining the chain (conflict, blocked, already in the target). */
+interface Decided {
+  kind: 'decided';
+  task: WindowTask;
+  outcome: MergeOutcome;
+}
+
+const short = (sha: string) => sha.slice(0, 7);
+const isFlaky = (v: CheckVerdict | undefined) => v?.ok === true && v.flaky === true;
+
+export async function integrateWindow(req: WindowRequest): Promise<WindowResult> {
+  const ref = `refs/heads/${req.target}`;
+  for (let round = 0; round < (req.rounds ?? 20); round++) {
+    const tip = (await readRefs(req.repo, [ref]))?.get(ref);
+    if (!tip) {
+      const reason = `the target branch ${req.target} does not exist`;
+      return { decided: req.tasks.map((task) => ({ task, outcome: { state: 'blocked', reason } })), red: false };
+    }
+    const base = tip.sha;
+    const steps = await chain(req, base);
+    const verdicts = await checkAll(req, steps);
+
+    // The longest green prefix; what follows a red task is not decided here.
+    const decided: { task: WindowTask; outcome: MergeOutcome }[] = [];
+    const accepted: Link[] = [];
+    let red = false;
+    for (const step of steps) {
+      if (step.kind === 'decided') {
+        decided.push(step);
+        continue;
+      }
+      const verdict = verdicts.get(step);
+      if (verdict && !verdict.ok) {
+        const outcome: MergeOutcome = {
+          state: 'check_failed',
+          commit: step.tip,
+          old: step.parent,
+          output: verdict.output,
+          reason: verdict.reason,
+        };
+        decided.push({ task: step.task, outcome });
+        red = true;
+        break;
+      }
+      accepted.push(step);
+      decided.push({ task: step.task, outcome: { state: 'blocked', reason: 'placeholder' } });
+    }
+    const newTip = accepted.at(-1)?.tip ?? base;
+    const merged =
+      (worktree: string | null) =>
+      (l: Link): MergeOutcome => ({
+        state: 'merged',
+        how: l.how,
+        commit: l.commit,
+        old: l.parent,
+        worktree,
+        ...(isFlaky(verdicts.get(l)) ? { flaky: true as const } : {}),
+      });
+    const settle = (outcomeOf: (l: Link) => MergeOutcome): WindowResult => ({
+      decided: decided.map((d) => {
+        const link = accepted.find((l) => l.task === d.task);
+        return link ? { task: d.task, outcome: outcomeOf(link) } : d;
+      }),
+      red,
+    });
+    if (newTip === base) return settle(merged(null));
+
+    const worktree = tip.worktree;
+    if (worktree !== null) {
+      const dirty = await dirtyPaths(worktree);
+      if (dirty.length > 0) {
+        const reason = `${req.target} is checked out in ${worktree} with uncommitted changes: ${dirty.slice(0, 20).join(', ')}`;
+        return settle(() => ({ state: 'blocked', reason }));
+      }
+    }
+    await req.beforeSwap?.();
+    const message = accepted.at(-1)?.task.message ?? 'coord: integrate';
+    const swapped = req.swapper
+      ? await req.swapper.swap(req.repo, ref, newTip, base)
+      : await swapOnce(req.repo, ref, newTip, base, message);
+    // The target moved meanwhile: the whole window is merged and checked again on its new tip.
+    if (!swapped) continue;
+    if (worktree !== null) {
+      const refused = await git(worktree, ['read-tree', '-m', '-u', base, newTip]).then(
+        () => null,
+        (e: CoordError) => String(e.details.stderr ?? e.message),
+      );
+      if (refused !== null) {
+        await git(req.repo, ['update-ref', ref, base, newTip]);
+        const reason = `${req.target} is checked out in ${worktree}, which could not be updated: ${refused}`;
+        return settle(() => ({ state: 'blocked', reason }));
+      }
+    }
+    return settle(merged(worktree));
+  }
+  const reason = `${req.target} kept moving while it was merged; tried again next turn`;
+  return { decided: req.tasks.map((task) => ({ task, outcome: { state: 'blocked', reason } })), red: false };
+}
+
+/** The cumulative merges T1, T1+T2, … on `base`, in the object store; tasks that cannot join are decided in place. */
+async function chain(req: WindowRequest, base: string): Promise<(Link | Decided)[]> {
+  const steps: (Link | Decided)[] = [];
+  let prev = base;
+  for (const task of req.tasks) {
+    const head = task.head;
+    const mb = await git(req.repo, ['merge-base', prev, head], [1]).catch(async (e: CoordError) => {
+      const known = await git(req.repo, ['cat-file', '-e', `${head}^{commit}`], [1, 128]);
+      if (known.code !== 0) return null;
+      throw e;
+    });
+    if (mb === null) {
+      const reason = `commit ${short(head)} is not in the repository any more; a new submit records another`;
+      steps.push({ kind: 'decided', task, outcome: { state: 'blocked', reason } });
+      continue;
+    }
+    if (mb.code === 1) {
+      const reason = `${short(head)} has no history in common with ${req.target}`;
+      steps.push({ kind: 'decided', task, outcome: { state: 'blocked', reason } });
+      continue;
+    }
+    const mbSha = mb.stdout.trim();
+    if (mbSha === head) {
+      if (prev === base) {
+        // Already in the target (merged by hand, or by an integrator that died before recording it).
+        const subject = task.message.split('\n')[0] ?? '';
+        const mergedAs = await ownMerge(req.repo, base, head, subject);
+        const outcome: MergeOutcome =
+          mergedAs === null
+            ? { state: 'merged', how: 'contained', commit: head, old: base, worktree: null }
+            : { state: 'merged', how: 'merge', commit: mergedAs, old: base, worktree: null };
+        steps.push({ kind: 'decided', task, outcome });
+      } else {
+        steps.push({ kind: 'link', task, how: 'contained', parent: prev, tip: prev, commit: head, checked: false });
+      }
+      continue;
+    }
+    if (mbSha === prev) {
+      steps.push({ kind: 'link', task, how: 'fast-forward', parent: prev, tip: head, commit: head, checked: true });
+      prev = head;
+      continue;
+    }
+    const m = await mergeTree(req.repo, prev, head);
+    if ('conflicts' in m) {
+      steps.push({ kind: 'decided', task, outcome: { state: 'conflict', paths: m.conflicts, old: prev } });
+      continue;
+    }
+    const commit = (
+      await git(req.repo, ['commit-tree', m.tree, '-p', prev, '-p', head, '-m', task.message], [], IDENTITY)
+    ).stdout.trim();
+    steps.push({ kind: 'link', task, how: 'merge', parent: prev, tip: commit, commit, checked: true });
+    prev = commit;
+  }
+  return steps;
+}
+
+/**
+ * Runs the checks of the chain's links, at most `jobs` at once, in order. A link after a red one is not
+ * started: its result could not be used.
+ */
+async function checkAll(req: WindowRequest, steps: (Link | Decided)[]): Promise<Map<Link, CheckVerdict>> {
+  const links = steps.filter((s): s is Link => s.kind === 'link' && s.checked);
+  const verdicts = new Map<Link, CheckVerdict>();
+  let next = 0;
+  let firstRed = Number.POSITIVE_INFINITY;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      const link = links[i];
+      if (link === undefined || i > firstRed) return;
+      const verdict = await req.check(link.tip, link.task);
+      verdicts.set(link, verdict);
+      if (!verdict.ok) firstRed = Math.min(firstRed, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(req.jobs, links.length)) }, worker));
+  return verdicts;
+}
