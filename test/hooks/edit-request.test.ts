@@ -51,7 +51,7 @@ test('a bad agent name and a daemon error are refusals naming why', () => {
     assert.match(badAgentReason(bad) ?? '', /^invalid_request: coord does not accept the agent name/);
   assert.match(
     refusalReason(400, { error: { code: 'invalid_request', message: 'agent: must be …' } }),
-    /^invalid_request: the coord daemon refused to decide this edit: agent: must be … — the edit is refused/,
+    /^invalid_request: the coord daemon refused to check this edit: agent: must be … — the edit is refused/,
   );
   assert.match(refusalReason(502, null), /^http_502: /);
 });
