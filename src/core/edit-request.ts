@@ -98,9 +98,9 @@ export function badAgentReason(agent: string): string | null {
  * A live daemon's answer that is not a decision (a 4xx or 5xx): a refusal of the edit naming why — never
  * "daemon down" (only a daemon that does not answer is down).
  */
-export function refusalReason(status: number, body: unknown): string {
+export function refusalReason(status: number, body: unknown, what = 'edit'): string {
   const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   const code = typeof error?.code === 'string' ? error.code : `http_${status}`;
   const message = typeof error?.message === 'string' ? `: ${error.message}` : '';
-  return `${code}: the coord daemon refused to decide this edit${message} — the edit is refused (coord never lets an edit through unchecked while it runs)`;
+  return `${code}: the coord daemon refused to check this ${what}${message} — the ${what} is refused (coord never lets one through unchecked while it runs)`;
 }

@@ -61,6 +61,11 @@ export interface GitPort {
   shellLook(tree: string, untracked: boolean): Promise<ShellLook>;
   /** SPEC §10: the paths that differ between two HEADs of `tree` (a command moved HEAD or committed). */
   headChanges(tree: string, from: string, to: string): Promise<string[]>;
+  /**
+   * SPEC §14: a stamp of the repository's refs, HEADs and indexes (file stats, no git run) — it changes when
+   * anything is committed, merged, reset or checked out in `trees` or on `target`.
+   */
+  refsStamp(repo: string, trees: readonly string[], target: string): string;
   /** Forget what is cached about `tree` (a hook saw it change). */
   invalidate(tree?: string): void;
 }

@@ -7,8 +7,9 @@
  * another agent holds one. Looks are kept in memory, bounded in number and age: a pre hook whose post hook
  * never comes (the client was killed) is forgotten.
  */
-import { editRequests, refusalReason } from './edit-request.js';
+import { type EditRequest, editRequests, refusalReason } from './edit-request.js';
 import { CoordError } from './errors.js';
+import { shortTree } from './holds.js';
 import { invoke } from './invoke.js';
 import type { Ctx } from './operation.js';
 import { operations as op } from './operations.js';
@@ -27,10 +28,21 @@ export interface ShellCall {
   worktree: string;
   /** The client's id of the tool call, which pairs the pre hook with the post hook. */
   callId: string;
+  /**
+   * Other work trees of the repository the command names (SPEC §14: the work tree of an edit is the path's;
+   * shell-edits.ts namedTrees): looked at too, their changes decided as edits of theirs from outside.
+   */
+  others?: string[] | undefined;
+}
+
+/** The looks before one command: its own work tree's, and the named other trees'. */
+interface Before {
+  look: ShellLook;
+  others: [string, ShellLook][];
 }
 
 export class ShellLooks {
-  private readonly looks = new Map<string, ShellLook>();
+  private readonly looks = new Map<string, Before>();
 
   private key(c: ShellCall): string {
     return `${c.agent}\0${c.worktree}\0${c.callId}`;
@@ -40,15 +52,20 @@ export class ShellLooks {
   async before(ctx: Ctx, call: ShellCall): Promise<void> {
     const git = requireGit(ctx);
     const look = await git.shellLook(call.worktree, false);
+    const others: [string, ShellLook][] = [];
+    for (const tree of call.others ?? []) {
+      const other = await git.shellLook(tree, false).catch(() => null);
+      if (other) others.push([tree, other]);
+    }
     // Looks carry the wall clock's time (file times are compared with it), so their age does too.
     const now = Date.now();
-    for (const [k, v] of this.looks) if (now - v.takenAt > LOOK_TTL_MS) this.looks.delete(k);
+    for (const [k, v] of this.looks) if (now - v.look.takenAt > LOOK_TTL_MS) this.looks.delete(k);
     while (this.looks.size >= MAX_LOOKS) {
       const oldest = this.looks.keys().next().value;
       if (oldest === undefined) break;
       this.looks.delete(oldest);
     }
-    this.looks.set(this.key(call), look);
+    this.looks.set(this.key(call), { look, others });
   }
 
   /**
@@ -57,30 +74,31 @@ export class ShellLooks {
    */
   async after(ctx: Ctx, call: ShellCall): Promise<string | null> {
     const key = this.key(call);
-    const before = this.looks.get(key);
-    if (!before) return null;
+    const kept = this.looks.get(key);
+    if (!kept) return null;
     this.looks.delete(key);
     const git = requireGit(ctx);
-    const after = await git.shellLook(call.worktree, true);
-    // A command that moved HEAD or committed changed the paths HEAD's tree changed too (SPEC §10).
-    const moved = headMove(before, after);
-    const committed = moved ? await git.headChanges(call.worktree, moved.from, moved.to) : [];
-    const changed = shellChanges(before, after, committed);
-    const located = changed.map((key) => ({ board: call.board, tree: call.worktree, key }));
-    const requests = editRequests(located, call.worktree);
-    if (requests.length === 0) return null;
     const sessionCtx = { ...ctx, session_id: call.sessionId };
-    return decideShellChanges(
-      requests,
-      (r) =>
-        invoke(op.decideEdit, sessionCtx, { agent: call.agent, ...r }).catch((e: unknown) => {
-          if (e instanceof CoordError)
-            return { decision: 'deny' as const, reason: refusalReason(0, { error: e }), conflicts: [] };
-          throw e;
-        }) as Promise<ShellDecision>,
-      before,
-      after,
-    );
+    const decide = (r: EditRequest) =>
+      invoke(op.decideEdit, sessionCtx, { agent: call.agent, ...r }).catch((e: unknown) => {
+        if (e instanceof CoordError)
+          return { decision: 'deny' as const, reason: refusalReason(0, { error: e }), conflicts: [] };
+        throw e;
+      }) as Promise<ShellDecision>;
+    const lines: string[] = [];
+    for (const [tree, before] of [[call.worktree, kept.look] as const, ...kept.others]) {
+      const after = await git.shellLook(tree, true).catch(() => null);
+      if (!after) continue;
+      // A command that moved HEAD or committed changed the paths HEAD's tree changed too (SPEC §10).
+      const moved = headMove(before, after);
+      const committed = moved ? await git.headChanges(tree, moved.from, moved.to) : [];
+      const located = shellChanges(before, after, committed).map((k) => ({ board: call.board, tree, key: k }));
+      const requests = editRequests(located, call.worktree);
+      const where = tree === call.worktree ? undefined : shortTree(tree, call.worktree);
+      const line = requests.length > 0 ? await decideShellChanges(requests, decide, before, after, where) : null;
+      if (line) lines.push(line);
+    }
+    return lines.length > 0 ? lines.join('\n') : null;
   }
 
   get size(): number {

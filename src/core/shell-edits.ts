@@ -138,6 +138,25 @@ export function shellConflictReason(
   return `lock_conflict: ${parts.join('; ')} and edit something else`;
 }
 
+/** The shell tool call's arguments as text (a command string, or an argv list), null when the input has none. */
+export function commandText(input: Record<string, unknown>): string | null {
+  const args = input.tool_input ?? input.toolInput;
+  return args === undefined || args === null ? null : JSON.stringify(args);
+}
+
+/**
+ * SPEC §14 (the work tree of an edit is the path's): the other work trees a command is looked at in — those it
+ * names (their folder's name appears in it, as `../wt-a/src/b.ts` or `cd wt-a` do). Their own agents' edits
+ * meanwhile are theirs, and a command that names no other tree pays for no other look. No command text: all.
+ */
+export function namedTrees(command: string | null, trees: readonly string[]): string[] {
+  if (command === null) return [...trees];
+  return trees.filter((t) => {
+    const name = t.slice(t.lastIndexOf('/') + 1);
+    return name !== '' && command.includes(name);
+  });
+}
+
 /** What deciding one request of a shell command's paths answered (decide_edit's answer, or a refusal). */
 export interface ShellDecision {
   decision: 'allow' | 'deny';

@@ -21,6 +21,7 @@ import {
   mergeBase,
   ownWork,
 } from './branch.js';
+import { refsStamp } from './refs-stamp.js';
 import { runGit } from './run-git.js';
 import { headChanges, shellLook, uncommitted } from './status.js';
 import { listWorktrees } from './worktree-list.js';
@@ -173,6 +174,10 @@ export class GitRepos implements GitPort {
 
   headChanges(tree: string, from: string, to: string): Promise<string[]> {
     return headChanges(tree, from, to);
+  }
+
+  refsStamp(repo: string, trees: readonly string[], target: string): string {
+    return refsStamp(repo, trees, target);
   }
 
   invalidate(tree?: string): void {

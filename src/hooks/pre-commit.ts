@@ -7,8 +7,9 @@
 import { createRequire } from 'node:module';
 import { PATHS, withQuery } from '../api/paths.js';
 import { CLIENT_KINDS, identify } from '../client/agent-identity.js';
+import { editKey, refusalReason } from '../core/edit-request.js';
 import { conflictLine } from '../core/holds.js';
-import { normaliseResource, overlaps } from '../core/paths.js';
+import { overlaps } from '../core/paths.js';
 import { findRepoRoot, foldsCase } from '../state-dir/board-name.js';
 import { resolveAgent, resolveBoard } from '../state-dir/who.js';
 import { DaemonDown, type HookDaemon, query } from './daemon.js';
@@ -54,8 +55,8 @@ export async function preCommit(
   const keys = (staged.stdout ?? '')
     .split('\0')
     .filter(Boolean)
-    .map((p) => normaliseResource(fold ? p.toLowerCase() : p))
-    .flatMap((k) => (k.ok ? [k.key] : []));
+    // A path too long for a key is checked as its deepest folder that fits (a lock on lib/ still covers it).
+    .flatMap((p) => editKey(fold ? p.toLowerCase() : p) ?? []);
   if (keys.length === 0) return { code: 0, message: '' };
   const board = resolveBoard(undefined, env, root);
   // The committer is whichever agent's shell ran git (or a human, who holds no agent's name).
@@ -68,7 +69,15 @@ export async function preCommit(
   let locks: LiveLock[];
   try {
     const answer = await daemon().get<{ locks: LiveLock[] }>(withQuery(PATHS.locks, query({ board })));
-    if (answer.status !== 200) throw new DaemonDown(`the coord daemon answered HTTP ${answer.status}`);
+    if (answer.status !== 200 || !Array.isArray(answer.body?.locks)) {
+      // A live daemon's answer is never "down" (SPEC §10): one that refuses the look refuses the commit.
+      const reason = refusalReason(answer.status, answer.body, 'commit');
+      if (mode === 'warn') return { code: 0, message: `coord guard (COORD_GUARD=warn): ${reason}` };
+      return {
+        code: 1,
+        message: `coord guard: commit refused — ${reason}\n(COORD_GUARD=warn git commit … to commit anyway)`,
+      };
+    }
     locks = answer.body.locks;
   } catch (e) {
     if (!(e instanceof DaemonDown)) throw e;

@@ -10,32 +10,25 @@
  * Files git ignores are not coord's. Node built-ins only (a hook).
  */
 
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { PATHS } from '../api/paths.js';
 import type { AgentIdentity } from '../client/agent-identity.js';
 import { badAgentReason, type EditRequest, editRequests, refusalReason } from '../core/edit-request.js';
 import { sha256Hex } from '../core/sha256.js';
 import {
+  commandText,
   decideShellChanges,
   headMove,
   headOf,
+  namedTrees,
   porcelainPath,
   type ShellDecision,
   type ShellLook,
   shellChanges,
 } from '../core/shell-edits.js';
-import { boardForRepo, findWorkTree, type WorkTree } from '../state-dir/board-name.js';
+import { boardForRepo, findWorkTree, otherWorkTrees } from '../state-dir/board-name.js';
 import { DaemonBusy, DaemonDown, type HookDaemon } from './daemon.js';
 import type { GuardMode, Verdict } from './guard-mode.js';
 import { type HookInput, str } from './input.js';
@@ -93,31 +86,6 @@ function headChanges(root: string, before: ShellLook, after: ShellLook): string[
   return (git(root, args) ?? '').split('\0').filter((p) => p !== '');
 }
 
-/**
- * The repository's other work trees (SPEC §14: the work tree of an edit is the path's — a command may write
- * `../wt-a/src/b.ts`), read from the git directory's files: the main work tree and `worktrees/*\/gitdir`.
- */
-function otherTrees(tree: WorkTree): string[] {
-  const out = new Set<string>();
-  if (basename(tree.commonDir) === '.git') out.add(dirname(tree.commonDir));
-  let names: string[] = [];
-  try {
-    names = readdirSync(join(tree.commonDir, 'worktrees'));
-  } catch {
-    // no linked work trees
-  }
-  for (const name of names) {
-    try {
-      const dotGit = readFileSync(join(tree.commonDir, 'worktrees', name, 'gitdir'), 'utf8').trim();
-      if (dotGit) out.add(dirname(dotGit));
-    } catch {
-      // a half-removed work tree
-    }
-  }
-  out.delete(tree.root);
-  return [...out].filter((root) => existsSync(join(root, '.git')));
-}
-
 function stamp(abs: string, code: string): ShellLook['entries'][string] {
   try {
     const st = lstatSync(abs);
@@ -146,12 +114,6 @@ export interface ShellEnv {
   deadline: number;
 }
 
-/** The shell tool call's arguments as text (a command string, or an argv list), null when the input has none. */
-function commandText(input: HookInput): string | null {
-  const args = input.tool_input ?? input.toolInput;
-  return args === undefined || args === null ? null : JSON.stringify(args);
-}
-
 /** What pre-shell keeps for post-shell: the session's work tree's look, and the other work trees' (tracked only). */
 interface Kept extends ShellLook {
   others?: Record<string, ShellLook>;
@@ -167,8 +129,7 @@ export function preShell(input: HookInput, env: ShellEnv): Verdict {
   const others: Record<string, ShellLook> = {};
   // Another work tree is looked at when the command names it (its folder's name): its own agents' edits meanwhile
   // are theirs, and a command that names no other tree pays for no other look. No command text: every tree.
-  const said = commandText(input);
-  for (const root of otherTrees(tree).filter((r) => said === null || said.includes(basename(r)))) {
+  for (const root of namedTrees(commandText(input), otherWorkTrees(tree))) {
     const look = snapshot(root, false);
     if (look) others[root] = look;
   }

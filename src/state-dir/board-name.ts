@@ -8,7 +8,7 @@
  * `commondir` names the shared one), not by running git: a hook runs this on
  * every edit.
  */
-import { lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { sha256Hex } from '../core/sha256.js';
 
@@ -19,6 +19,31 @@ export interface WorkTree {
   commonDir: string;
   /** What names the board: the main work tree, or the bare repository's folder. */
   home: string;
+}
+
+/**
+ * The repository's other work trees than `tree` (their top folders), read from the git directory's own files
+ * — the main work tree, and `worktrees/*\/gitdir` — with no git run: a hook can afford it on every call.
+ */
+export function otherWorkTrees(tree: WorkTree): string[] {
+  const out = new Set<string>();
+  if (basename(tree.commonDir) === '.git') out.add(dirname(tree.commonDir));
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(tree.commonDir, 'worktrees'));
+  } catch {
+    // no linked work trees
+  }
+  for (const name of names) {
+    try {
+      const dotGit = readFileSync(join(tree.commonDir, 'worktrees', name, 'gitdir'), 'utf8').trim();
+      if (dotGit) out.add(dirname(dotGit));
+    } catch {
+      // a half-removed work tree
+    }
+  }
+  out.delete(tree.root);
+  return [...out].filter((root) => existsSync(join(root, '.git')));
 }
 
 /** The work tree containing `dir` (walking up to a `.git` entry), with its repository; null outside any. */

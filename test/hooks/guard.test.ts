@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { boardForDir } from '../../src/state-dir/board-name.js';
@@ -95,6 +95,20 @@ describe('coord guard install', () => {
     git('reset', '-q');
     git('checkout', '-q', '--', '.');
     rmSync(join(repo.main, 'src', 'renamed.ts'));
+  });
+
+  test('a commit staging a path too long for a lock key, under a folder another agent holds, is refused (never skipped)', async () => {
+    const board = boardForDir(repo.main);
+    const lock = await d.fetch('/v1/locks', {
+      method: 'POST',
+      json: { agent: 'other-agent', board, resources: ['lib/'], lease_s: 600 },
+    });
+    assert.equal(lock.status, 201);
+    const deep = join('lib', ...Array.from({ length: 60 }, (_, i) => `folder-number-${String(i).padStart(3, '0')}`));
+    mkdirSync(join(repo.main, deep), { recursive: true });
+    const r = commit(repo.main, join(deep, 'x.ts'));
+    assert.notEqual(r.status, 0, `${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /lock_conflict: lib\/folder-number-000\/.* is held by other-agent \(as lib\/\)/);
   });
 
   test('installing twice changes nothing, and remove puts the old hook back', async () => {

@@ -9,8 +9,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { hookPath } from '../../src/api/paths.js';
 import { identify } from '../../src/client/agent-identity.js';
 import { boardForDir } from '../../src/state-dir/board-name.js';
+import { hookKeyOf } from '../../src/state-dir/token.js';
 import { runCoord } from '../hooks/run-hook.js';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { repoWithWorktrees } from './git-repo.js';
@@ -75,32 +77,47 @@ describe("the work tree of an edit is the path's", () => {
     assert.equal(await edit('carol-a', wtA, join(wtA, 'src/c.ts')), null);
   });
 
-  test("a cp into ../wt-A/src/b.ts from bob's shell in wt-B is reported to him with the other work tree's path", async () => {
-    const taken = await d.fetch('/v1/locks/decide', {
-      method: 'POST',
-      json: { agent: 'alice', board, paths: ['src/b.ts'], worktree: wtA },
-    });
-    assert.equal(taken.status, 200);
-    const command = `cp src/a.ts ../${basename(wtA)}/src/b.ts`;
-    const shell = (event: 'pre-shell' | 'post-shell') =>
-      runCoord(['hook', event, '--client', 'claude', '--state', d.stateDir], {
-        stdin: {
-          hook_event_name: event === 'pre-shell' ? 'PreToolUse' : 'PostToolUse',
-          cwd: wtB,
-          tool_name: 'Bash',
-          tool_use_id: 'call-cp',
-          tool_input: { command },
-        },
-        env: { CLAUDE_CODE_SESSION_ID: 'bob-b' },
-        cwd: wtB,
+  for (const door of ['command', 'http'] as const)
+    test(`${door} shell hook: a cp into ../wt-A/src/b.ts from bob's shell in wt-B is reported to him with the other work tree's path`, async () => {
+      const taken = await d.fetch('/v1/locks/decide', {
+        method: 'POST',
+        json: { agent: 'alice', board, paths: [`src/b-${door}.ts`], worktree: wtA },
       });
-    assert.equal((await shell('pre-shell')).stdout, '');
-    writeFileSync(join(wtA, 'src/b.ts'), 'export const a = 1;\n');
-    const r = await shell('post-shell');
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(
-      JSON.parse(r.stdout || '{}').reason ?? 'not reported',
-      new RegExp(`^lock_conflict: your command changed \\.\\./${basename(wtA)}/src/b\\.ts, which alice holds`),
-    );
-  });
+      assert.equal(taken.status, 200);
+      const command = `cp src/a.ts ../${basename(wtA)}/src/b-${door}.ts`;
+      const input = (event: 'pre-shell' | 'post-shell') => ({
+        session_id: `bob-b-${door}`,
+        hook_event_name: event === 'pre-shell' ? 'PreToolUse' : 'PostToolUse',
+        cwd: wtB,
+        tool_name: 'Bash',
+        tool_use_id: `call-cp-${door}`,
+        tool_input: { command },
+      });
+      const shell = async (event: 'pre-shell' | 'post-shell'): Promise<{ reason?: string }> => {
+        if (door === 'http') {
+          const res = await fetch(d.url + hookPath('claude', event), {
+            method: 'POST',
+            headers: { authorization: `Bearer ${hookKeyOf(d.token)}`, 'content-type': 'application/json' },
+            body: JSON.stringify(input(event)),
+          });
+          assert.equal(res.status, 200);
+          return (await res.json()) as { reason?: string };
+        }
+        const r = await runCoord(['hook', event, '--client', 'claude', '--state', d.stateDir], {
+          stdin: input(event),
+          env: { CLAUDE_CODE_SESSION_ID: `bob-b-${door}` },
+          cwd: wtB,
+        });
+        assert.equal(r.code, 0, r.stderr);
+        return r.stdout ? JSON.parse(r.stdout) : {};
+      };
+      assert.deepEqual(await shell('pre-shell'), {});
+      writeFileSync(join(wtA, `src/b-${door}.ts`), 'export const a = 1;\n');
+      assert.match(
+        (await shell('post-shell')).reason ?? 'not reported',
+        new RegExp(
+          `^lock_conflict: your command changed \\.\\./${basename(wtA)}/src/b-${door}\\.ts, which alice holds`,
+        ),
+      );
+    });
 });

@@ -48,6 +48,16 @@ async function pendingTrees(ctx: Ctx, board: string, worktree: string | undefine
   const git = ctx.git;
   const trees = (await git.worktrees(repo.repo)).filter((t) => !t.prunable);
   const now = ctx.clock.now();
+  // Stamped before git looks (pending-elsewhere.ts): a commit meanwhile makes the next decision look again.
+  const stamp = {
+    repo: repo.repo,
+    target: repo.target,
+    value: git.refsStamp(
+      repo.repo,
+      trees.map((t) => t.path),
+      repo.target,
+    ),
+  };
   const seen = await ctx.store.agentTrees(board, now - WORKING_MS);
   const claims = (await ctx.store.activity({ board, since_ms: WORKING_MS })).claims;
   const all = new Map<string, string[]>();
@@ -74,7 +84,7 @@ async function pendingTrees(ctx: Ctx, board: string, worktree: string | undefine
     }),
   );
   // The edit decisions that follow read it (an unheld pending path elsewhere gives a warning line).
-  recordPending(ctx, board, snapshot, now);
+  recordPending(ctx, board, snapshot, now, stamp);
   return { target: repo.target, worktrees: out, all };
 }
 

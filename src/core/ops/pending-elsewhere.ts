@@ -2,21 +2,18 @@
  * SPEC §14: "an unheld pending path in another work tree gives a warning
  * line, not a block". What each work tree of a board's repository would bring
  * into the target is kept as a snapshot per board, so the edit decision reads
- * it from memory: git runs off the decision's path while edits go on
- * (refreshed in the background once the snapshot is a second old, and by
- * `changes` / `worktrees`, which compute it anyway). Only a decision that
- * finds it older than FRESH_MS — the board's first, or the first after a
- * while idle — waits for git: a stale look would warn about work merged
- * meanwhile and miss work committed meanwhile.
+ * it from memory: git runs off the decision's path (refreshed in the
+ * background once the snapshot is a few seconds old, and by `changes` /
+ * `worktrees`, which compute it anyway). A decision waits for git only when
+ * it must: the board's first, and one that finds the refs moved since the
+ * last look (a stamp of file stats, GitPort.refsStamp) — a stale look would
+ * warn about work merged meanwhile and miss work committed meanwhile.
  */
 import { shortTree } from '../holds.js';
 import type { Ctx } from '../operation.js';
 import { overlaps } from '../paths.js';
 
-/**
- * A snapshot older than this is looked at again before the decision reads it; one older than half of it is
- * refreshed in the background while the decision reads it.
- */
+/** A snapshot older than this is refreshed in the background; the decision reads it meanwhile. */
 const FRESH_MS = 2000;
 
 interface TreePending {
@@ -28,6 +25,8 @@ interface Snapshot {
   at: number;
   trees: Map<string, TreePending>;
   refreshing: Promise<void> | null;
+  /** The refs stamp taken before the look (GitPort.refsStamp): a different one now means it is stale. */
+  stamp?: { repo: string; target: string; value: string } | undefined;
 }
 
 /** Per store (one daemon's board state), per board. */
@@ -48,13 +47,14 @@ export function recordPending(
   board: string,
   trees: Map<string, TreePending>,
   startedAt: number = ctx.clock.now(),
+  stamp?: Snapshot['stamp'],
 ): void {
   const m = boardSnapshots(ctx);
   const was = m.get(board);
   // A slower look that began before the one kept (a background refresh finishing after `changes`) would put
   // older facts back.
   if (was && was.at > startedAt) return;
-  m.set(board, { at: startedAt, trees, refreshing: was?.refreshing ?? null });
+  m.set(board, { at: startedAt, trees, refreshing: was?.refreshing ?? null, stamp });
 }
 
 async function compute(ctx: Ctx, board: string): Promise<void> {
@@ -62,11 +62,17 @@ async function compute(ctx: Ctx, board: string): Promise<void> {
   if (!ctx.git || !repo) return;
   const git = ctx.git;
   const startedAt = ctx.clock.now();
+  const listed = (await git.worktrees(repo.repo)).filter((w) => !w.prunable);
+  // Stamped before git looks: whatever is committed while it looks makes the stamp differ next time.
+  const value = git.refsStamp(
+    repo.repo,
+    listed.map((t) => t.path),
+    repo.target,
+  );
   const trees = new Map<string, TreePending>();
-  for (const t of (await git.worktrees(repo.repo)).filter((w) => !w.prunable)) {
+  for (const t of listed)
     trees.set(t.path, { branch: t.branch, paths: (await git.pending(t.path, repo.target)).paths });
-  }
-  recordPending(ctx, board, trees, startedAt);
+  recordPending(ctx, board, trees, startedAt, { repo: repo.repo, target: repo.target, value });
 }
 
 function refresh(ctx: Ctx, board: string): Promise<void> {
@@ -84,6 +90,12 @@ function refresh(ctx: Ctx, board: string): Promise<void> {
   return p;
 }
 
+/** Whether refs, HEADs or indexes moved since the snapshot's look (a snapshot `changes` recorded has no stamp). */
+function stale(ctx: Ctx, s: Snapshot): boolean {
+  if (!ctx.git || !s.stamp) return false;
+  return ctx.git.refsStamp(s.stamp.repo, [...s.trees.keys()], s.stamp.target) !== s.stamp.value;
+}
+
 /**
  * One line for the model when a path it may edit has changes not merged yet in another work tree that no
  * hold covers (a hold would have refused the edit): null when there are none, or coord sees no repository.
@@ -97,14 +109,14 @@ export async function pendingElsewhere(
   if (!ctx.git || !worktree) return null;
   const m = boardSnapshots(ctx);
   let s = m.get(board);
-  const age = s && s.at > 0 ? ctx.clock.now() - s.at : Number.POSITIVE_INFINITY;
-  if (age > FRESH_MS) {
-    // Too old to tell (the first decision, or the first after a while idle): a person may have committed or
-    // merged meanwhile, so this decision waits for git rather than warn from a stale look.
+  if (!s || s.at === 0 || stale(ctx, s)) {
+    // The board's first decision, or something was committed, merged, reset or checked out since the last look
+    // (a person's commit, a merge into the target): this decision waits for git rather than warn from a stale
+    // look. The stamp is file stats only, so a decision pays for git only when refs moved.
     await refresh(ctx, board);
     s = m.get(board);
-  } else if (age > FRESH_MS / 2) {
-    // Looked at again while edits go on, so that a busy session's decisions never wait for git.
+  } else if (ctx.clock.now() - s.at > FRESH_MS) {
+    // Uncommitted edits leave no trace in the refs: looked at again in the background while the decision reads it.
     void refresh(ctx, board);
   }
   if (!s) return null;

@@ -20,7 +20,8 @@ import { agentOfKey } from '../../core/agent-name.js';
 import { CoordError } from '../../core/errors.js';
 import type { Ctx } from '../../core/operation.js';
 import { ShellLooks } from '../../core/shell-check.js';
-import { boardForRepo, findWorkTree } from '../../state-dir/board-name.js';
+import { commandText, namedTrees } from '../../core/shell-edits.js';
+import { boardForRepo, findWorkTree, otherWorkTrees } from '../../state-dir/board-name.js';
 
 const EVENTS: ReadonlySet<string> = new Set(['pre-shell', 'post-shell']);
 
@@ -66,6 +67,8 @@ export function registerHookRoutes(app: FastifyInstance, ctx: Ctx, looks = new S
       board: header(req.headers['coord-board']) || boardForRepo(tree.home),
       worktree: tree.root,
       callId: text(input.tool_use_id) ?? text(input.toolUseId) ?? '',
+      // SPEC §14: the other work trees the command names are looked at too (the work tree of an edit is the path's).
+      others: namedTrees(commandText(input), otherWorkTrees(tree)).filter(ownWorkTree),
     };
     if (event === 'pre-shell') {
       await looks.before(ctx, call);
