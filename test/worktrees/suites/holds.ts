@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { identify } from '../../../src/client/agent-identity.js';
 import { boardForDir } from '../../../src/state-dir/board-name.js';
 import { runCoord } from '../../hooks/run-hook.js';
@@ -220,6 +221,40 @@ export function holdsSuite(store: string, start: () => Promise<Daemons>): void {
       assert.equal(warned.context.split('\n').length, 1, 'one line');
       assert.equal((await edit('warn-a', wtA, 'src/quiet.ts')).context, '', 'nothing pending elsewhere: nothing said');
       assert.equal((await edit('warn-b', wtB, 'src/shared.ts')).context, '', 'its own work tree is not warned of');
+    });
+
+    test("an agent's MCP session cannot end another agent's hold: unlock_files with its lock_id, forced, is forbidden and the hold stays un-noted; the conflict it met named no lock_id", async () => {
+      const held = (await locks()).find((l) => l.hold && l.resources.includes('src/b.ts'));
+      assert.ok(held, JSON.stringify(await locks()));
+      const transport = new StreamableHTTPClientTransport(new URL(`${dB.url}/mcp`), {
+        requestInit: {
+          headers: {
+            authorization: `Bearer ${dB.token}`,
+            'coord-agent': 'bob',
+            'coord-board': board,
+            'coord-root': wtB,
+          },
+        },
+      });
+      const bob = new Client({ name: 'bob', version: '1' });
+      await bob.connect(transport);
+      try {
+        const met = (await bob.callTool({ name: 'lock_files', arguments: { files: ['src/b.ts'] } })) as any;
+        assert.equal(met.isError, true);
+        assert.match(met.content[0].text, /^lock_conflict: src\/b\.ts has changes not merged yet/);
+        assert.ok(!JSON.stringify(met).includes(held.lock_id), JSON.stringify(met));
+        const ended = (await bob.callTool({
+          name: 'unlock_files',
+          arguments: { lock_id: held.lock_id, force: true },
+        })) as any;
+        assert.equal(ended.isError, true, ended.content[0].text);
+        assert.match(ended.content[0].text, /^forbidden: lock \S+ is a change hold of \S+'s work not merged yet/);
+      } finally {
+        await bob.close();
+      }
+      assert.ok((await locks()).some((l) => l.lock_id === held.lock_id && l.hold));
+      const shown = await json(repo.main, 'show', held.task_id);
+      assert.ok(!shown.task.notes.some((n: { text: string }) => /unlock --force/.test(n.text)), 'no "ended" note');
     });
 
     test('coord unlock --force PATH ends the hold at once and notes it on its task', async () => {
