@@ -14,6 +14,7 @@ import { identify } from '../../../src/client/agent-identity.js';
 import { boardForDir } from '../../../src/state-dir/board-name.js';
 import { runCoord } from '../../hooks/run-hook.js';
 import type { SpawnedDaemon } from '../../support/daemon.js';
+import { waitFor } from '../../support/wait-for.js';
 import { type Repo, repoWithWorktrees } from '../git-repo.js';
 
 /** Daemons sharing one board state: one on SQLite; two on one PostgreSQL database (holds are board state). */
@@ -268,6 +269,40 @@ export function holdsSuite(store: string, start: () => Promise<Daemons>): void {
       assert.ok(
         shown.task.notes.some((n: { text: string }) => /ended by alice with unlock --force/.test(n.text)),
         JSON.stringify(shown.task.notes),
+      );
+    });
+
+    test("a hold left by an agent whose session ended names the task it held: B's refusal says task #id by that agent", async () => {
+      const transport = new StreamableHTTPClientTransport(new URL(`${d.url}/mcp`), {
+        requestInit: {
+          headers: {
+            authorization: `Bearer ${d.token}`,
+            'coord-agent': 'agent-a',
+            'coord-board': board,
+            'coord-root': wtA,
+          },
+        },
+      });
+      const a = new Client({ name: 'agent-a', version: '1' });
+      await a.connect(transport);
+      const { task } = await json(repo.main, 'post', 'session work', '--agent', 'lead');
+      const claimed = (await a.callTool({ name: 'claim_task', arguments: { task_id: task.id } })) as any;
+      assert.notEqual(claimed.isError, true, claimed.content[0].text);
+      const locked = (await a.callTool({ name: 'lock_files', arguments: { files: ['src/c.ts'] } })) as any;
+      assert.notEqual(locked.isError, true, locked.content[0].text);
+      writeFileSync(join(wtA, 'src/c.ts'), 'export const c = 1;\n');
+      await transport.terminateSession();
+      await a.close();
+
+      const hold = await waitFor(async () => (await locks()).find((l) => l.hold && l.resources.includes('src/c.ts')));
+      assert.equal(hold.task_id, task.id, JSON.stringify(hold));
+      const refused = await edit('after-b', wtB, 'src/c.ts');
+      assert.equal(refused.allowed, false);
+      assert.match(
+        refused.reason,
+        new RegExp(
+          `src/c\\.ts has changes not merged yet in worktree \\S+ \\(branch wt1, task #${task.id} by agent-a\\)`,
+        ),
       );
     });
 
