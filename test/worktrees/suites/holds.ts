@@ -306,6 +306,22 @@ export function holdsSuite(store: string, start: () => Promise<Daemons>): void {
       );
     });
 
+    test('a completed submit is refused while a path changed since the claim is uncommitted, even one the agent never locked (its lock was refused); a path already dirty at the claim is not its', async () => {
+      writeFileSync(join(wtA, 'src/before.ts'), 'export const before = 0;\n');
+      const kept = await json(repo.main, 'lock', 'src/d.ts', '--agent', 'keeper');
+      const a = 'agent-d';
+      const t = await claimIn(wtA, a, 'touch d');
+      const refusedLock = await coord(wtA, 'lock', 'src/d.ts', '--agent', a);
+      assert.equal(refusedLock.code, 2, refusedLock.stdout + refusedLock.stderr);
+      writeFileSync(join(wtA, 'src/d.ts'), 'export const d = 1;\n');
+      const refused = await coord(wtA, 'submit', t.id, '--claim', t.claim, '--ok');
+      assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+      assert.match(refused.stderr, /uncommitted_changes: src\/d\.ts in /);
+      assert.doesNotMatch(refused.stderr, /before\.ts/, 'dirty before the claim: not this claim’s');
+      assert.equal((await json(repo.main, 'show', t.id)).task.state, 'claimed', 'nothing completed');
+      assert.equal((await coord(repo.main, 'unlock', kept.lock_id)).code, 0);
+    });
+
     test('coord target names the branch work is merged into; a branch that does not exist is refused and changes nothing', async () => {
       const bad = await coord(repo.main, 'target', 'no-such-branch');
       assert.equal(bad.code, 1, bad.stdout + bad.stderr);
