@@ -22,7 +22,9 @@ export async function afterClaim(ctx: Ctx, grant: ClaimGrant, tree: WorkTreeFact
   // answer carries it. Read before this claim records its own work tree over it.
   if (grant.task.attempts > 1 && !grant.reclaimed && ctx.git) {
     const before = await ctx.store.claimTree(grant.task.id);
-    if (before && before.claim_id !== grant.claim_id) await noteEndedClaim(ctx, grant.task, before, null);
+    // The claim is made: a failure to look is never this claim's failure.
+    if (before && before.claim_id !== grant.claim_id)
+      await noteEndedClaim(ctx, grant.task, before, null).catch(() => null);
   }
   if (tree && !grant.reclaimed) {
     const dirty = await dirtyAtClaim(ctx, tree.root);
