@@ -17,6 +17,12 @@ export interface Ctx {
   session_id?: string | null;
   /** Aborted when the caller goes away (an HTTP client disconnects during a long-poll). */
   signal?: AbortSignal;
+  /**
+   * Set when an agent's own session calls (an MCP session, a remote connector): it acts as this agent only.
+   * SPEC §14: ending another agent's lock or hold is a person's act (the CLI with the owner's token, the
+   * dashboard), never an agent's tool call. Absent for a person's tools.
+   */
+  acting_agent?: string;
   /** `--public-url` (SPEC §16), without a trailing slash: where remote connectors reach this daemon. */
   public_url?: string | null;
   /** SPEC §16: a remote connector's board — its calls act on that board only, and see no local paths (confine.ts). */

@@ -25,6 +25,11 @@ export interface ClaimTree {
   claim_id: string;
   worktree: string;
   head: string | null;
+  /**
+   * SPEC §14: the work tree's uncommitted paths when the claim began — a path dirty now but not then was
+   * touched since. null when not noted (too many to keep, git failed, a claim recorded before coord noted them).
+   */
+  dirty?: string[] | null;
 }
 
 /** A lock taken from a work tree that ended and waits for git to say which of its keys are pending there. */

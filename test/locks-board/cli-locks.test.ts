@@ -66,6 +66,37 @@ describe('coord lock, unlock, locks and claim --files against a real daemon', ()
     }
   });
 
+  test('coord unlock PATH releases your own lock covering that path; a path you hold nothing on releases nothing and exits 1 saying so', async () => {
+    const src = join(repo, 'src');
+    const never = await coord(src, env, 'unlock', 'never.ts', '--agent', 'carol');
+    assert.equal(never.code, 1, never.stdout + never.stderr);
+    assert.match(never.stderr, /nothing released: carol holds no lock on src\/never\.ts/);
+    assert.doesNotMatch(never.stdout, /released/);
+
+    const held = JSON.parse((await coord(src, env, 'lock', 'b.ts', '--agent', 'carol', '--json')).stdout);
+    const notYours = await coord(repo, env, 'unlock', 'src/b.ts', '--agent', 'dave');
+    assert.equal(notYours.code, 1, notYours.stdout + notYours.stderr);
+    assert.match(notYours.stderr, /nothing released: dave holds no lock on src\/b\.ts — it is held by a lock of carol/);
+    const listed = async () =>
+      JSON.parse((await coord(repo, env, 'locks', '--json')).stdout).locks.map((l: { lock_id: string }) => l.lock_id);
+    assert.ok((await listed()).includes(held.lock_id), "carol's lock is untouched");
+
+    const mine = await coord(src, env, 'unlock', 'b.ts', '--agent', 'carol', '--json');
+    assert.equal(mine.code, 0, mine.stderr);
+    assert.deepEqual(JSON.parse(mine.stdout), { released: true, lock_ids: [held.lock_id] });
+    assert.ok(!(await listed()).includes(held.lock_id), 'released');
+  });
+
+  test('a kind:name key is never a path: coord lock port:5173 in a subfolder locks port:5173, and unlock by that key releases it', async () => {
+    const src = join(repo, 'src', 'deep');
+    const locked = await coord(src, env, 'lock', 'port:5173', 'db:dev', '--agent', 'erin', '--json');
+    assert.equal(locked.code, 0, locked.stderr);
+    assert.deepEqual(JSON.parse(locked.stdout).resources, ['db:dev', 'port:5173']);
+    const un = await coord(src, env, 'unlock', 'port:5173', '--agent', 'erin');
+    assert.equal(un.code, 0, un.stderr);
+    assert.match(un.stdout, /^released l_/);
+  });
+
   test('coord claim ID --files exits 2 while a file is held and leaves the task queued; it succeeds once the holder submits', async () => {
     const post = async (title: string) =>
       (

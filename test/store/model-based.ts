@@ -295,8 +295,10 @@ class Run {
           const out = got.value as { task: Task; replayed: boolean };
           assert.equal(out.replayed, want.replayed, at);
           assert.deepEqual(view(out.task), modelView(model, t), at);
-          // Replay is idempotent: it answers exactly the stored task.
-          if (want.replayed) assert.deepEqual(out.task, this.rows.get(t.id), `${at}: replay answers the stored task`);
+          // Replay is idempotent: it answers exactly the stored task (and, like list, where its work stands).
+          const { integration, ...task } = out.task;
+          assert.deepEqual(integration, { state: 'none' }, `${at}: no commits, not in the integration queue`);
+          if (want.replayed) assert.deepEqual(task, this.rows.get(t.id), `${at}: replay answers the stored task`);
         }
         return { touched: [t.id], mayChange: want.ok && !want.replayed };
       }
@@ -340,7 +342,7 @@ class Run {
   async check(touched: string[], mayChange: boolean, at: string): Promise<void> {
     const { h, model } = this;
     const before = this.rows;
-    // `integration` is filled in by list and show (SPEC §15), not by the writes this model compares with.
+    // `integration` is filled in by list, show and submit (SPEC §15), not by the writes this model compares with.
     const listed = (await h.call(op.listTasks, { limit: 500 })).tasks.map(({ integration: _i, ...t }) => t as Task);
     const after = new Map(listed.map((t) => [t.id, t]));
     assert.equal(after.size, model.tasks.size, at);

@@ -6,11 +6,13 @@
  * the working directory. Keys are what the files are on disk (SPEC §10, one
  * file, one key): symlinks followed, NFC, case folded where the file system
  * folds it. A file in a submodule or a nested repository is that
- * repository's, on its board — the board its edits are checked on.
+ * repository's, on its board — the board its edits are checked on. A
+ * `kind:name` key (`port:5173`) is never a path (SPEC §14).
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError } from '../../client/daemon-client.js';
+import { isKindKey } from '../../core/paths.js';
 import { findRepoRoot, placePath } from '../../state-dir/board-name.js';
 
 const isDir = (path: string): boolean => {
@@ -31,6 +33,11 @@ export function repoKeys(paths: string[], cwd: string): RepoKeys {
   const root = findRepoRoot(cwd) ?? cwd;
   const boards = new Set<string>();
   const keys = paths.map((p) => {
+    // SPEC §14: `port:5173`, `db:dev` name no file: kept as spelt wherever the command runs.
+    if (isKindKey(p)) {
+      boards.add('');
+      return p;
+    }
     const abs = resolve(cwd, p);
     const placed = placePath(p.endsWith('/') ? `${abs}/` : abs, root);
     if (placed.kind === 'outside') {

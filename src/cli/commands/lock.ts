@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { CliError } from '../../client/daemon-client.js';
 import { shortTree } from '../../core/holds.js';
 import { parseInput } from '../../core/invoke.js';
 import type { Lock } from '../../core/model.js';
@@ -30,17 +31,63 @@ export function lockTable(locks: Lock[]): string {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
 }
 
-/** A lock id as given, or every lock and hold on the board whose keys meet the path. */
-async function locksNamed(inv: ReturnType<typeof resolveInvocation>, what: string): Promise<string[]> {
+/** What `coord unlock` names: a lock by its id, or the locks on the board whose keys meet a path. */
+interface Named {
+  /** The lock id given, when it is one (listed, or spelt as coord spells lock ids). */
+  id: string | null;
+  key: string;
+  locks: Lock[];
+}
+
+const LOCK_ID = /^l_[A-Za-z0-9_-]{16}$/;
+
+async function locksNamed(inv: ReturnType<typeof resolveInvocation>, what: string): Promise<Named> {
   const res = await inv.client.call(operations.listLocks, parseInput(operations.listLocks, { board: inv.board }));
-  if (res.locks.some((l) => l.lock_id === what)) return [what];
+  const byId = res.locks.filter((l) => l.lock_id === what);
+  if (byId.length > 0 || LOCK_ID.test(what)) return { id: what, key: what, locks: byId };
   let key: string;
   try {
     key = repoRelative([what], process.cwd())[0] ?? what;
   } catch {
-    return [];
+    return { id: null, key: what, locks: [] };
   }
-  return res.locks.filter((l) => l.resources.some((r) => overlaps(r, key))).map((l) => l.lock_id);
+  return { id: null, key, locks: res.locks.filter((l) => l.resources.some((r) => overlaps(r, key))) };
+}
+
+const release = (inv: ReturnType<typeof resolveInvocation>, lock_id: string, force = false) =>
+  inv.client.call(
+    operations.unlockFiles,
+    parseInput(operations.unlockFiles, force ? { lock_id, force: true, agent: inv.agent } : { lock_id }),
+  );
+
+/**
+ * `coord unlock ID|PATH`: by id, that lock; by path, the caller's own locks that meet it (a hold is ended only
+ * with --force). When nothing of the caller's meets the path it says so and exits 1: nothing was released.
+ */
+async function unlockOwn(inv: ReturnType<typeof resolveInvocation>, what: string): Promise<string[]> {
+  const named = await locksNamed(inv, what);
+  if (named.id !== null) {
+    if (named.locks[0]?.hold) {
+      throw new CliError(
+        'not_found',
+        `nothing released: ${named.id} is a change hold (its work is not merged yet) — it ends by itself once merged; end it now with coord unlock --force ${named.id}`,
+        { released: [], lock_id: named.id },
+      );
+    }
+    await release(inv, named.id);
+    return [named.id];
+  }
+  const mine = named.locks.filter((l) => l.agent === inv.agent && !l.hold);
+  if (mine.length === 0) {
+    const others = named.locks.map((l) => `${l.hold ? 'a change hold' : 'a lock'} of ${l.agent} (${l.lock_id})`);
+    throw new CliError(
+      'not_found',
+      `nothing released: ${inv.agent} holds no lock on ${named.key}${others.length > 0 ? ` — it is held by ${[...new Set(others)].join(', ')}; a person ends another's lock or a hold with coord unlock --force ${what}` : ' (coord locks lists who holds what)'}`,
+      { released: [], key: named.key },
+    );
+  }
+  for (const l of mine) await release(inv, l.lock_id);
+  return mine.map((l) => l.lock_id);
 }
 
 export function registerLock(program: Command): void {
@@ -92,26 +139,28 @@ export function registerLock(program: Command): void {
   withCommon(
     program
       .command('unlock')
-      .description('Release a lock (releasing twice is fine); --force also ends a change hold, by lock id or path')
-      .argument('<lock_id|path>', 'the lock_id printed by coord lock (with --force, a path: every hold on it)')
+      .description(
+        'Release a lock by its id, or your own lock on a path (releasing twice is fine); --force also ends another’s lock or a change hold',
+      )
+      .argument(
+        '<lock_id|path>',
+        'the lock_id printed by coord lock, or a path: your lock on it (with --force, every lock and hold on it)',
+      )
       .option('--force', 'end it even if it is a change hold whose work is not merged yet (noted on its task)'),
     { board: true },
   ).action(
     action(async (what: string, flags: CommonFlags & { force?: boolean }) => {
       const inv = resolveInvocation(flags);
       if (!flags.force) {
-        const input = parseInput(operations.unlockFiles, { lock_id: what });
-        const res = await inv.client.call(operations.unlockFiles, input);
-        emit(flags, res, () => `released ${input.lock_id}`);
+        const ids = await unlockOwn(inv, what);
+        // By id, the API's answer as it is; by path, which of the caller's locks that was.
+        const answer = ids[0] === what ? { released: true } : { released: true, lock_ids: ids };
+        emit(flags, answer, () => `released ${ids.join(' ')}`);
         return;
       }
-      const ids = await locksNamed(inv, what);
-      for (const lock_id of ids) {
-        await inv.client.call(
-          operations.unlockFiles,
-          parseInput(operations.unlockFiles, { lock_id, force: true, agent: inv.agent }),
-        );
-      }
+      const named = await locksNamed(inv, what);
+      const ids = named.id !== null ? [named.id] : named.locks.map((l) => l.lock_id);
+      for (const lock_id of ids) await release(inv, lock_id, true);
       emit(flags, { released: ids }, () =>
         ids.length === 0 ? `nothing holds ${what}` : `ended ${ids.join(' ')} (--force)`,
       );

@@ -15,6 +15,19 @@ export interface Verified {
   hold: { agent: string; worktree: string; paths: string[] };
 }
 
+/**
+ * SPEC §14: the paths a claim touched — what it locked or committed, and every path uncommitted now that was
+ * not when the claim began (`dirtyAtClaim`; null when that was not noted: then only the first two).
+ */
+export function touchedPaths(
+  own: string[],
+  uncommitted: string[],
+  dirtyAtClaim: string[] | null | undefined,
+): string[] {
+  const before = new Set(dirtyAtClaim ?? uncommitted);
+  return [...new Set([...own, ...uncommitted.filter((p) => !before.has(p))])];
+}
+
 export async function verifyDone(
   ctx: Ctx,
   input: { task_id: string; claim_id: string; worktree?: string | undefined; allow_dirty?: boolean | undefined },
@@ -38,7 +51,11 @@ export async function verifyDone(
   const locked = (await ctx.store.listLocks(task.board)).filter(
     (l) => l.agent === task.claimed_by && (l.worktree === at.root || l.task_id === task.id),
   );
-  const touched = [...new Set([...locked.flatMap((l) => l.resources), ...record.paths])];
+  const touched = touchedPaths(
+    [...locked.flatMap((l) => l.resources), ...record.paths],
+    uncommitted,
+    mine && mine.worktree === at.root ? mine.dirty : null,
+  );
   const dirty = uncommitted.filter((p) => touched.some((t) => overlaps(t, p)));
   if (dirty.length > 0 && !input.allow_dirty) {
     const where = shortTree(at.root, null);

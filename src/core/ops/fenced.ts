@@ -1,5 +1,6 @@
 /** heartbeat, release and submit: each presents the claim_id, the fencing token (SPEC rule 5). */
 import { resultHash } from '../canonical-json.js';
+import { describeIntegration } from '../describe-integration.js';
 import { defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
 import { HeartbeatOutput, SubmitOutput, TaskEnvelope } from '../output-schemas.js';
@@ -59,6 +60,9 @@ export const submitResult = defineOperation({
       ...(verified ? { change: verified.change, hold: verified.hold } : {}),
     });
     if (outcome.ok && !outcome.replayed) await settleEnded(ctx).catch(() => 0);
-    return unwrap(outcome, input.task_id);
+    const done = unwrap(outcome, input.task_id);
+    // SPEC §15: a finished task's JSON says where its work stands — `{state: "none"}` when it has no commits.
+    await describeIntegration(ctx.store, [done.task]);
+    return done;
   },
 });

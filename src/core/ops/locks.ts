@@ -150,7 +150,15 @@ export const unlockFiles = defineOperation({
   input: UnlockInput,
   output: UnlockOutput,
   async run(ctx, input) {
-    if (input.force) {
+    if (ctx.acting_agent !== undefined) {
+      const lock = (await ctx.store.listLocks()).find((l) => l.lock_id === input.lock_id);
+      // Gone already (released, lapsed): releasing again is fine, and ends nothing of anyone's.
+      if (!lock) return { released: true as const };
+      // A hold is the work tree's until its work is merged: even its own agent does not end it.
+      if (lock.agent !== ctx.acting_agent || lock.hold) throw notYours(lock, ctx.acting_agent);
+    }
+    // An agent's release is never forced: its lock on paths pending in its work tree still becomes a hold.
+    if (input.force && ctx.acting_agent === undefined) {
       const lock = (await ctx.store.listLocks()).find((l) => l.lock_id === input.lock_id);
       const { released } = await ctx.store.forceReleaseLock(input.lock_id);
       if (released && lock?.hold && lock.task_id) {
@@ -169,6 +177,19 @@ export const unlockFiles = defineOperation({
     return { released: true as const };
   },
 });
+
+/**
+ * SPEC §14: an agent ends only its own locks; ending another's lock or any hold (work not merged yet) is a
+ * person's act.
+ */
+const notYours = (lock: Lock, agent: string): CoordError =>
+  new CoordError(
+    'forbidden',
+    lock.hold
+      ? `lock ${lock.lock_id} is a change hold of ${lock.agent === agent ? 'your' : `${lock.agent}'s`} work not merged yet — it ends by itself once that work is merged (changes shows it); only a person ends it sooner (coord unlock --force)`
+      : `lock ${lock.lock_id} is ${lock.agent}'s, not yours — an agent ends only its own locks: ask ${lock.agent} (send_message), or a person ends it (coord unlock --force)`,
+    { lock_id: lock.lock_id, holder: lock.agent },
+  );
 
 export const listLocks = defineOperation({
   name: 'list_locks',

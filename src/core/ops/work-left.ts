@@ -7,8 +7,11 @@
  */
 import { isCoordError } from '../errors.js';
 import { shortTree } from '../holds.js';
+import type { Task } from '../model.js';
 import type { Ctx } from '../operation.js';
 import { overlaps } from '../paths.js';
+import type { ClaimTree } from '../worktree-ports.js';
+import { touchedPaths } from './change-record.js';
 import { WORK_LEFT } from './claim-tree.js';
 import { coordNote } from './worktree-context.js';
 
@@ -19,8 +22,25 @@ export async function noteWorkLeft(ctx: Ctx, taskId: string, agent: string | nul
   if (!ctx.git) return null;
   const tree = await ctx.store.claimTree(taskId);
   const task = await ctx.store.getTask(taskId);
-  // A newer claim has already begun (and recorded its own work tree): that is not the claim that ended.
+  // A newer claim has already begun (and recorded its own work tree): that is not the claim that ended. The
+  // new claim itself looked at the one before it (noteEndedClaim, from afterClaim).
   if (!tree || !task || (task.state === 'claimed' && task.claimed_by !== agent)) return null;
+  return noteEndedClaim(ctx, task, tree, agent);
+}
+
+/**
+ * The note for one ended claim (`tree`, as recorded when it began) of `task`, by `agent` when known: written
+ * once whoever asks first — the keeper when the claim ended, or the next claim of the task (a lapsed lease is
+ * often found by that claim itself). The same text is one note (coordNote is idempotent on it).
+ */
+export async function noteEndedClaim(
+  ctx: Ctx,
+  task: Task,
+  tree: ClaimTree,
+  agent: string | null,
+): Promise<string | null> {
+  if (!ctx.git) return null;
+  const taskId = task.id;
   try {
     const at = await ctx.git.locate(tree.worktree);
     if (!at?.head) return null;
@@ -28,9 +48,11 @@ export async function noteWorkLeft(ctx: Ctx, taskId: string, agent: string | nul
     const target = repo?.target ?? (await ctx.git.defaultTarget(at.commonDir));
     const { record, uncommitted } = await ctx.git.changeRecord(at.root, tree.head, target);
     // The claim's locks have just ended: holds already, or ended locks waiting for git (SPEC §14).
-    const touched = [...(await ctx.store.listLocks(task.board)), ...(await ctx.store.endedLocks(task.board))]
-      .filter((l) => l.worktree === at.root && (l.agent === agent || l.task_id === taskId))
+    const locked = [...(await ctx.store.listLocks(task.board)), ...(await ctx.store.endedLocks(task.board))]
+      .filter((l) => l.worktree === at.root && ((agent !== null && l.agent === agent) || l.task_id === taskId))
       .flatMap((l) => l.resources);
+    // What it touched: what it locked, and every path dirty now that was not when the claim began.
+    const touched = touchedPaths(locked, uncommitted, at.root === tree.worktree ? tree.dirty : null);
     const dirty = uncommitted.filter((p) => touched.some((t) => overlaps(t, p)));
     if (record.commits.length === 0 && dirty.length === 0) return null;
     const where = shortTree(at.root, repo ? mainTreeOf(repo.repo) : null);

@@ -14,6 +14,7 @@ import { operations } from '../../core/operations.js';
 import { DATA_META, toCoordError, toolError, toolErrorAsText } from './errors.js';
 import { CHANNEL_METHOD, INBOX_URI, InboxWatch } from './inbox-push.js';
 import { listedSchema, type ToolArgs } from './listed-schema.js';
+import { errorWithoutOthersLockIds, withoutOthersLockIds } from './others-locks.js';
 import type { McpSession } from './session.js';
 import { type Tool, tools } from './tools.js';
 import { codexWorkspace, rootPath } from './workspace.js';
@@ -74,7 +75,13 @@ export function buildMcpServer(deps: McpServerDeps): McpServer {
       (args, extra) => {
         const workspace = codexWorkspace(extra.mcpReq._meta);
         if (workspace) session.learnWorkspace(workspace, 'call');
-        return callTool(tool, args, { ...ctx, session_id: session.id, signal: extra.mcpReq.signal });
+        // Every call of a session is its agent's own (SPEC §14: it ends only its own locks).
+        return callTool(tool, args, {
+          ...ctx,
+          session_id: session.id,
+          acting_agent: session.agent,
+          signal: extra.mcpReq.signal,
+        });
       },
     );
   }
@@ -84,9 +91,10 @@ export function buildMcpServer(deps: McpServerDeps): McpServer {
       session.noteLease(args.lease_s);
       const out = await tool.run(args, { ctx: callCtx, session });
       const content: CallToolResult['content'] = [{ type: 'text', text: out.text }];
-      return deps.wrapper === 'whole-json' ? { content } : { content, _meta: { [DATA_META]: { ...out.data } } };
+      if (deps.wrapper === 'whole-json') return { content };
+      return { content, _meta: { [DATA_META]: { ...withoutOthersLockIds(out.data, session.agent) } } };
     } catch (err) {
-      const e = toCoordError(err);
+      const e = errorWithoutOthersLockIds(toCoordError(err), session.agent);
       if (e.code === 'internal') log?.error({ err, tool: tool.name }, 'MCP tool failed');
       if (deps.wrapper === 'failing-object') return toolErrorAsText(e);
       return toolError(e, deps.wrapper !== 'whole-json');

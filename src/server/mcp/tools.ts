@@ -299,12 +299,14 @@ export const tools: Tool[] = [
   },
   {
     name: 'unlock_files',
-    description: 'Release a lock you took with lock_files, by its lock_id. Releasing twice is fine.',
+    description:
+      'Release a lock you took with lock_files, by its lock_id. Releasing twice is fine. Only your own: ending another agent’s lock, or a change hold, is a person’s act (forbidden here).',
     input: UnlockInput.pick({ lock_id: true }),
     annotations: WRITE_IDEMPOTENT,
     core: { description: 'Release a lock_files lock.', args: { lock_id: 'Its lock_id.' } },
-    async run(args, { ctx }) {
-      const out = await invoke(op.unlockFiles, ctx, args);
+    async run(args, { ctx, session }) {
+      // SPEC §14: never forced from a session, and only the session's own agent's lock (core refuses others).
+      const out = await invoke(op.unlockFiles, { ...ctx, acting_agent: session.agent }, { lock_id: args.lock_id });
       return { text: `released lock ${str(args.lock_id)}`, data: out };
     },
   },

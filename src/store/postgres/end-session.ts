@@ -29,6 +29,7 @@ export async function endSession(tx: Tx, sessionId: string, onClaimEnded: ClaimE
   );
   const requeued = await rows<RequeuedRow>(tx.db, REQUEUE, { session: sessionId, now: tx.now });
   requeued.sort((a, b) => a.id.localeCompare(b.id));
+  const claims = requeued.map((r) => ({ id: r.id, claimed_by: r.old_claimed_by, claim_worktree: r.claim_worktree }));
   for (const { old_claimed_by, old_lease_until, ...r } of requeued) {
     const before: TaskRow = {
       ...r,
@@ -42,6 +43,6 @@ export async function endSession(tx: Tx, sessionId: string, onClaimEnded: ClaimE
     appendEvent(tx, taskRequeued(r, old_claimed_by, 'session_ended'));
   }
   // The claims' own locks went with them (onClaimEnded); the session's plain locks go now.
-  await freeSessionLocks(tx, sessionId);
+  await freeSessionLocks(tx, sessionId, claims);
   return { requeued: requeued.map((r) => r.id), released: locks.map((l) => l.lock_id) };
 }

@@ -12,6 +12,7 @@ import type { Lock } from '../../core/model.js';
 import { overlapProbe, overlaps } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
 import type { EndedLock } from '../../core/worktree-ports.js';
+import { heldTask, type SessionClaim } from '../shared/held-task.js';
 import { type ConflictRow, conflictOf } from '../shared/lock-conflicts.js';
 import { acquiredLock } from '../shared/new-event.js';
 import { lockHeld, lockReleased } from '../shared/task-events.js';
@@ -322,8 +323,24 @@ export async function freeClaimLocks(tx: Tx, claimId: string | null): Promise<vo
   if (claimId !== null) await free(tx, 'claim_id = @claim_id', { claim_id: claimId }, 'claim_ended');
 }
 
-export const freeSessionLocks = (tx: Tx, sessionId: string): Promise<string[]> =>
-  free(tx, 'session_id = @session_id', { session_id: sessionId }, 'session_ended');
+/** `claims`: the session's claims as they were, so a plain lock's hold names the task its agent held. */
+export async function freeSessionLocks(tx: Tx, sessionId: string, claims: SessionClaim[] = []): Promise<string[]> {
+  const mine = await rows<{ lock_id: string; agent: string; worktree: string | null }>(
+    tx.db,
+    'SELECT lock_id, agent, worktree FROM locks WHERE session_id = @session_id ORDER BY lock_id',
+    { session_id: sessionId },
+  );
+  const byTask = new Map<string | null, string[]>();
+  for (const l of mine) {
+    const task = heldTask(l, claims);
+    byTask.set(task, [...(byTask.get(task) ?? []), l.lock_id]);
+  }
+  const freed: string[] = [];
+  for (const [task, ids] of byTask) {
+    freed.push(...(await free(tx, 'lock_id = ANY(@ids::text[])', { ids }, 'session_ended', { task })));
+  }
+  return freed;
+}
 
 /** Live locks, oldest first; a read that never writes. */
 export async function liveLocks(

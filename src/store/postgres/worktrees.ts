@@ -71,19 +71,23 @@ export async function agentTrees(db: Queryable, board: string, since: number): P
 export async function recordClaimTree(tx: Tx, taskId: string, t: ClaimTree): Promise<void> {
   await rows(
     tx.db,
-    `UPDATE tasks SET claim_worktree = @worktree, claim_head = @head, claim_tree_of = @claim_id
+    `UPDATE tasks SET claim_worktree = @worktree, claim_head = @head, claim_tree_of = @claim_id,
+            claim_dirty = @dirty
      WHERE id = @task_id AND claim_id = @claim_id`,
-    { task_id: taskId, ...t },
+    { task_id: taskId, ...t, dirty: t.dirty ? JSON.stringify(t.dirty) : null },
   );
 }
 
 export async function claimTree(db: Queryable, taskId: string): Promise<ClaimTree | null> {
-  const r = await row<{ claim_id: string | null; worktree: string | null; head: string | null }>(
+  const r = await row<{ claim_id: string | null; worktree: string | null; head: string | null; dirty: string | null }>(
     db,
-    'SELECT claim_tree_of AS claim_id, claim_worktree AS worktree, claim_head AS head FROM tasks WHERE id = @id',
+    `SELECT claim_tree_of AS claim_id, claim_worktree AS worktree, claim_head AS head, claim_dirty AS dirty
+     FROM tasks WHERE id = @id`,
     { id: taskId },
   );
-  return r?.claim_id && r.worktree ? { claim_id: r.claim_id, worktree: r.worktree, head: r.head } : null;
+  return r?.claim_id && r.worktree
+    ? { claim_id: r.claim_id, worktree: r.worktree, head: r.head, dirty: r.dirty ? JSON.parse(r.dirty) : null }
+    : null;
 }
 
 export async function trimHolds(tx: Tx, trims: HoldTrim[]): Promise<number> {

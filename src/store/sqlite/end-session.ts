@@ -28,6 +28,6 @@ export function endSession(tx: Tx, sessionId: string, onClaimEnded: (tx: Tx, row
     appendEvent(tx, taskRequeued(r, r.claimed_by, 'session_ended'));
   }
   // The claims' own locks went with them (onClaimEnded); the session's plain locks go now.
-  freeSessionLocks(tx, sessionId);
+  freeSessionLocks(tx, sessionId, claimed);
   return { requeued: claimed.map((r) => r.id), released: locks.map((l) => l.lock_id) };
 }

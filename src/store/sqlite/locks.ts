@@ -10,6 +10,7 @@ import type { Lock } from '../../core/model.js';
 import { overlapProbe, overlaps } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
 import type { EndedLock } from '../../core/worktree-ports.js';
+import { heldTask, type SessionClaim } from '../shared/held-task.js';
 import { type ConflictRow, conflictOf } from '../shared/lock-conflicts.js';
 import { acquiredLock } from '../shared/new-event.js';
 import { lockHeld, lockReleased } from '../shared/task-events.js';
@@ -303,11 +304,12 @@ export function freeClaimLocks(tx: Tx, claimId: string | null): void {
   for (const r of rows) free(tx, r.lock_id, 'claim_ended');
 }
 
-export function freeSessionLocks(tx: Tx, sessionId: string): string[] {
-  const rows = stmt(tx.db, 'SELECT lock_id FROM locks WHERE session_id = ? ORDER BY lock_id').all(sessionId) as {
-    lock_id: string;
-  }[];
-  return rows.filter((r) => free(tx, r.lock_id, 'session_ended')).map((r) => r.lock_id);
+/** `claims`: the session's claims as they were, so a plain lock's hold names the task its agent held. */
+export function freeSessionLocks(tx: Tx, sessionId: string, claims: SessionClaim[] = []): string[] {
+  const rows = stmt(tx.db, 'SELECT lock_id, agent, worktree FROM locks WHERE session_id = ? ORDER BY lock_id').all(
+    sessionId,
+  ) as { lock_id: string; agent: string; worktree: string | null }[];
+  return rows.filter((r) => free(tx, r.lock_id, 'session_ended', { task: heldTask(r, claims) })).map((r) => r.lock_id);
 }
 
 /** Live locks, oldest first; a read that never writes. */

@@ -54,17 +54,23 @@ export const agentTrees = (db: Db, board: string, since: number): AgentTree[] =>
 export function recordClaimTree(tx: Tx, taskId: string, t: ClaimTree): void {
   stmt(
     tx.db,
-    `UPDATE tasks SET claim_worktree = @worktree, claim_head = @head, claim_tree_of = @claim_id
+    `UPDATE tasks SET claim_worktree = @worktree, claim_head = @head, claim_tree_of = @claim_id,
+            claim_dirty = @dirty
      WHERE id = @task_id AND claim_id = @claim_id`,
-  ).run({ task_id: taskId, ...t });
+  ).run({ task_id: taskId, ...t, dirty: t.dirty ? JSON.stringify(t.dirty) : null });
 }
 
 export function claimTree(db: Db, taskId: string): ClaimTree | null {
   const r = stmt(
     db,
-    'SELECT claim_tree_of AS claim_id, claim_worktree AS worktree, claim_head AS head FROM tasks WHERE id = ?',
-  ).get(taskId) as { claim_id: string | null; worktree: string | null; head: string | null } | undefined;
-  return r?.claim_id && r.worktree ? { claim_id: r.claim_id, worktree: r.worktree, head: r.head } : null;
+    `SELECT claim_tree_of AS claim_id, claim_worktree AS worktree, claim_head AS head, claim_dirty AS dirty
+     FROM tasks WHERE id = ?`,
+  ).get(taskId) as
+    | { claim_id: string | null; worktree: string | null; head: string | null; dirty: string | null }
+    | undefined;
+  return r?.claim_id && r.worktree
+    ? { claim_id: r.claim_id, worktree: r.worktree, head: r.head, dirty: r.dirty ? JSON.parse(r.dirty) : null }
+    : null;
 }
 
 export const forceRelease = (tx: Tx, lockId: string): boolean => forceReleaseLock(tx, lockId);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type Board, freshBoard, S } from '../../store/contract/board.js';
+import { type Board, freshBoard, op, S } from '../../store/contract/board.js';
 import type { MakeStore } from '../../support/ctx.js';
 import { held, lockEvents } from './helpers.js';
 
@@ -101,6 +101,37 @@ export function endedLocksContract(make: MakeStore): void {
         lock_id: 'l_ended1',
         reason: 'lease_lapsed',
       });
+    });
+    test("a plain work-tree lock that ends with its session is the task's its agent claimed in that work tree (its hold names the task)", async () => {
+      const b = board();
+      const SESSION = '0b7f3a52-3333-4c3e-9d5e-000000000003';
+      const task = await b.post('lead');
+      const other = await b.post('lead');
+      const grant = await b.call(op.claimTask, { task_id: task.id, agent: 'alice' }, SESSION);
+      await b.store.recordClaimTree(task.id, { claim_id: grant.claim_id, worktree: '/w/a', head: null });
+      const elsewhere = await b.call(op.claimTask, { task_id: other.id, agent: 'alice' }, SESSION);
+      await b.store.recordClaimTree(other.id, { claim_id: elsewhere.claim_id, worktree: '/w/z', head: null });
+      const locked = await b.store.acquireLocks({
+        lock_id: 'l_session1',
+        board: 'default',
+        agent: 'alice',
+        resources: ['src/a.ts'],
+        lease_ms: 600 * S,
+        session_id: SESSION,
+        worktree: '/w/a',
+      });
+      assert.equal(locked.ok, true);
+      await b.store.endSession(SESSION);
+      const ended = await b.store.endedLocks('default');
+      assert.deepEqual(
+        ended.map((l) => [l.lock_id, l.task_id]),
+        [['l_session1', task.id]],
+      );
+      assert.equal(await b.store.trimHolds([{ lock_id: 'l_session1', keep: ['src/a.ts'], reason: 'merged' }]), 1);
+      const hold = (await b.store.listLocks('default')).find((l) => l.lock_id === 'l_session1');
+      assert.equal(hold?.task_id, task.id);
+      const refused = await take(b, 'l_session2', '/w/b', ['src/a.ts']);
+      assert.equal(!refused.ok && refused.reason === 'lock_conflict' && refused.conflicts[0]?.task_id, task.id);
     });
   });
 }

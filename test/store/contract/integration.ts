@@ -40,6 +40,23 @@ export function integrationContract(make: MakeStore): void {
       assert.deepEqual(await integration(b, other.id), { state: 'none' });
     });
 
+    test('a task completed with no commits says integration {state: "none"} at its submit, its replay and show; one queued says pending', async () => {
+      const b = board();
+      const task = await b.post('planner');
+      const grant = await b.claim(task.id, 'codex#1a2b');
+      const submit = { task_id: task.id, claim_id: grant.claim_id, status: 'completed' } as const;
+      const first = await b.call(op.submitResult, submit);
+      assert.deepEqual(first.task.integration, { state: 'none' });
+      assert.deepEqual((await b.call(op.submitResult, submit)).task.integration, { state: 'none' }, 'the replay');
+      assert.deepEqual(await integration(b, task.id), { state: 'none' });
+      const failed = await b.post('planner');
+      const g2 = await b.claim(failed.id, 'codex#1a2b');
+      const out = await b.call(op.submitResult, { task_id: failed.id, claim_id: g2.claim_id, status: 'failed' });
+      assert.deepEqual(out.task.integration, { state: 'none' });
+      const queued = await completedWork(b);
+      assert.deepEqual(await integration(b, queued.id), { state: 'pending' });
+    });
+
     test('only a completed task enters the queue', async () => {
       const b = board();
       const task = await b.post('planner');

@@ -9,10 +9,12 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { identify } from '../../../src/client/agent-identity.js';
 import { boardForDir } from '../../../src/state-dir/board-name.js';
 import { runCoord } from '../../hooks/run-hook.js';
 import type { SpawnedDaemon } from '../../support/daemon.js';
+import { waitFor } from '../../support/wait-for.js';
 import { type Repo, repoWithWorktrees } from '../git-repo.js';
 
 /** Daemons sharing one board state: one on SQLite; two on one PostgreSQL database (holds are board state). */
@@ -222,6 +224,40 @@ export function holdsSuite(store: string, start: () => Promise<Daemons>): void {
       assert.equal((await edit('warn-b', wtB, 'src/shared.ts')).context, '', 'its own work tree is not warned of');
     });
 
+    test("an agent's MCP session cannot end another agent's hold: unlock_files with its lock_id, forced, is forbidden and the hold stays un-noted; the conflict it met named no lock_id", async () => {
+      const held = (await locks()).find((l) => l.hold && l.resources.includes('src/b.ts'));
+      assert.ok(held, JSON.stringify(await locks()));
+      const transport = new StreamableHTTPClientTransport(new URL(`${dB.url}/mcp`), {
+        requestInit: {
+          headers: {
+            authorization: `Bearer ${dB.token}`,
+            'coord-agent': 'bob',
+            'coord-board': board,
+            'coord-root': wtB,
+          },
+        },
+      });
+      const bob = new Client({ name: 'bob', version: '1' });
+      await bob.connect(transport);
+      try {
+        const met = (await bob.callTool({ name: 'lock_files', arguments: { files: ['src/b.ts'] } })) as any;
+        assert.equal(met.isError, true);
+        assert.match(met.content[0].text, /^lock_conflict: src\/b\.ts has changes not merged yet/);
+        assert.ok(!JSON.stringify(met).includes(held.lock_id), JSON.stringify(met));
+        const ended = (await bob.callTool({
+          name: 'unlock_files',
+          arguments: { lock_id: held.lock_id, force: true },
+        })) as any;
+        assert.equal(ended.isError, true, ended.content[0].text);
+        assert.match(ended.content[0].text, /^forbidden: lock \S+ is a change hold of \S+'s work not merged yet/);
+      } finally {
+        await bob.close();
+      }
+      assert.ok((await locks()).some((l) => l.lock_id === held.lock_id && l.hold));
+      const shown = await json(repo.main, 'show', held.task_id);
+      assert.ok(!shown.task.notes.some((n: { text: string }) => /unlock --force/.test(n.text)), 'no "ended" note');
+    });
+
     test('coord unlock --force PATH ends the hold at once and notes it on its task', async () => {
       const held = (await locks()).find((l) => l.hold && l.resources.includes('src/b.ts'));
       assert.ok(held, `src/b.ts is held by the dirty-work task: ${JSON.stringify(await locks())}`);
@@ -234,6 +270,56 @@ export function holdsSuite(store: string, start: () => Promise<Daemons>): void {
         shown.task.notes.some((n: { text: string }) => /ended by alice with unlock --force/.test(n.text)),
         JSON.stringify(shown.task.notes),
       );
+    });
+
+    test("a hold left by an agent whose session ended names the task it held: B's refusal says task #id by that agent", async () => {
+      const transport = new StreamableHTTPClientTransport(new URL(`${d.url}/mcp`), {
+        requestInit: {
+          headers: {
+            authorization: `Bearer ${d.token}`,
+            'coord-agent': 'agent-a',
+            'coord-board': board,
+            'coord-root': wtA,
+          },
+        },
+      });
+      const a = new Client({ name: 'agent-a', version: '1' });
+      await a.connect(transport);
+      const { task } = await json(repo.main, 'post', 'session work', '--agent', 'lead');
+      const claimed = (await a.callTool({ name: 'claim_task', arguments: { task_id: task.id } })) as any;
+      assert.notEqual(claimed.isError, true, claimed.content[0].text);
+      const locked = (await a.callTool({ name: 'lock_files', arguments: { files: ['src/c.ts'] } })) as any;
+      assert.notEqual(locked.isError, true, locked.content[0].text);
+      writeFileSync(join(wtA, 'src/c.ts'), 'export const c = 1;\n');
+      await transport.terminateSession();
+      await a.close();
+
+      const hold = await waitFor(async () => (await locks()).find((l) => l.hold && l.resources.includes('src/c.ts')));
+      assert.equal(hold.task_id, task.id, JSON.stringify(hold));
+      const refused = await edit('after-b', wtB, 'src/c.ts');
+      assert.equal(refused.allowed, false);
+      assert.match(
+        refused.reason,
+        new RegExp(
+          `src/c\\.ts has changes not merged yet in worktree \\S+ \\(branch wt1, task #${task.id} by agent-a\\)`,
+        ),
+      );
+    });
+
+    test('a completed submit is refused while a path changed since the claim is uncommitted, even one the agent never locked (its lock was refused); a path already dirty at the claim is not its', async () => {
+      writeFileSync(join(wtA, 'src/before.ts'), 'export const before = 0;\n');
+      const kept = await json(repo.main, 'lock', 'src/d.ts', '--agent', 'keeper');
+      const a = 'agent-d';
+      const t = await claimIn(wtA, a, 'touch d');
+      const refusedLock = await coord(wtA, 'lock', 'src/d.ts', '--agent', a);
+      assert.equal(refusedLock.code, 2, refusedLock.stdout + refusedLock.stderr);
+      writeFileSync(join(wtA, 'src/d.ts'), 'export const d = 1;\n');
+      const refused = await coord(wtA, 'submit', t.id, '--claim', t.claim, '--ok');
+      assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+      assert.match(refused.stderr, /uncommitted_changes: src\/d\.ts in /);
+      assert.doesNotMatch(refused.stderr, /before\.ts/, 'dirty before the claim: not this claim’s');
+      assert.equal((await json(repo.main, 'show', t.id)).task.state, 'claimed', 'nothing completed');
+      assert.equal((await coord(repo.main, 'unlock', kept.lock_id)).code, 0);
     });
 
     test('coord target names the branch work is merged into; a branch that does not exist is refused and changes nothing', async () => {
