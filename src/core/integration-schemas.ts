@@ -40,6 +40,9 @@ export const QueuedIntegrationSchema = z.object({
   approved: z.boolean(),
   blocked_by: z.array(z.string()),
   queued_at: z.string(),
+  updated_at: z.string().optional().describe('When its state last changed.'),
+  target: z.string().optional().describe('The branch it was last tried against.'),
+  followup: z.string().optional().describe('The follow-up task of a conflict or failed check.'),
 });
 export const IntegrationQueueOutput = z.object({ queue: z.array(QueuedIntegrationSchema) });
 

@@ -64,6 +64,12 @@ export interface QueuedIntegration {
   blocked_by: string[];
   /** Completion order. */
   queued_at: string;
+  /** When its state last changed (SPEC §19: since when a stopped task has waited). */
+  updated_at?: string | undefined;
+  /** The branch it was last tried against. */
+  target?: string | undefined;
+  /** The follow-up task of a conflict or failed check. */
+  followup?: string | undefined;
 }
 
 /** Default lease of the integration slot; the integrator renews it while it works. */

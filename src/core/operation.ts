@@ -17,6 +17,8 @@ export interface Ctx {
   session_id?: string | null;
   /** Aborted when the caller goes away (an HTTP client disconnects during a long-poll). */
   signal?: AbortSignal;
+  /** SPEC §19: how long a claim may go with no activity before it needs a person (`serve --idle-after S`). */
+  idle_after_ms?: number;
   /** `--public-url` (SPEC §16), without a trailing slash: where remote connectors reach this daemon. */
   public_url?: string | null;
 }

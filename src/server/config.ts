@@ -38,6 +38,10 @@ export interface DaemonConfig {
   publicUrl: string | null;
   /** `--integrate [--check CMD] [--check-timeout S] [--review]` (SPEC §15): the daemon runs the integrator. */
   integrate: { check: { command: string; timeoutMs: number } | null; review: boolean } | null;
+  /** SPEC §19 `--idle-after S`: a claim with no activity this long needs a person (default 15 min). */
+  idleAfterMs: number;
+  /** SPEC §19 `--notify CMD`: run with each new attention item as JSON on stdin. */
+  notify: { command: string; everyMs: number } | null;
 }
 
 export const DEFAULT_PORT = 7777;
@@ -56,6 +60,8 @@ export interface DaemonFlags {
   check?: string;
   checkTimeout?: string;
   review?: boolean;
+  idleAfter?: string;
+  notify?: string;
 }
 
 /** What the composition root knows about the process the daemon runs in. */
@@ -88,7 +94,16 @@ export function resolveDaemonConfig(
     durability,
     publicUrl: publicUrl(flags.publicUrl ?? env.COORD_PUBLIC_URL),
     integrate: integrateConfig(flags),
+    idleAfterMs: idleAfter(flags.idleAfter),
+    notify: flags.notify ? { command: flags.notify, everyMs: Number(env.COORD_NOTIFY_MS ?? 2000) } : null,
   };
+}
+
+function idleAfter(flag: string | undefined): number {
+  if (flag === undefined) return 15 * 60_000;
+  const s = Number(flag);
+  if (!Number.isFinite(s) || s <= 0) throw new Error(`--idle-after takes seconds, got ${flag}`);
+  return s * 1000;
 }
 
 function integrateConfig(flags: DaemonFlags): DaemonConfig['integrate'] {

@@ -27,6 +27,8 @@ export function registerServe(program: Command): void {
     .option('--check <cmd>', 'with --integrate: run CMD in a temporary work tree of each merged commit first')
     .option('--check-timeout <s>', 'with --check: its time limit in seconds (default 600)')
     .option('--review', 'with --integrate: hold each ready merge until `coord approve ID`')
+    .option('--idle-after <s>', 'a claim with no activity for S seconds needs a person (coord attention; default 900)')
+    .option('--notify <cmd>', 'run CMD (sh -c) with each new attention item as JSON on stdin, once per item')
     .option('--json', 'print the listening address as JSON')
     .option(
       '--log-format <format>',

@@ -23,6 +23,7 @@ export interface IntegrationRow {
   followup: string | null;
   queued_at: number | string;
   seq: number | string;
+  updated_at?: number | string;
 }
 
 export interface QueueRow extends IntegrationRow {
@@ -60,6 +61,9 @@ export function toQueued(r: QueueRow): QueuedIntegration {
     approved: r.approved === true || r.approved === 1,
     blocked_by: typeof r.blocked_by === 'string' ? (JSON.parse(r.blocked_by) as string[]) : r.blocked_by,
     queued_at: iso(r.queued_at),
+    ...(r.updated_at !== undefined ? { updated_at: iso(r.updated_at) } : {}),
+    ...(r.target !== null ? { target: r.target } : {}),
+    ...(r.followup !== null ? { followup: r.followup } : {}),
   };
 }
 
