@@ -175,7 +175,7 @@ function integrationItem(i: StoppedIntegration, now: number): AttentionItem | nu
         why: f
           ? `its follow-up #${f.id} is ${f.state === 'claimed' ? 'held by a claim whose lease has lapsed' : f.state} and the merge is still stopped`
           : 'nothing is working on it',
-        command: `coord integrate --retry ${i.task_id}`,
+        command: `coord integrate --retry ${i.task_id} --once`,
       };
     }
     case 'blocked': {
@@ -187,7 +187,7 @@ function integrationItem(i: StoppedIntegration, now: number): AttentionItem | nu
         kind,
         what: dirty ? `${target}'s work tree has uncommitted changes` : `#${i.task_id} cannot be merged into ${target}`,
         why: `${dirty ? `the queue waits behind #${i.task_id}: ` : ''}${short(i.reason ?? 'blocked', 200)}`,
-        command: `coord integrate --retry ${i.task_id}`,
+        command: `coord integrate --retry ${i.task_id} --once`,
       };
     }
   }
