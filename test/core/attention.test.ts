@@ -5,7 +5,14 @@ import { type AttentionFacts, attentionList } from '../../src/core/attention.js'
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 const ago = (min: number) => new Date(NOW - min * 60_000).toISOString();
-const empty: AttentionFacts = { now: NOW, idle_after_ms: 15 * 60_000, integrations: [], failed: [], claims: [], holds: [] };
+const empty: AttentionFacts = {
+  now: NOW,
+  idle_after_ms: 15 * 60_000,
+  integrations: [],
+  failed: [],
+  claims: [],
+  holds: [],
+};
 const stopped = (state: 'awaiting_review' | 'conflict' | 'check_failed' | 'blocked', extra = {}) => ({
   task_id: `t-${state}`,
   title: `work ${state}`,
