@@ -59,8 +59,12 @@ async function resolveBy(d: SpawnedDaemon, board: string, item: Item, cwd?: stri
   );
 }
 
-const one = async (d: SpawnedDaemon, board: string, kind: string) =>
-  waitFor(async () => (await attention(d, board)).find((i) => i.kind === kind), `a ${kind} item on ${board}`, 30_000);
+const one = async (d: SpawnedDaemon, board: string, kind: string): Promise<Item> =>
+  waitFor(
+    async () => (await attention(d, board)).find((i) => i.kind === kind),
+    `a ${kind} item on ${board}`,
+    30_000,
+  ).then((i) => i as Item);
 
 describe('coord attention', () => {
   let d: SpawnedDaemon;
