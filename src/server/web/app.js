@@ -1,6 +1,7 @@
 // The dashboard (SPEC §9). Live from the event stream; every 15 s from a full
 // snapshot while the stream is down. Plain modules, no build step, no CDN.
 import { ApiError, BOARD_KEY, makeApi, takeToken } from './api.js';
+import { Attention } from './attention.js';
 import { Board } from './board.js';
 import { Detail } from './detail.js';
 import { Panels } from './panels.js';
@@ -61,6 +62,15 @@ function start(token) {
     api,
   );
   const detail = new Detail($('detail'), api, { onCancel: cancel, onError: notify, tasks: () => board.tasks });
+  const attention = new Attention($('attention'), api, {
+    agent: AGENT,
+    onError: notify,
+    onOpen: (id, link) => detail.open(id, link),
+    // What a button did shows at once; the events it causes settle the rest.
+    onDone: (item) => {
+      if (item.task_id) board.refetch(item.task_id);
+    },
+  });
 
   let lastSeq = 0;
   let loading = null;
@@ -72,7 +82,12 @@ function start(token) {
     if (loading) return loading;
     loading = (async () => {
       try {
-        await Promise.all([board.load(filter), panels.refresh(filter), panels.loadHistory(filter)]);
+        await Promise.all([
+          board.load(filter),
+          panels.refresh(filter),
+          panels.loadHistory(filter),
+          attention.refresh(filter),
+        ]);
         document.body.dataset.ready = 'true';
       } catch (e) {
         if (e instanceof ApiError && e.status === 401) showLogin();
@@ -92,6 +107,7 @@ function start(token) {
     board.applyEvents(events);
     panels.onEvents(events);
     detail.onEvents(events);
+    attention.onEvents(events);
   }
 
   function onEvents(events) {
@@ -185,7 +201,10 @@ function start(token) {
     board.tick(now);
     if (detail.isOpen) detail.tick(now);
   }, 1000);
-  setInterval(() => panels.refresh(filter).catch(() => {}), POLL_MS);
+  setInterval(() => {
+    panels.refresh(filter).catch(() => {});
+    attention.refresh(filter).catch(() => {});
+  }, POLL_MS);
   streamForever();
 }
 

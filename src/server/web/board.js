@@ -25,6 +25,14 @@ export function countdown(leaseUntil, now) {
   return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
 }
 
+export function ago(iso, now) {
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86_400)}d ago`;
+}
+
 export const clock = (iso) => (iso ? new Date(iso).toLocaleTimeString([], { hour12: false }) : '');
 
 export function el(tag, className, text) {

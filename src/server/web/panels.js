@@ -1,18 +1,10 @@
 // The side panels: agents seen, locks held, and the live event timeline.
 import { ApiError, query } from './api.js';
-import { clock, countdown, el } from './board.js';
+import { ago, clock, countdown, el } from './board.js';
 import { eventSubject, eventText } from './event-catalogue.js';
 
 const MAX_TIMELINE = 200;
 const REFRESH_AFTER_EVENT_MS = 1000;
-
-function ago(iso, now) {
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
-  return `${Math.floor(s / 86_400)}d ago`;
-}
 
 const empty = (text) => el('li', 'empty', text);
 
