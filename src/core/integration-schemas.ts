@@ -74,4 +74,7 @@ export const RecordIntegrationInput = z.object({
 export const RecordIntegrationOutput = z.object({ integration: IntegrationSchema, followup_id: z.string().nullable() });
 
 export const ApproveInput = z.object({ task_id: TaskId });
+export const ApproveMergeInput = ApproveInput.extend({
+  agent: AgentName.optional().describe('Who approves: named in the task.approved event (a person, "dashboard").'),
+});
 export const ApproveOutput = z.object({ integration: IntegrationSchema });

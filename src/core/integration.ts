@@ -33,6 +33,8 @@ export interface Integration {
   target?: string | undefined;
   /** The follow-up task of a conflict or failed check. */
   followup?: string | undefined;
+  /** pending, awaiting_review: a person approved it; it is merged at the integrator's next turn. */
+  approved?: boolean | undefined;
 }
 
 /** The part of a stored integration that task JSON shows: `{state, reason?, commit?}`. */
@@ -42,6 +44,7 @@ export const shownIntegration = (i: Integration): Integration => ({
   ...(i.commit ? { commit: i.commit } : {}),
   ...(i.target ? { target: i.target } : {}),
   ...(i.followup && (i.state === 'conflict' || i.state === 'check_failed') ? { followup: i.followup } : {}),
+  ...(i.approved && (i.state === 'pending' || i.state === 'awaiting_review') ? { approved: true } : {}),
 });
 
 /** One task of a board's queue, as the integrator reads it (every state but merged). */

@@ -152,6 +152,12 @@ export const IntegrationSchema = z.object({
   commit: z.string().optional().describe('merged: the target tip it became (or the head already in the target).'),
   target: z.string().optional().describe('The branch it was merged into, or tried against.'),
   followup: z.string().optional().describe('conflict, check_failed: the follow-up task of the agent who did the work.'),
+  approved: z
+    .boolean()
+    .optional()
+    .describe(
+      "pending, awaiting_review: a person approved it (event task.approved); merged at the integrator's next turn.",
+    ),
 });
 
 export const ListTasksInput = z.object({

@@ -17,7 +17,7 @@ export interface DaemonIntegrateConfig {
   review: boolean;
 }
 
-const WAKING = new Set(['task.completed', 'task.integration', 'task.integrated']);
+const WAKING = new Set(['task.completed', 'task.integration', 'task.integrated', 'task.approved']);
 
 export function integrateInDaemon(
   ctx: Ctx,

@@ -42,6 +42,7 @@ export function toIntegration(r: IntegrationRow): Integration & { target?: strin
     ...(r.commit_sha !== null ? { commit: r.commit_sha } : {}),
     ...(r.target !== null ? { target: r.target } : {}),
     ...(r.followup !== null ? { followup: r.followup } : {}),
+    ...(r.approved === true || r.approved === 1 ? { approved: true } : {}),
   };
 }
 
@@ -77,6 +78,17 @@ export function integrationEvent(cmd: RecordIntegrationCommand, followup: string
     ...base,
     type: 'task.integration',
     data: { state: cmd.state, reason: cmd.reason, target: cmd.target, ...(followup ? { followup } : {}) },
+  };
+}
+
+/** A person's approval (SPEC §15/§19), appended with the row it changed: who approved, in which state. */
+export function approvalEvent(r: IntegrationRow, agent: string | null): NewEvent {
+  return {
+    type: 'task.approved',
+    board: r.board,
+    task_id: r.task_id,
+    agent,
+    data: { state: r.state, target: r.target },
   };
 }
 
