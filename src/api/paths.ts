@@ -15,6 +15,9 @@ export const PATHS = {
   /** The one-round-trip edit decision (decide_edit, SPEC §10). */
   decideEdit: '/v1/locks/decide',
   messagesPending: '/v1/messages/pending',
+  /** SPEC §19: what waits on a person; and an agent's client saying it waits (its notification hook). */
+  attention: '/v1/attention',
+  attentionWaiting: '/v1/attention/waiting',
   /**
    * A client's own `http` hook (Claude Code, Qwen Code: SPEC §10 "the client's cheapest hook"): the hook
    * input posted as the client sends it, answered in the client's hook JSON. `:event` is coord's name

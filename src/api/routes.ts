@@ -116,4 +116,6 @@ export const routes: Route[] = [
   { method: 'POST', url: '/v1/connectors/:id/revoke', op: 'revoke_connector', from: 'body', params: { id: 'id' } },
   ...integrationRoutes,
   { method: 'GET', url: '/v1/tasks/:id/artifacts', op: 'list_artifacts', from: 'query', params: ID },
+  { method: 'GET', url: PATHS.attention, op: 'list_attention', from: 'query' },
+  { method: 'POST', url: PATHS.attentionWaiting, op: 'agent_waiting', from: 'body' },
 ];

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { VERSION } from '../core/version.js';
+import { registerAttention } from './commands/attention.js';
 import { registerCancel } from './commands/cancel.js';
 import { registerChanges } from './commands/changes.js';
 import { registerClaim } from './commands/claim.js';
@@ -74,5 +75,6 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerTree(program);
   registerMessages(program);
   registerTop(program);
+  registerAttention(program);
   return program;
 }

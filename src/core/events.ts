@@ -73,6 +73,8 @@ const PAYLOADS = {
     target: z.string(),
     followup: z.string().optional(),
   }),
+  /** SPEC §15/§19: a person approved a merge (held for review, or pending before its turn); `agent` says who. */
+  'task.approved': z.object({ state: z.enum(INTEGRATION_STATES), target: z.string().nullable() }),
   /** SPEC §16: a chat host's connector was approved by the owner (one grant = one agent on one board). */
   'connector.granted': z.object({ grant_id: z.string(), client_id: z.string(), client_name: z.string() }),
   'connector.revoked': z.object({

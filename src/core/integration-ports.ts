@@ -63,9 +63,13 @@ export interface IntegrationStore {
   integrationQueue(board: string): Promise<QueuedIntegration[]>;
   /** Records a result in one transaction (state, note, follow-up, event), only while `slot_id` holds the slot. */
   recordIntegration(cmd: RecordIntegrationCommand): Promise<RecordOutcome>;
-  /** A person approves a merge held for review (or a pending task before its turn): it is merged next. */
+  /**
+   * A person approves a merge held for review (or a pending task before its turn): it is merged next. The
+   * `task.approved` event naming `agent` (who approved) is appended in the same transaction.
+   */
   approveIntegration(
     task_id: string,
+    agent: string | null,
   ): Promise<{ ok: true; integration: Integration } | { ok: false; state: IntegrationState }>;
   /** A person asks for a conflict, failed check or blocked task to be tried again. */
   retryIntegration(

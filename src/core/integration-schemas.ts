@@ -41,6 +41,9 @@ export const QueuedIntegrationSchema = z.object({
   blocked_by: z.array(z.string()),
   priority: z.number().optional(),
   queued_at: z.string(),
+  updated_at: z.string().optional().describe('When its state last changed.'),
+  target: z.string().optional().describe('The branch it was last tried against.'),
+  followup: z.string().optional().describe('The follow-up task of a conflict or failed check.'),
 });
 export const IntegrationQueueOutput = z.object({ queue: z.array(QueuedIntegrationSchema) });
 
@@ -73,4 +76,7 @@ export const RecordIntegrationInput = z.object({
 export const RecordIntegrationOutput = z.object({ integration: IntegrationSchema, followup_id: z.string().nullable() });
 
 export const ApproveInput = z.object({ task_id: TaskId });
+export const ApproveMergeInput = ApproveInput.extend({
+  agent: AgentName.optional().describe('Who approves: named in the task.approved event (a person, "dashboard").'),
+});
 export const ApproveOutput = z.object({ integration: IntegrationSchema });

@@ -35,6 +35,8 @@ export interface Integration {
   followup?: string | undefined;
   /** merged: its check passed only on a retry. */
   flaky?: boolean | undefined;
+  /** pending, awaiting_review: a person approved it; it is merged at the integrator's next turn. */
+  approved?: boolean | undefined;
 }
 
 /** The part of a stored integration that task JSON shows: `{state, reason?, commit?}`. */
@@ -45,6 +47,7 @@ export const shownIntegration = (i: Integration): Integration => ({
   ...(i.target ? { target: i.target } : {}),
   ...(i.followup && (i.state === 'conflict' || i.state === 'check_failed') ? { followup: i.followup } : {}),
   ...(i.flaky && i.state === 'merged' ? { flaky: true } : {}),
+  ...(i.approved && (i.state === 'pending' || i.state === 'awaiting_review') ? { approved: true } : {}),
 });
 
 /** One task of a board's queue, as the integrator reads it (every state but merged). */
@@ -69,6 +72,12 @@ export interface QueuedIntegration {
   priority?: number | undefined;
   /** Completion order. */
   queued_at: string;
+  /** When its state last changed (SPEC §19: since when a stopped task has waited). */
+  updated_at?: string | undefined;
+  /** The branch it was last tried against. */
+  target?: string | undefined;
+  /** The follow-up task of a conflict or failed check. */
+  followup?: string | undefined;
 }
 
 /** Default lease of the integration slot; the integrator renews it while it works. */

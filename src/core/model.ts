@@ -102,6 +102,7 @@ export const EVENT_TYPES = [
   'connector.revoked',
   'task.integrated',
   'task.integration',
+  'task.approved',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

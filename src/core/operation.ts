@@ -23,6 +23,8 @@ export interface Ctx {
    * dashboard), never an agent's tool call. Absent for a person's tools.
    */
   acting_agent?: string;
+  /** SPEC §19: how long a claim may go with no activity before it needs a person (`serve --idle-after S`). */
+  idle_after_ms?: number;
   /** `--public-url` (SPEC §16), without a trailing slash: where remote connectors reach this daemon. */
   public_url?: string | null;
   /** SPEC §16: a remote connector's board — its calls act on that board only, and see no local paths (confine.ts). */

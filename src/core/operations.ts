@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Operation } from './operation.js';
 import { listAgents } from './ops/agents.js';
 import { getArtifact, listArtifacts, putArtifact } from './ops/artifacts.js';
+import { agentWaiting, listAttention } from './ops/attention.js';
 import { cancelTask } from './ops/cancel-task.js';
 import { listChanges, listWorktrees, setTarget } from './ops/changes.js';
 import { claimNext } from './ops/claim-next.js';
@@ -74,6 +75,8 @@ export const operations = {
   listChanges,
   setTarget,
   reservePort,
+  listAttention,
+  agentWaiting,
 } as const;
 
 export type Operations = typeof operations;

@@ -154,6 +154,12 @@ export const IntegrationSchema = z.object({
   target: z.string().optional().describe('The branch it was merged into, or tried against.'),
   followup: z.string().optional().describe('conflict, check_failed: the follow-up task of the agent who did the work.'),
   flaky: z.boolean().optional().describe('merged: its check passed only on a retry (--check-retries).'),
+  approved: z
+    .boolean()
+    .optional()
+    .describe(
+      "pending, awaiting_review: a person approved it (event task.approved); merged at the integrator's next turn.",
+    ),
 });
 
 export const ListTasksInput = z.object({

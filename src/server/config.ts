@@ -44,6 +44,10 @@ export interface DaemonConfig {
     /** `--window`, `--jobs`, `--check-retries`. */
     plan: CheckPlan;
   } | null;
+  /** SPEC §19 `--idle-after S`: a claim with no activity this long needs a person (default 15 min). */
+  idleAfterMs: number;
+  /** SPEC §19 `--notify CMD`: run with each new attention item as JSON on stdin. */
+  notify: { command: string; everyMs: number } | null;
 }
 
 export const DEFAULT_PORT = 7777;
@@ -65,6 +69,8 @@ export interface DaemonFlags {
   window?: string;
   jobs?: string;
   checkRetries?: string;
+  idleAfter?: string;
+  notify?: string;
 }
 
 /** What the composition root knows about the process the daemon runs in. */
@@ -97,7 +103,16 @@ export function resolveDaemonConfig(
     durability,
     publicUrl: publicUrl(flags.publicUrl ?? env.COORD_PUBLIC_URL),
     integrate: integrateConfig(flags),
+    idleAfterMs: idleAfter(flags.idleAfter),
+    notify: flags.notify ? { command: flags.notify, everyMs: Number(env.COORD_NOTIFY_MS ?? 2000) } : null,
   };
+}
+
+function idleAfter(flag: string | undefined): number {
+  if (flag === undefined) return 15 * 60_000;
+  const s = Number(flag);
+  if (!Number.isFinite(s) || s <= 0) throw new Error(`--idle-after takes seconds, got ${flag}`);
+  return s * 1000;
 }
 
 function integrateConfig(flags: DaemonFlags): DaemonConfig['integrate'] {

@@ -14,6 +14,7 @@ import { acquireDaemonLock, isSessionAlive, processStart, watchSessions, writeDa
 import { tightenStateDir } from '../state-dir/modes.js';
 import { octal } from '../state-dir/paths.js';
 import { ensureToken } from '../state-dir/token.js';
+import { notifyAttention } from './attention-notify.js';
 import { boundHosts, daemonOrigin } from './bind-address.js';
 import type { DaemonConfig } from './config.js';
 import { keepHolds } from './hold-keeper.js';
@@ -76,6 +77,7 @@ export async function startDaemon(
       public_url: site?.url ?? null,
       git: new GitRepos(),
       machine: machinePorts,
+      idle_after_ms: config.idleAfterMs,
     };
     let port = config.port;
     // Read by the guard at request time: the bound address joins once listen has told us the port.
@@ -117,6 +119,9 @@ export async function startDaemon(
     sweep.unref();
     const stopHolds = keepHolds(ctx, log, HOLD_CHECK_MS);
     const stopIntegrating = config.integrate ? integrateInDaemon(ctx, log, config.stateDir, config.integrate) : null;
+    const stopNotifying = config.notify
+      ? notifyAttention(ctx, log, config.notify.command, config.notify.everyMs)
+      : null;
     // Rule 13: a session whose process died (its flock dropped) frees its claims and locks now.
     // The session file is gone once it is reported dead, so a failed end (the store briefly unavailable) is
     // retried here with backoff rather than left to the leases.
@@ -162,6 +167,7 @@ export async function startDaemon(
         closing ??= (async () => {
           clearInterval(sweep);
           stopHolds();
+          stopNotifying?.();
           await stopIntegrating?.();
           stopping = true;
           stopSessions();

@@ -56,6 +56,8 @@ test('every event type has a catalogue entry, and each event the store writes ma
   await h.call(op.submitResult, { task_id: worked, claim_id: grant, status: 'completed' });
   const head = 'a'.repeat(40);
   await h.call(op.queueIntegration, { task_id: worked, worktree: '/repo/wt-b', branch: 'feat/b', head });
+  // A person approves it before its turn (task.approved, naming who).
+  await h.call(op.approveIntegration, { task_id: worked, agent: 'ann' });
   const slot = { board, holder: 'integrator', slot_id: 'slot-aaaaaaaaaaaaaaaa' };
   await h.call(op.takeIntegrationSlot, slot);
   const result = { board, slot_id: slot.slot_id, task_id: worked, head, target: 'main' };

@@ -30,6 +30,8 @@ export function registerServe(program: Command): void {
     .option('--window <n>', 'with --check: merge and check the next N tasks at once (default 1)')
     .option('--jobs <j>', 'with --window: how many checks run at once (default N)')
     .option('--check-retries <k>', 'with --check: run a failing check again up to K times (default 0)')
+    .option('--idle-after <s>', 'a claim with no activity for S seconds needs a person (coord attention; default 900)')
+    .option('--notify <cmd>', 'run CMD (sh -c) with each new attention item as JSON on stdin, once per item')
     .option('--json', 'print the listening address as JSON')
     .option(
       '--log-format <format>',

@@ -10,6 +10,7 @@ import { CoordError } from '../errors.js';
 import { SLOT_LEASE_MS, shownIntegration } from '../integration.js';
 import {
   ApproveInput,
+  ApproveMergeInput,
   ApproveOutput,
   IntegrationQueueInput,
   IntegrationQueueOutput,
@@ -152,10 +153,10 @@ const refusal = (task_id: string, state: string, what: string) =>
 export const approveIntegration = defineOperation({
   name: 'approve_integration',
   summary: 'Approve the merge of a task held for review (integrate --review): it is merged next.',
-  input: ApproveInput,
+  input: ApproveMergeInput,
   output: ApproveOutput,
   async run(ctx, input) {
-    const out = await ctx.store.approveIntegration(input.task_id);
+    const out = await ctx.store.approveIntegration(input.task_id, input.agent ?? null);
     if (!out.ok) throw refusal(input.task_id, out.state, 'there is nothing to approve');
     return { integration: shownIntegration(out.integration) };
   },

@@ -19,7 +19,7 @@ export interface DaemonIntegrateConfig {
   plan?: CheckPlan;
 }
 
-const WAKING = new Set(['task.completed', 'task.integration', 'task.integrated']);
+const WAKING = new Set(['task.completed', 'task.integration', 'task.integrated', 'task.approved']);
 
 export function integrateInDaemon(
   ctx: Ctx,

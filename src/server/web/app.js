@@ -1,9 +1,12 @@
 // The dashboard (SPEC §9). Live from the event stream; every 15 s from a full
 // snapshot while the stream is down. Plain modules, no build step, no CDN.
 import { ApiError, BOARD_KEY, makeApi, takeToken } from './api.js';
+import { Attention } from './attention.js';
 import { Board } from './board.js';
 import { Detail } from './detail.js';
 import { Panels } from './panels.js';
+import { Plan } from './plan.js';
+import { Worktrees } from './worktrees.js';
 
 const POLL_MS = 15_000;
 const AGENT = 'dashboard';
@@ -52,15 +55,38 @@ function start(token) {
 
   const board = new Board($('columns'), api, {
     onCancel: cancel,
+    onApprove: (id) => approve(id).catch(notify),
     onError: notify,
     onBoard: addBoard,
     onOpen: (id, card) => detail.open(id, card),
+    onChange: () => plan.schedule(() => board.tasks),
   });
   const panels = new Panels(
-    { agents: $('agents'), locks: $('locks'), connectors: $('connectors'), timeline: $('timeline') },
+    { agents: $('agents'), locks: $('locks'), connectors: $('connectors'), timeline: $('timeline'), runs: $('runs') },
     api,
   );
-  const detail = new Detail($('detail'), api, { onCancel: cancel, onError: notify, tasks: () => board.tasks });
+  const detail = new Detail($('detail'), api, {
+    onCancel: cancel,
+    onApprove: approve,
+    onError: notify,
+    tasks: () => board.tasks,
+  });
+  const plan = new Plan($('plan'), {
+    onOpen: (id, link) => detail.open(id, link),
+    onApprove: (id) => approve(id).catch(notify),
+  });
+  const worktrees = new Worktrees($('worktrees'), api, () => [...boards].sort());
+  const attention = new Attention($('attention'), api, {
+    agent: AGENT,
+    onError: notify,
+    onOpen: (id, link) => detail.open(id, link),
+    // What a button did shows at once; the events it causes settle the rest.
+    onDone: (item, out) => {
+      if (out?.task) board.upsert(out.task);
+      else if (out?.integration) board.setIntegration(item.task_id, out.integration);
+      else if (item.task_id) board.refetch(item.task_id);
+    },
+  });
 
   let lastSeq = 0;
   let loading = null;
@@ -72,7 +98,15 @@ function start(token) {
     if (loading) return loading;
     loading = (async () => {
       try {
-        await Promise.all([board.load(filter), panels.refresh(filter), panels.loadHistory(filter)]);
+        panels.forget();
+        worktrees.forget();
+        await Promise.all([
+          board.load(filter),
+          panels.refresh(filter),
+          panels.loadHistory(filter),
+          attention.refresh(filter),
+          worktrees.refresh(filter),
+        ]);
         document.body.dataset.ready = 'true';
       } catch (e) {
         if (e instanceof ApiError && e.status === 401) showLogin();
@@ -92,6 +126,8 @@ function start(token) {
     board.applyEvents(events);
     panels.onEvents(events);
     detail.onEvents(events);
+    attention.onEvents(events);
+    worktrees.onEvents(events);
   }
 
   function onEvents(events) {
@@ -136,6 +172,13 @@ function start(token) {
       await sleep(backoff);
       backoff = Math.min(backoff * 2, POLL_MS);
     }
+  }
+
+  /** SPEC §15/§19: approves a merge as `dashboard` (the task.approved event names who); the card shows it at once. */
+  async function approve(id) {
+    const { integration } = await api.post(`/v1/tasks/${encodeURIComponent(id)}/approve`, { agent: AGENT });
+    board.setIntegration(id, integration);
+    attention.onEvents([]);
   }
 
   async function cancel(id) {
@@ -185,7 +228,11 @@ function start(token) {
     board.tick(now);
     if (detail.isOpen) detail.tick(now);
   }, 1000);
-  setInterval(() => panels.refresh(filter).catch(() => {}), POLL_MS);
+  setInterval(() => {
+    panels.refresh(filter).catch(() => {});
+    attention.refresh(filter).catch(() => {});
+    worktrees.refresh(filter).catch(() => {});
+  }, POLL_MS);
   streamForever();
 }
 

@@ -6,6 +6,8 @@ import { viewChange } from './event-catalogue.js';
 
 export const STATES = ['queued', 'claimed', 'completed', 'failed', 'cancelled', 'expired'];
 const ACTIVE = new Set(['queued', 'claimed']);
+/** Columns that fold to a thin header with their count while empty: the width goes to what has content. */
+const FOLDING = new Set(['failed', 'cancelled', 'expired']);
 /** Cards shown per column, and added by each "show more". */
 const PAGE = 50;
 /** Queued and claimed tasks are loaded whole (up to this many) so their order is exact. */
@@ -25,6 +27,14 @@ export function countdown(leaseUntil, now) {
   return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
 }
 
+export function ago(iso, now) {
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86_400)}d ago`;
+}
+
 export const clock = (iso) => (iso ? new Date(iso).toLocaleTimeString([], { hour12: false }) : '');
 
 export function el(tag, className, text) {
@@ -32,6 +42,60 @@ export function el(tag, className, text) {
   if (className) e.className = className;
   if (text !== undefined) e.textContent = text;
   return e;
+}
+
+/**
+ * SPEC §15/§19: where a completed task's commits stand with the target, on its card — pending, merged as
+ * sha, conflict or check failed with a link to the follow-up, awaiting review with Approve, blocked with the
+ * reason. A task with no commits (integration none) says nothing.
+ */
+export function integrationLine(i, link) {
+  if (!i || i.state === 'none') return null;
+  const line = el('div', `integration integration-${i.state}${i.approved ? ' approved' : ''}`);
+  line.dataset.state = i.state;
+  const into = i.target ? ` into ${i.target}` : '';
+  switch (i.state) {
+    case 'merged':
+      line.append(`merged${into}${i.commit ? ` as ${i.commit.slice(0, 7)}` : ''}`);
+      break;
+    case 'pending':
+      line.append(i.approved ? 'approved: merges at the next turn' : `merge pending${into}`);
+      break;
+    case 'awaiting_review':
+      if (i.approved) line.append(`approved: merges${into} at the integrator's next turn`);
+      else {
+        line.append(`awaiting review${into} `);
+        const approve = el('button', 'approve', 'Approve');
+        approve.type = 'button';
+        approve.title = 'Approve this merge (recorded as a task.approved event)';
+        line.append(approve);
+      }
+      break;
+    case 'conflict':
+    case 'check_failed':
+      line.append(
+        i.state === 'conflict'
+          ? `conflict${i.target ? ` with ${i.target}` : ''}`
+          : `check failed on ${i.target ?? 'the target'}`,
+      );
+      if (i.followup) line.append(' → follow-up ', link(i.followup));
+      if (i.reason) line.title = i.reason;
+      break;
+    case 'blocked':
+      line.append(`blocked: ${i.reason ?? 'see the task'}`);
+      line.title = i.reason ?? '';
+      break;
+    default:
+      line.append(i.state.replace('_', ' '));
+  }
+  return line;
+}
+
+export function taskLink(id) {
+  const a = el('a', 'task-link', `#${id}`);
+  a.href = '#';
+  a.dataset.open = id;
+  return a;
 }
 
 function fillCard(card, t, now) {
@@ -73,7 +137,8 @@ function fillCard(card, t, now) {
   }
   if (t.children) meta.append(el('span', 'children', `${t.children.completed}/${t.children.total} done`));
   if (t.notes_count) meta.append(el('span', 'notes', `${t.notes_count} note${t.notes_count === 1 ? '' : 's'}`));
-  card.replaceChildren(...(blocked ? [top, title, blocked, meta] : [top, title, meta]));
+  const integration = t.state === 'completed' ? integrationLine(t.integration, taskLink) : null;
+  card.replaceChildren(...[top, title, blocked, meta, integration].filter(Boolean));
 }
 
 class Column {
@@ -146,6 +211,9 @@ class Column {
 
   footer() {
     this.countEl.textContent = `${this.ids.length.toLocaleString()}${this.cursor ? '+' : ''}`;
+    const collapsed = FOLDING.has(this.state) && this.ids.length === 0 && !this.cursor;
+    this.root.classList.toggle('collapsed', collapsed);
+    this.root.title = collapsed ? `${this.state}: none` : '';
     const hidden = Math.max(0, this.ids.length - this.limit);
     this.more.hidden = hidden === 0 && !this.cursor;
     this.more.textContent = hidden > 0 ? `show ${Math.min(hidden, PAGE)} more (${hidden} hidden)` : 'load older';
@@ -153,8 +221,9 @@ class Column {
 }
 
 export class Board {
-  constructor(root, api, { onCancel, onError, onBoard, onOpen }) {
+  constructor(root, api, { onCancel, onApprove, onError, onBoard, onOpen, onChange }) {
     this.api = api;
+    this.onChange = onChange ?? (() => {});
     this.onError = onError;
     this.onBoard = onBoard;
     this.tasks = new Map();
@@ -165,6 +234,24 @@ export class Board {
     root.replaceChildren(...[...this.columns.values()].map((c) => c.root));
     // One listener for every cancel button: the first click arms it, the second cancels.
     root.addEventListener('click', (ev) => {
+      // A follow-up link on a card opens that task; Approve approves this one.
+      const link = ev.target.closest?.('[data-open]');
+      if (link) {
+        ev.preventDefault();
+        if (onOpen) onOpen(link.dataset.open, link.closest('.card'));
+        return;
+      }
+      const approve = ev.target.closest?.('button.approve');
+      if (approve) {
+        const id = approve.closest('.card')?.dataset.id;
+        if (id && onApprove) {
+          approve.disabled = true;
+          onApprove(id).finally(() => {
+            approve.disabled = false;
+          });
+        }
+        return;
+      }
       const button = ev.target.closest?.('button.cancel');
       if (!button) {
         // Anywhere else on a card: open it.
@@ -222,6 +309,7 @@ export class Board {
         pages[i].cursor,
       );
     });
+    this.onChange();
   }
 
   async fetchState(state, filter, cursor) {
@@ -262,6 +350,17 @@ export class Board {
     const card = this.cards.get(next.id);
     if (card) fillCard(card, next, Date.now());
     this.columns.get(next.state).add(next);
+    this.onChange();
+  }
+
+  /** An answer that changed a task's integration (an approval): its card shows it at once. */
+  setIntegration(id, integration) {
+    const t = this.tasks.get(id);
+    if (!t) return;
+    t.integration = integration;
+    const card = this.cards.get(id);
+    if (card) fillCard(card, t, Date.now());
+    this.onChange();
   }
 
   /** A task fetched from the server: newer than what we show, or ignored. */
@@ -285,6 +384,8 @@ export class Board {
     this.put(change.task);
     // Dependencies and parent are not in a task.created event: read the task once to show them.
     if (change.reread) this.refetch(e.task_id);
+    // A completion with commits entered the integration queue in the same transaction: read its state.
+    if (e.type === 'task.completed') this.refetch(e.task_id);
     // Tasks it blocked now wait on a finished (or failed) blocker: their `blocked` changed.
     if (change.ends)
       for (const other of this.tasks.values()) if (other.blocked_by?.includes(e.task_id)) this.refetch(other.id);

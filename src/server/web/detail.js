@@ -39,10 +39,11 @@ function field(dl, name, value) {
 }
 
 export class Detail {
-  constructor(dialog, api, { onCancel, onError, tasks }) {
+  constructor(dialog, api, { onCancel, onApprove, onError, tasks }) {
     this.dialog = dialog;
     this.api = api;
     this.onCancel = onCancel;
+    this.onApprove = onApprove;
     this.onError = onError;
     /** The board's tasks by id, to list the dependents of the open task. */
     this.tasks = tasks;
@@ -184,13 +185,18 @@ export class Detail {
       p.append(this.taskLink(i.followup));
       body.append(p);
     }
-    if (i.state === 'awaiting_review') {
+    if (i.state === 'awaiting_review' || (i.state === 'pending' && i.approved)) {
       const approve = el('button', 'd-approve', 'Approve merge');
       approve.type = 'button';
+      // Approved (by anyone: the task.approved event names who): nothing left to press.
+      if (i.approved) {
+        approve.disabled = true;
+        approve.textContent = 'Approved: merged at the next turn';
+      }
       approve.addEventListener('click', async () => {
         approve.disabled = true;
         try {
-          await this.api.post(`/v1/tasks/${encodeURIComponent(t.id)}/approve`, {});
+          await this.onApprove(t.id);
           approve.textContent = 'Approved: merged at the next turn';
         } catch (e) {
           approve.disabled = false;

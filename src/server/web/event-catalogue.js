@@ -99,6 +99,11 @@ const EVENTS = {
     text: (d) => `${words(d.state)}${d.reason ? `: ${d.reason}` : ""}${d.followup ? ` (follow-up #${d.followup})` : ""}`,
     view: { reread: true }
   },
+  // A person's approval: the integrator merges it at its next turn (a running one is woken by this event).
+  "task.approved": {
+    text: (d) => `approved the merge${d.target ? ` into ${d.target}` : ""}${d.state === "pending" ? " before its turn" : ""}`,
+    view: { reread: true }
+  },
   "connector.granted": { text: (d) => `${d.client_name} (grant ${d.grant_id})` },
   "connector.revoked": { text: (d) => `${d.client_name} (grant ${d.grant_id}, ${words(d.why)})` }
 };

@@ -1,24 +1,17 @@
 // The side panels: agents seen, locks held, and the live event timeline.
 import { ApiError, query } from './api.js';
-import { clock, countdown, el } from './board.js';
+import { ago, clock, countdown, el } from './board.js';
 import { eventSubject, eventText } from './event-catalogue.js';
 
 const MAX_TIMELINE = 200;
 const REFRESH_AFTER_EVENT_MS = 1000;
 
-function ago(iso, now) {
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
-  return `${Math.floor(s / 86_400)}d ago`;
-}
-
 const empty = (text) => el('li', 'empty', text);
 
 export class Panels {
-  constructor({ agents, locks, connectors, timeline }, api) {
+  constructor({ agents, locks, connectors, timeline, runs }, api) {
     this.api = api;
+    this.runsEl = runs;
     this.agentsEl = agents;
     this.connectorsEl = connectors;
     this.locksEl = locks;
@@ -28,9 +21,52 @@ export class Panels {
     this.recent = [];
   }
 
+  /** After a reconnect the daemon may be another one: ask again for what the last one lacked. */
+  forget() {
+    this.noRuns = false;
+  }
+
   async refresh(board) {
     this.board = board;
-    await Promise.all([this.refreshAgents(), this.refreshLocks(), this.refreshConnectors()]);
+    await Promise.all([this.refreshAgents(), this.refreshLocks(), this.refreshConnectors(), this.refreshRuns()]);
+  }
+
+  /**
+   * SPEC §18: the agent processes a supervisor (`coord run`) started — state and usage. Shown when the daemon
+   * has GET /v1/runs; a daemon without it (404) hides the panel.
+   */
+  async refreshRuns() {
+    // Asked once per page load (or reconnect, which may be a newer daemon): a 404 is logged by the browser.
+    if (!this.runsEl || this.noRuns) return;
+    const panel = this.runsEl.closest('section');
+    let runs;
+    try {
+      ({ runs } = await this.api.get(`/v1/runs${query({ board: this.board })}`));
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) {
+        panel.hidden = true;
+        this.noRuns = true;
+        return;
+      }
+      throw e;
+    }
+    panel.hidden = false;
+    const now = Date.now();
+    const items = runs.map((r) => {
+      const li = el('li', `run run-${r.state}`);
+      li.dataset.agent = r.agent;
+      li.append(el('b', '', r.agent), el('span', `run-state`, ` ${r.state}`));
+      li.append(el('span', 'muted', ` #${r.task_id} · ${r.branch} · since ${ago(r.since, now)}`));
+      if (r.state === 'paused' && r.paused_until) li.append(el('span', 'muted', ` until ${clock(r.paused_until)}`));
+      const u = r.usage;
+      if (u) {
+        const tokens = (u.input_tokens + u.output_tokens).toLocaleString();
+        const cost = typeof u.cost_usd === 'number' ? ` · $${u.cost_usd.toFixed(2)}` : '';
+        li.append(el('div', 'run-usage muted', `${tokens} tokens${cost} · ${Math.round(u.wall_s)} s`));
+      }
+      return li;
+    });
+    this.runsEl.replaceChildren(...(items.length ? items : [empty('no agents running')]));
   }
 
   /** Remote connectors (SPEC §16): which chat host acts as which agent on which board, and when it last called. */
@@ -77,9 +113,15 @@ export class Panels {
     }
     const now = Date.now();
     const items = (locks ?? []).slice(0, 100).map((l) => {
-      const li = el('li', 'lock');
+      const li = el('li', l.hold ? 'lock hold' : 'lock');
       li.append(el('code', '', (l.resources ?? []).join(', ')), el('span', 'muted', ' held by '), el('b', '', l.agent));
-      if (l.lease_until) li.append(el('span', 'lease', ` ${countdown(l.lease_until, now)}`));
+      if (l.hold) {
+        // SPEC §14: a change hold has no lease — it lasts until its work is merged, never "lapsed".
+        const where = l.worktree ? l.worktree.split('/').pop() : 'its work tree';
+        const until = el('span', 'until', ` until merged (${where})`);
+        until.title = `a change hold since ${l.hold.since}${l.task_id ? ` (task #${l.task_id})` : ''}`;
+        li.append(until);
+      } else if (l.lease_until) li.append(el('span', 'lease', ` ${countdown(l.lease_until, now)}`));
       return li;
     });
     this.locksEl.replaceChildren(...(items.length ? items : [empty('no locks')]));

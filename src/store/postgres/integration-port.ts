@@ -21,7 +21,7 @@ export const integrationPort = (s: PostgresCore): IntegrationStore => ({
   releaseIntegrationSlot: (board, slot_id) => s.write((tx) => releaseSlot(tx, board, slot_id)),
   integrationQueue: (board) => guarded(() => integrationQueue(s.pool, board)),
   recordIntegration: (cmd) => s.write((tx) => recordIntegration(tx, cmd)),
-  approveIntegration: (task_id) => s.write((tx) => approveIntegration(tx, task_id)),
+  approveIntegration: (task_id, agent) => s.write((tx) => approveIntegration(tx, task_id, agent)),
   retryIntegration: (task_id) => s.write((tx) => retryIntegration(tx, task_id)),
   integrationsOf: (ids) => guarded(() => integrationsOf(s.pool, ids)),
   integrationBoards: () => guarded(() => integrationBoards(s.pool)),

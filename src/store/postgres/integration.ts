@@ -8,6 +8,7 @@ import type {
   TakeSlotCommand,
 } from '../../core/integration-ports.js';
 import {
+  approvalEvent,
   type IntegrationRow,
   integrationEvent,
   type QueueRow,
@@ -130,14 +131,16 @@ export async function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): 
 
 type PersonOutcome = { ok: true; integration: Integration } | { ok: false; state: IntegrationState };
 
-export async function approveIntegration(tx: Tx, task_id: string): Promise<PersonOutcome> {
+export async function approveIntegration(tx: Tx, task_id: string, agent: string | null): Promise<PersonOutcome> {
   const r = await row<IntegrationRow>(
     tx.db,
     `UPDATE integrations SET approved = true, updated_at = @now::bigint
      WHERE task_id = @task_id AND state IN ('awaiting_review', 'pending') RETURNING *`,
     { task_id, now: tx.now },
   );
-  return r ? { ok: true, integration: toIntegration(r) } : refused(tx.db, task_id);
+  if (!r) return refused(tx.db, task_id);
+  appendEvent(tx, approvalEvent(r, agent));
+  return { ok: true, integration: toIntegration(r) };
 }
 
 export async function retryIntegration(tx: Tx, task_id: string): Promise<PersonOutcome> {

@@ -25,6 +25,7 @@ export interface IntegrationRow {
   flaky?: number | boolean | null;
   queued_at: number | string;
   seq: number | string;
+  updated_at?: number | string;
 }
 
 export interface QueueRow extends IntegrationRow {
@@ -45,6 +46,7 @@ export function toIntegration(r: IntegrationRow): Integration & { target?: strin
     ...(r.target !== null ? { target: r.target } : {}),
     ...(r.followup !== null ? { followup: r.followup } : {}),
     ...(r.flaky === true || r.flaky === 1 ? { flaky: true } : {}),
+    ...(r.approved === true || r.approved === 1 ? { approved: true } : {}),
   };
 }
 
@@ -65,6 +67,9 @@ export function toQueued(r: QueueRow): QueuedIntegration {
     priority: Number(r.priority),
     blocked_by: typeof r.blocked_by === 'string' ? (JSON.parse(r.blocked_by) as string[]) : r.blocked_by,
     queued_at: iso(r.queued_at),
+    ...(r.updated_at !== undefined ? { updated_at: iso(r.updated_at) } : {}),
+    ...(r.target !== null ? { target: r.target } : {}),
+    ...(r.followup !== null ? { followup: r.followup } : {}),
   };
 }
 
@@ -82,6 +87,17 @@ export function integrationEvent(cmd: RecordIntegrationCommand, followup: string
     ...base,
     type: 'task.integration',
     data: { state: cmd.state, reason: cmd.reason, target: cmd.target, ...(followup ? { followup } : {}) },
+  };
+}
+
+/** A person's approval (SPEC §15/§19), appended with the row it changed: who approved, in which state. */
+export function approvalEvent(r: IntegrationRow, agent: string | null): NewEvent {
+  return {
+    type: 'task.approved',
+    board: r.board,
+    task_id: r.task_id,
+    agent,
+    data: { state: r.state, target: r.target },
   };
 }
 

@@ -20,7 +20,7 @@ export const integrationPort = (s: SqliteCore): IntegrationStore => ({
   releaseIntegrationSlot: (board, slot_id) => s.write((tx) => releaseSlot(tx, board, slot_id)),
   integrationQueue: async (board) => s.read(() => integrationQueue(s.db, board)),
   recordIntegration: (cmd) => s.write((tx) => recordIntegration(tx, cmd)),
-  approveIntegration: (task_id) => s.write((tx) => approveIntegration(tx, task_id)),
+  approveIntegration: (task_id, agent) => s.write((tx) => approveIntegration(tx, task_id, agent)),
   retryIntegration: (task_id) => s.write((tx) => retryIntegration(tx, task_id)),
   integrationsOf: async (ids) => s.read(() => integrationsOf(s.db, ids)),
   integrationBoards: async () => s.read(() => integrationBoards(s.db)),

@@ -8,6 +8,7 @@ import type {
   TakeSlotCommand,
 } from '../../core/integration-ports.js';
 import {
+  approvalEvent,
   type IntegrationRow,
   integrationEvent,
   type QueueRow,
@@ -119,13 +120,15 @@ export function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): Record
 type PersonOutcome = { ok: true; integration: Integration } | { ok: false; state: IntegrationState };
 
 /** Approve: a merge held for review (or a task still pending) is merged at the integrator's next look. */
-export function approveIntegration(tx: Tx, task_id: string): PersonOutcome {
+export function approveIntegration(tx: Tx, task_id: string, agent: string | null): PersonOutcome {
   const row = stmt(
     tx.db,
     `UPDATE integrations SET approved = 1, updated_at = ? WHERE task_id = ? AND state IN ('awaiting_review', 'pending')
      RETURNING *`,
   ).get(tx.now, task_id) as IntegrationRow | undefined;
-  return row ? { ok: true, integration: toIntegration(row) } : refused(tx.db, task_id);
+  if (!row) return refused(tx.db, task_id);
+  appendEvent(tx, approvalEvent(row, agent));
+  return { ok: true, integration: toIntegration(row) };
 }
 
 /** Retry: a conflict, failed check or blocked task is pending again (its branch may not have moved). */

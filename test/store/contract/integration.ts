@@ -230,7 +230,7 @@ export function integrationContract(make: MakeStore): void {
       assert.equal(retry.code, 'not_claimable');
     });
 
-    test('a merge held for review waits until approved; approving a task not in the queue is not_found', async () => {
+    test('a merge held for review waits until approved, and the approval is an event naming who approved; approving a task not in the queue is not_found', async () => {
       const b = board();
       const task = await completedWork(b);
       await b.call(op.takeIntegrationSlot, { board: 'default', holder: 'A', slot_id: SLOT_A });
@@ -244,12 +244,22 @@ export function integrationContract(make: MakeStore): void {
       });
       const before = (await b.call(op.integrationQueue, { board: 'default' })).queue[0];
       assert.equal(before?.approved, false);
-      assert.deepEqual((await b.call(op.approveIntegration, { task_id: task.id })).integration, {
+      assert.equal((await b.events()).filter((e) => e.type === 'task.approved').length, 0);
+      assert.deepEqual((await b.call(op.approveIntegration, { task_id: task.id, agent: 'alice' })).integration, {
         state: 'awaiting_review',
         target: 'main',
+        approved: true,
       });
       const after = (await b.call(op.integrationQueue, { board: 'default' })).queue[0];
       assert.equal(after?.approved, true);
+      const approved = (await b.events()).filter((e) => e.type === 'task.approved');
+      assert.equal(approved.length, 1);
+      assert.equal(approved[0]?.agent, 'alice');
+      assert.equal(approved[0]?.task_id, task.id);
+      const full = (await b.call(op.listEvents, { limit: 1000 })).events.find((e) => e.type === 'task.approved');
+      assert.deepEqual(full?.data, { state: 'awaiting_review', target: 'main' });
+      // Task JSON says so too: a view shows the approval before the integrator runs.
+      assert.equal((await b.call(op.showTask, { task_id: task.id })).task.integration?.approved, true);
       const other = await b.post('planner');
       assert.equal((await b.fail(op.approveIntegration, { task_id: other.id })).code, 'not_found');
     });
