@@ -22,6 +22,7 @@ import { registerReserve } from './commands/reserve.js';
 import { registerServe } from './commands/serve.js';
 import { registerSetup } from './commands/setup.js';
 import { registerShow } from './commands/show.js';
+import { registerStatus, registerStop } from './commands/status.js';
 import { registerTop } from './commands/top.js';
 import { registerTree } from './commands/tree.js';
 import { registerWho } from './commands/who.js';
@@ -76,5 +77,7 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerMessages(program);
   registerTop(program);
   registerAttention(program);
+  registerStatus(program);
+  registerStop(program);
   return program;
 }

@@ -9,7 +9,11 @@ const EVENTS = {
   stop: 'Stop',
   'pre-shell': 'PreToolUse',
   'post-shell': 'PostToolUse',
+  notify: 'Notification',
+  resume: 'UserPromptSubmit',
 } as const;
+/** SPEC §19: the notifications that mean the agent waits for its person (not `auth_success`). */
+const WAITING = ['permission_prompt', 'idle_prompt', 'elicitation_dialog'];
 const EDIT = ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'];
 const SHELL = ['Bash'];
 /** The hook timeout setup writes, in seconds (SPEC §10: long enough that a busy daemon is waited for). */
@@ -86,7 +90,7 @@ export const claude: ClientProfile = {
         {
           format: 'json',
           path: user ? join(dir, 'settings.json') : join(s.root, '.claude', 'settings.json'),
-          what: `hooks PreToolUse (${EDIT.join('|')}: mcp_tool; ${SHELL.join('|')}${site ? ': http' : ''}), PostToolUse (${SHELL.join('|')}${site ? ': http' : ''}), SessionStart, Stop; permissions.allow mcp__coord`,
+          what: `hooks PreToolUse (${EDIT.join('|')}: mcp_tool; ${SHELL.join('|')}${site ? ': http' : ''}), PostToolUse (${SHELL.join('|')}${site ? ': http' : ''}), SessionStart, Stop, Notification, UserPromptSubmit; permissions.allow mcp__coord`,
           edits: [
             {
               op: 'group',
@@ -114,6 +118,14 @@ export const claude: ClientProfile = {
               mark: s.mark('session-start'),
             },
             { op: 'group', path: ['hooks', EVENTS.stop], group: group('stop'), mark: s.mark('stop') },
+            // SPEC §19: the agent waits for its person (coord attention), and goes on.
+            {
+              op: 'group',
+              path: ['hooks', EVENTS.notify],
+              group: group('notify', WAITING.join('|')),
+              mark: s.mark('notify'),
+            },
+            { op: 'group', path: ['hooks', EVENTS.resume], group: group('resume'), mark: s.mark('resume') },
             // coord's tools run without a permission prompt (headless `claude -p` would refuse them).
             { op: 'union', path: ['permissions', 'allow'], item: 'mcp__coord' },
             ...(user ? [] : [{ op: 'union' as const, path: ['enabledMcpjsonServers'], item: 'coord' }]),

@@ -18,7 +18,11 @@ export interface Spoken {
 }
 
 /** The hook events coord installs, in coord's words (each client names them its own way). */
-export type ClientEvent = 'pre-edit' | 'session-start' | 'stop' | 'pre-shell' | 'post-shell';
+/**
+ * `notify`: the client tells its user the agent waits (a permission prompt, a question: SPEC §19); `resume`: the
+ * agent goes on (a new prompt, a tool that ran) — together they keep `coord attention`'s waiting agents true.
+ */
+export type ClientEvent = 'pre-edit' | 'session-start' | 'stop' | 'pre-shell' | 'post-shell' | 'notify' | 'resume';
 
 export type Scope = 'user' | 'project';
 

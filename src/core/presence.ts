@@ -34,7 +34,9 @@ export class Presence {
   wait(w: Omit<Waiting, 'message'> & { message: string | null }): boolean {
     const key = `${w.board}\u0000${w.agent}`;
     if (w.message === null) {
-      this.waits.delete(key);
+      // Going on is the agent's, whichever board its hook named (a hook and the client's own http hook may
+      // read the board differently).
+      for (const [k, v] of this.waits) if (v.agent === w.agent) this.waits.delete(k);
       return false;
     }
     // The same wait told again keeps its first time: `since` is when the agent started waiting.

@@ -11,7 +11,15 @@ import type { Verdict } from './guard-mode.js';
 
 export type { Spoken } from '../clients/profile.js';
 
-export type HookEvent = 'pre-edit' | 'session-start' | 'stop' | 'pre-commit' | 'pre-shell' | 'post-shell';
+export type HookEvent =
+  | 'pre-edit'
+  | 'session-start'
+  | 'stop'
+  | 'pre-commit'
+  | 'pre-shell'
+  | 'post-shell'
+  | 'notify'
+  | 'resume';
 
 export function speak(client: ClientKind, event: HookEvent, v: Verdict): Spoken {
   const hooks = profileOf(client).hooks;

@@ -19,7 +19,16 @@ import { type GuardMode, guardMode } from './guard-mode.js';
 import { BadHookInput, type HookInput, readInput, str, toolCall } from './input.js';
 import { HOOK_TIMEOUT_S, preEdit } from './pre-edit.js';
 
-const EVENTS: readonly HookEvent[] = ['pre-edit', 'session-start', 'stop', 'pre-commit', 'pre-shell', 'post-shell'];
+const EVENTS: readonly HookEvent[] = [
+  'pre-edit',
+  'session-start',
+  'stop',
+  'pre-commit',
+  'pre-shell',
+  'post-shell',
+  'notify',
+  'resume',
+];
 
 interface Args {
   event: HookEvent;
@@ -30,7 +39,7 @@ interface Args {
   timeoutS?: number;
 }
 
-const USAGE = `usage: coord hook pre-edit|session-start|stop|pre-commit|pre-shell|post-shell [--client ${CLIENT_KINDS.join('|')}] [--state DIR] [--timeout S]`;
+const USAGE = `usage: coord hook pre-edit|session-start|stop|pre-commit|pre-shell|post-shell|notify|resume [--client ${CLIENT_KINDS.join('|')}] [--state DIR] [--timeout S]`;
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): Args | string {
   const [command, ...rest] = argv;
@@ -140,14 +149,27 @@ async function dispatch(
   }
   const agent = resolveAgent({ env, session: identity?.agent, fallback: `${args.client}#unknown` });
   const board = resolveBoard(undefined, env, cwd);
+  if (args.event === 'notify' || args.event === 'resume') {
+    const { tellWaiting } = await import('./waiting.js');
+    await tellWaiting(daemon, { agent, board, waiting: args.event === 'notify' ? waitingText(raw) : null });
+    return { code: 0, stdout: '', stderr: '' };
+  }
   if (args.event === 'session-start') {
     const { primeText } = await import('./prime.js');
     const text = await primeText(agent, board, daemon);
     return speak(args.json ? 'gemini' : args.client, 'session-start', { kind: 'context', text });
   }
+  // The turn ended: whatever the agent waited for was answered (an idle prompt may follow, and says so).
+  const { tellWaiting } = await import('./waiting.js');
+  await tellWaiting(daemon, { agent, board, waiting: null });
   if (mode === 'off') return { code: 0, stdout: '', stderr: '' };
   const { stopCheck } = await import('./stop.js');
   return speak(args.client, 'stop', await stopCheck(input, { agent, board, stateDir }, daemon));
+}
+
+/** What the client's notification says (Claude Code: `message`; others: `title`), else that it waits. */
+function waitingText(raw: HookInput): string {
+  return (str(raw.message) ?? str(raw.title) ?? 'waiting for you').slice(0, 2000);
 }
 
 /** The hook input with the tool call where coord's hooks read it (`tool_name`, `tool_input` an object). */

@@ -193,3 +193,28 @@ describe('the board state behind coord top', () => {
     assert.equal(width(fit(long, 10, true)), 10, 'padded to exactly the width even when a wide character does not fit');
   });
 });
+
+describe('the header says what waits on a person', () => {
+  test('SPEC §19: the attention count and where to read it, only when something waits', () => {
+    const s = new BoardState();
+    s.reset({ tasks: [], agents: [], locks: [], events: [] });
+    assert.doesNotMatch(headerLine(s, 200, { live: true }), /need you/);
+    s.reset({
+      tasks: [],
+      agents: [],
+      locks: [],
+      events: [],
+      attention: [
+        {
+          id: 'review:k1',
+          kind: 'review',
+          what: '#k1 x is ready to merge into main',
+          why: 'review',
+          since: iso(0),
+          command: 'coord approve k1',
+        },
+      ],
+    });
+    assert.match(headerLine(s, 200, { live: true }), /1 need you \(coord attention\)/);
+  });
+});

@@ -13,6 +13,7 @@ interface EventsFlags extends CommonFlags {
   follow?: boolean;
   limit?: string;
   allBoards?: boolean;
+  fromStart?: boolean;
 }
 
 export function eventLine(e: CoordEvent, withBoard: boolean): string {
@@ -35,11 +36,14 @@ export function registerEvents(program: Command): void {
   withCommon(
     program
       .command('events')
-      .description('The audit trail of the board, oldest first; --follow prints new events as they happen')
+      .description(
+        'The audit trail of the board, newest last: the latest page, or --from-start; --follow prints new events as they happen',
+      )
       .option(
         '--since <seq>',
-        'only events after this sequence number (default: from the start; with --follow: from now)',
+        'only events after this sequence number (default: the latest page; with --follow: from now)',
       )
+      .option('--from-start', 'the whole trail from its first event, a page at a time')
       .option('--follow', 'keep streaming new events (Server-Sent Events) until Ctrl-C; resumes after a daemon restart')
       .option('--limit <n>', 'without --follow: at most this many events (default 100, max 1000)')
       .option('--all-boards', 'events of every board, not only this one'),
@@ -67,12 +71,21 @@ export function registerEvents(program: Command): void {
           },
         });
       }
-      const res = await inv.client.call(operations.listEvents, { board, since: input.since, limit: input.limit });
+      // A person asks what happened lately: the latest page, newest last (issue 32), unless asked from a point.
+      const latest = flags.since === undefined && !flags.fromStart;
+      const res = await inv.client.call(operations.listEvents, {
+        board,
+        since: input.since,
+        limit: input.limit,
+        ...(latest ? { tail: true } : {}),
+      });
       const { events, next_since } = res;
       emit(flags, res, () => {
         if (events.length === 0) return 'no events';
         const lines = events.map((e) => eventLine(e, board === undefined));
-        if (events.length === input.limit) lines.push(`more: coord events --since ${next_since}`);
+        if (latest && events.length === input.limit)
+          lines.unshift(`(the latest ${events.length} events; the whole trail: coord events --from-start)`);
+        else if (!latest && events.length === input.limit) lines.push(`more: coord events --since ${next_since}`);
         return lines.join('\n');
       });
     }),

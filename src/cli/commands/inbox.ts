@@ -11,12 +11,19 @@ import { terminalText } from '../terminal-text.js';
 
 const INBOX: OpRef<'inbox'> = { name: 'inbox' };
 
+/**
+ * The inbox text is the models' (they pass its cursor back as `since`); a person reads no internal word (issue
+ * 32): the header's `· cursor N` becomes the command that shows only what changes after now.
+ */
+export const forAPerson = (text: string): string =>
+  text.replace(/^(.*?) · cursor (\d+)$/m, '$1 (what changes from here: coord inbox --since $2)');
+
 export function registerInbox(program: Command): void {
   withCommon(
     program
       .command('inbox')
       .description('Your claims, then the tasks you may claim — the compact view an agent reads')
-      .option('--since <cursor>', 'only what changed after this cursor'),
+      .option('--since <n>', 'only what changed after this point (the number an earlier inbox named)'),
   ).action(
     action(async (flags: CommonFlags & { since?: string }) => {
       const inv = resolveInvocation(flags);
@@ -29,7 +36,7 @@ export function registerInbox(program: Command): void {
         emit(flags, await inv.client.call(INBOX, query), () => '');
         return;
       }
-      process.stdout.write(`${terminalText(await inv.client.callText(INBOX, query))}\n`);
+      process.stdout.write(`${terminalText(forAPerson(await inv.client.callText(INBOX, query)))}\n`);
     }),
   );
 }

@@ -79,8 +79,20 @@ export function registerLs(program: Command): void {
         integration: flags.integration,
       });
       const res = await inv.client.call(operations.listTasks, query);
+      // Private tasks of others (a conflict's follow-up is its agent's) are hidden without --all: say how many.
+      let hidden = 0;
+      if (!flags.all && !flags.json && !flags.cursor && !res.next_cursor) {
+        const every = await inv.client.call(operations.listTasks, { ...query, agent: undefined, limit: 500 });
+        hidden = every.next_cursor ? 0 : every.tasks.length - res.tasks.length;
+      }
       emit(flags, res, () =>
-        [taskTable(res.tasks), res.next_cursor ? `more: coord ls --cursor ${res.next_cursor}` : '']
+        [
+          taskTable(res.tasks),
+          res.next_cursor ? `more: coord ls --cursor ${res.next_cursor}` : '',
+          hidden > 0
+            ? `${hidden} more ${hidden === 1 ? 'task is' : 'tasks are'} private to other agents: coord ls --all`
+            : '',
+        ]
           .filter(Boolean)
           .join('\n'),
       );

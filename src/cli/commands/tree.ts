@@ -37,7 +37,7 @@ function label(t: Task): string {
       : t.state === 'claimed'
         ? `claimed by ${t.claimed_by}`
         : t.state === 'completed' && t.integration && t.integration.state !== 'none'
-          ? `completed · ${t.integration.state}`
+          ? `completed · ${t.integration.state.replace('_', ' ')}`
           : t.state;
   const title = t.title.length > 60 ? `${t.title.slice(0, 59)}…` : t.title;
   return `#${t.id} [${state}] ${title}`;
@@ -74,9 +74,10 @@ export function registerTree(program: Command): void {
       .description(
         'Draw the dependency tree: a task and what it waits for (without an id: every open goal of the board)',
       )
-      .argument('[id]', 'task id'),
+      .argument('[id]', 'task id')
+      .option('--all', 'every goal, finished ones too (a plan that has landed)'),
   ).action(
-    action(async (id: string | undefined, flags: CommonFlags) => {
+    action(async (id: string | undefined, flags: CommonFlags & { all?: boolean }) => {
       const inv = resolveInvocation(flags);
       const tasks = await boardTasks(inv.client, inv.board, inv.agent);
       let roots: string[];
@@ -86,16 +87,19 @@ export function registerTree(program: Command): void {
         tasks.set(res.task.id, res.task);
         roots = [res.task.id];
       } else {
-        const open = [...tasks.values()].filter((t) => !isTerminal(t.state));
+        const open = [...tasks.values()].filter((t) => flags.all || !isTerminal(t.state));
         const waitedFor = new Set(open.flatMap((t) => t.blocked_by));
         roots = open
           .filter((t) => !waitedFor.has(t.id))
           .sort((a, b) => a.created_at.localeCompare(b.created_at))
           .map((t) => t.id);
       }
-      emit(flags, { roots, tasks: Object.fromEntries(tasks) }, () =>
-        roots.length === 0 ? 'no open tasks' : drawTree(roots, tasks),
-      );
+      emit(flags, { roots, tasks: Object.fromEntries(tasks) }, () => {
+        if (roots.length > 0) return drawTree(roots, tasks);
+        if (flags.all || tasks.size === 0) return 'no tasks on this board';
+        // A plan that has landed is not gone: say where it is (issue 32).
+        return `no open tasks — ${tasks.size} finished ${tasks.size === 1 ? 'task' : 'tasks'}: coord tree --all`;
+      });
     }),
   );
 }

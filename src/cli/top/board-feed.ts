@@ -5,6 +5,7 @@
  */
 import type { DaemonClient } from '../../client/daemon-client.js';
 import { followEvents } from '../../client/event-stream.js';
+import type { AttentionItem } from '../../core/attention.js';
 import type { CoordEvent, TaskState } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
 import type { TopAgent, TopLock, TopTask } from './board-state.js';
@@ -42,13 +43,15 @@ async function tasksIn(client: DaemonClient, board: string, state: string, max: 
 export async function loadAgentsAndLocks(
   client: DaemonClient,
   board: string,
-): Promise<{ agents: TopAgent[]; locks: TopLock[] }> {
+): Promise<{ agents: TopAgent[]; locks: TopLock[]; attention: AttentionItem[] }> {
   const b = { board: board || undefined };
-  const [agents, locks] = await Promise.all([
+  const [agents, locks, attention] = await Promise.all([
     client.call(operations.listAgents, b),
     client.call(operations.listLocks, b),
+    // SPEC §19: what waits on a person (a daemon without the route answers nothing to count).
+    client.call(operations.listAttention, b).catch(() => ({ items: [] as AttentionItem[] })),
   ]);
-  return { agents: agents.agents, locks: locks.locks };
+  return { agents: agents.agents, locks: locks.locks, attention: attention.items };
 }
 
 export async function loadSnapshot(client: DaemonClient, board: string): Promise<Snapshot> {

@@ -5,6 +5,7 @@
  * Fields that other parts of coord add over time (dependencies: `ready`, `blocked`, `children`; messages:
  * agents' `unread`) are read when present and ignored when not.
  */
+import type { AttentionItem } from '../../core/attention.js';
 import { type ViewTask, viewChange } from '../../core/event-entries.js';
 import type { CoordEvent, Task } from '../../core/model.js';
 
@@ -99,12 +100,21 @@ export class BoardState {
   tasks = new Map<string, TopTask>();
   agents: TopAgent[] = [];
   locks: TopLock[] = [];
+  /** SPEC §19: what waits on a person (coord attention), read with agents and locks. */
+  attention: AttentionItem[] = [];
   events: CoordEvent[] = [];
   boards = new Set<string>();
   lastSeq = 0;
 
   /** Replaces what is known of the board with a fresh snapshot. */
-  reset(snapshot: { tasks: TopTask[]; agents: TopAgent[]; locks: TopLock[]; events: CoordEvent[] }): void {
+  reset(snapshot: {
+    tasks: TopTask[];
+    agents: TopAgent[];
+    locks: TopLock[];
+    events: CoordEvent[];
+    attention?: AttentionItem[];
+  }): void {
+    this.attention = snapshot.attention ?? [];
     this.tasks = new Map();
     for (const t of snapshot.tasks) this.upsert(t);
     this.agents = snapshot.agents;

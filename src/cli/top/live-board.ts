@@ -53,9 +53,10 @@ export class LiveBoard {
     clearTimeout(this.sideTimer);
     this.sideTimer = setTimeout(async () => {
       try {
-        const { agents, locks } = await loadAgentsAndLocks(this.client, this.state.board);
+        const { agents, locks, attention } = await loadAgentsAndLocks(this.client, this.state.board);
         this.state.agents = agents;
         this.state.locks = locks;
+        this.state.attention = attention;
         this.hooks.changed();
       } catch {
         // The daemon is restarting: the stream's reconnect brings a fresh read.

@@ -74,6 +74,8 @@ export function registerHookRoutes(app: FastifyInstance, ctx: Ctx, looks = new S
       await looks.before(ctx, call);
       return answer({ stdout: '{}' });
     }
+    // SPEC §19: a shell command ran, so a permission prompt the agent waited at was answered.
+    ctx.presence.wait({ agent: who.agent, board: call.board, message: null, at: 0 });
     const reason = await looks.after(ctx, call);
     if (!reason) return answer({ stdout: '{}' });
     if (mode === 'warn')
