@@ -131,6 +131,38 @@ async function topStatements(admin: pg.Client, jobs: number) {
     );
 }
 
+/**
+ * Wait events of the other backends, sampled every few ms while `until` is pending (pg_stat_activity): where a
+ * backend that is in a statement spends it — on the CPU (no wait event), on a lock (Lock/advisory,
+ * LWLock/NotifyQueue…), on the client (Client/ClientRead: idle between round trips, not counted).
+ */
+async function sampleWaits(url: string, until: Promise<unknown>): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const counts = new Map<string, number>();
+  let samples = 0;
+  let stop = false;
+  until.finally(() => {
+    stop = true;
+  });
+  while (!stop) {
+    const r = await c.query(
+      `SELECT COALESCE(wait_event_type || '/' || wait_event, 'CPU') AS w, left(regexp_replace(query, '\\s+', ' ', 'g'), 60) AS q
+         FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+    );
+    samples++;
+    for (const x of r.rows) {
+      const k = `${x.w}  ${x.q}`;
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    await new Promise((res) => setTimeout(res, 2));
+  }
+  await c.end();
+  console.log(`   wait events of active backends, ${samples} samples (mean active backends per sample):`);
+  for (const [k, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 12))
+    console.log(`   ${(n / samples).toFixed(2).padStart(6)}  ${k}`);
+}
+
 // ----- the link (as pg-link.ts)
 function relay(pgPort: number): Promise<{ port: number; close(): void }> {
   const open = new Set<Socket>();
@@ -267,6 +299,13 @@ async function coord(url: string) {
     let cpu0 = cpuByPid();
     const claimLat: number[] = [];
     const submitLat: number[] = [];
+    let drained: () => void = () => {};
+    const sampling = sampleWaits(
+      url,
+      new Promise<void>((res) => {
+        drained = res;
+      }),
+    );
     await Promise.all(
       Array.from({ length: WORKERS }, async (_, w) => {
         const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -302,6 +341,8 @@ async function coord(url: string) {
     );
     const secs = (performance.now() - t0) / 1000;
     const after = cpuByPid();
+    drained();
+    await sampling;
     for (const x of (await admin.query("SELECT pid FROM pg_stat_activity WHERE query ILIKE 'LISTEN%'")).rows)
       listeners.add(x.pid as number);
     const cpu = cpuDelta(cpu0, after, d.pid);

@@ -92,7 +92,14 @@ export class EventFeed {
     return this.client !== null;
   }
 
-  /** This daemon's transaction committed these events (contiguous seqs, oldest first). */
+  /**
+   * This daemon's transaction committed these events (contiguous seqs, oldest first). Resolves once they are
+   * delivered when they directly follow what was delivered (then at once, no read: a lone writer's subscribers
+   * have heard its change when the write returns). Else others' commits come first and their NOTIFY is on its
+   * way: ours are held until those are delivered — but the write does not wait for that (issue 36: the wait
+   * was a wake-up of the LISTEN connection and of the daemon on every contended write's answer); order and
+   * exactly-once are the feed's, not the writer's.
+   */
   async committed(events: CoordEvent[]): Promise<void> {
     const first = events[0];
     const last = events.at(-1);
@@ -105,17 +112,14 @@ export class EventFeed {
       await this.readAfterCommit();
       return;
     }
-    // Others' commits come first and their NOTIFY is on its way: hold ours until they are delivered.
-    await new Promise<void>((delivered) => {
-      this.held.set(first.seq, { events, delivered });
-      setTimeout(() => {
-        if (this.held.get(first.seq)?.events !== events) return;
-        this.readAfterCommit().finally(() => {
-          if (this.held.get(first.seq)?.events === events) this.held.delete(first.seq);
-          delivered();
-        });
-      }, HOLD_MS).unref();
-    });
+    this.held.set(first.seq, { events, delivered: () => {} });
+    setTimeout(() => {
+      // Its predecessors' NOTIFY has not come (a rolled-back seq, a notification too big): read them.
+      if (this.held.get(first.seq)?.events !== events) return;
+      this.readAfterCommit().finally(() => {
+        if (this.held.get(first.seq)?.events === events) this.held.delete(first.seq);
+      });
+    }, HOLD_MS).unref();
   }
 
   private readAfterCommit(): Promise<void> {

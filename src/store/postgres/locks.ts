@@ -17,6 +17,7 @@ import { type ConflictRow, conflictOf } from '../shared/lock-conflicts.js';
 import { acquiredLock } from '../shared/new-event.js';
 import { lockHeld, lockReleased } from '../shared/task-events.js';
 import type { Queryable } from './database.js';
+import { DB_NOW } from './due.js';
 import { row, rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
@@ -157,10 +158,11 @@ async function free(
 }
 
 /** A work tree's lock that ended (or lapsed) and waits for git: not live, not a hold yet. */
-const ENDED = `l.worktree IS NOT NULL AND l.held_since IS NULL AND l.claim_id IS NULL AND l.lease_until <= @now::bigint`;
+const ENDED = `l.worktree IS NOT NULL AND l.held_since IS NULL AND l.claim_id IS NULL
+  AND l.lease_until <= COALESCE(@now::bigint, ${DB_NOW})`;
 
 /** The board's (or every board's) ended work-tree locks waiting for git to say what is pending. */
-export const endedLocks = (db: Queryable, now: number, board: string | null): Promise<EndedLock[]> =>
+export const endedLocks = (db: Queryable, now: number | null, board: string | null): Promise<EndedLock[]> =>
   rows<EndedLock>(
     db,
     `SELECT l.lock_id, l.board, l.agent, l.hold_task AS task_id, l.worktree, ${RESOURCES} AS resources FROM locks l

@@ -89,7 +89,12 @@ export class PostgresStore implements Store {
     private readonly clock: Clock | undefined,
   ) {
     this.capabilities = { ...POSTGRES_CAPABILITIES, databaseClock: clock === undefined };
-    const core: PostgresCore = { pool, write: (fn) => this.write(fn), now: () => this.now() };
+    const core: PostgresCore = {
+      pool,
+      write: (fn) => this.write(fn),
+      now: () => this.now(),
+      clockNow: () => this.clockNow(),
+    };
     Object.assign(this, integrationPort(core), connectorsPort(core), worktreesPort(core), messagesPort(core));
   }
 

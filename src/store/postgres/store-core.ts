@@ -12,4 +12,6 @@ export interface PostgresCore {
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Now, without looking for due rows: the injected clock's, or the database's. */
   now(): Promise<number>;
+  /** The injected clock's time, or null: a statement takes the database's itself (no round trip of its own). */
+  clockNow(): number | null;
 }

@@ -14,7 +14,8 @@ export const worktreesPort = (s: PostgresCore): WorktreeStore => ({
   recordClaimTree: (taskId, t) => s.write((tx) => recordClaimTree(tx, taskId, t)),
   claimTree: (taskId) => guarded(() => claimTree(s.pool, taskId)),
   forceReleaseLock: async (lockId) => ({ released: await s.write((tx) => forceReleaseLock(tx, lockId)) }),
-  endedLocks: (board) => guarded(async () => endedLocks(s.pool, await s.now(), board ?? null)),
+  // One round trip (it runs after every submit): the statement reads the database clock itself.
+  endedLocks: (board) => guarded(() => endedLocks(s.pool, s.clockNow(), board ?? null)),
   trimHolds: async (trims) => (trims.length === 0 ? 0 : s.write((tx) => trimHolds(tx, trims))),
   recordContained: async (c) => ({ recorded: await s.write((tx) => recordContained(tx, c)) }),
 });
