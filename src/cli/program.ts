@@ -10,6 +10,7 @@ import { registerFenced } from './commands/fenced.js';
 import { registerGuard } from './commands/guard.js';
 import { registerInbox } from './commands/inbox.js';
 import { registerIntegrate } from './commands/integrate.js';
+import { registerRun } from './commands/run.js';
 import { registerLock } from './commands/lock.js';
 import { registerLs } from './commands/ls.js';
 import { registerMcp } from './commands/mcp.js';
@@ -59,6 +60,7 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerCancel(program);
   registerInbox(program);
   registerIntegrate(program);
+  registerRun(program);
   registerLock(program);
   registerEvents(program);
   registerWho(program);
