@@ -87,6 +87,10 @@ export const EVENT_TYPES = [
   'connector.revoked',
   'task.integrated',
   'task.integration',
+  'agent.launched',
+  'agent.state',
+  'agent.exited',
+  'task.paused',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

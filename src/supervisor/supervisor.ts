@@ -103,6 +103,8 @@ export class Supervisor {
   private stopping = false;
   private spentWhy: string | null = null;
   private wake: () => void = () => {};
+  /** Reports go one after another, so the daemon never sees an older state after a newer one. */
+  private reporting: Promise<unknown> = Promise.resolve();
   /** Every agent process started, by client: what the acceptance test reads beside the process table. */
   readonly launched: { agent: string; client: string; task_id: string; pid: number | null }[] = [];
 
@@ -139,6 +141,7 @@ export class Supervisor {
     // Wait for each agent's ending to be recorded (released, noted).
     while (this.live.size > 0) await sleep(50);
     await this.removeMerged();
+    await this.reporting;
     return { runs: this.finished, spent: this.spentWhy };
   }
 
@@ -444,7 +447,8 @@ export class Supervisor {
   }
 
   private report(l: Live): void {
-    void this.board.reportRun({ ...l.run }).catch(() => 0);
+    const snapshot = { ...l.run };
+    this.reporting = this.reporting.then(() => this.board.reportRun(snapshot)).catch(() => 0);
   }
 
   /** SPEC §18 "Endings". */

@@ -65,7 +65,7 @@ export function supervisorBoardOverHttp(inv: Invocation): SupervisorBoard {
     reservePort: (input) => c.call(operations.reservePort, input),
     renewLock: (input) => c.call(operations.renewLock, input),
     unlock: (lock_id) => c.call(operations.unlockFiles, { lock_id }),
-    reportRun: async () => undefined,
+    reportRun: (run) => c.call(operations.reportRun, run),
   };
 }
 

@@ -3,6 +3,7 @@ import type { WorktreeStore } from '../../core/worktree-ports.js';
 import { endedLocks, forceReleaseLock } from './locks.js';
 import { guarded } from './pg-errors.js';
 import type { PostgresCore } from './store-core.js';
+import { appendEvent } from './tx.js';
 import { agentTrees, boardRepo, claimTree, recordClaimTree, seenIn, setBoardRepo, trimHolds } from './worktrees.js';
 
 export const worktreesPort = (s: PostgresCore): WorktreeStore => ({
@@ -15,4 +16,5 @@ export const worktreesPort = (s: PostgresCore): WorktreeStore => ({
   forceReleaseLock: async (lockId) => ({ released: await s.write((tx) => forceReleaseLock(tx, lockId)) }),
   endedLocks: (board) => guarded(async () => endedLocks(s.pool, await s.now(), board ?? null)),
   trimHolds: async (trims) => (trims.length === 0 ? 0 : s.write((tx) => trimHolds(tx, trims))),
+  recordAgentEvent: (e) => s.write(async (tx) => appendEvent(tx, e)),
 });

@@ -2,6 +2,7 @@
 import type { WorktreeStore } from '../../core/worktree-ports.js';
 import { endedLocks } from './locks.js';
 import type { SqliteCore } from './store-core.js';
+import { appendEvent } from './tx.js';
 import {
   agentTrees,
   boardRepo,
@@ -23,4 +24,5 @@ export const worktreesPort = (s: SqliteCore): WorktreeStore => ({
   forceReleaseLock: async (lockId) => ({ released: await s.write((tx) => forceRelease(tx, lockId)) }),
   endedLocks: async (board) => s.read(() => endedLocks(s.db, s.clock.now(), board ?? null)),
   trimHolds: async (trims) => (trims.length === 0 ? 0 : s.write((tx) => trimHolds(tx, trims))),
+  recordAgentEvent: (e) => s.write((tx) => appendEvent(tx, e)),
 });
