@@ -188,12 +188,23 @@ export interface HeadlessSpec {
   resume?: string | undefined;
   /** The main repository's git directory (a linked work tree's git data lives there). */
   gitCommonDir: string;
+  /**
+   * A folder of this launch's own, outside the work tree, made empty before the start and removed after the
+   * process ends: where a client that reads hooks or plugins only from files gets them (HeadlessLaunch.files).
+   */
+  configDir?: string | undefined;
+  /** coord's hook for an event as an argument vector (for a plugin that starts it without a shell). */
+  hookArgv?(event: ClientEvent): string[];
+  /** The file URL of a plugin module coord ships (`dist/plugins/<name>.js`). */
+  pluginModule?(name: 'opencode'): string;
 }
 
 /** One launch: the arguments after the executable, and variables added to the environment. */
 export interface HeadlessLaunch {
   args: string[];
   env: Record<string, string>;
+  /** Files written before the start, each inside `configDir` (the user's own files are never written). */
+  files?: { path: string; content: string }[];
 }
 
 /** What one line of the client's event stream (stdout) says, in coord's words. */

@@ -4,8 +4,10 @@
  * ends in, when a limit pauses, what a budget allows) are core's (core/supervision.ts); what differs per
  * client is its profile's `headless` part; this file starts, watches and ends the processes.
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { ClientEvent, HeadlessProfile, StreamSignal } from '../clients/profile.js';
 import { isCoordError } from '../core/errors.js';
 import type { ClaimGrant, Task } from '../core/model.js';
@@ -364,6 +366,8 @@ export class Supervisor {
       ...markOf(event, l.run.client).split(' '),
       ...c.stateArgs,
     ];
+    // A folder of this launch's own for the client's configuration files (removed once the process has ended).
+    const configDir = mkdtempSync(join(tmpdir(), 'coord-run-'));
     const launch = profile.launch({
       prompt,
       cwd: l.run.worktree,
@@ -374,7 +378,17 @@ export class Supervisor {
       maxTurns: this.o.maxTurns,
       resume,
       gitCommonDir: this.o.commonDir,
+      configDir,
+      hookArgv,
+      pluginModule: (name) => pluginModuleOf(c.bin, name),
     });
+    for (const f of launch.files ?? []) {
+      // A profile writes its own folder only: never a file of the user's or the work tree's.
+      if (!resolve(f.path).startsWith(`${configDir}/`))
+        throw new Error(`${l.run.client}: ${f.path} is outside ${configDir}`);
+      mkdirSync(dirname(f.path), { recursive: true });
+      writeFileSync(f.path, f.content);
+    }
     const proc = new AgentProcess(bin, launch.args, {
       cwd: l.run.worktree,
       env: { ...this.agentEnv(l), ...launch.env },
@@ -383,6 +397,7 @@ export class Supervisor {
         for (const s of signals) this.signal(l, s);
       },
     });
+    void proc.ended.then(() => rmSync(configDir, { recursive: true, force: true }));
     l.proc = proc;
     l.run.pid = proc.pid;
     this.launched.push({ agent: l.run.agent, client: l.run.client, task_id: l.run.task_id, pid: proc.pid });
@@ -552,6 +567,13 @@ const markOf = (event: ClientEvent, client: string) =>
   event === 'session-start' ? `prime --client ${client}` : `hook ${event} --client ${client}`;
 
 const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
+
+/** A plugin module coord ships, beside the coord it runs: the build's, or in a checkout without one the source. */
+const pluginModuleOf = (bin: string, name: string): string => {
+  const root = join(dirname(bin), '..');
+  const built = join(root, 'dist', 'plugins', `${name}.js`);
+  return pathToFileURL(existsSync(built) ? built : join(root, 'src', 'plugins', `${name}.ts`)).href;
+};
 
 /** A note is at most 8 KiB: the tail of a long one is what matters. */
 const clipNote = (s: string): string => (Buffer.byteLength(s) > 8000 ? `…${s.slice(-7000)}` : s);
