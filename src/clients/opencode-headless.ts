@@ -39,6 +39,10 @@ export function openCodeHeadless(o: {
           s.prompt,
           '--format',
           'json',
+          // Its errors on stderr: a model call refused with a 429 (which it retries by itself) is said only there.
+          '--print-logs',
+          '--log-level',
+          'ERROR',
           ...(mode === undefined ? [] : mode === 'auto' ? ['--auto'] : ['--agent', mode]),
           ...(s.resume === undefined ? [] : ['--session', s.resume]),
         ],
@@ -80,6 +84,7 @@ export function openCodeHeadless(o: {
       }
       return out;
     },
+    readErr: (line) => (/level=ERROR/.test(line) ? rateLimit(line) : []),
   };
 }
 

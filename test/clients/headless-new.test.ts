@@ -207,6 +207,15 @@ describe('headless profiles of Qwen Code, Copilot CLI and OpenCode', () => {
     assert.deepEqual(usage(signals), { input: 50, output: 25, results: 5 });
   });
 
+  it('opencode: a 429 it logs on stderr (it retries by itself, silent on stdout) is read as a usage limit with its wait', () => {
+    const h = headless('opencode');
+    const lines = fixture('opencode-429.log');
+    assert.ok(lines.length > 0);
+    for (const line of lines) assert.deepEqual(h.readErr?.(line), [{ kind: 'retry', status: 429, delayMs: 120_000 }]);
+    assert.deepEqual(h.readErr?.('timestamp=x level=INFO message="rate limit settings loaded"'), []);
+    assert.ok(h.launch(spec()).args.includes('--print-logs'));
+  });
+
   it('waits named by model APIs are read in their usual spellings', () => {
     assert.equal(waitOf('Please try again in 2m0s.'), 120_000);
     assert.equal(waitOf('Retry-After: 120'), 120_000);
