@@ -23,15 +23,18 @@ type Client = (typeof CLIENTS)[number];
 const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8' }).trim();
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** A person's own config files for the client, written before the run: coord run must leave them byte for byte. */
+/**
+ * A person's own config files for the client, written before the run: coord run must leave them byte for byte
+ * (written as each client itself rewrites them on start: Qwen Code adds its `$version`, OpenCode its `$schema`).
+ */
 function userFiles(client: Client, home: string): Record<string, string> {
   if (client === 'qwen')
     return {
       [join(home, '.qwen', 'settings.json')]:
-        `${JSON.stringify({ security: { auth: { selectedType: 'openai' } } }, null, 2)}\n`,
+        `${JSON.stringify({ security: { auth: { selectedType: 'openai' } }, $version: 4 }, null, 2)}\n`,
     };
   if (client === 'copilot') return { [join(home, '.copilot', 'mcp-config.json')]: '{\n  "mcpServers": {}\n}\n' };
-  return { [join(home, '.config', 'opencode', 'opencode.json')]: '{\n  "autoupdate": false\n}\n' };
+  return { [join(home, '.config', 'opencode', 'opencode.json')]: '{\n  "$schema": "https://opencode.ai/config.json",\n  "autoupdate": false\n}\n' };
 }
 
 /** Where `coord setup` would have written coord's hooks or plugin: coord run must not. */
