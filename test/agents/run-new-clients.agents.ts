@@ -34,7 +34,10 @@ function userFiles(client: Client, home: string): Record<string, string> {
         `${JSON.stringify({ security: { auth: { selectedType: 'openai' } }, $version: 4 }, null, 2)}\n`,
     };
   if (client === 'copilot') return { [join(home, '.copilot', 'mcp-config.json')]: '{\n  "mcpServers": {}\n}\n' };
-  return { [join(home, '.config', 'opencode', 'opencode.json')]: '{\n  "$schema": "https://opencode.ai/config.json",\n  "autoupdate": false\n}\n' };
+  return {
+    [join(home, '.config', 'opencode', 'opencode.json')]:
+      '{\n  "$schema": "https://opencode.ai/config.json",\n  "autoupdate": false\n}\n',
+  };
 }
 
 /** Where `coord setup` would have written coord's hooks or plugin: coord run must not. */
