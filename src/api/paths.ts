@@ -11,6 +11,7 @@ export const PATHS = {
   inbox: '/v1/inbox',
   events: '/v1/events',
   agents: '/v1/agents',
+  runs: '/v1/runs',
   locks: '/v1/locks',
   /** The one-round-trip edit decision (decide_edit, SPEC §10). */
   decideEdit: '/v1/locks/decide',

@@ -76,6 +76,8 @@ export const routes: Route[] = [
   { method: 'POST', url: '/v1/tasks/:id/submit', op: 'submit_result', from: 'body', params: ID },
   { method: 'POST', url: '/v1/tasks/:id/cancel', op: 'cancel_task', from: 'body', params: ID },
   { method: 'GET', url: '/v1/agents', op: 'list_agents', from: 'query' },
+  { method: 'GET', url: '/v1/runs', op: 'list_runs', from: 'query' },
+  { method: 'POST', url: '/v1/runs', op: 'report_run', from: 'body' },
   { method: 'POST', url: '/v1/locks', op: 'lock_files', from: 'body', status: { ok: 201 } },
   { method: 'GET', url: '/v1/locks', op: 'list_locks', from: 'query' },
   { method: 'GET', url: '/v1/worktrees', op: 'list_worktrees', from: 'query' },

@@ -19,6 +19,7 @@ import { registerOpen } from './commands/open.js';
 import { registerPlan } from './commands/plan.js';
 import { registerPost } from './commands/post.js';
 import { registerReserve } from './commands/reserve.js';
+import { registerRun } from './commands/run.js';
 import { registerServe } from './commands/serve.js';
 import { registerSetup } from './commands/setup.js';
 import { registerShow } from './commands/show.js';
@@ -61,6 +62,7 @@ Exit codes: 0 ok, 1 usage error, 2 conflict (lost a claim, lock held), 3 daemon 
   registerCancel(program);
   registerInbox(program);
   registerIntegrate(program);
+  registerRun(program);
   registerLock(program);
   registerEvents(program);
   registerWho(program);

@@ -1,7 +1,7 @@
 /** Claude Code (SPEC §10, §17): `~/.claude.json` (or `.mcp.json`), `settings.json` hooks, `CLAUDE.md`. */
 import { join } from 'node:path';
 import { additionalContext, claudeAnswers } from './answers.js';
-import type { ClientEvent, ClientProfile } from './profile.js';
+import type { ClientEvent, ClientProfile, HeadlessProfile, StreamSignal } from './profile.js';
 
 const EVENTS = {
   'pre-edit': 'PreToolUse',
@@ -59,6 +59,97 @@ const httpShellHook = (site: { url(event: ClientEvent): string; key: string }, e
   timeout: TIMEOUT_S,
   statusMessage: `coord: ${event === 'pre-shell' ? 'noting the work tree' : 'checking what the command changed'} (${mark})`,
 });
+
+/** A JSON object or null, from one line of an event stream. */
+const parsed = (line: string): Record<string, unknown> | null => {
+  try {
+    const v: unknown = JSON.parse(line);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+};
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/**
+ * SPEC §18: `claude -p` with `--output-format stream-json`. coord's MCP server and hooks reach this one process
+ * through `--mcp-config` (with `--strict-mcp-config`: the user's own servers are not started) and `--settings`
+ * (added to the user's settings for this run only); no file of the user's is written. The default permission
+ * mode accepts edits and allows git and coord's tools, so the agent can edit its work tree, commit and submit
+ * without asking; `--permission-mode` passes the user's own choice instead.
+ */
+const claudeHeadless: HeadlessProfile = {
+  bin: 'claude',
+  install: 'npm install -g @anthropic-ai/claude-code',
+  launch(s) {
+    const command = (event: ClientEvent, matcher?: string) => ({
+      ...(matcher ? { matcher } : {}),
+      hooks: [{ type: 'command', command: s.hook(event), timeout: TIMEOUT_S }],
+    });
+    const settings = {
+      hooks: {
+        PreToolUse: [
+          { matcher: EDIT.join('|'), hooks: [nativePreEdit(s.mark('pre-edit'))] },
+          command('pre-shell', SHELL.join('|')),
+        ],
+        PostToolUse: [command('post-shell', SHELL.join('|'))],
+        SessionStart: [command('session-start')],
+        Stop: [command('stop')],
+      },
+    };
+    const mcp = { mcpServers: { coord: { type: 'stdio', command: s.mcp.command, args: s.mcp.args, env: {} } } };
+    const mode = s.permissionMode ?? 'acceptEdits';
+    return {
+      args: [
+        '-p',
+        s.prompt,
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--mcp-config',
+        JSON.stringify(mcp),
+        '--strict-mcp-config',
+        '--settings',
+        JSON.stringify(settings),
+        '--permission-mode',
+        mode,
+        ...(s.permissionMode === undefined
+          ? ['--allowedTools', 'mcp__coord,Bash(git:*),Read,Edit,Write,Glob,Grep']
+          : []),
+        ...(s.maxTurns === undefined ? [] : ['--max-turns', String(s.maxTurns)]),
+        ...(s.resume === undefined ? [] : ['--resume', s.resume]),
+      ],
+      env: {},
+    };
+  },
+  read(line) {
+    const e = parsed(line);
+    if (!e) return [];
+    const out: StreamSignal[] = [];
+    if (typeof e.session_id === 'string' && e.type === 'system' && e.subtype === 'init')
+      out.push({ kind: 'session', id: e.session_id });
+    if (e.type === 'assistant') out.push({ kind: 'turn' }, { kind: 'state', state: 'working' });
+    if (e.type === 'user') out.push({ kind: 'state', state: 'working' });
+    // Claude Code retries a failed model call by itself and says so (a 429 is a usage or rate limit).
+    if (e.type === 'system' && e.subtype === 'api_retry')
+      out.push({ kind: 'retry', status: num(e.error_status), delayMs: num(e.retry_delay_ms) });
+    if (e.type === 'result') {
+      const u = (e.usage ?? {}) as Record<string, unknown>;
+      const input = [u.input_tokens, u.cache_creation_input_tokens, u.cache_read_input_tokens]
+        .map(num)
+        .reduce<number | null>((a, b) => (b === null ? a : (a ?? 0) + b), null);
+      out.push({
+        kind: 'result',
+        input_tokens: input,
+        output_tokens: num(u.output_tokens),
+        cost_usd: num(e.total_cost_usd),
+        is_error: e.is_error === true,
+        text: typeof e.result === 'string' ? e.result : null,
+      });
+    }
+    return out;
+  },
+};
 
 export const claude: ClientProfile = {
   kind: 'claude',
@@ -153,4 +244,5 @@ export const claude: ClientProfile = {
   mcpClientNames: ['claude-code'],
   mcpToolName: (t) => `mcp__coord__${t}`,
   result: 'structured',
+  headless: claudeHeadless,
 };

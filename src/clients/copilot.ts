@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { claudeAnswers, json } from './answers.js';
+import { copilotHeadless } from './copilot-headless.js';
 import type { ClientEvent, ClientProfile } from './profile.js';
 
 const EVENTS = {
@@ -102,4 +103,5 @@ export const copilot: ClientProfile = {
   toolSurface: 'core',
   mcpToolName: (t) => `coord-${t}`,
   result: 'text',
+  headless: copilotHeadless,
 };

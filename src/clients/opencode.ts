@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import { pluginHooks } from './answers.js';
 import { openCodeLoader } from './loaders.js';
-import type { ClientProfile } from './profile.js';
+import { openCodeHeadless } from './opencode-headless.js';
+import type { ClientProfile, HeadlessProfile } from './profile.js';
 
 /** The tools the plugin guards (src/plugins/opencode.ts says the same). */
 const EDIT = ['edit', 'write', 'multiedit', 'patch', 'apply_patch'];
@@ -19,6 +20,7 @@ export function openCodeFamily(o: {
   dir: string;
   config: string;
   detect(env: NodeJS.ProcessEnv): boolean;
+  headless?: HeadlessProfile;
 }): ClientProfile {
   return {
     kind: o.kind,
@@ -63,6 +65,7 @@ export function openCodeFamily(o: {
     toolSurface: 'core',
     mcpToolName: (t) => `coord_${t}`,
     result: 'text',
+    ...(o.headless ? { headless: o.headless } : {}),
   };
 }
 
@@ -72,4 +75,10 @@ export const opencode: ClientProfile = openCodeFamily({
   dir: 'opencode',
   config: 'opencode.json',
   detect: (env) => Boolean(env.OPENCODE_PID || env.OPENCODE),
+  headless: openCodeHeadless({
+    bin: 'opencode',
+    install: 'npm install -g opencode-ai',
+    configEnv: 'OPENCODE_CONFIG',
+    title: 'OpenCode',
+  }),
 });

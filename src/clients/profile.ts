@@ -173,6 +173,72 @@ export interface ToolNames {
  */
 export type ResultWrapper = 'text' | 'structured' | 'failing-object' | 'whole-json';
 
+// ─── headless: how `coord run` starts it (SPEC §18) ─────────────────────────────────────────
+
+/** What the supervisor gives a profile to build one headless launch. */
+export interface HeadlessSpec {
+  prompt: string;
+  /** The task's work tree: the client starts there. */
+  cwd: string;
+  /** `coord mcp` for this client (absolute node and its arguments). */
+  mcp: { command: string; args: string[] };
+  /** The shell command line of coord's hook for an event. */
+  hook(event: ClientEvent): string;
+  mark(event: ClientEvent): string;
+  /** `--permission-mode`, passed on as the client's own; absent: the profile's default (edit and commit). */
+  permissionMode?: string | undefined;
+  maxTurns?: number | undefined;
+  /** A session to resume (the client's own id, read from its event stream). */
+  resume?: string | undefined;
+  /** The main repository's git directory (a linked work tree's git data lives there). */
+  gitCommonDir: string;
+  /**
+   * A folder of this launch's own, outside the work tree, made empty before the start and removed after the
+   * process ends: where a client that reads hooks or plugins only from files gets them (HeadlessLaunch.files).
+   */
+  configDir?: string | undefined;
+  /** coord's hook for an event as an argument vector (for a plugin that starts it without a shell). */
+  hookArgv?(event: ClientEvent): string[];
+  /** The file URL of a plugin module coord ships (`dist/plugins/<name>.js`). */
+  pluginModule?(name: 'opencode'): string;
+}
+
+/** One launch: the arguments after the executable, and variables added to the environment. */
+export interface HeadlessLaunch {
+  args: string[];
+  env: Record<string, string>;
+  /** Files written before the start, each inside `configDir` (the user's own files are never written). */
+  files?: { path: string; content: string }[];
+}
+
+/** What one line of the client's event stream (stdout) says, in coord's words. */
+export type StreamSignal =
+  | { kind: 'session'; id: string }
+  | { kind: 'state'; state: 'working' | 'idle' | 'waiting' }
+  /** The client will retry the model API itself after `delayMs` (HTTP `status`, 429 for a usage limit). */
+  | { kind: 'retry'; status: number | null; delayMs: number | null }
+  | { kind: 'turn' }
+  | {
+      kind: 'result';
+      input_tokens: number | null;
+      output_tokens: number | null;
+      cost_usd: number | null;
+      is_error: boolean;
+      text: string | null;
+    };
+
+export interface HeadlessProfile {
+  /** The executable looked up on PATH. */
+  bin: string;
+  /** How a person installs it, for the error when it is not found. */
+  install: string;
+  launch(s: HeadlessSpec): HeadlessLaunch;
+  /** Read one line of stdout (pure; lines that say nothing coord reads give []). */
+  read(line: string): StreamSignal[];
+  /** Read one line of stderr: a usage limit or retry notice some clients print there. */
+  readErr?(line: string): StreamSignal[];
+}
+
 export interface ClientProfile {
   /** coord's name for it: `coord setup <kind>`, `--client <kind>`, the agent name's prefix. */
   kind: string;
@@ -199,4 +265,6 @@ export interface ClientProfile {
   /** The name the model sees for coord's tool `tool`. */
   mcpToolName(tool: string): string;
   result: ResultWrapper;
+  /** SPEC §18: how `coord run` starts it headless; absent where the client has no headless mode. */
+  headless?: HeadlessProfile;
 }

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { additionalContext, claudeAnswers } from './answers.js';
 import type { ClientEvent, ClientProfile } from './profile.js';
+import { qwenHeadless } from './qwen-headless.js';
 
 const EVENTS = {
   'pre-edit': 'PreToolUse',
@@ -119,4 +120,5 @@ export const qwen: ClientProfile = {
   toolSurface: 'all',
   mcpToolName: (t) => `mcp__coord__${t}`,
   result: 'failing-object',
+  headless: qwenHeadless,
 };

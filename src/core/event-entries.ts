@@ -178,6 +178,16 @@ export const EVENTS: { [T in EventType]: Entry<T> } = {
       `approved the merge${d.target ? ` into ${d.target}` : ''}${d.state === 'pending' ? ' before its turn' : ''}`,
     view: { reread: true },
   },
+  'agent.launched': {
+    text: (d) =>
+      `${d.client} pid ${d.pid ?? '?'} in ${d.worktree} (${d.branch}${d.attempt > 1 ? `, try ${d.attempt}` : ''})`,
+  },
+  'agent.state': { text: (d) => d.state },
+  'agent.exited': {
+    text: (d) =>
+      `${d.submitted ? 'submitted' : 'without submitting'}, exit ${d.code ?? 'by signal'}${d.usage ? `, ${d.usage.input_tokens + d.usage.output_tokens} tokens${d.usage.cost_usd === undefined ? '' : `, $${d.usage.cost_usd.toFixed(4)}`}` : ''}`,
+  },
+  'task.paused': { text: (d) => `usage limit: paused until ${d.until}` },
   'connector.granted': { text: (d) => `${d.client_name} (grant ${d.grant_id})` },
   'connector.revoked': { text: (d) => `${d.client_name} (grant ${d.grant_id}, ${words(d.why)})` },
 };

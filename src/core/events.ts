@@ -16,6 +16,7 @@
 import { z } from 'zod';
 import { INTEGRATION_STATES } from './integration.js';
 import type { EventType } from './model.js';
+import { AGENT_STATES, UsageSchema } from './supervision.js';
 
 const Fence = z.object({ fence: z.number() });
 
@@ -75,6 +76,25 @@ const PAYLOADS = {
   }),
   /** SPEC §15/§19: a person approved a merge (held for review, or pending before its turn); `agent` says who. */
   'task.approved': z.object({ state: z.enum(INTEGRATION_STATES), target: z.string().nullable() }),
+  /** SPEC §18: `coord run` started an agent process for the task (`attempt` 1 = the first try). */
+  'agent.launched': z.object({
+    client: z.string(),
+    pid: z.number().nullable(),
+    worktree: z.string(),
+    branch: z.string(),
+    attempt: z.number(),
+    supervisor: z.string(),
+  }),
+  /** SPEC §18: what a supervised agent is doing now, read from its event stream. */
+  'agent.state': z.object({ state: z.enum(AGENT_STATES) }),
+  /** SPEC §18: the agent process ended; `submitted`: it had submitted its task. */
+  'agent.exited': z.object({
+    code: z.number().nullable(),
+    submitted: z.boolean(),
+    usage: UsageSchema.nullable().optional(),
+  }),
+  /** SPEC §18: a usage limit paused the task until then (the lease held, no retry spent). */
+  'task.paused': z.object({ until: z.string() }),
   /** SPEC §16: a chat host's connector was approved by the owner (one grant = one agent on one board). */
   'connector.granted': z.object({ grant_id: z.string(), client_id: z.string(), client_name: z.string() }),
   'connector.revoked': z.object({

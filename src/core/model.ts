@@ -103,6 +103,10 @@ export const EVENT_TYPES = [
   'task.integrated',
   'task.integration',
   'task.approved',
+  'agent.launched',
+  'agent.state',
+  'agent.exited',
+  'task.paused',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -29,6 +29,7 @@ import { ackMessage, listMessages, pendingMessages, sendMessage, showMessage } f
 import { addNote } from './ops/notes.js';
 import { postPlan } from './ops/post-plan.js';
 import { reservePort } from './ops/reserve.js';
+import { listRuns, reportRun } from './ops/runs.js';
 import { setDeps } from './ops/set-deps.js';
 import { showTask } from './ops/show-task.js';
 
@@ -77,6 +78,8 @@ export const operations = {
   reservePort,
   listAttention,
   agentWaiting,
+  reportRun,
+  listRuns,
 } as const;
 
 export type Operations = typeof operations;

@@ -237,7 +237,14 @@ const NoteField = NoteText.describe(
   'A note on the task, written in the same transaction (what was done, what is left): the next agent reads it.',
 );
 
-export const HeartbeatInput = z.object({ task_id: TaskId, claim_id: ClaimId, lease_s: LeaseS.optional() });
+export const HeartbeatInput = z.object({
+  task_id: TaskId,
+  claim_id: ClaimId,
+  lease_s: LeaseS.optional(),
+  worktree: WorktreePath.optional().describe(
+    'SPEC §18: the work tree the claim works in, when it was made after the claim (coord run): recorded once per claim.',
+  ),
+});
 export const ReleaseInput = z.object({
   task_id: TaskId,
   claim_id: ClaimId,

@@ -1,5 +1,17 @@
+import type { EventData } from './events.js';
 /** The store's part of SPEC §14: board state about work trees, holds and change records. Each one transaction. */
 import type { ReadyOn } from './model.js';
+
+/** SPEC §18: an event of a supervised agent process, appended as it is (one transaction). */
+export type AgentEvent = {
+  [T in 'agent.launched' | 'agent.state' | 'agent.exited' | 'task.paused']: {
+    type: T;
+    board: string;
+    task_id: string;
+    agent: string;
+    data: EventData<T>;
+  };
+}['agent.launched' | 'agent.state' | 'agent.exited' | 'task.paused'];
 
 /** A board's repository and its integration target. */
 export interface BoardRepo {
@@ -78,4 +90,6 @@ export interface WorktreeStore {
    * queued head is another one. One transaction.
    */
   recordContained(c: { task_id: string; head: string; target: string }): Promise<{ recorded: boolean }>;
+  /** SPEC §18: append a supervised agent's event (launched, state, exited, paused) to the board's log. */
+  recordAgentEvent(e: AgentEvent): Promise<void>;
 }

@@ -12,6 +12,8 @@ import { ROOT } from '../support/daemon.js';
 
 /** tsx by absolute URL: `--import tsx` would resolve from the scratch repository the CLI runs in. */
 const TSX = import.meta.resolve('tsx');
+/** tsx's URL, for a test that starts the coord CLI itself with a longer deadline than `coord`'s. */
+export const ROOT_TSX = TSX;
 
 export type ClientName = 'claude' | 'codex' | 'gemini';
 

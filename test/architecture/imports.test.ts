@@ -25,9 +25,12 @@ export const ALLOWED: Record<string, string[]> = {
   'state-dir': ['state-dir', 'core'],
   api: ['api', 'core'],
   git: ['git', 'core'],
-  server: ['server', 'core', 'store', 'state-dir', 'api', 'git', 'clients'],
+  // SPEC §18: starting, watching and ending agent processes; the board reached through an interface the CLI
+  // (over HTTP) and the server (in process) fill in.
+  supervisor: ['supervisor', 'core', 'git', 'clients'],
+  server: ['server', 'core', 'store', 'state-dir', 'api', 'git', 'clients', 'supervisor'],
   client: ['client', 'core', 'state-dir', 'api', 'clients'],
-  cli: ['cli', 'client', 'state-dir', 'core', 'api', 'git', 'clients'],
+  cli: ['cli', 'client', 'state-dir', 'core', 'api', 'git', 'clients', 'supervisor'],
   hooks: ['hooks', 'client', 'state-dir', 'core', 'api', 'git', 'clients'],
 };
 

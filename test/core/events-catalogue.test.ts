@@ -95,6 +95,29 @@ test('every event type has a catalogue entry, and each event the store writes ma
   };
   await h.store.redeemCode({ hash: 'c1', client_id: 'cl1', grant_id: 'g1', tokens, check: () => null });
   await h.store.revokeGrant({ id: 'g1', delete_client: false });
+  // SPEC §18: a supervisor reports an agent process: launched, working, paused at a usage limit, exited.
+  const at = new Date(now).toISOString();
+  const run = {
+    agent: 'claude#a1b2',
+    board,
+    client: 'claude',
+    pid: 7,
+    task_id: c,
+    worktree: '/repo.worktrees/c',
+    branch: 'coord/c-x',
+    state: 'starting',
+    since: at,
+    started_at: at,
+    usage: null,
+    paused_until: null,
+    attempt: 1,
+    supervisor: 'coord run',
+    exit_code: null,
+    submitted: false,
+  };
+  await h.call(op.reportRun, run);
+  await h.call(op.reportRun, { ...run, state: 'paused', paused_until: at });
+  await h.call(op.reportRun, { ...run, state: 'exited', exit_code: 1 });
   h.clock.advance(3_600_000); // the lease lapses, the ttl passes
   await h.call(op.listTasks, { board });
 

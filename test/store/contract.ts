@@ -23,6 +23,7 @@ import { messagesContract } from './contract/messages.js';
 import { notesContract } from './contract/notes.js';
 import { plansContract } from './contract/plans.js';
 import { privateContract } from './contract/private.js';
+import { runsContract } from './contract/runs.js';
 
 export type { MakeStore };
 
@@ -46,5 +47,6 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
     messagesContract(makeStore);
     plansContract(makeStore);
     connectorsContract(makeStore);
+    runsContract(makeStore);
   });
 }

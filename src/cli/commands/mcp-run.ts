@@ -54,6 +54,8 @@ export async function runMcp(flags: McpFlags): Promise<void> {
     ...(agent ? { 'coord-agent': agent } : {}),
     ...(tools ? { 'coord-tools': tools } : {}),
     ...(kind ? { 'coord-client': kind } : {}),
+    // SPEC §18: an agent `coord run` started holds its claim from its first call.
+    ...(env.COORD_CLAIM ? { 'coord-claim': env.COORD_CLAIM } : {}),
   };
   // Claude Code's messaging socket, when it offers one (SPEC §12): the bridge names the agent in `headers`.
   const push = claudePushFromEnv(env, {

@@ -1,12 +1,14 @@
 /** heartbeat, release and submit: each presents the claim_id, the fencing token (SPEC rule 5). */
 import { resultHash } from '../canonical-json.js';
 import { describeIntegration } from '../describe-integration.js';
-import { defineOperation } from '../operation.js';
+import { type Ctx, defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
 import { HeartbeatOutput, SubmitOutput, TaskEnvelope } from '../output-schemas.js';
 import { HeartbeatInput, ReleaseInput, SubmitInput } from '../schemas.js';
 import { verifyDone } from './change-record.js';
 import { settleEnded } from './settle-holds.js';
+import { noteWorkLeft } from './work-left.js';
+import { trackTree } from './worktree-context.js';
 
 export const heartbeat = defineOperation({
   name: 'heartbeat',
@@ -19,6 +21,7 @@ export const heartbeat = defineOperation({
       claim_id: input.claim_id,
       lease_ms: input.lease_s === undefined ? null : input.lease_s * 1000,
     });
+    if (outcome.ok && input.worktree) await recordTreeOnce(ctx, input.task_id, input.claim_id, input.worktree);
     return unwrap(outcome, input.task_id);
   },
 });
@@ -37,6 +40,8 @@ export const releaseTask = defineOperation({
     });
     // SPEC §14: the claim's work-tree locks ended; git says now which paths they hold until merged.
     if (outcome.ok) await settleEnded(ctx).catch(() => 0);
+    // SPEC §14 "No lost work", before the answer: whoever claims next (a supervisor's retry at once) reads it.
+    if (outcome.ok) await noteWorkLeft(ctx, input.task_id, null).catch(() => null);
     return unwrap(outcome, input.task_id);
   },
 });
@@ -66,3 +71,17 @@ export const submitResult = defineOperation({
     return done;
   },
 });
+
+/**
+ * SPEC §18: a supervisor claims before it makes the task's work tree, so the claim learns its work tree from
+ * the first heartbeat that names it — the claim's HEAD then is where the change record and the lost-work note
+ * count commits from.
+ */
+async function recordTreeOnce(ctx: Ctx, taskId: string, claimId: string, worktree: string): Promise<void> {
+  const known = await ctx.store.claimTree(taskId);
+  if (known?.claim_id === claimId) return;
+  const task = await ctx.store.getTask(taskId);
+  if (task?.state !== 'claimed' || !task.claimed_by) return;
+  const tree = await trackTree(ctx, task.board, task.claimed_by, worktree);
+  if (tree) await ctx.store.recordClaimTree(taskId, { claim_id: claimId, worktree: tree.root, head: tree.head });
+}

@@ -51,6 +51,14 @@ export const HttpIdentity = z.object({
    * tools it gets. A kind this daemon does not know (a newer coord mcp) is as if none were given.
    */
   client: z.string().optional(),
+  /**
+   * SPEC §18: `<task_id>:<claim_id>` ($COORD_CLAIM of an agent `coord run` started): the session starts holding
+   * that claim, so `submit_result` needs no claim_id. The claim is the supervisor's, fenced as any other.
+   */
+  claim: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,12}:[^\s:]{1,100}$/, 'must be TASK_ID:CLAIM_ID')
+    .optional(),
 });
 
 interface HttpSession {
@@ -219,6 +227,7 @@ export class McpHttp {
           workspace: undefined,
           tools: undefined,
           client: undefined,
+          claim: undefined,
         }
       : parseWith(HttpIdentity, {
           agent: h['coord-agent'] ?? q.agent,
@@ -228,6 +237,7 @@ export class McpHttp {
           workspace: h['coord-workspace'],
           tools: h['coord-tools'] ?? q.tools,
           client: h['coord-client'] ?? q.client,
+          claim: h['coord-claim'],
         });
     // SPEC §17: the client's profile, by the kind it was set up as, else by its initialize name.
     const profile = isClientKind(who.client) ? profileOf(who.client) : profileByMcpName(clientNameOf(req.body));
@@ -243,6 +253,10 @@ export class McpHttp {
         workspace: who.workspace === 'guessed' ? 'cwd' : 'given',
       });
       this.sessions.set(coordId, session);
+    }
+    if (who.claim) {
+      const at = who.claim.indexOf(':');
+      session.remember(who.claim.slice(0, at), who.claim.slice(at + 1));
     }
     const { NodeStreamableHTTPServerTransport, buildMcpServer } = await sdk();
     const transport = new NodeStreamableHTTPServerTransport({

@@ -4,6 +4,7 @@ import { recordContained } from './landed.js';
 import { endedLocks, forceReleaseLock } from './locks.js';
 import { guarded } from './pg-errors.js';
 import type { PostgresCore } from './store-core.js';
+import { appendEvent } from './tx.js';
 import { agentTrees, boardRepo, claimTree, recordClaimTree, seenIn, setBoardRepo, trimHolds } from './worktrees.js';
 
 export const worktreesPort = (s: PostgresCore): WorktreeStore => ({
@@ -18,4 +19,5 @@ export const worktreesPort = (s: PostgresCore): WorktreeStore => ({
   endedLocks: (board) => guarded(() => endedLocks(s.pool, s.clockNow(), board ?? null)),
   trimHolds: async (trims) => (trims.length === 0 ? 0 : s.write((tx) => trimHolds(tx, trims))),
   recordContained: async (c) => ({ recorded: await s.write((tx) => recordContained(tx, c)) }),
+  recordAgentEvent: (e) => s.write(async (tx) => appendEvent(tx, e)),
 });

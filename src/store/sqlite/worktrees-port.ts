@@ -3,6 +3,7 @@ import type { WorktreeStore } from '../../core/worktree-ports.js';
 import { recordContained } from './landed.js';
 import { endedLocks } from './locks.js';
 import type { SqliteCore } from './store-core.js';
+import { appendEvent } from './tx.js';
 import {
   agentTrees,
   boardRepo,
@@ -25,4 +26,5 @@ export const worktreesPort = (s: SqliteCore): WorktreeStore => ({
   endedLocks: async (board) => s.read(() => endedLocks(s.db, s.clock.now(), board ?? null)),
   trimHolds: async (trims) => (trims.length === 0 ? 0 : s.write((tx) => trimHolds(tx, trims))),
   recordContained: async (c) => ({ recorded: await s.write((tx) => recordContained(tx, c)) }),
+  recordAgentEvent: (e) => s.write((tx) => appendEvent(tx, e)),
 });
