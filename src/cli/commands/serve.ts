@@ -30,6 +30,7 @@ export function registerServe(program: Command): void {
     .option('--window <n>', 'with --check: merge and check the next N tasks at once (default 1)')
     .option('--jobs <j>', 'with --window: how many checks run at once (default N)')
     .option('--check-retries <k>', 'with --check: run a failing check again up to K times (default 0)')
+    .option('--push <remote>', "with --integrate: the target is this git remote's branch, pushed by compare-and-swap")
     .option('--json', 'print the listening address as JSON')
     .option(
       '--log-format <format>',
