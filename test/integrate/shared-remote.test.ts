@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -139,4 +139,43 @@ test('--push: a remote without the target branch, or no such remote, is a clear 
   const unknown = await integrate(d, 'nobranch', r.main, ['--once', '--push', 'upstream']).done;
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /has no git remote named upstream/);
+});
+
+test('--push: a push refused because a person pushed between the fetch and the push is computed again on their commit', async () => {
+  const r = testRepo();
+  const remote = withRemote(r, 'cas');
+  const work = remoteBranches(remote.clone('agents'), 'cs', 3);
+  const tasks = await queueTasks(d, 'cas', work);
+  const person = remote.clone('person');
+  // The check runs after the merge is computed and before the push: every other time, the person pushes then.
+  const script = join(r.top, 'person-pushes.sh');
+  writeFileSync(
+    script,
+    [
+      '#!/bin/sh',
+      'set -e',
+      `cd ${person}`,
+      'n=$(cat count 2>/dev/null || echo 0); echo $((n + 1)) > count',
+      '[ $((n % 2)) -eq 1 ] && exit 0',
+      'echo "$n" > "person-$n.txt"; git add "person-$n.txt"',
+      'git -c user.name=person -c user.email=p@example.com commit -q -m "person $n"',
+      'git pull -q --rebase origin main && git push -q origin HEAD:main',
+      'git rev-parse HEAD >> pushed',
+    ].join('\n'),
+  );
+  chmodSync(script, 0o755);
+  writeFileSync(join(person, '.git', 'info', 'exclude'), 'count\npushed\n');
+  const out = await integrate(d, 'cas', r.main, ['--once', '--json', '--push', 'origin', '--check', script]).done;
+  assert.equal(out.code, 0, out.stderr);
+  const pushed = readFileSync(join(person, 'pushed'), 'utf8').trim().split('\n');
+  assert.equal(pushed.length, 3, 'the person pushed once during each task');
+  const history = git(remote.bare, 'rev-list', 'main').split('\n');
+  for (const sha of pushed) assert.ok(history.includes(sha), `the person's ${sha.slice(0, 7)} is in the remote's main`);
+  const subjects = git(remote.bare, 'log', '--format=%s', 'main').split('\n');
+  for (const t of tasks)
+    assert.equal(
+      subjects.filter((s) => s.startsWith(`coord: integrate #${t.id} `)).length,
+      1,
+      `${t.branch} merged once`,
+    );
 });
