@@ -43,6 +43,24 @@ export interface MergeRequest {
   dryRun?: boolean;
   /** The integrator's turn's swaps (one `update-ref --stdin` process); else one process per swap. */
   swapper?: RefSwapper | undefined;
+  /** `--push REMOTE`: the target is the remote's branch, advanced by push (integrate-remote.ts). */
+  remote?: RemoteTarget | undefined;
+}
+
+export type PushAnswer = { pushed: true } | { pushed: false; moved: true } | { pushed: false; reason: string };
+
+/** The target as a remote's branch (`--push REMOTE`, SPEC §15): implemented by integrate-remote.ts. */
+export interface RemoteTarget {
+  /** The remote's name, for reasons. */
+  name: string;
+  /** Fetches a task's commits that are only on the remote; answers whether its branch exists there. */
+  fetchTask(branch: string | null, head: string): Promise<boolean>;
+  /** Fetches the remote's target: its tip, or why it cannot be merged into. */
+  tip(): Promise<{ sha: string } | { reason: string }>;
+  /** The compare-and-swap: pushes NEW only if the remote branch still names OLD. */
+  push(next: string, old: string): Promise<PushAnswer>;
+  /** The local target follows the remote's tip; a `blocked` reason when its checked-out work tree stops it. */
+  follow(tip: string): Promise<string | null>;
 }
 
 export type MergeHow = 'fast-forward' | 'merge' | 'contained';
@@ -139,71 +157,140 @@ export async function ownMerge(repo: string, tip: string, head: string, subject:
   return null;
 }
 
+/** Where the target stands for one round: its tip, the work tree it is checked out in, or why it cannot be used. */
+type TargetAt = { old: string; worktree: string | null } | { blocked: string };
+
+/** The local target's tip and work tree, and that the task's branch still exists (read-refs.ts). */
+async function localTarget(req: MergeRequest, branchElsewhere: boolean): Promise<TargetAt> {
+  const ref = `refs/heads/${req.target}`;
+  const branchRef = req.branch === null || branchElsewhere ? [] : [`refs/heads/${req.branch}`];
+  const refs = await readRefs(req.repo, [ref, ...branchRef]);
+  if (refs === null) return { blocked: (await unusable(req.repo)) ?? `git cannot read ${req.repo}` };
+  const target = refs.get(ref);
+  if (!target && !req.remote) return { blocked: `the target branch ${req.target} does not exist` };
+  if (branchRef.length > 0 && !refs.has(branchRef[0] ?? ''))
+    return {
+      blocked: `branch ${req.branch} no longer exists; its head ${short(req.head)} is kept in the change record`,
+    };
+  return { old: target?.sha ?? '', worktree: target?.worktree ?? null };
+}
+
+/** The target for this round: the local branch, or (`--push`) the remote's tip with the local one following it. */
+async function targetAt(req: MergeRequest, branchElsewhere: boolean): Promise<TargetAt> {
+  const local = await localTarget(req, branchElsewhere);
+  if (!req.remote || 'blocked' in local) return local;
+  const tip = await req.remote.tip();
+  if ('reason' in tip) return { blocked: tip.reason };
+  const behind = await req.remote.follow(tip.sha);
+  if (behind !== null) return { blocked: behind };
+  return { old: tip.sha, worktree: local.worktree };
+}
+
+type Computed =
+  | { kind: 'outcome'; outcome: MergeOutcome }
+  | { kind: 'move'; commit: string; how: Exclude<MergeHow, 'contained'> };
+
+/**
+ * The merge of `head` on `old`: contained, fast-forward, a merge commit, a conflict, or a reason it is
+ * blocked. The merge (merge-tree, then commit-tree) is made beside the merge base, not after it; it is
+ * used only when neither commit contains the other, and otherwise leaves only unreferenced objects.
+ */
+async function computeMerge(req: MergeRequest, old: string): Promise<Computed> {
+  const head = req.head;
+  const [base, merged] = await Promise.all([
+    // 1: no common ancestor; a head that is not in the repository fails (128): told apart below.
+    git(req.repo, ['merge-base', old, head], [1]).catch(async (e: CoordError) => {
+      const known = await git(req.repo, ['cat-file', '-e', `${head}^{commit}`], [1, 128]);
+      if (known.code !== 0) return null;
+      throw e;
+    }),
+    // The merge commit is written as soon as its tree is: an unreferenced object if unused.
+    mergeTree(req.repo, old, head)
+      .then(async (m) =>
+        'conflicts' in m
+          ? m
+          : {
+              commit: (
+                await git(req.repo, ['commit-tree', m.tree, '-p', old, '-p', head, '-m', req.message], [], IDENTITY)
+              ).stdout.trim(),
+            },
+      )
+      .catch((e: Error) => e),
+  ]);
+  const blocked = (reason: string): Computed => ({ kind: 'outcome', outcome: { state: 'blocked', reason } });
+  if (base === null) return blocked(`commit ${short(head)} is not in the repository any more`);
+  if (base.code === 1) return blocked(`${short(head)} has no history in common with ${req.target}`);
+  const baseSha = base.stdout.trim();
+  if (baseSha === head) {
+    const subject = req.message.split('\n')[0] ?? '';
+    const mergedAs = await ownMerge(req.repo, old, head, subject);
+    const outcome: MergeOutcome =
+      mergedAs === null
+        ? { state: 'merged', how: 'contained', commit: head, old, worktree: null }
+        : { state: 'merged', how: 'merge', commit: mergedAs, old, worktree: null };
+    return { kind: 'outcome', outcome };
+  }
+  if (baseSha === old) return { kind: 'move', commit: head, how: 'fast-forward' };
+  if (merged instanceof Error) throw merged;
+  if ('conflicts' in merged) return { kind: 'outcome', outcome: { state: 'conflict', paths: merged.conflicts, old } };
+  return { kind: 'move', commit: merged.commit, how: 'merge' };
+}
+
+/** A checked-out target with staged or unstaged changes: the `blocked` reason, else null. */
+async function dirtyTarget(target: string, worktree: string | null): Promise<string | null> {
+  if (worktree === null) return null;
+  const dirty = await dirtyPaths(worktree);
+  return dirty.length > 0
+    ? `${target} is checked out in ${worktree} with uncommitted changes: ${dirty.slice(0, 20).join(', ')}`
+    : null;
+}
+
+/** The swap: true moved, false the target moved meanwhile (merge again), a string a `blocked` reason. */
+async function swapTarget(req: MergeRequest, commit: string, old: string): Promise<boolean | string> {
+  if (req.remote) {
+    const pushed = await req.remote.push(commit, old);
+    return pushed.pushed ? true : 'reason' in pushed ? pushed.reason : false;
+  }
+  const ref = `refs/heads/${req.target}`;
+  return req.swapper
+    ? await req.swapper.swap(req.repo, ref, commit, old)
+    : await swapOnce(req.repo, ref, commit, old, req.message);
+}
+
+/**
+ * After a local swap, a checked-out target's work tree: two-tree checkout of old → new, which refuses
+ * (changing nothing) if it would overwrite a local change or an untracked file; then the ref is swapped
+ * back, so the target and its work tree still agree. Answers a `blocked` reason, or null.
+ */
+async function updateWorktree(
+  req: MergeRequest,
+  worktree: string,
+  old: string,
+  commit: string,
+): Promise<string | null> {
+  const refused = await git(worktree, ['read-tree', '-m', '-u', old, commit]).then(
+    () => null,
+    (e: CoordError) => String(e.details.stderr ?? e.message),
+  );
+  if (refused === null) return null;
+  await git(req.repo, ['update-ref', `refs/heads/${req.target}`, old, commit]);
+  return `${req.target} is checked out in ${worktree}, which could not be updated: ${refused}`;
+}
+
 /**
  * Merges `head` into `target` once (see the file comment). Never throws for a state of the repository a
  * person can fix: that is `blocked` with the reason; a git failure nobody expects still throws.
  */
 export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
+  // `--push`: a task's commits only on the remote are fetched first; its branch may live only there.
+  const branchElsewhere = req.remote ? await req.remote.fetchTask(req.branch, req.head) : false;
   for (let round = 0; round < (req.rounds ?? 20); round++) {
-    const ref = `refs/heads/${req.target}`;
-    // The target's tip, where it is checked out, and the task's branch: read from the ref files (read-refs.ts).
-    const refs = await readRefs(req.repo, [ref, ...(req.branch === null ? [] : [`refs/heads/${req.branch}`])]);
-    if (refs === null) return { state: 'blocked', reason: (await unusable(req.repo)) ?? `git cannot read ${req.repo}` };
-    const target = refs.get(ref);
-    if (!target) return { state: 'blocked', reason: `the target branch ${req.target} does not exist` };
-    if (req.branch !== null && !refs.has(`refs/heads/${req.branch}`))
-      return {
-        state: 'blocked',
-        reason: `branch ${req.branch} no longer exists; its head ${short(req.head)} is kept in the change record`,
-      };
-    const old = target.sha;
-    const head = req.head;
-
-    // The merge (merge-tree, then commit-tree) is made beside the merge base, not after it; it is used only
-    // when neither commit contains the other, and otherwise leaves only unreferenced objects.
-    const [base, merged] = await Promise.all([
-      // 1: no common ancestor; a head that is not in the repository fails (128): told apart below.
-      git(req.repo, ['merge-base', old, head], [1]).catch(async (e: CoordError) => {
-        const known = await git(req.repo, ['cat-file', '-e', `${head}^{commit}`], [1, 128]);
-        if (known.code !== 0) return null;
-        throw e;
-      }),
-      // The merge commit is written as soon as its tree is: an unreferenced object if unused.
-      mergeTree(req.repo, old, head)
-        .then(async (m) =>
-          'conflicts' in m
-            ? m
-            : {
-                commit: (
-                  await git(req.repo, ['commit-tree', m.tree, '-p', old, '-p', head, '-m', req.message], [], IDENTITY)
-                ).stdout.trim(),
-              },
-        )
-        .catch((e: Error) => e),
-    ]);
-    if (base === null) return { state: 'blocked', reason: `commit ${short(head)} is not in the repository any more` };
-    if (base.code === 1)
-      return { state: 'blocked', reason: `${short(head)} has no history in common with ${req.target}` };
-    const baseSha = base.stdout.trim();
-    if (baseSha === head) {
-      const subject = req.message.split('\n')[0] ?? '';
-      const mergedAs = await ownMerge(req.repo, old, head, subject);
-      return mergedAs === null
-        ? { state: 'merged', how: 'contained', commit: head, old, worktree: null }
-        : { state: 'merged', how: 'merge', commit: mergedAs, old, worktree: null };
-    }
-
-    let commit: string;
-    let how: MergeHow;
-    if (baseSha === old) {
-      commit = head;
-      how = 'fast-forward';
-    } else {
-      if (merged instanceof Error) throw merged;
-      if ('conflicts' in merged) return { state: 'conflict', paths: merged.conflicts, old };
-      commit = merged.commit;
-      how = 'merge';
-    }
+    const at = await targetAt(req, branchElsewhere);
+    if ('blocked' in at) return { state: 'blocked', reason: at.blocked };
+    const { old, worktree } = at;
+    const computed = await computeMerge(req, old);
+    if (computed.kind === 'outcome') return computed.outcome;
+    const { commit, how } = computed;
 
     let flaky = false;
     if (req.check) {
@@ -211,40 +298,21 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
       if (!verdict.ok) return { state: 'check_failed', commit, old, output: verdict.output, reason: verdict.reason };
       flaky = verdict.flaky === true;
     }
-
     if (req.dryRun) return { state: 'ready', how, commit, old };
-
-    const worktree = target.worktree;
-    if (worktree !== null) {
-      const dirty = await dirtyPaths(worktree);
-      if (dirty.length > 0)
-        return {
-          state: 'blocked',
-          reason: `${req.target} is checked out in ${worktree} with uncommitted changes: ${dirty.slice(0, 20).join(', ')}`,
-        };
-    }
+    const dirty = await dirtyTarget(req.target, worktree);
+    if (dirty !== null) return { state: 'blocked', reason: dirty };
 
     await req.beforeSwap?.(commit);
     // The swap: only from the tip this merge was computed on. A moved target fails here and is merged again.
-    const swapped = req.swapper
-      ? await req.swapper.swap(req.repo, ref, commit, old)
-      : await swapOnce(req.repo, ref, commit, old, req.message);
-    if (!swapped) continue;
+    const swapped = await swapTarget(req, commit, old);
+    if (swapped === false) continue;
+    if (typeof swapped === 'string') return { state: 'blocked', reason: swapped };
 
-    if (worktree !== null) {
-      // Two-tree checkout of old → new: refuses (changing nothing) if it would overwrite a local change or
-      // an untracked file; then the ref is swapped back, so the target and its work tree still agree.
-      const refused = await git(worktree, ['read-tree', '-m', '-u', old, commit]).then(
-        () => null,
-        (e: CoordError) => String(e.details.stderr ?? e.message),
-      );
-      if (refused !== null) {
-        await git(req.repo, ['update-ref', ref, old, commit]);
-        return {
-          state: 'blocked',
-          reason: `${req.target} is checked out in ${worktree}, which could not be updated: ${refused}`,
-        };
-      }
+    // The remote moved: the local target follows it (a refusal there leaves it for the next turn to report).
+    if (req.remote) await req.remote.follow(commit);
+    else if (worktree !== null) {
+      const refused = await updateWorktree(req, worktree, old, commit);
+      if (refused !== null) return { state: 'blocked', reason: refused };
     }
     return { state: 'merged', how, commit, old, worktree, ...(flaky ? { flaky: true as const } : {}) };
   }

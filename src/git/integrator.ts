@@ -14,6 +14,7 @@ import { integrationOrder, type QueuedIntegration, SLOT_LEASE_MS } from '../core
 import type { RecordIntegrationInput, TakeSlotOutput } from '../core/integration-schemas.js';
 import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
 import { type CheckVerdict, integrateHead, type MergeOutcome } from './integrate-merge.js';
+import { remoteTarget } from './integrate-remote.js';
 import { integrateWindow } from './integrate-window.js';
 import { RefSwapper } from './ref-swapper.js';
 import { repairTarget, type TargetState } from './target-repair.js';
@@ -54,6 +55,8 @@ export interface IntegratorOptions {
   jobs?: number | undefined;
   /** `--review`: a ready merge waits for `coord approve`. */
   review?: boolean;
+  /** `--push REMOTE`: the target is REMOTE's branch, fetched and advanced by push (integrate-remote.ts). */
+  push?: string | undefined;
   /** Named to a second integrator that finds the slot taken. */
   holder: string;
   leaseMs?: number;
@@ -209,9 +212,13 @@ export class Integrator {
     return { busy: null, progressed };
   }
 
-  /** The speculative window is used with a check, one repository and no review (SPEC §15 `--window`). */
+  /**
+   * The speculative window is used with a check, one repository, no review and no `--push` (its chain is
+   * swapped on the local ref; a shared remote goes one task at a time) (SPEC §15 `--window`).
+   */
   private windowed(): boolean {
-    return (this.opts.window ?? 1) > 1 && this.opts.check !== undefined && this.opts.repo !== null && !this.opts.review;
+    const o = this.opts;
+    return (o.window ?? 1) > 1 && o.check !== undefined && o.repo !== null && !o.review && o.push === undefined;
   }
 
   /**
@@ -316,6 +323,7 @@ export class Integrator {
       head,
       message: mergeMessage(q.task_id, q.title),
       dryRun: (this.opts.review ?? false) && !q.approved,
+      remote: this.opts.push === undefined ? undefined : remoteTarget(repo, this.opts.push, this.targetNow),
       check:
         check &&
         (async (commit) => {

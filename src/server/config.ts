@@ -43,6 +43,8 @@ export interface DaemonConfig {
     review: boolean;
     /** `--window`, `--jobs`, `--check-retries`. */
     plan: CheckPlan;
+    /** `--push REMOTE`: each board's target is that remote's branch (SPEC §15 "A shared remote"). */
+    push?: string | undefined;
   } | null;
   /** SPEC §19 `--idle-after S`: a claim with no activity this long needs a person (default 15 min). */
   idleAfterMs: number;
@@ -71,6 +73,7 @@ export interface DaemonFlags {
   checkRetries?: string;
   idleAfter?: string;
   notify?: string;
+  push?: string;
 }
 
 /** What the composition root knows about the process the daemon runs in. */
@@ -117,7 +120,7 @@ function idleAfter(flag: string | undefined): number {
 
 function integrateConfig(flags: DaemonFlags): DaemonConfig['integrate'] {
   if (!flags.integrate) {
-    if (flags.check || flags.review) throw new Error('--check and --review go with --integrate');
+    if (flags.check || flags.review || flags.push) throw new Error('--check, --review and --push go with --integrate');
     return null;
   }
   const timeout = Number(flags.checkTimeout ?? 600);
@@ -127,6 +130,7 @@ function integrateConfig(flags: DaemonFlags): DaemonConfig['integrate'] {
     check: flags.check ? { command: flags.check, timeoutMs: timeout * 1000 } : null,
     review: flags.review ?? false,
     plan: checkPlan(flags),
+    ...(flags.push ? { push: flags.push } : {}),
   };
 }
 

@@ -32,6 +32,7 @@ export function registerServe(program: Command): void {
     .option('--check-retries <k>', 'with --check: run a failing check again up to K times (default 0)')
     .option('--idle-after <s>', 'a claim with no activity for S seconds needs a person (coord attention; default 900)')
     .option('--notify <cmd>', 'run CMD (sh -c) with each new attention item as JSON on stdin, once per item')
+    .option('--push <remote>', "with --integrate: the target is this git remote's branch, pushed by compare-and-swap")
     .option('--json', 'print the listening address as JSON')
     .option(
       '--log-format <format>',

@@ -17,6 +17,8 @@ export interface DaemonIntegrateConfig {
   check: { command: string; timeoutMs: number } | null;
   review: boolean;
   plan?: CheckPlan;
+  /** `--push REMOTE`: the target is that remote's branch. */
+  push?: string | undefined;
 }
 
 const WAKING = new Set(['task.completed', 'task.integration', 'task.integrated', 'task.approved']);
@@ -54,6 +56,7 @@ export function integrateInDaemon(
       window: cfg.plan?.window,
       jobs: cfg.plan?.jobs,
       checkRetries: cfg.plan?.retries,
+      push: cfg.push,
       holder: `coord serve --integrate (pid ${process.pid} on ${hostname()})`,
       onResult: (q, r) => log.info({ board, task: q.task_id, state: r.state }, 'integration'),
     });
