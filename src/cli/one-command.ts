@@ -46,6 +46,10 @@ export const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   approve: async () => (await import('./commands/integrate.js')).registerIntegrate,
   connect: async () => (await import('./commands/connectors.js')).registerConnectors,
   connectors: async () => (await import('./commands/connectors.js')).registerConnectors,
+  run: async () => (await import('./commands/run.js')).registerRun,
+  attention: async () => (await import('./commands/attention.js')).registerAttention,
+  status: async () => (await import('./commands/status.js')).registerStatus,
+  stop: async () => (await import('./commands/status.js')).registerStop,
 };
 
 /** The program with only `command` registered, or undefined when `command` is not one listed here. */
