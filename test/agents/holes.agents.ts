@@ -121,17 +121,7 @@ describe('real clients: the holes of issue 34 (items 1, 3, 4) are closed through
         assert.equal(ended.status, 200, await ended.text());
       });
 
-      // Claude Code's edit hook is an `mcp_tool` hook (decide_edit on its coord MCP server); `coord mcp` exits at
-      // start on a name it does not accept, so the hook has no server to ask, Claude Code reads that as a hook
-      // error that does not block, and the edit goes through. Until `coord mcp` starts and answers decide_edit
-      // with the refusal, this case is a known hole for Claude Code: run and reported, not counted as a failure.
-      const todo =
-        client === 'claude'
-          ? 'coord mcp exits on a bad COORD_AGENT, and Claude Code lets the edit through when its mcp_tool hook has no server'
-          : undefined;
-      it(`${client}: (1) with COORD_AGENT="bob smith" (a name the daemon does not accept) its edit is refused saying why, not allowed as if the daemon were down`, {
-        todo,
-      }, async (t) => {
+      it(`${client}: (1) with COORD_AGENT="bob smith" (a name the daemon does not accept) its edit is refused saying why, not allowed as if the daemon were down`, async (t) => {
         const fake = await run(agent, main, editSteps(client, main, 'README.md', '# scratch', '# bob was here'), {
           env: { COORD_AGENT: 'bob smith' },
         });

@@ -11,6 +11,7 @@ import { ensureDaemon, findDaemon } from '../../client/daemon-launcher.js';
 import { StdioTransport } from '../../client/jsonrpc.js';
 import { Bridge } from '../../client/mcp-relay.js';
 import { isClientKind, profileOf } from '../../clients/index.js';
+import { badAgentReason } from '../../core/edit-request.js';
 import { isAgentName, isBoardName } from '../../core/names.js';
 import { findRepoRoot } from '../../state-dir/board-name.js';
 import { holdSessionLock, type SessionLock } from '../../state-dir/session-lock.js';
@@ -18,6 +19,7 @@ import { resolveStateDir } from '../../state-dir/state-dir.js';
 import { givenBoard, resolveAgent, resolveBoard } from '../../state-dir/who.js';
 import { EXIT } from '../exit-codes.js';
 import type { McpFlags } from './mcp.js';
+import { serveRefusal } from './mcp-refuse.js';
 
 /** Runs the relay until the agent closes stdin or a signal ends it; never returns. */
 export async function runMcp(flags: McpFlags): Promise<void> {
@@ -38,8 +40,15 @@ export async function runMcp(flags: McpFlags): Promise<void> {
   }
   // SPEC §17: a client that loads every schema into every request gets the core set unless told otherwise.
   const tools = flags.tools ?? (kind ? profileOf(kind).toolSurface : undefined);
-  if ((agent !== undefined && !isAgentName(agent)) || !isBoardName(board)) {
-    log(`invalid agent or board name "${agent ?? board}": use 1–64 characters of A-Z a-z 0-9 . _ : # @ / -`);
+  if (agent !== undefined && !isAgentName(agent)) {
+    // Still answer: the client's edit hook asks this server, and no server would let its edits through.
+    const reason = badAgentReason(agent) ?? `invalid agent name ${JSON.stringify(agent)}`;
+    log(reason);
+    await serveRefusal(reason, () => process.exit(EXIT.ok));
+    return new Promise<never>(() => {});
+  }
+  if (!isBoardName(board)) {
+    log(`invalid board name "${board}": use 1–64 characters of A-Z a-z 0-9 . _ : # @ / -`);
     process.exit(EXIT.usage);
   }
   const stateDir = resolveStateDir(flags.state, env);
