@@ -188,12 +188,18 @@ export interface HeadlessSpec {
   resume?: string | undefined;
   /** The main repository's git directory (a linked work tree's git data lives there). */
   gitCommonDir: string;
+  /** coord's variables of this agent (COORD_AGENT, COORD_CLAIM, …), for a client that does not pass its environment on to MCP servers. */
+  coordEnv: Record<string, string>;
+  /** A folder of this launch's own (in coord's state directory) for files the client is pointed at. */
+  scratch: string;
 }
 
 /** One launch: the arguments after the executable, and variables added to the environment. */
 export interface HeadlessLaunch {
   args: string[];
   env: Record<string, string>;
+  /** Files the supervisor writes (in `scratch`) before the start: settings the client is pointed at. */
+  files?: { path: string; content: string }[];
 }
 
 /** What one line of the client's event stream (stdout) says, in coord's words. */

@@ -4,7 +4,7 @@
  * ends in, when a limit pauses, what a budget allows) are core's (core/supervision.ts); what differs per
  * client is its profile's `headless` part; this file starts, watches and ends the processes.
  */
-import { realpathSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ClientEvent, HeadlessProfile, StreamSignal } from '../clients/profile.js';
 import { isCoordError } from '../core/errors.js';
@@ -60,6 +60,8 @@ export interface SupervisorOptions {
   keepWorktrees: boolean;
   leaseS: number;
   coord: CoordLaunch;
+  /** Where each launch's own files go (settings a client is pointed at): `<state>/run`. */
+  scratchDir: string;
   /** The environment agents start from (the supervisor's own). */
   env: NodeJS.ProcessEnv;
   holder: string;
@@ -343,8 +345,12 @@ export class Supervisor {
   }
 
   private agentEnv(l: Live): NodeJS.ProcessEnv {
+    return { ...this.o.env, ...this.coordEnv(l) };
+  }
+
+  /** coord's variables of one agent (SPEC §18): who it is, its claim, its task, work tree and port. */
+  private coordEnv(l: Live): Record<string, string> {
     return {
-      ...this.o.env,
       COORD_AGENT: l.run.agent,
       COORD_BOARD: this.o.board,
       COORD_CLAIM: `${l.run.task_id}:${l.claimId}`,
@@ -364,8 +370,11 @@ export class Supervisor {
       ...markOf(event, l.run.client).split(' '),
       ...c.stateArgs,
     ];
+    const scratch = join(this.o.scratchDir, l.run.agent.replace(/[^A-Za-z0-9._-]/g, '_'));
     const launch = profile.launch({
       prompt,
+      coordEnv: this.coordEnv(l),
+      scratch,
       cwd: l.run.worktree,
       mcp: { command: c.node, args: [c.bin, 'mcp', '--client', l.run.client, ...c.stateArgs] },
       hook: (event) => hookArgv(event).map(shellQuote).join(' '),
@@ -375,6 +384,10 @@ export class Supervisor {
       resume,
       gitCommonDir: this.o.commonDir,
     });
+    for (const f of launch.files ?? []) {
+      mkdirSync(dirname(f.path), { recursive: true, mode: 0o700 });
+      writeFileSync(f.path, f.content, { mode: 0o600 });
+    }
     const proc = new AgentProcess(bin, launch.args, {
       cwd: l.run.worktree,
       env: { ...this.agentEnv(l), ...launch.env },

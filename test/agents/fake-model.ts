@@ -14,6 +14,8 @@ import type { AddressInfo } from 'node:net';
  */
 export type Step = ({ tool: string; args: Record<string, unknown> } | { say: string }) & {
   before?: () => Promise<void>;
+  /** Answer this turn with an HTTP error instead (a 429 with `Retry-After`: a usage limit). */
+  fail?: { status: number; retryAfterS?: number };
 };
 
 /** A tool result as the model received it, read back from the next request. */
@@ -120,6 +122,16 @@ export async function startFakeModel(wire: Wire, steps: Step[] = []): Promise<Fa
           next += 1;
           await step.before?.();
           rec.step = step;
+          if (step.fail) {
+            res.writeHead(step.fail.status, {
+              'content-type': 'application/json',
+              ...(step.fail.retryAfterS === undefined ? {} : { 'retry-after': String(step.fail.retryAfterS) }),
+            });
+            res.end(
+              JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'usage limit reached' } }),
+            );
+            return;
+          }
           wire.answer(step, body, req, res, n);
           return;
         }

@@ -13,7 +13,53 @@ import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { modelEnv } from './clients.js';
 import { startFakeAnthropic } from './fake-anthropic.js';
 import type { Step } from './fake-model.js';
-import { cleanEnv, coord, describeRun, isolatedHome, makeRepo, ROOT_TSX, run } from './support.js';
+import { cleanEnv, coord, describeRun, isolatedHome, makeRepo, ROOT_TSX, run, type Started, start } from './support.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const coordRunArgs = (args: string[]) => ['--import', ROOT_TSX, join(ROOT, 'src/main.ts'), 'run', ...args];
+
+/** `coord run …` in `repo`, with the fake model wired in. */
+const startRun = (repo: string, env: NodeJS.ProcessEnv, args: string[]): Started =>
+  start(process.execPath, coordRunArgs(args), { cwd: repo, env, timeoutMs: 300_000 });
+
+interface TaskView {
+  state: string;
+  notes?: { agent: string; text: string }[];
+  change: { branch: string; worktree: string; commits: { subject: string }[] } | null;
+}
+const showTask = async (repo: string, env: NodeJS.ProcessEnv, id: string): Promise<TaskView> => {
+  const shown = await coord(['show', id, '--json'], { cwd: repo, env });
+  return (JSON.parse(shown.stdout) as { task: TaskView }).task;
+};
+const postTask = async (repo: string, env: NodeJS.ProcessEnv, title: string): Promise<string> => {
+  const posted = await coord(['post', title, '--json'], { cwd: repo, env });
+  assert.equal(posted.code, 0, describeRun(posted));
+  return (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
+};
+const agentEvents = async (daemon: SpawnedDaemon, types: string[]) => {
+  const res = await daemon.fetch('/v1/events?limit=1000&format=json');
+  const { events } = (await res.json()) as {
+    events: { type: string; task_id: string | null; agent: string | null; data: Record<string, unknown> }[];
+  };
+  return events.filter((e) => types.includes(e.type));
+};
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 120_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8' }).trim();
 
@@ -119,6 +165,160 @@ describe('coord run with the real Claude Code', () => {
       await fake.close();
     }
   });
-});
+  it('an agent that exits without submitting: its task is noted, tried once more by a new agent, then failed with its last lines', async () => {
+    const repo = makeRepo('coord-run-exit-');
+    const env = cleanEnv(isolatedHome('coord-run-exit-'), { COORD_STATE: daemon.stateDir });
+    const id = await postTask(repo, env, 'Something the model will not do');
+    const fake = await startFakeAnthropic([{ say: 'I cannot do this.' }, { say: 'Neither can I.' }]);
+    try {
+      const r = await run(
+        process.execPath,
+        coordRunArgs(['--agents', 'claude:1', '--once', '--json', '--backoff', '0']),
+        {
+          cwd: repo,
+          env: { ...env, ...modelEnv('claude', fake) },
+          timeoutMs: 240_000,
+        },
+      );
+      assert.equal(r.code, 0, describeRun(r));
+      const out = JSON.parse(r.stdout) as { runs: { agent: string; submitted: boolean; attempt: number }[] };
+      assert.deepEqual(
+        out.runs.map((x) => [x.submitted, x.attempt]),
+        [
+          [false, 1],
+          [false, 2],
+        ],
+      );
+      assert.notEqual(out.runs[0]?.agent, out.runs[1]?.agent, 'the retry is a new agent');
+      const task = await showTask(repo, env, id);
+      assert.equal(task.state, 'failed');
+      const notes = (task.notes ?? []).map((n) => n.text).join('\n');
+      assert.match(notes, /without submitting; coord run tries again with claude#/);
+      assert.match(notes, /the task failed\. Its last lines:[\s\S]*Neither can I\./);
+      const exits = await agentEvents(daemon, ['agent.exited']);
+      assert.deepEqual(
+        exits.filter((e) => e.task_id === id).map((e) => e.data.submitted),
+        [false, false],
+      );
+    } finally {
+      await fake.close();
+    }
+  });
 
-const ROOT = new URL('../../', import.meta.url).pathname;
+  it('a 429 with a Retry-After past --pause-after pauses the task (lease held, no retry spent), resumes it and it is submitted', async () => {
+    const repo = makeRepo('coord-run-429-');
+    const env = cleanEnv(isolatedHome('coord-run-429-'), { COORD_STATE: daemon.stateDir });
+    const id = await postTask(repo, env, 'Change a after the limit');
+    const tree = `${repo}.worktrees/${id}`;
+    const fake = await startFakeAnthropic([
+      { say: 'limited', fail: { status: 429, retryAfterS: 4 } },
+      ...doTask(tree, id, 'export const a = 1;', 'export const a = 3;'),
+    ]);
+    try {
+      const r = await run(
+        process.execPath,
+        coordRunArgs(['--agents', 'claude:1', '--once', '--json', '--retries', '0', '--pause-after', '2']),
+        { cwd: repo, env: { ...env, ...modelEnv('claude', fake) }, timeoutMs: 240_000 },
+      );
+      assert.equal(r.code, 0, describeRun(r));
+      const out = JSON.parse(r.stdout) as { runs: { submitted: boolean; attempt: number }[]; launched: unknown[] };
+      // --retries 0: a spent retry would have failed the task; the pause spent none.
+      assert.deepEqual(
+        out.runs.map((x) => [x.submitted, x.attempt]),
+        [[true, 1]],
+        describeRun(r),
+      );
+      assert.equal(out.launched.length, 2, 'started, then resumed after the reset');
+      assert.equal((await showTask(repo, env, id)).state, 'completed');
+      const paused = (await agentEvents(daemon, ['task.paused'])).filter((e) => e.task_id === id);
+      assert.equal(paused.length, 1);
+      // The claim was never given up while paused: one claim, no requeue.
+      const requeued = (await agentEvents(daemon, ['task.requeued', 'task.claimed'])).filter((e) => e.task_id === id);
+      assert.deepEqual(
+        requeued.map((e) => e.type),
+        ['task.claimed'],
+      );
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('a spent --budget-tokens launches nothing new', async () => {
+    const repo = makeRepo('coord-run-budget-');
+    const env = cleanEnv(isolatedHome('coord-run-budget-'), { COORD_STATE: daemon.stateDir });
+    const first = await postTask(repo, env, 'First task');
+    const second = await postTask(repo, env, 'Second task');
+    const fake = await startFakeAnthropic([{ say: 'spent it all' }]);
+    try {
+      const r = await run(
+        process.execPath,
+        coordRunArgs(['--agents', 'claude:1', '--once', '--json', '--retries', '0', '--budget-tokens', '1']),
+        { cwd: repo, env: { ...env, ...modelEnv('claude', fake) }, timeoutMs: 240_000 },
+      );
+      assert.equal(r.code, 0, describeRun(r));
+      const out = JSON.parse(r.stdout) as { launched: { task_id: string }[]; spent: string | null };
+      assert.equal(out.launched.length, 1, describeRun(r));
+      assert.match(out.spent ?? '', /--budget-tokens 1 spent/);
+      const states = [(await showTask(repo, env, first)).state, (await showTask(repo, env, second)).state].sort();
+      assert.deepEqual(states, ['failed', 'queued']);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('SIGINT: the running agent is stopped within the grace period and its task released with a note', async () => {
+    const repo = makeRepo('coord-run-sigint-');
+    const env = cleanEnv(isolatedHome('coord-run-sigint-'), { COORD_STATE: daemon.stateDir });
+    const id = await postTask(repo, env, 'A long task');
+    let unblock: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      unblock = r;
+    });
+    const fake = await startFakeAnthropic([{ say: 'thinking for a long time', before: () => held }]);
+    try {
+      const r = startRun(repo, { ...env, ...modelEnv('claude', fake) }, [
+        '--agents',
+        'claude:1',
+        '--json',
+        '--grace',
+        '3',
+      ]);
+      const launched = await waitFor('the agent to be working', async () => {
+        const res = await daemon.fetch('/v1/runs');
+        const { runs } = (await res.json()) as { runs: { task_id: string; pid: number | null; state: string }[] };
+        return runs.find((x) => x.task_id === id && x.pid !== null) ?? null;
+      });
+      await waitFor('the model to be asked', async () => fake.turns().length > 0);
+      r.child.kill('SIGINT');
+      const done = await r.done;
+      assert.equal(done.code, 0, describeRun(done));
+      assert.equal(alive(launched.pid ?? 0), false, 'the agent process is gone');
+      const task = await showTask(repo, env, id);
+      assert.equal(task.state, 'queued');
+      assert.match((task.notes ?? []).map((n) => n.text).join('\n'), /coord run stopped claude#/);
+    } finally {
+      unblock();
+      await fake.close();
+    }
+  });
+
+  it('two supervisors on one board: every task is launched exactly once', async () => {
+    const repo = makeRepo('coord-run-two-');
+    const env = cleanEnv(isolatedHome('coord-run-two-'), { COORD_STATE: daemon.stateDir });
+    const ids: string[] = [];
+    for (const t of ['one', 'two', 'three', 'four']) ids.push(await postTask(repo, env, `Task ${t}`));
+    const fake = await startFakeAnthropic([]);
+    try {
+      const args = ['--agents', 'claude:2', '--once', '--json', '--retries', '0'];
+      const menv = { ...env, ...modelEnv('claude', fake) };
+      const [a, b] = [startRun(repo, menv, args), startRun(repo, menv, args)];
+      const [ra, rb] = await Promise.all([a.done, b.done]);
+      assert.equal(ra.code, 0, describeRun(ra));
+      assert.equal(rb.code, 0, describeRun(rb));
+      const launched = (await agentEvents(daemon, ['agent.launched'])).filter((e) => ids.includes(e.task_id ?? ''));
+      assert.deepEqual(launched.map((e) => e.task_id).sort(), [...ids].sort(), 'each task launched once');
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -219,6 +219,7 @@ export function registerRun(program: Command): void {
           hookBin: existsSync(HOOK_BIN) ? realpathSync(HOOK_BIN) : realDir(BIN),
           stateArgs: pinned ? ['--state', resolve(pinned)] : ['--state', inv.stateDir],
         },
+        scratchDir: join(inv.stateDir, 'run'),
         env: process.env,
         holder,
         log,
