@@ -66,6 +66,11 @@ export interface FakeModel {
   /** Replace the script (and start it from its first step). */
   script(steps: Step[]): void;
   /**
+   * One script per conversation, for several agents at once: `keyOf` names a request's conversation (e.g. the
+   * task id in its prompt); a conversation with a script of its own follows it, the others the common one.
+   */
+  scriptBy(keyOf: (raw: string) => string | null, scripts: Record<string, Step[]>): void;
+  /**
    * How long the client took over each tool step named `tool`: from the answer that asked for the call
    * to the next agent-loop request (which carries the result) — the tool's cost as the client sees it.
    */
@@ -88,6 +93,8 @@ export async function startFakeModel(wire: Wire, steps: Step[] = []): Promise<Fa
   let next = 0;
   let n = 0;
   let missed = 0;
+  let keyOf: ((raw: string) => string | null) | null = null;
+  const keyed = new Map<string, { steps: Step[]; next: number; missed: number }>();
   const requests: Recorded[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -109,17 +116,24 @@ export async function startFakeModel(wire: Wire, steps: Step[] = []): Promise<Fa
       });
       try {
         if (agentTurn) {
-          const step = script[next] ?? { say: 'done' };
+          const key = keyOf?.(raw) ?? null;
+          const own = key === null ? undefined : keyed.get(key);
+          const step = (own ? own.steps[own.next] : script[next]) ?? { say: 'done' };
           if ('tool' in step && !wire.toolNames(body).includes(step.tool)) {
             // Not offered yet: call it anyway (the client answers "no such tool") without moving on —
             // a few times, then give up in words so a client whose MCP server never came ends its run.
-            missed += 1;
+            const tries = own ? ++own.missed : ++missed;
             rec.step = step;
-            wire.answer(missed > PATIENCE ? { say: `never offered ${step.tool}` } : step, body, req, res, n);
+            wire.answer(tries > PATIENCE ? { say: `never offered ${step.tool}` } : step, body, req, res, n);
             return;
           }
-          missed = 0;
-          next += 1;
+          if (own) {
+            own.missed = 0;
+            own.next += 1;
+          } else {
+            missed = 0;
+            next += 1;
+          }
           await step.before?.();
           rec.step = step;
           if (step.fail) {
@@ -160,6 +174,11 @@ export async function startFakeModel(wire: Wire, steps: Step[] = []): Promise<Fa
     script(s) {
       script = s;
       next = 0;
+    },
+    scriptBy(k, scripts) {
+      keyOf = k;
+      keyed.clear();
+      for (const [key, steps] of Object.entries(scripts)) keyed.set(key, { steps, next: 0, missed: 0 });
     },
     stepsDone: () => next,
     toolMs(tool) {
