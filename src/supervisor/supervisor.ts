@@ -56,7 +56,8 @@ export interface SupervisorOptions {
   budget: Budget;
   pauseAfterS: number;
   graceMs: number;
-  permissionMode?: string | undefined;
+  /** `--permission-mode`: one mode for every client, or per client (`claude=acceptEdits,codex=danger-full-access`). */
+  permissionMode?: Record<string, string> | undefined;
   keepWorktrees: boolean;
   leaseS: number;
   coord: CoordLaunch;
@@ -379,7 +380,7 @@ export class Supervisor {
       mcp: { command: c.node, args: [c.bin, 'mcp', '--client', l.run.client, ...c.stateArgs] },
       hook: (event) => hookArgv(event).map(shellQuote).join(' '),
       mark: (event) => markOf(event, l.run.client),
-      permissionMode: this.o.permissionMode,
+      permissionMode: this.o.permissionMode?.[l.run.client] ?? this.o.permissionMode?.['*'],
       maxTurns: this.o.maxTurns,
       resume,
       gitCommonDir: this.o.commonDir,

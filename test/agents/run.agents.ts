@@ -6,13 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { modelEnv } from './clients.js';
 import { startFakeAnthropic } from './fake-anthropic.js';
 import type { Step } from './fake-model.js';
+import { startFakeOpenAI } from './fake-openai.js';
 import { cleanEnv, coord, describeRun, isolatedHome, makeRepo, ROOT_TSX, run, type Started, start } from './support.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -322,3 +323,122 @@ describe('coord run with the real Claude Code', () => {
     }
   });
 });
+
+describe('coord run --integrate with the real Claude Code and Codex', () => {
+  let daemon: SpawnedDaemon;
+  before(async () => {
+    daemon = await spawnDaemon();
+  });
+  after(async () => {
+    await daemon.stop();
+  });
+
+  it('a plan of 5 tasks with dependencies, claude:2,codex:1 --integrate: all merged in dependency order, each on its own branch and work tree, never more processes than asked', async () => {
+    const repo = makeRepo('coord-run-plan-');
+    const home = isolatedHome('coord-run-plan-');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'settings.json'), '{\n  "theme": "dark"\n}\n');
+    const fakeClaude = await startFakeAnthropic([]);
+    const fakeCodex = await startFakeOpenAI([]);
+    // The harness's model wiring for Codex, in the user's own config.toml (coord run must leave it as it is).
+    mkdirSync(join(home, '.codex'), { recursive: true });
+    writeFileSync(
+      join(home, '.codex', 'config.toml'),
+      `model = "gpt-5.5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${fakeCodex.url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_MODEL_KEY"\n`,
+    );
+    const userFilesNow = [join(home, '.claude', 'settings.json'), join(home, '.codex', 'config.toml')];
+    const before = snapshot(userFilesNow);
+    const env = cleanEnv(home, { COORD_STATE: daemon.stateDir });
+    const plan = {
+      tasks: [
+        { ref: 'a', title: 'Step a' },
+        { ref: 'b', title: 'Step b', blocked_by: ['a'] },
+        { ref: 'c', title: 'Step c' },
+        { ref: 'd', title: 'Step d', blocked_by: ['b', 'c'] },
+        { ref: 'e', title: 'Step e' },
+      ],
+    };
+    writeFileSync(join(repo, '..', 'plan.json'), JSON.stringify(plan));
+    const posted = await coord(['plan', join(repo, '..', 'plan.json'), '--json'], { cwd: repo, env });
+    assert.equal(posted.code, 0, describeRun(posted));
+    const tasks = Object.values(
+      (JSON.parse(posted.stdout) as { tasks: Record<string, { id: string; title: string }> }).tasks,
+    );
+    const byRef = new Map(tasks.map((t) => [t.title.slice(-1), t.id]));
+    const claudeScripts: Record<string, Step[]> = {};
+    const codexScripts: Record<string, Step[]> = {};
+    for (const t of tasks) {
+      const file = `src/${t.title.slice(-1)}.ts`;
+      const commit = `git add -A && git commit -q -m "step ${t.title.slice(-1)}"`;
+      const submit = { tool: 'mcp__coord__submit_result', args: { task_id: t.id, status: 'completed' } };
+      claudeScripts[t.id] = [
+        {
+          tool: 'Write',
+          args: { file_path: join(`${repo}.worktrees`, t.id, file), content: `export const x = '${t.id}';\n` },
+        },
+        { tool: 'Bash', args: { command: commit, description: 'commit' } },
+        submit,
+        { say: 'done' },
+      ];
+      codexScripts[t.id] = [
+        {
+          tool: 'apply_patch',
+          args: { input: `*** Begin Patch\n*** Add File: ${file}\n+export const x = '${t.id}';\n*** End Patch\n` },
+        },
+        { tool: 'exec_command', args: { cmd: commit } },
+        submit,
+        { say: 'done' },
+      ];
+    }
+    const taskOf = (raw: string) => /coord task #([A-Za-z0-9_-]+)/.exec(raw)?.[1] ?? null;
+    fakeClaude.scriptBy(taskOf, claudeScripts);
+    fakeCodex.scriptBy(taskOf, codexScripts);
+    const most = { claude: 0, codex: 0 };
+    try {
+      const r = startRun(repo, { ...env, ...modelEnv('claude', fakeClaude), FAKE_MODEL_KEY: 'sk-fake' }, [
+        '--agents',
+        'claude:2,codex:1',
+        '--once',
+        '--integrate',
+        '--json',
+        '--retries',
+        '0',
+        '--permission-mode',
+        'codex=danger-full-access',
+      ]);
+      const sampler = setInterval(() => {
+        const ps = execFileSync('ps', ['-eo', 'ppid=,args='], { encoding: 'utf8' }).split('\n');
+        const mine = ps.filter((l) => l.trim().startsWith(`${r.child.pid} `));
+        for (const c of ['claude', 'codex'] as const) {
+          const n = mine.filter((l) => new RegExp(`/${c} (-p|exec)`).test(l)).length;
+          most[c] = Math.max(most[c], n);
+        }
+      }, 250);
+      const done = await r.done;
+      clearInterval(sampler);
+      assert.equal(done.code, 0, describeRun(done));
+      assert.ok(
+        most.claude <= 2 && most.codex <= 1,
+        `at most 2 claude and 1 codex at once, saw ${JSON.stringify(most)}`,
+      );
+      const out = JSON.parse(done.stdout) as { launched: { client: string; task_id: string }[] };
+      t_diag(`launched: ${JSON.stringify(out.launched)}; most at once: ${JSON.stringify(most)}`);
+      const merged = (await agentEvents(daemon, ['task.integrated'])).map((e) => e.task_id);
+      assert.deepEqual([...merged].sort(), tasks.map((t) => t.id).sort(), describeRun(done));
+      const at = (ref: string) => merged.indexOf(byRef.get(ref) ?? '');
+      assert.ok(at('a') < at('b') && at('b') < at('d') && at('c') < at('d'), `merged in dependency order: ${merged}`);
+      for (const t of tasks) {
+        const shown = await showTask(repo, env, t.id);
+        assert.equal(shown.change?.branch, `coord/${t.id}-step-${t.title.slice(-1)}`);
+        assert.equal(shown.change?.worktree, realpathSync(`${repo}.worktrees`) + `/${t.id}`);
+        assert.equal(git(repo, 'show', `main:src/${t.title.slice(-1)}.ts`), `export const x = '${t.id}';`);
+      }
+      assert.deepEqual(snapshot(userFilesNow), before, "the user's own client config files are byte-identical");
+    } finally {
+      await fakeClaude.close();
+      await fakeCodex.close();
+    }
+  });
+});
+
+const t_diag = (s: string) => process.stderr.write(`# ${s}\n`);

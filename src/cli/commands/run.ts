@@ -77,6 +77,18 @@ const num = (flag: string, v: string | undefined, dflt: number, min = 0): number
 };
 const usage = (message: string) => new CoordError('invalid_request', message);
 
+/** `MODE` for every client, or `claude=acceptEdits,codex=danger-full-access` per client. */
+export function permissionModes(spec: string): Record<string, string> {
+  if (!spec.includes('=')) return { '*': spec };
+  const out: Record<string, string> = {};
+  for (const part of spec.split(',')) {
+    const [client, mode] = part.split('=').map((x) => x.trim());
+    if (!client || !mode) throw usage(`--permission-mode takes MODE or CLIENT=MODE,… (got "${part}")`);
+    out[client] = mode;
+  }
+  return out;
+}
+
 /** Where a running `coord run` of this state directory and board leaves its pid, for `--stop`. */
 const pidFile = (stateDir: string, board: string) =>
   join(stateDir, `run-${board.replace(/[^A-Za-z0-9._-]/g, '_')}.pid`);
@@ -210,7 +222,7 @@ export function registerRun(program: Command): void {
         },
         pauseAfterS: num('--pause-after', flags.pauseAfter, 60),
         graceMs: num('--grace', flags.grace, 10) * 1000,
-        permissionMode: flags.permissionMode,
+        permissionMode: flags.permissionMode === undefined ? undefined : permissionModes(flags.permissionMode),
         keepWorktrees: flags.keepWorktrees ?? false,
         leaseS: LEASE_S,
         coord: {
