@@ -3,7 +3,9 @@
  * defaults ← environment ← flags. Nothing below this reads process.env.
  */
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
 import { resolveStateDir } from '../state-dir/state-dir.js';
+import { checkAgentsSpec } from '../supervisor/profiles.js';
 import { LOG_FORMATS, type LogFormat } from './log-format.js';
 import { parsePublicUrl } from './oauth/public-site.js';
 
@@ -38,6 +40,8 @@ export interface DaemonConfig {
   publicUrl: string | null;
   /** `--integrate [--check CMD] [--check-timeout S] [--review]` (SPEC §15): the daemon runs the integrator. */
   integrate: { check: { command: string; timeoutMs: number } | null; review: boolean } | null;
+  /** `--run SPEC [--run-repo DIR]` (SPEC §18): the daemon runs the supervisor on that repository's board. */
+  run: { agents: string; repo: string } | null;
 }
 
 export const DEFAULT_PORT = 7777;
@@ -56,6 +60,8 @@ export interface DaemonFlags {
   check?: string;
   checkTimeout?: string;
   review?: boolean;
+  run?: string;
+  runRepo?: string;
 }
 
 /** What the composition root knows about the process the daemon runs in. */
@@ -88,7 +94,17 @@ export function resolveDaemonConfig(
     durability,
     publicUrl: publicUrl(flags.publicUrl ?? env.COORD_PUBLIC_URL),
     integrate: integrateConfig(flags),
+    run: runConfig(flags, env),
   };
+}
+
+function runConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv): DaemonConfig['run'] {
+  if (!flags.run) {
+    if (flags.runRepo) throw new Error('--run-repo goes with --run');
+    return null;
+  }
+  checkAgentsSpec(flags.run, env.PATH);
+  return { agents: flags.run, repo: resolve(flags.runRepo ?? process.cwd()) };
 }
 
 function integrateConfig(flags: DaemonFlags): DaemonConfig['integrate'] {

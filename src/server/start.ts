@@ -117,6 +117,15 @@ export async function startDaemon(
     sweep.unref();
     const stopHolds = keepHolds(ctx, log, HOLD_CHECK_MS);
     const stopIntegrating = config.integrate ? integrateInDaemon(ctx, log, config.stateDir, config.integrate) : null;
+    // SPEC §18: loaded only by a daemon that supervises (`--run`).
+    const stopSupervising = config.run
+      ? await (await import('./supervise/daemon-supervisor.js')).superviseInDaemon(
+          ctx,
+          log,
+          config.stateDir,
+          config.run,
+        )
+      : null;
     // Rule 13: a session whose process died (its flock dropped) frees its claims and locks now.
     // The session file is gone once it is reported dead, so a failed end (the store briefly unavailable) is
     // retried here with backoff rather than left to the leases.
@@ -162,6 +171,7 @@ export async function startDaemon(
         closing ??= (async () => {
           clearInterval(sweep);
           stopHolds();
+          await stopSupervising?.();
           await stopIntegrating?.();
           stopping = true;
           stopSessions();

@@ -134,3 +134,50 @@ describe('coord run: bad input', () => {
     );
   });
 });
+
+describe('coord serve --run: the supervisor in the daemon', () => {
+  test('a bad --run is refused before the daemon starts', async () => {
+    const r = await runProcess(
+      NODE,
+      [...BASE, 'serve', '--port', '0', '--state', tempDir('coord-run-serve-'), '--run', 'nosuch:1'],
+      {
+        cwd: ROOT,
+        env: childEnv(),
+      },
+    );
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /unknown client "nosuch"/);
+  });
+
+  test("it launches an agent for the repository's ready task, lists it in GET /v1/runs, and ends the try as coord run does", async () => {
+    const dir = repo();
+    const bin = crashingClaude();
+    const d = await spawnDaemon({
+      args: ['--run', 'claude:1', '--run-repo', dir],
+      env: { PATH: `${bin}:${process.env.PATH}` },
+    });
+    try {
+      const posted = await runProcess(NODE, [...BASE, 'post', 'For the daemon', '--json'], {
+        cwd: dir,
+        env: childEnv({ COORD_STATE: d.stateDir }),
+      });
+      assert.equal(posted.code, 0, posted.stderr);
+      const id = JSON.parse(posted.stdout).task.id as string;
+      const end = Date.now() + 120_000;
+      let state = '';
+      while (state !== 'failed' && Date.now() < end) {
+        const res = await d.fetch(`/v1/tasks/${id}`);
+        state = ((await res.json()) as { task: { state: string } }).task.state;
+        if (state !== 'failed') await new Promise((r) => setTimeout(r, 250));
+      }
+      assert.equal(state, 'failed', d.stderr());
+      const { runs } = (await (await d.fetch('/v1/runs')).json()) as { runs: { task_id: string; state: string }[] };
+      assert.deepEqual(
+        runs.filter((r) => r.task_id === id).map((r) => r.state),
+        ['exited', 'exited'],
+      );
+    } finally {
+      await d.stop();
+    }
+  });
+});

@@ -10,8 +10,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { ensureDaemon } from '../../client/daemon-launcher.js';
-import { isClientKind, PROFILES, profileOf } from '../../clients/index.js';
-import type { HeadlessProfile } from '../../clients/profile.js';
 import { CoordError } from '../../core/errors.js';
 import type { ClaimGrant, Task } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
@@ -19,8 +17,8 @@ import { parseAgentsSpec } from '../../core/supervision.js';
 import { defaultTarget, repositoryOf } from '../../git/integrate-target.js';
 import { Integrator, SlotLost } from '../../git/integrator.js';
 import { runGit } from '../../git/run-git.js';
-import { whichBin } from '../../supervisor/agent-process.js';
 import type { SupervisorBoard } from '../../supervisor/board.js';
+import { headlessProfiles } from '../../supervisor/profiles.js';
 import { defaultWorktrees, realDir, Supervisor } from '../../supervisor/supervisor.js';
 import { action, type CommonFlags, type Invocation, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';
@@ -92,32 +90,6 @@ export function permissionModes(spec: string): Record<string, string> {
 /** Where a running `coord run` of this state directory and board leaves its pid, for `--stop`. */
 const pidFile = (stateDir: string, board: string) =>
   join(stateDir, `run-${board.replace(/[^A-Za-z0-9._-]/g, '_')}.pid`);
-
-/** The headless profiles `--agents` names, each installed: or a clear error saying how to install it. */
-export function headlessProfiles(clients: string[], path: string | undefined): Record<string, HeadlessProfile> {
-  const out: Record<string, HeadlessProfile> = {};
-  for (const client of clients) {
-    if (!isClientKind(client)) {
-      throw usage(`unknown client "${client}" in --agents: coord knows ${Object.keys(PROFILES).join(', ')}`);
-    }
-    const headless = profileOf(client).headless;
-    if (!headless) {
-      throw usage(
-        `${profileOf(client).title} has no headless mode coord run can start (clients with one: ${Object.entries(
-          PROFILES,
-        )
-          .filter(([, p]) => 'headless' in p && p.headless)
-          .map(([k]) => k)
-          .join(', ')})`,
-      );
-    }
-    if (whichBin(headless.bin, path) === null) {
-      throw usage(`${profileOf(client).title} (${headless.bin}) is not installed or not on PATH: ${headless.install}`);
-    }
-    out[client] = headless;
-  }
-  return out;
-}
 
 export function registerRun(program: Command): void {
   withCommon(

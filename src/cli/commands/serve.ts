@@ -27,6 +27,11 @@ export function registerServe(program: Command): void {
     .option('--check <cmd>', 'with --integrate: run CMD in a temporary work tree of each merged commit first')
     .option('--check-timeout <s>', 'with --check: its time limit in seconds (default 600)')
     .option('--review', 'with --integrate: hold each ready merge until `coord approve ID`')
+    .option('--run <spec>', 'run the supervisor too: start agents for ready tasks, e.g. claude:2,codex:1 (SPEC §18)')
+    .option(
+      '--run-repo <dir>',
+      "with --run: the repository whose board it supervises (default: the current directory's)",
+    )
     .option('--json', 'print the listening address as JSON')
     .option(
       '--log-format <format>',
