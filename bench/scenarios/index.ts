@@ -20,6 +20,7 @@ import pgClaimComplete2 from './pg-claim-complete-2-daemons.js';
 import pgLink from './pg-link.js';
 import planVsPosts from './plan-vs-posts.js';
 import postToClaim from './post-to-claim.js';
+import supervisorStart from './supervisor-start.js';
 import toolDefinitions from './tool-definitions.js';
 
 export const SCENARIOS: { file: string; scenario: Scenario }[] = [
@@ -46,4 +47,5 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'changes-worktrees', scenario: changesWorktrees },
   { file: 'integrate-queue', scenario: integrateQueue },
   { file: 'tool-definitions', scenario: toolDefinitions },
+  { file: 'supervisor-start', scenario: supervisorStart },
 ];

@@ -132,6 +132,9 @@ export class Supervisor {
         const more = await this.readyLeft();
         if (!more) break;
       }
+      // Nothing to launch now: wait for a task to become ready (the daemon's long poll answers the moment one
+      // does) where a slot is free, else for an agent to end.
+      if (await this.claimWaiting()) continue;
       await new Promise<void>((r) => {
         const t = setTimeout(r, 1000);
         this.wake = () => {
@@ -146,6 +149,26 @@ export class Supervisor {
     await this.removeMerged();
     await this.reporting;
     return { runs: this.finished, spent: this.spentWhy };
+  }
+
+  /** Waits up to a second in claim-next for a client with a free slot; true when it started an agent. */
+  private async claimWaiting(): Promise<boolean> {
+    if (this.stopping || this.spentWhy !== null) return false;
+    const free = this.o.agents.find(
+      (a) => this.running(a.client) < a.slots && !this.retries.some((r) => r.client === a.client),
+    );
+    if (!free) return false;
+    const agent = launchName(free.client);
+    const grant = await this.board
+      .claimNext({ agent, board: this.o.board, lease_s: this.o.leaseS, wait_s: 1 })
+      .catch(() => null);
+    if (!grant) return false;
+    if (this.stopping) {
+      await this.board.release({ task_id: grant.task.id, claim_id: grant.claim_id }).catch(() => 0);
+      return false;
+    }
+    this.start(free.client, agent, grant, 1, null);
+    return true;
   }
 
   /** --once: is anything still to come? (A retry is counted by the caller; the integrator may land blockers.) */

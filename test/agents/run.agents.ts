@@ -430,7 +430,7 @@ describe('coord run --integrate with the real Claude Code and Codex', () => {
       for (const t of tasks) {
         const shown = await showTask(repo, env, t.id);
         assert.equal(shown.change?.branch, `coord/${t.id}-step-${t.title.slice(-1)}`);
-        assert.equal(shown.change?.worktree, realpathSync(`${repo}.worktrees`) + `/${t.id}`);
+        assert.equal(shown.change?.worktree, join(realpathSync(`${repo}.worktrees`), t.id));
         assert.equal(git(repo, 'show', `main:src/${t.title.slice(-1)}.ts`), `export const x = '${t.id}';`);
       }
       assert.deepEqual(snapshot(userFilesNow), before, "the user's own client config files are byte-identical");
