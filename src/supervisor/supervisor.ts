@@ -84,6 +84,8 @@ interface Live {
   /** Set when the supervisor ended it: stop (release), pause (hold), timeout (a failed try). */
   endedBy: 'stop' | 'pause' | 'timeout' | null;
   pausedUntil: number | null;
+  /** The heartbeat that told the claim its work tree. */
+  told: Promise<unknown>;
 }
 
 interface Retry {
@@ -252,6 +254,7 @@ export class Supervisor {
       resultText: null,
       endedBy: null,
       pausedUntil: null,
+      told: Promise.resolve(),
     };
     this.live.set(agent, l);
     void this.supervise(l, grant, left).catch((e) => {
@@ -342,25 +345,30 @@ export class Supervisor {
   ): Promise<{ ok: true; task: Task; blockers: Task[] } | { ok: false; lines: string[] }> {
     const { run } = l;
     try {
-      const tree = await taskTree(this.o.repo, this.o.target, run.branch, run.worktree);
+      // The work tree, the port and the task's text at once: none waits for another.
+      const portTaken = this.board
+        .reservePort({ agent: run.agent, board: this.o.board, lease_s: this.o.leaseS })
+        .then((port) => {
+          l.port = port.port;
+          l.portLock = port.lock_id;
+        });
+      const [tree, , task] = await Promise.all([
+        taskTree(this.o.repo, this.o.target, run.branch, run.worktree),
+        portTaken,
+        this.board.showTask(run.task_id),
+      ]);
       run.branch = tree.branch;
-      // SPEC §18: the claim learns its work tree now (it was made before the tree was).
-      await this.board.heartbeat({
-        task_id: run.task_id,
-        claim_id: l.claimId,
-        lease_s: this.o.leaseS,
-        worktree: run.worktree,
-      });
+      // SPEC §18: the claim learns its work tree now (it was made before the tree was); awaited before the
+      // try ends (the lost-work note reads it), not before the agent starts.
+      l.told = this.board
+        .heartbeat({ task_id: run.task_id, claim_id: l.claimId, lease_s: this.o.leaseS, worktree: run.worktree })
+        .catch((e) => this.o.log(`#${run.task_id} telling the claim its work tree: ${(e as Error).message}`));
       const copied = await copyIncluded(this.o.repo, run.worktree);
       if (copied.length > 0) this.o.log(`#${run.task_id}: copied ${copied.length} file(s) named in .worktreeinclude`);
-      const port = await this.board.reservePort({ agent: run.agent, board: this.o.board, lease_s: this.o.leaseS });
-      l.port = port.port;
-      l.portLock = port.lock_id;
       if (this.o.setup) {
         const s = await runSetup(this.o.setup, run.worktree, this.agentEnv(l), (this.o.setupTimeoutS ?? 600) * 1000);
         if (!s.ok) return { ok: false, lines: s.lines };
       }
-      const task = await this.board.showTask(run.task_id);
       const blockers = await Promise.all(task.blocked_by.map((id) => this.board.showTask(id).catch(() => null)));
       return { ok: true, task: { ...claimed, ...task }, blockers: blockers.filter((b): b is Task => b !== null) };
     } catch (e) {
@@ -500,6 +508,7 @@ export class Supervisor {
     run.exit_code = e.code;
     this.report(l);
     try {
+      await l.told;
       if (l.portLock) await this.board.unlock(l.portLock).catch(() => 0);
       if (e.submitted) {
         this.o.log(`#${run.task_id} ${run.agent} submitted (exit ${e.code ?? '-'})`);
