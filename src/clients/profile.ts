@@ -201,13 +201,17 @@ export interface HeadlessSpec {
   hookArgv?(event: ClientEvent): string[];
   /** The file URL of a plugin module coord ships (`dist/plugins/<name>.js`). */
   pluginModule?(name: 'opencode'): string;
+  /** coord's variables of this agent (COORD_AGENT, COORD_CLAIM, …), for a client that does not pass its environment on to MCP servers. */
+  coordEnv: Record<string, string>;
+  /** A folder of this launch's own (in coord's state directory) for files the client is pointed at. */
+  scratch: string;
 }
 
 /** One launch: the arguments after the executable, and variables added to the environment. */
 export interface HeadlessLaunch {
   args: string[];
   env: Record<string, string>;
-  /** Files written before the start, each inside `configDir` (the user's own files are never written). */
+  /** Files written before the start, each inside `configDir` or `scratch` (the user's own files are never written). */
   files?: { path: string; content: string }[];
 }
 

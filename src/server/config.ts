@@ -3,8 +3,10 @@
  * defaults ← environment ← flags. Nothing below this reads process.env.
  */
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
 import { type CheckPlan, checkPlan } from '../core/integration.js';
 import { resolveStateDir } from '../state-dir/state-dir.js';
+import { checkAgentsSpec } from '../supervisor/profiles.js';
 import { LOG_FORMATS, type LogFormat } from './log-format.js';
 import { parsePublicUrl } from './oauth/public-site.js';
 
@@ -50,6 +52,8 @@ export interface DaemonConfig {
   idleAfterMs: number;
   /** SPEC §19 `--notify CMD`: run with each new attention item as JSON on stdin. */
   notify: { command: string; everyMs: number } | null;
+  /** `--run SPEC [--run-repo DIR]` (SPEC §18): the daemon runs the supervisor on that repository's board. */
+  run: { agents: string; repo: string } | null;
 }
 
 export const DEFAULT_PORT = 7777;
@@ -74,6 +78,8 @@ export interface DaemonFlags {
   idleAfter?: string;
   notify?: string;
   push?: string;
+  run?: string;
+  runRepo?: string;
 }
 
 /** What the composition root knows about the process the daemon runs in. */
@@ -108,6 +114,7 @@ export function resolveDaemonConfig(
     integrate: integrateConfig(flags),
     idleAfterMs: idleAfter(flags.idleAfter),
     notify: flags.notify ? { command: flags.notify, everyMs: Number(env.COORD_NOTIFY_MS ?? 2000) } : null,
+    run: runConfig(flags, env),
   };
 }
 
@@ -116,6 +123,15 @@ function idleAfter(flag: string | undefined): number {
   const s = Number(flag);
   if (!Number.isFinite(s) || s <= 0) throw new Error(`--idle-after takes seconds, got ${flag}`);
   return s * 1000;
+}
+
+function runConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv): DaemonConfig['run'] {
+  if (!flags.run) {
+    if (flags.runRepo) throw new Error('--run-repo goes with --run');
+    return null;
+  }
+  checkAgentsSpec(flags.run, env.PATH);
+  return { agents: flags.run, repo: resolve(flags.runRepo ?? process.cwd()) };
 }
 
 function integrateConfig(flags: DaemonFlags): DaemonConfig['integrate'] {

@@ -122,6 +122,15 @@ export async function startDaemon(
     const stopNotifying = config.notify
       ? notifyAttention(ctx, log, config.notify.command, config.notify.everyMs)
       : null;
+    // SPEC §18: loaded only by a daemon that supervises (`--run`).
+    const stopSupervising = config.run
+      ? await (await import('./supervise/daemon-supervisor.js')).superviseInDaemon(
+          ctx,
+          log,
+          config.stateDir,
+          config.run,
+        )
+      : null;
     // Rule 13: a session whose process died (its flock dropped) frees its claims and locks now.
     // The session file is gone once it is reported dead, so a failed end (the store briefly unavailable) is
     // retried here with backoff rather than left to the leases.
@@ -168,6 +177,7 @@ export async function startDaemon(
           clearInterval(sweep);
           stopHolds();
           stopNotifying?.();
+          await stopSupervising?.();
           await stopIntegrating?.();
           stopping = true;
           stopSessions();

@@ -6,7 +6,7 @@ import type { ClaimGrant, Task } from '../core/model.js';
 import type { AgentRun } from '../core/supervision.js';
 
 export interface SupervisorBoard {
-  claimNext(input: { agent: string; board: string; lease_s: number }): Promise<ClaimGrant | null>;
+  claimNext(input: { agent: string; board: string; lease_s: number; wait_s?: number }): Promise<ClaimGrant | null>;
   claimTask(input: { task_id: string; agent: string; lease_s: number }): Promise<ClaimGrant>;
   heartbeat(input: { task_id: string; claim_id: string; lease_s: number; worktree?: string }): Promise<unknown>;
   release(input: { task_id: string; claim_id: string; to?: string; note?: string }): Promise<unknown>;

@@ -58,10 +58,13 @@ export interface SupervisorOptions {
   budget: Budget;
   pauseAfterS: number;
   graceMs: number;
-  permissionMode?: string | undefined;
+  /** `--permission-mode`: one mode for every client, or per client (`claude=acceptEdits,codex=danger-full-access`). */
+  permissionMode?: Record<string, string> | undefined;
   keepWorktrees: boolean;
   leaseS: number;
   coord: CoordLaunch;
+  /** Where each launch's own files go (settings a client is pointed at): `<state>/run`. */
+  scratchDir: string;
   /** The environment agents start from (the supervisor's own). */
   env: NodeJS.ProcessEnv;
   holder: string;
@@ -83,6 +86,8 @@ interface Live {
   /** Set when the supervisor ended it: stop (release), pause (hold), timeout (a failed try). */
   endedBy: 'stop' | 'pause' | 'timeout' | null;
   pausedUntil: number | null;
+  /** The heartbeat that told the claim its work tree. */
+  told: Promise<unknown>;
 }
 
 interface Retry {
@@ -131,6 +136,9 @@ export class Supervisor {
         const more = await this.readyLeft();
         if (!more) break;
       }
+      // Nothing to launch now: wait for a task to become ready (the daemon's long poll answers the moment one
+      // does) where a slot is free, else for an agent to end.
+      if (await this.claimWaiting()) continue;
       await new Promise<void>((r) => {
         const t = setTimeout(r, 1000);
         this.wake = () => {
@@ -145,6 +153,26 @@ export class Supervisor {
     await this.removeMerged();
     await this.reporting;
     return { runs: this.finished, spent: this.spentWhy };
+  }
+
+  /** Waits up to a second in claim-next for a client with a free slot; true when it started an agent. */
+  private async claimWaiting(): Promise<boolean> {
+    if (this.stopping || this.spentWhy !== null) return false;
+    const free = this.o.agents.find(
+      (a) => this.running(a.client) < a.slots && !this.retries.some((r) => r.client === a.client),
+    );
+    if (!free) return false;
+    const agent = launchName(free.client);
+    const grant = await this.board
+      .claimNext({ agent, board: this.o.board, lease_s: this.o.leaseS, wait_s: 1 })
+      .catch(() => null);
+    if (!grant) return false;
+    if (this.stopping) {
+      await this.board.release({ task_id: grant.task.id, claim_id: grant.claim_id }).catch(() => 0);
+      return false;
+    }
+    this.start(free.client, agent, grant, 1, null);
+    return true;
   }
 
   /** --once: is anything still to come? (A retry is counted by the caller; the integrator may land blockers.) */
@@ -228,6 +256,7 @@ export class Supervisor {
       resultText: null,
       endedBy: null,
       pausedUntil: null,
+      told: Promise.resolve(),
     };
     this.live.set(agent, l);
     void this.supervise(l, grant, left).catch((e) => {
@@ -318,25 +347,30 @@ export class Supervisor {
   ): Promise<{ ok: true; task: Task; blockers: Task[] } | { ok: false; lines: string[] }> {
     const { run } = l;
     try {
-      const tree = await taskTree(this.o.repo, this.o.target, run.branch, run.worktree);
+      // The work tree, the port and the task's text at once: none waits for another.
+      const portTaken = this.board
+        .reservePort({ agent: run.agent, board: this.o.board, lease_s: this.o.leaseS })
+        .then((port) => {
+          l.port = port.port;
+          l.portLock = port.lock_id;
+        });
+      const [tree, , task] = await Promise.all([
+        taskTree(this.o.repo, this.o.target, run.branch, run.worktree),
+        portTaken,
+        this.board.showTask(run.task_id),
+      ]);
       run.branch = tree.branch;
-      // SPEC §18: the claim learns its work tree now (it was made before the tree was).
-      await this.board.heartbeat({
-        task_id: run.task_id,
-        claim_id: l.claimId,
-        lease_s: this.o.leaseS,
-        worktree: run.worktree,
-      });
+      // SPEC §18: the claim learns its work tree now (it was made before the tree was); awaited before the
+      // try ends (the lost-work note reads it), not before the agent starts.
+      l.told = this.board
+        .heartbeat({ task_id: run.task_id, claim_id: l.claimId, lease_s: this.o.leaseS, worktree: run.worktree })
+        .catch((e) => this.o.log(`#${run.task_id} telling the claim its work tree: ${(e as Error).message}`));
       const copied = await copyIncluded(this.o.repo, run.worktree);
       if (copied.length > 0) this.o.log(`#${run.task_id}: copied ${copied.length} file(s) named in .worktreeinclude`);
-      const port = await this.board.reservePort({ agent: run.agent, board: this.o.board, lease_s: this.o.leaseS });
-      l.port = port.port;
-      l.portLock = port.lock_id;
       if (this.o.setup) {
         const s = await runSetup(this.o.setup, run.worktree, this.agentEnv(l), (this.o.setupTimeoutS ?? 600) * 1000);
         if (!s.ok) return { ok: false, lines: s.lines };
       }
-      const task = await this.board.showTask(run.task_id);
       const blockers = await Promise.all(task.blocked_by.map((id) => this.board.showTask(id).catch(() => null)));
       return { ok: true, task: { ...claimed, ...task }, blockers: blockers.filter((b): b is Task => b !== null) };
     } catch (e) {
@@ -345,8 +379,12 @@ export class Supervisor {
   }
 
   private agentEnv(l: Live): NodeJS.ProcessEnv {
+    return { ...this.o.env, ...this.coordEnv(l) };
+  }
+
+  /** coord's variables of one agent (SPEC §18): who it is, its claim, its task, work tree and port. */
+  private coordEnv(l: Live): Record<string, string> {
     return {
-      ...this.o.env,
       COORD_AGENT: l.run.agent,
       COORD_BOARD: this.o.board,
       COORD_CLAIM: `${l.run.task_id}:${l.claimId}`,
@@ -368,13 +406,16 @@ export class Supervisor {
     ];
     // A folder of this launch's own for the client's configuration files (removed once the process has ended).
     const configDir = mkdtempSync(join(tmpdir(), 'coord-run-'));
+    const scratch = join(this.o.scratchDir, l.run.agent.replace(/[^A-Za-z0-9._-]/g, '_'));
     const launch = profile.launch({
       prompt,
+      coordEnv: this.coordEnv(l),
+      scratch,
       cwd: l.run.worktree,
       mcp: { command: c.node, args: [c.bin, 'mcp', '--client', l.run.client, ...c.stateArgs] },
       hook: (event) => hookArgv(event).map(shellQuote).join(' '),
       mark: (event) => markOf(event, l.run.client),
-      permissionMode: this.o.permissionMode,
+      permissionMode: this.o.permissionMode?.[l.run.client] ?? this.o.permissionMode?.['*'],
       maxTurns: this.o.maxTurns,
       resume,
       gitCommonDir: this.o.commonDir,
@@ -383,11 +424,12 @@ export class Supervisor {
       pluginModule: (name) => pluginModuleOf(c.bin, name),
     });
     for (const f of launch.files ?? []) {
-      // A profile writes its own folder only: never a file of the user's or the work tree's.
-      if (!resolve(f.path).startsWith(`${configDir}/`))
-        throw new Error(`${l.run.client}: ${f.path} is outside ${configDir}`);
-      mkdirSync(dirname(f.path), { recursive: true });
-      writeFileSync(f.path, f.content);
+      // A profile writes its own folders only: never a file of the user's or the work tree's.
+      const at = resolve(f.path);
+      if (!at.startsWith(`${configDir}/`) && !at.startsWith(`${scratch}/`))
+        throw new Error(`${l.run.client}: ${f.path} is outside ${configDir} and ${scratch}`);
+      mkdirSync(dirname(f.path), { recursive: true, mode: 0o700 });
+      writeFileSync(f.path, f.content, { mode: 0o600 });
     }
     const proc = new AgentProcess(bin, launch.args, {
       cwd: l.run.worktree,
@@ -478,6 +520,7 @@ export class Supervisor {
     run.exit_code = e.code;
     this.report(l);
     try {
+      await l.told;
       if (l.portLock) await this.board.unlock(l.portLock).catch(() => 0);
       if (e.submitted) {
         this.o.log(`#${run.task_id} ${run.agent} submitted (exit ${e.code ?? '-'})`);

@@ -25,21 +25,22 @@ export interface TaskTree {
 
 /** The task's work tree: the existing one at `path` (a retry), else a new one on `branch` from `target`. */
 export async function taskTree(repo: string, target: string, branch: string, path: string): Promise<TaskTree> {
-  const known = (await listWorktrees(repo)).find((w) => w.path === path);
-  if (known) return { path, branch: known.branch ?? branch, base: null, created: false };
+  // A retry finds the work tree where the last try left it; only then is git asked which it is.
   if (existsSync(path)) {
+    const known = (await listWorktrees(repo)).find((w) => w.path === path);
+    if (known) return { path, branch: known.branch ?? branch, base: null, created: false };
     throw new CoordError(
       'invalid_request',
       `${path} exists and is not a work tree of ${repo}: move it away, or pass --worktrees DIR`,
     );
   }
   mkdirSync(dirname(path), { recursive: true });
+  const [left, tip] = await Promise.all([branchTip(repo, branch), branchTip(repo, target)]);
   // A branch left by an earlier run (its work tree removed) is continued, not reset.
-  if ((await branchTip(repo, branch)) !== null) {
+  if (left !== null) {
     await runGit(repo, ['worktree', 'add', path, branch], { deadlineMs: ADD_DEADLINE_MS });
     return { path, branch, base: null, created: true };
   }
-  const tip = await branchTip(repo, target);
   if (tip === null) throw new CoordError('invalid_request', `${repo} has no branch ${target} to make work trees from`);
   await runGit(repo, ['worktree', 'add', '-b', branch, path, tip], { deadlineMs: ADD_DEADLINE_MS });
   return { path, branch, base: tip, created: true };

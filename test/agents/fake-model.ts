@@ -14,6 +14,8 @@ import type { AddressInfo } from 'node:net';
  */
 export type Step = ({ tool: string; args: Record<string, unknown> } | { say: string }) & {
   before?: () => Promise<void>;
+  /** Answer this turn with an HTTP error instead (a 429 with `Retry-After`: a usage limit). */
+  fail?: { status: number; retryAfterS?: number };
 };
 
 /** A tool result as the model received it, read back from the next request. */
@@ -64,6 +66,11 @@ export interface FakeModel {
   /** Replace the script (and start it from its first step). */
   script(steps: Step[]): void;
   /**
+   * One script per conversation, for several agents at once: `keyOf` names a request's conversation (e.g. the
+   * task id in its prompt); a conversation with a script of its own follows it, the others the common one.
+   */
+  scriptBy(keyOf: (raw: string) => string | null, scripts: Record<string, Step[]>): void;
+  /**
    * How long the client took over each tool step named `tool`: from the answer that asked for the call
    * to the next agent-loop request (which carries the result) — the tool's cost as the client sees it.
    */
@@ -86,6 +93,8 @@ export async function startFakeModel(wire: Wire, steps: Step[] = []): Promise<Fa
   let next = 0;
   let n = 0;
   let missed = 0;
+  let keyOf: ((raw: string) => string | null) | null = null;
+  const keyed = new Map<string, { steps: Step[]; next: number; missed: number }>();
   const requests: Recorded[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -107,19 +116,36 @@ export async function startFakeModel(wire: Wire, steps: Step[] = []): Promise<Fa
       });
       try {
         if (agentTurn) {
-          const step = script[next] ?? { say: 'done' };
+          const key = keyOf?.(raw) ?? null;
+          const own = key === null ? undefined : keyed.get(key);
+          const step = (own ? own.steps[own.next] : script[next]) ?? { say: 'done' };
           if ('tool' in step && !wire.toolNames(body).includes(step.tool)) {
             // Not offered yet: call it anyway (the client answers "no such tool") without moving on —
             // a few times, then give up in words so a client whose MCP server never came ends its run.
-            missed += 1;
+            const tries = own ? ++own.missed : ++missed;
             rec.step = step;
-            wire.answer(missed > PATIENCE ? { say: `never offered ${step.tool}` } : step, body, req, res, n);
+            wire.answer(tries > PATIENCE ? { say: `never offered ${step.tool}` } : step, body, req, res, n);
             return;
           }
-          missed = 0;
-          next += 1;
+          if (own) {
+            own.missed = 0;
+            own.next += 1;
+          } else {
+            missed = 0;
+            next += 1;
+          }
           await step.before?.();
           rec.step = step;
+          if (step.fail) {
+            res.writeHead(step.fail.status, {
+              'content-type': 'application/json',
+              ...(step.fail.retryAfterS === undefined ? {} : { 'retry-after': String(step.fail.retryAfterS) }),
+            });
+            res.end(
+              JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'usage limit reached' } }),
+            );
+            return;
+          }
           wire.answer(step, body, req, res, n);
           return;
         }
@@ -148,6 +174,11 @@ export async function startFakeModel(wire: Wire, steps: Step[] = []): Promise<Fa
     script(s) {
       script = s;
       next = 0;
+    },
+    scriptBy(k, scripts) {
+      keyOf = k;
+      keyed.clear();
+      for (const [key, steps] of Object.entries(scripts)) keyed.set(key, { steps, next: 0, missed: 0 });
     },
     stepsDone: () => next,
     toolMs(tool) {

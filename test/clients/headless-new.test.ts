@@ -35,6 +35,8 @@ const spec = (over: Partial<HeadlessSpec> = {}): HeadlessSpec => ({
   pluginModule: (n) => `file:///opt/coord/dist/plugins/${n}.js`,
   gitCommonDir: '/work/repo/.git',
   configDir: '/tmp/coord-run-abc',
+  coordEnv: { COORD_AGENT: 'x#1', COORD_CLAIM: 'c1' },
+  scratch: '/tmp/coord-state/run/x_1',
   ...over,
 });
 

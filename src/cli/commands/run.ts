@@ -10,8 +10,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { ensureDaemon } from '../../client/daemon-launcher.js';
-import { isClientKind, PROFILES, profileOf } from '../../clients/index.js';
-import type { HeadlessProfile } from '../../clients/profile.js';
 import { CoordError } from '../../core/errors.js';
 import type { ClaimGrant, Task } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
@@ -19,8 +17,8 @@ import { parseAgentsSpec } from '../../core/supervision.js';
 import { defaultTarget, repositoryOf } from '../../git/integrate-target.js';
 import { Integrator, SlotLost } from '../../git/integrator.js';
 import { runGit } from '../../git/run-git.js';
-import { whichBin } from '../../supervisor/agent-process.js';
 import type { SupervisorBoard } from '../../supervisor/board.js';
+import { headlessProfiles } from '../../supervisor/profiles.js';
 import { defaultWorktrees, realDir, Supervisor } from '../../supervisor/supervisor.js';
 import { action, type CommonFlags, type Invocation, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';
@@ -77,35 +75,21 @@ const num = (flag: string, v: string | undefined, dflt: number, min = 0): number
 };
 const usage = (message: string) => new CoordError('invalid_request', message);
 
-/** Where a running `coord run` of this state directory and board leaves its pid, for `--stop`. */
-const pidFile = (stateDir: string, board: string) =>
-  join(stateDir, `run-${board.replace(/[^A-Za-z0-9._-]/g, '_')}.pid`);
-
-/** The headless profiles `--agents` names, each installed: or a clear error saying how to install it. */
-export function headlessProfiles(clients: string[], path: string | undefined): Record<string, HeadlessProfile> {
-  const out: Record<string, HeadlessProfile> = {};
-  for (const client of clients) {
-    if (!isClientKind(client)) {
-      throw usage(`unknown client "${client}" in --agents: coord knows ${Object.keys(PROFILES).join(', ')}`);
-    }
-    const headless = profileOf(client).headless;
-    if (!headless) {
-      throw usage(
-        `${profileOf(client).title} has no headless mode coord run can start (clients with one: ${Object.entries(
-          PROFILES,
-        )
-          .filter(([, p]) => 'headless' in p && p.headless)
-          .map(([k]) => k)
-          .join(', ')})`,
-      );
-    }
-    if (whichBin(headless.bin, path) === null) {
-      throw usage(`${profileOf(client).title} (${headless.bin}) is not installed or not on PATH: ${headless.install}`);
-    }
-    out[client] = headless;
+/** `MODE` for every client, or `claude=acceptEdits,codex=danger-full-access` per client. */
+export function permissionModes(spec: string): Record<string, string> {
+  if (!spec.includes('=')) return { '*': spec };
+  const out: Record<string, string> = {};
+  for (const part of spec.split(',')) {
+    const [client, mode] = part.split('=').map((x) => x.trim());
+    if (!client || !mode) throw usage(`--permission-mode takes MODE or CLIENT=MODE,… (got "${part}")`);
+    out[client] = mode;
   }
   return out;
 }
+
+/** Where a running `coord run` of this state directory and board leaves its pid, for `--stop`. */
+const pidFile = (stateDir: string, board: string) =>
+  join(stateDir, `run-${board.replace(/[^A-Za-z0-9._-]/g, '_')}.pid`);
 
 export function registerRun(program: Command): void {
   withCommon(
@@ -210,7 +194,7 @@ export function registerRun(program: Command): void {
         },
         pauseAfterS: num('--pause-after', flags.pauseAfter, 60),
         graceMs: num('--grace', flags.grace, 10) * 1000,
-        permissionMode: flags.permissionMode,
+        permissionMode: flags.permissionMode === undefined ? undefined : permissionModes(flags.permissionMode),
         keepWorktrees: flags.keepWorktrees ?? false,
         leaseS: LEASE_S,
         coord: {
@@ -219,6 +203,7 @@ export function registerRun(program: Command): void {
           hookBin: existsSync(HOOK_BIN) ? realpathSync(HOOK_BIN) : realDir(BIN),
           stateArgs: pinned ? ['--state', resolve(pinned)] : ['--state', inv.stateDir],
         },
+        scratchDir: join(inv.stateDir, 'run'),
         env: process.env,
         holder,
         log,

@@ -33,6 +33,11 @@ export function registerServe(program: Command): void {
     .option('--idle-after <s>', 'a claim with no activity for S seconds needs a person (coord attention; default 900)')
     .option('--notify <cmd>', 'run CMD (sh -c) with each new attention item as JSON on stdin, once per item')
     .option('--push <remote>', "with --integrate: the target is this git remote's branch, pushed by compare-and-swap")
+    .option('--run <spec>', 'run the supervisor too: start agents for ready tasks, e.g. claude:2,codex:1 (SPEC §18)')
+    .option(
+      '--run-repo <dir>',
+      "with --run: the repository whose board it supervises (default: the current directory's)",
+    )
     .option('--json', 'print the listening address as JSON')
     .option(
       '--log-format <format>',

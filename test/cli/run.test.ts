@@ -1,0 +1,183 @@
+/**
+ * `coord run`'s bad input (SPEC §18): each gets a clear error and loses nothing. A stand-in `claude` (a shell
+ * script on PATH) shows the supervisor's own behaviour where the real client is not the point: a client that
+ * crashes at start is retried after a backoff, then failed with its last lines; a failing --setup never starts it.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { tempDir } from '../support/ctx.js';
+import { COORD, childEnv, ROOT, runProcess, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+
+const [NODE] = COORD as [string, ...string[]];
+/** The CLI from source, with tsx by absolute URL (a scratch repository has no node_modules to find it in). */
+const BASE = ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/main.ts')];
+
+function repo(branch = 'main'): string {
+  const dir = tempDir('coord-run-cli-');
+  const git = (...a: string[]) => execFileSync('git', a, { cwd: dir, stdio: 'ignore' });
+  git('init', '-q', '-b', branch);
+  git('config', 'user.email', 't@example.com');
+  git('config', 'user.name', 't');
+  writeFileSync(join(dir, 'README.md'), '# x\n');
+  git('add', '.');
+  git('commit', '-q', '-m', 'init');
+  return dir;
+}
+
+/** A folder holding a `claude` that prints a line and exits 1 at once (and records that it ran). */
+function crashingClaude(): string {
+  const bin = tempDir('coord-run-bin-');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'claude'), `#!/bin/sh\necho "ran" >> "${bin}/runs"\necho "boom: cannot start" >&2\nexit 1\n`);
+  chmodSync(join(bin, 'claude'), 0o755);
+  return bin;
+}
+
+describe('coord run: bad input', () => {
+  let d: SpawnedDaemon;
+  before(async () => {
+    d = await spawnDaemon();
+  });
+  after(async () => {
+    await d.stop();
+  });
+
+  const coordIn = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
+    runProcess(NODE, [...BASE, ...args], { cwd, env: childEnv({ COORD_STATE: d.stateDir, ...env }) });
+  const json = async (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const r = await coordIn(cwd, [...args, '--json'], env);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+
+  test('an unknown client, one with no headless mode, and one not installed are refused, saying what to do', async () => {
+    const dir = repo();
+    const unknown = await coordIn(dir, ['run', '--agents', 'nosuch:1']);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /unknown client "nosuch" in --agents: coord knows .*claude/);
+    const cursor = await coordIn(dir, ['run', '--agents', 'cursor:1']);
+    assert.equal(cursor.code, 1);
+    assert.match(cursor.stderr, /Cursor has no headless mode coord run can start \(clients with one: .*claude.*\)/);
+    const missing = await coordIn(dir, ['run', '--agents', 'claude:1'], { PATH: '/nonexistent' });
+    assert.equal(missing.code, 1);
+    assert.match(
+      missing.stderr,
+      /Claude Code \(claude\) is not installed or not on PATH: npm install -g @anthropic-ai\/claude-code/,
+    );
+    const spec = await coordIn(dir, ['run', '--agents', 'claude:0']);
+    assert.equal(spec.code, 1);
+    assert.match(spec.stderr, /--agents takes CLIENT:N pairs/);
+  });
+
+  test('a repository with no target branch is refused', async () => {
+    const dir = repo('trunk');
+    execFileSync('git', ['checkout', '-q', '--detach'], { cwd: dir });
+    const bin = crashingClaude();
+    const r = await coordIn(dir, ['run', '--agents', 'claude:1', '--once', '--board', 'no-target'], {
+      PATH: `${bin}:${process.env.PATH}`,
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /has no target branch \(no main or master\): pass --target BRANCH/);
+  });
+
+  test('a client that crashes at start is retried once after its backoff, then its task fails with its last lines', async () => {
+    const dir = repo();
+    const board = 'crash';
+    const bin = crashingClaude();
+    const env = { PATH: `${bin}:${process.env.PATH}` };
+    const task = (await json(dir, ['post', 'Never started', '--board', board])).task;
+    const out = await json(dir, ['run', '--agents', 'claude:1', '--once', '--board', board, '--backoff', '0'], env);
+    assert.deepEqual(
+      out.runs.map((r: { submitted: boolean; exit_code: number }) => [r.submitted, r.exit_code]),
+      [
+        [false, 1],
+        [false, 1],
+      ],
+    );
+    const shown = (await json(dir, ['show', task.id])).task;
+    assert.equal(shown.state, 'failed');
+    const notes = shown.notes.map((n: { text: string }) => n.text).join('\n');
+    assert.match(notes, /the task failed\. Its last lines:\nboom: cannot start/);
+  });
+
+  test("a failing --setup never starts the agent, and the task ends with the setup's last lines", async () => {
+    const dir = repo();
+    const board = 'setup';
+    const bin = crashingClaude();
+    const env = { PATH: `${bin}:${process.env.PATH}` };
+    const task = (await json(dir, ['post', 'Needs setup', '--board', board])).task;
+    const out = await json(
+      dir,
+      [
+        'run',
+        '--agents',
+        'claude:1',
+        '--once',
+        '--board',
+        board,
+        '--retries',
+        '0',
+        '--setup',
+        'echo "npm ci: lockfile broken"; exit 3',
+      ],
+      env,
+    );
+    assert.deepEqual(out.launched, [], 'the agent never started');
+    const shown = (await json(dir, ['show', task.id])).task;
+    assert.equal(shown.state, 'failed');
+    assert.match(
+      shown.notes.map((n: { text: string }) => n.text).join('\n'),
+      /setup failed[\s\S]*npm ci: lockfile broken/,
+    );
+  });
+});
+
+describe('coord serve --run: the supervisor in the daemon', () => {
+  test('a bad --run is refused before the daemon starts', async () => {
+    const r = await runProcess(
+      NODE,
+      [...BASE, 'serve', '--port', '0', '--state', tempDir('coord-run-serve-'), '--run', 'nosuch:1'],
+      {
+        cwd: ROOT,
+        env: childEnv(),
+      },
+    );
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /unknown client "nosuch"/);
+  });
+
+  test("it launches an agent for the repository's ready task, lists it in GET /v1/runs, and ends the try as coord run does", async () => {
+    const dir = repo();
+    const bin = crashingClaude();
+    const d = await spawnDaemon({
+      args: ['--run', 'claude:1', '--run-repo', dir],
+      env: { PATH: `${bin}:${process.env.PATH}` },
+    });
+    try {
+      const posted = await runProcess(NODE, [...BASE, 'post', 'For the daemon', '--json'], {
+        cwd: dir,
+        env: childEnv({ COORD_STATE: d.stateDir }),
+      });
+      assert.equal(posted.code, 0, posted.stderr);
+      const id = JSON.parse(posted.stdout).task.id as string;
+      const end = Date.now() + 120_000;
+      let state = '';
+      while (state !== 'failed' && Date.now() < end) {
+        const res = await d.fetch(`/v1/tasks/${id}`);
+        state = ((await res.json()) as { task: { state: string } }).task.state;
+        if (state !== 'failed') await new Promise((r) => setTimeout(r, 250));
+      }
+      assert.equal(state, 'failed', d.stderr());
+      const { runs } = (await (await d.fetch('/v1/runs')).json()) as { runs: { task_id: string; state: string }[] };
+      assert.deepEqual(
+        runs.filter((r) => r.task_id === id).map((r) => r.state),
+        ['exited', 'exited'],
+      );
+    } finally {
+      await d.stop();
+    }
+  });
+});
