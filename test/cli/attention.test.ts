@@ -92,6 +92,14 @@ describe('coord attention', () => {
     assert.match(text.stdout, /^1 thing waits on you:\n1\. #\S+ rv-0 is ready to merge into main\n/);
     assert.match(text.stdout, new RegExp(`→ coord approve ${t?.id}`));
     await resolveBy(d, 'rev', item);
+    // The approval is recorded as an event naming the person who approved (COORD_AGENT of the shell).
+    const res = await d.fetch(`/v1/events?board=rev&format=json`);
+    const { events } = (await res.json()) as { events: { type: string; agent: string | null; task_id: string }[] };
+    const approved = events.filter((e) => e.type === 'task.approved' && e.task_id === t?.id);
+    assert.deepEqual(
+      approved.map((e) => e.agent),
+      ['person@cli'],
+    );
   });
 
   test('a conflict whose follow-up nobody holds names the claim that starts it, and the claim takes it off', async () => {

@@ -246,7 +246,7 @@ export function registerIntegrate(program: Command): void {
   ).action(
     action(async (id: string, flags: CommonFlags) => {
       const inv = resolveInvocation(flags);
-      const res = await inv.client.call(operations.approveIntegration, { task_id: id });
+      const res = await inv.client.call(operations.approveIntegration, { task_id: id, agent: inv.agent });
       emit(flags, res, () => `#${id} approved: it is merged at the integrator's next turn`);
     }),
   );
