@@ -82,8 +82,10 @@ describe('postgres: the event stream across two daemons', () => {
     let writing = true;
     // The reader: one stream at a time; on a switch it resumes on the other daemon from the last id it saw.
     const follow = async () => {
-      const from = seen.at(-1)?.seq;
-      const next = subscribe(daemons[on]!, { board: BOARD, ...(from === undefined ? {} : { lastEventId: from }) });
+      // From the start of the board's log until the reader has seen an event: a first window that saw nothing
+      // (its events still on their way) must not make the next stream start at the live tail.
+      const from = seen.at(-1)?.seq ?? 0;
+      const next = subscribe(daemons[on]!, { board: BOARD, lastEventId: from });
       await next.opened;
       sub = next;
       return next.events;
