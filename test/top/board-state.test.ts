@@ -3,7 +3,8 @@ import { describe, test } from 'node:test';
 import { BoardState, parseFilter, type TopTask } from '../../src/cli/top/board-state.js';
 import { fit, width } from '../../src/cli/top/cells.js';
 import { headerLine, sidePane, taskList, timelineLines } from '../../src/cli/top/panes.js';
-import type { CoordEvent } from '../../src/core/model.js';
+import { LABELS } from '../../src/core/events.js';
+import { type CoordEvent, EVENT_TYPES } from '../../src/core/model.js';
 
 const T0 = Date.parse('2026-01-01T12:00:00Z');
 const iso = (ms: number) => new Date(T0 + ms).toISOString();
@@ -216,5 +217,42 @@ describe('the header says what waits on a person', () => {
       ],
     });
     assert.match(headerLine(s, 200, { live: true }), /1 need you \(coord attention\)/);
+  });
+});
+
+describe('the timeline names each event type as the catalogue does', () => {
+  test('every event type has a label of its own, not its dotted type', () => {
+    const seen = new Set<string>();
+    for (const type of EVENT_TYPES) {
+      const label = LABELS[type];
+      assert.ok(label && !label.includes('.'), `${type}: ${label}`);
+      assert.ok(!seen.has(label), `${type}: ${label} is another type's label`);
+      seen.add(label);
+    }
+  });
+
+  test('the type column prints the label whole (integration, disconnected, held), never the raw type or a cut word', () => {
+    const s = new BoardState();
+    s.reset({
+      tasks: [],
+      agents: [],
+      locks: [],
+      events: [
+        event('task.integration', 'k1', {
+          data: { state: 'conflict', reason: 'a.ts', target: 'main', followup: 'k2' },
+        }),
+        event('lock.held', null, { data: { resources: ['src/a.ts'], reason: 'released', worktree: 'wt-a' } }),
+        event('connector.revoked', null, {
+          data: { grant_id: 'g1', client_id: 'c1', client_name: 'Claude', why: 'revoked' },
+        }),
+        event('task.integrated', 'k3', { data: { target: 'main', commit: 'abcdef123456', how: 'fast_forward' } }),
+      ],
+    });
+    const lines = timelineLines(s, 118, 10, false).map(plain);
+    const text = lines.join('\n');
+    for (const label of ['integration', 'held', 'disconnected', 'merged']) assert.match(text, new RegExp(` ${label} `));
+    assert.doesNotMatch(text, /…/, 'no word is cut');
+    assert.doesNotMatch(text, /lock\.held|task\.integrat|connector\./, 'no raw type');
+    for (const line of lines) assert.ok(width(line) <= 118);
   });
 });

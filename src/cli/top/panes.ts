@@ -2,11 +2,11 @@
  * The lines of each pane of `coord top`, for a given width: the task list by state, agents and locks,
  * the timeline, the header. Pure functions of the board state, so every line's width can be tested.
  */
-import { eventSubject, eventText } from '../../core/events.js';
+import { eventLabel, eventSubject, eventText } from '../../core/events.js';
 import type { IntegrationState } from '../../core/integration.js';
 import type { CoordEvent } from '../../core/model.js';
 import { type BoardState, filterText, SECTIONS, type Section, type TopTask } from './board-state.js';
-import { cell, clock, column, countdown, esc, fit } from './cells.js';
+import { cell, clock, column, countdown, esc, fit, width } from './cells.js';
 
 export interface ListLine {
   /** Formatted on demand: only the lines on screen are drawn, so a board of thousands stays cheap. */
@@ -171,25 +171,19 @@ const EVENT_STYLE: Record<string, string> = {
   'task.ready': 'magenta-fg',
 };
 
-const SHORT: Record<string, string> = {
-  'lock.acquired': 'locked',
-  'lock.released': 'unlocked',
-  'message.sent': 'message',
-  'message.acked': 'acked',
-  'connector.granted': 'connected',
-  'connector.revoked': 'disconnected',
-};
+/** The type column's width: the longest label among `events` (the catalogue's words, never cut), and a space. */
+export const typeColumn = (events: CoordEvent[]): number => Math.max(0, ...events.map((e) => width(eventLabel(e)))) + 1;
 
-export function eventRow(e: CoordEvent, cols: number, color: boolean, withBoard: boolean): string {
+export function eventRow(e: CoordEvent, cols: number, color: boolean, withBoard: boolean, typeCols?: number): string {
   // A lock's line is what it covers; a task's, its id and the catalogue's text.
   const subject = eventSubject(e);
-  const type = SHORT[e.type] ?? e.type.replace(/^task\./, '');
+  const tcols = typeCols ?? typeColumn([e]);
   const head =
     column(clock(e.at), 9, 'gray-fg', color) +
-    column(type, 10, EVENT_STYLE[e.type], color) +
+    column(eventLabel(e), tcols, EVENT_STYLE[e.type], color) +
     column(e.agent ?? '-', 17, 'bold', color);
   const what = `${e.type.startsWith('lock.') ? subject : `${subject} ${eventDetail(e)}`}${withBoard ? ` [${e.board}]` : ''}`;
-  const rest = cols - 36;
+  const rest = cols - 26 - tcols;
   return rest > 0 ? head + cell(what.trim(), rest, undefined, color, false) : head;
 }
 
@@ -197,7 +191,8 @@ export function eventRow(e: CoordEvent, cols: number, color: boolean, withBoard:
 export function timelineLines(state: BoardState, cols: number, rows: number, color: boolean): string[] {
   const shown = state.timeline().slice(-rows).reverse();
   if (shown.length === 0) return [cell('no events yet', cols, 'gray-fg', color, false)];
-  return shown.map((e) => eventRow(e, cols, color, state.board === ''));
+  const tcols = typeColumn(shown);
+  return shown.map((e) => eventRow(e, cols, color, state.board === '', tcols));
 }
 
 export function headerLine(state: BoardState, cols: number, status: { live: boolean }): string {
