@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BoardState, parseFilter, type TopTask } from '../../src/cli/top/board-state.js';
+import { BoardState, nonAgentRole, parseFilter, type TopTask } from '../../src/cli/top/board-state.js';
 import { fit, width } from '../../src/cli/top/cells.js';
 import { headerLine, sidePane, taskList, timelineLines } from '../../src/cli/top/panes.js';
 import { LABELS } from '../../src/core/events.js';
@@ -254,5 +254,27 @@ describe('the timeline names each event type as the catalogue does', () => {
     assert.doesNotMatch(text, /…/, 'no word is cut');
     assert.doesNotMatch(text, /lock\.held|task\.integrat|connector\./, 'no raw type');
     for (const line of lines) assert.ok(width(line) <= 118);
+  });
+});
+
+describe('the agents pane lists the integrator and people apart', () => {
+  test('the integrator coord and a person at the CLI are not counted or listed as agents, but marked as what they are', () => {
+    const s = new BoardState();
+    const agent = (name: string) => ({ name, active: true, last_seen: iso(0), claims: [], locks: [] });
+    s.reset({
+      tasks: [],
+      agents: [agent('claude-code#a1f3'), agent('coord'), agent('alice@cli'), agent('codex#9')],
+      locks: [],
+      events: [],
+    });
+    const lines = sidePane(s, 40, T0, false).map(plain);
+    const at = (re: RegExp) => lines.findIndex((l) => re.test(l));
+    assert.match(lines[0] ?? '', /^AGENTS 2\b/);
+    const people = at(/^PEOPLE · SERVICES 2/);
+    assert.ok(people > at(/claude-code#a1f3/) && people > at(/codex#9/), 'agents come first');
+    assert.ok(at(/● coord \(integrator\)/) > people);
+    assert.ok(at(/● alice@cli \(person\)/) > people);
+    assert.ok(at(/^LOCKS/) > at(/alice@cli/));
+    assert.equal(nonAgentRole('claude-code#a1f3'), undefined);
   });
 });

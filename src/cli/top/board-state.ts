@@ -32,6 +32,19 @@ export interface TopAgent {
   branch?: string | null | undefined;
 }
 
+/** The integrator's name on the board: merges and their notes are recorded as `coord` (SPEC §15). */
+export const INTEGRATOR = 'coord';
+
+/**
+ * What a name on the board is when it is not an agent: the integrator, or a person at the CLI (`<user>@cli`,
+ * the CLI's default name); undefined for an agent.
+ */
+export function nonAgentRole(name: string): 'integrator' | 'person' | undefined {
+  if (name === INTEGRATOR) return 'integrator';
+  if (name.endsWith('@cli')) return 'person';
+  return undefined;
+}
+
 export interface TopLock {
   lock_id: string;
   board: string;

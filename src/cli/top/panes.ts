@@ -5,7 +5,15 @@
 import { eventLabel, eventSubject, eventText } from '../../core/events.js';
 import type { IntegrationState } from '../../core/integration.js';
 import type { CoordEvent } from '../../core/model.js';
-import { type BoardState, filterText, SECTIONS, type Section, type TopTask } from './board-state.js';
+import {
+  type BoardState,
+  filterText,
+  nonAgentRole,
+  SECTIONS,
+  type Section,
+  type TopAgent,
+  type TopTask,
+} from './board-state.js';
 import { cell, clock, column, countdown, esc, fit, width } from './cells.js';
 
 export interface ListLine {
@@ -132,23 +140,36 @@ export function listPane(
   return { content, label };
 }
 
-export function sidePane(state: BoardState, cols: number, now: number, color: boolean): string[] {
-  const lines: string[] = [cell(`AGENTS ${state.agents.length}`, cols, 'bold', color, false)];
-  if (state.agents.length === 0) lines.push(cell('  none seen', cols, 'gray-fg', color, false));
-  for (const a of state.agents) {
-    const unread = typeof a.unread === 'number' && a.unread > 0 ? ` ✉${a.unread}` : '';
-    const name = `${a.active ? '●' : '○'} ${a.name}`;
-    const nameCols = Math.max(4, cols - unread.length);
+function agentLines(a: TopAgent, cols: number, color: boolean, role?: string): string[] {
+  const unread = typeof a.unread === 'number' && a.unread > 0 ? ` ✉${a.unread}` : '';
+  const name = `${a.active ? '●' : '○'} ${a.name}${role ? ` (${role})` : ''}`;
+  const nameCols = Math.max(4, cols - unread.length);
+  const lines = [
+    cell(name, nameCols, a.active ? 'green-fg' : 'gray-fg', color, !!unread) +
+      (unread ? cell(unread, cols - nameCols, 'yellow-fg', color, false) : ''),
+  ];
+  if (a.worktree)
     lines.push(
-      cell(name, nameCols, a.active ? 'green-fg' : 'gray-fg', color, !!unread) +
-        (unread ? cell(unread, cols - nameCols, 'yellow-fg', color, false) : ''),
+      cell(`  in ${a.worktree.split('/').pop()}${a.branch ? ` [${a.branch}]` : ''}`, cols, 'gray-fg', color, false),
     );
-    if (a.worktree)
-      lines.push(
-        cell(`  in ${a.worktree.split('/').pop()}${a.branch ? ` [${a.branch}]` : ''}`, cols, 'gray-fg', color, false),
-      );
-    if (a.claims.length)
-      lines.push(cell(`  holds ${a.claims.map((id) => `#${id}`).join(' ')}`, cols, undefined, color, false));
+  if (a.claims.length)
+    lines.push(cell(`  holds ${a.claims.map((id) => `#${id}`).join(' ')}`, cols, undefined, color, false));
+  return lines;
+}
+
+/**
+ * Agents, then the names that are not agents (the integrator, a person's CLI) apart and marked as what they
+ * are, then locks.
+ */
+export function sidePane(state: BoardState, cols: number, now: number, color: boolean): string[] {
+  const agents = state.agents.filter((a) => !nonAgentRole(a.name));
+  const others = state.agents.filter((a) => nonAgentRole(a.name));
+  const lines: string[] = [cell(`AGENTS ${agents.length}`, cols, 'bold', color, false)];
+  if (agents.length === 0) lines.push(cell('  none seen', cols, 'gray-fg', color, false));
+  for (const a of agents) lines.push(...agentLines(a, cols, color));
+  if (others.length) {
+    lines.push('', cell(`PEOPLE · SERVICES ${others.length}`, cols, 'bold', color, false));
+    for (const a of others) lines.push(...agentLines(a, cols, color, nonAgentRole(a.name)));
   }
   lines.push('', cell(`LOCKS ${state.locks.length}`, cols, 'bold', color, false));
   if (state.locks.length === 0) lines.push(cell('  none', cols, 'gray-fg', color, false));
