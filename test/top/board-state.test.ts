@@ -278,3 +278,29 @@ describe('the agents pane lists the integrator and people apart', () => {
     assert.equal(nonAgentRole('claude-code#a1f3'), undefined);
   });
 });
+
+describe('the header counts the viewer’s own mail', () => {
+  test('"N unread" is the viewer’s mailbox, not the sum of other agents’', () => {
+    const s = new BoardState();
+    s.me = 'alice@cli';
+    const agent = (name: string, unread: number) => ({
+      name,
+      active: true,
+      last_seen: iso(0),
+      claims: [],
+      locks: [],
+      unread,
+    });
+    s.reset({ tasks: [], agents: [agent('claude-code#a1', 5), agent('codex#2', 2)], locks: [], events: [] });
+    assert.doesNotMatch(headerLine(s, 200, { live: true }), /unread/, 'other agents’ mail is not mine');
+    s.reset({
+      tasks: [],
+      agents: [agent('claude-code#a1', 5), agent('alice@cli', 1), agent('codex#2', 2)],
+      locks: [],
+      events: [],
+    });
+    const header = headerLine(s, 200, { live: true });
+    assert.match(header, /· {2}1 unread/);
+    assert.doesNotMatch(header, /8 unread/);
+  });
+});

@@ -218,7 +218,7 @@ export function timelineLines(state: BoardState, cols: number, rows: number, col
 
 export function headerLine(state: BoardState, cols: number, status: { live: boolean }): string {
   const s = state.sections();
-  const unread = state.unreadTotal();
+  const unread = state.unreadMine();
   const parts = [
     'coord top',
     `board ${state.board || '(all)'}`,
