@@ -192,6 +192,41 @@ export const EVENTS: { [T in EventType]: Entry<T> } = {
   'connector.revoked': { text: (d) => `${d.client_name} (grant ${d.grant_id}, ${words(d.why)})` },
 };
 
+/**
+ * Each event type's name for a person, a word or two: the column `coord top`'s timeline prints instead of the
+ * raw type (`held`, not `lock.held`), sized to the longest of these so none is cut.
+ */
+export const LABELS: { [T in EventType]: string } = {
+  'task.created': 'created',
+  'task.claimed': 'claimed',
+  'task.requeued': 'requeued',
+  'task.completed': 'completed',
+  'task.failed': 'failed',
+  'task.cancelled': 'cancelled',
+  'task.expired': 'expired',
+  'task.ready': 'ready',
+  'lock.acquired': 'locked',
+  'lock.released': 'unlocked',
+  'lock.held': 'held',
+  'task.noted': 'noted',
+  'message.sent': 'message',
+  'message.acked': 'acked',
+  'task.integrated': 'merged',
+  'task.integration': 'integration',
+  'task.approved': 'approved',
+  'agent.launched': 'launched',
+  'agent.state': 'agent',
+  'agent.exited': 'exited',
+  'task.paused': 'paused',
+  'connector.granted': 'connected',
+  'connector.revoked': 'disconnected',
+};
+
+/** The type's label; a type this build does not know (a newer daemon's) is shown as it is. */
+export function eventLabel(e: Pick<CoordEvent, 'type'>): string {
+  return (LABELS as Record<string, string | undefined>)[e.type] ?? e.type;
+}
+
 type AnyEntry = Entry<EventType>;
 const entryOf = (e: Pick<CoordEvent, 'type'>): AnyEntry | undefined =>
   (EVENTS as unknown as Record<string, AnyEntry | undefined>)[e.type];

@@ -116,8 +116,10 @@ export const payloadSchema = <T extends EventType>(type: T): (typeof PAYLOADS)[T
 export {
   addressedTo,
   EVENTS,
+  eventLabel,
   eventSubject,
   eventText,
+  LABELS,
   newsFor,
   type ViewChange,
   type ViewTask,

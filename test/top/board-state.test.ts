@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BoardState, parseFilter, type TopTask } from '../../src/cli/top/board-state.js';
+import { BoardState, nonAgentRole, parseFilter, type TopTask } from '../../src/cli/top/board-state.js';
 import { fit, width } from '../../src/cli/top/cells.js';
 import { headerLine, sidePane, taskList, timelineLines } from '../../src/cli/top/panes.js';
-import type { CoordEvent } from '../../src/core/model.js';
+import { LABELS } from '../../src/core/events.js';
+import { type CoordEvent, EVENT_TYPES } from '../../src/core/model.js';
 
 const T0 = Date.parse('2026-01-01T12:00:00Z');
 const iso = (ms: number) => new Date(T0 + ms).toISOString();
@@ -216,5 +217,90 @@ describe('the header says what waits on a person', () => {
       ],
     });
     assert.match(headerLine(s, 200, { live: true }), /1 need you \(coord attention\)/);
+  });
+});
+
+describe('the timeline names each event type as the catalogue does', () => {
+  test('every event type has a label of its own, not its dotted type', () => {
+    const seen = new Set<string>();
+    for (const type of EVENT_TYPES) {
+      const label = LABELS[type];
+      assert.ok(label && !label.includes('.'), `${type}: ${label}`);
+      assert.ok(!seen.has(label), `${type}: ${label} is another type's label`);
+      seen.add(label);
+    }
+  });
+
+  test('the type column prints the label whole (integration, disconnected, held), never the raw type or a cut word', () => {
+    const s = new BoardState();
+    s.reset({
+      tasks: [],
+      agents: [],
+      locks: [],
+      events: [
+        event('task.integration', 'k1', {
+          data: { state: 'conflict', reason: 'a.ts', target: 'main', followup: 'k2' },
+        }),
+        event('lock.held', null, { data: { resources: ['src/a.ts'], reason: 'released', worktree: 'wt-a' } }),
+        event('connector.revoked', null, {
+          data: { grant_id: 'g1', client_id: 'c1', client_name: 'Claude', why: 'revoked' },
+        }),
+        event('task.integrated', 'k3', { data: { target: 'main', commit: 'abcdef123456', how: 'fast_forward' } }),
+      ],
+    });
+    const lines = timelineLines(s, 118, 10, false).map(plain);
+    const text = lines.join('\n');
+    for (const label of ['integration', 'held', 'disconnected', 'merged']) assert.match(text, new RegExp(` ${label} `));
+    assert.doesNotMatch(text, /…/, 'no word is cut');
+    assert.doesNotMatch(text, /lock\.held|task\.integrat|connector\./, 'no raw type');
+    for (const line of lines) assert.ok(width(line) <= 118);
+  });
+});
+
+describe('the agents pane lists the integrator and people apart', () => {
+  test('the integrator coord and a person at the CLI are not counted or listed as agents, but marked as what they are', () => {
+    const s = new BoardState();
+    const agent = (name: string) => ({ name, active: true, last_seen: iso(0), claims: [], locks: [] });
+    s.reset({
+      tasks: [],
+      agents: [agent('claude-code#a1f3'), agent('coord'), agent('alice@cli'), agent('codex#9')],
+      locks: [],
+      events: [],
+    });
+    const lines = sidePane(s, 40, T0, false).map(plain);
+    const at = (re: RegExp) => lines.findIndex((l) => re.test(l));
+    assert.match(lines[0] ?? '', /^AGENTS 2\b/);
+    const people = at(/^PEOPLE · SERVICES 2/);
+    assert.ok(people > at(/claude-code#a1f3/) && people > at(/codex#9/), 'agents come first');
+    assert.ok(at(/● coord \(integrator\)/) > people);
+    assert.ok(at(/● alice@cli \(person\)/) > people);
+    assert.ok(at(/^LOCKS/) > at(/alice@cli/));
+    assert.equal(nonAgentRole('claude-code#a1f3'), undefined);
+  });
+});
+
+describe('the header counts the viewer’s own mail', () => {
+  test('"N unread" is the viewer’s mailbox, not the sum of other agents’', () => {
+    const s = new BoardState();
+    s.me = 'alice@cli';
+    const agent = (name: string, unread: number) => ({
+      name,
+      active: true,
+      last_seen: iso(0),
+      claims: [],
+      locks: [],
+      unread,
+    });
+    s.reset({ tasks: [], agents: [agent('claude-code#a1', 5), agent('codex#2', 2)], locks: [], events: [] });
+    assert.doesNotMatch(headerLine(s, 200, { live: true }), /unread/, 'other agents’ mail is not mine');
+    s.reset({
+      tasks: [],
+      agents: [agent('claude-code#a1', 5), agent('alice@cli', 1), agent('codex#2', 2)],
+      locks: [],
+      events: [],
+    });
+    const header = headerLine(s, 200, { live: true });
+    assert.match(header, /· {2}1 unread/);
+    assert.doesNotMatch(header, /8 unread/);
   });
 });

@@ -53,6 +53,7 @@ function assemble(opts: TopOptions): { top: Top; detail: DetailMode; quit: (code
   const { quit, restored } = guardTerminal(w.screen);
   const state = new BoardState();
   state.board = opts.board;
+  state.me = opts.agent;
   const ui = new ScreenState();
   let messageTimer: NodeJS.Timeout | undefined;
   let detail: DetailMode | undefined;

@@ -32,6 +32,19 @@ export interface TopAgent {
   branch?: string | null | undefined;
 }
 
+/** The integrator's name on the board: merges and their notes are recorded as `coord` (SPEC §15). */
+export const INTEGRATOR = 'coord';
+
+/**
+ * What a name on the board is when it is not an agent: the integrator, or a person at the CLI (`<user>@cli`,
+ * the CLI's default name); undefined for an agent.
+ */
+export function nonAgentRole(name: string): 'integrator' | 'person' | undefined {
+  if (name === INTEGRATOR) return 'integrator';
+  if (name.endsWith('@cli')) return 'person';
+  return undefined;
+}
+
 export interface TopLock {
   lock_id: string;
   board: string;
@@ -96,6 +109,8 @@ const byRecent = (a: TopTask, b: TopTask) => cmp(b.updated_at, a.updated_at) || 
 export class BoardState {
   /** '' = every board. */
   board = '';
+  /** Who is looking (coord top's `--agent`): whose mailbox the header counts. */
+  me = '';
   filter: Filter = {};
   tasks = new Map<string, TopTask>();
   agents: TopAgent[] = [];
@@ -188,9 +203,13 @@ export class BoardState {
     });
   }
 
-  unreadTotal(): number | undefined {
-    const counts = this.agents.map((a) => a.unread).filter((n): n is number => typeof n === 'number');
-    return counts.length ? counts.reduce((a, b) => a + b, 0) : undefined;
+  /**
+   * The unread messages in the viewer's own mailbox (`me`), not the sum of every agent's: undefined when the
+   * daemon reports no count for it (the agents pane shows each agent's own).
+   */
+  unreadMine(): number | undefined {
+    const n = this.agents.find((a) => a.name === this.me)?.unread;
+    return typeof n === 'number' ? n : undefined;
   }
 }
 

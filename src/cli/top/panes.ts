@@ -2,11 +2,19 @@
  * The lines of each pane of `coord top`, for a given width: the task list by state, agents and locks,
  * the timeline, the header. Pure functions of the board state, so every line's width can be tested.
  */
-import { eventSubject, eventText } from '../../core/events.js';
+import { eventLabel, eventSubject, eventText } from '../../core/events.js';
 import type { IntegrationState } from '../../core/integration.js';
 import type { CoordEvent } from '../../core/model.js';
-import { type BoardState, filterText, SECTIONS, type Section, type TopTask } from './board-state.js';
-import { cell, clock, column, countdown, esc, fit } from './cells.js';
+import {
+  type BoardState,
+  filterText,
+  nonAgentRole,
+  SECTIONS,
+  type Section,
+  type TopAgent,
+  type TopTask,
+} from './board-state.js';
+import { cell, clock, column, countdown, esc, fit, width } from './cells.js';
 
 export interface ListLine {
   /** Formatted on demand: only the lines on screen are drawn, so a board of thousands stays cheap. */
@@ -132,23 +140,36 @@ export function listPane(
   return { content, label };
 }
 
-export function sidePane(state: BoardState, cols: number, now: number, color: boolean): string[] {
-  const lines: string[] = [cell(`AGENTS ${state.agents.length}`, cols, 'bold', color, false)];
-  if (state.agents.length === 0) lines.push(cell('  none seen', cols, 'gray-fg', color, false));
-  for (const a of state.agents) {
-    const unread = typeof a.unread === 'number' && a.unread > 0 ? ` ✉${a.unread}` : '';
-    const name = `${a.active ? '●' : '○'} ${a.name}`;
-    const nameCols = Math.max(4, cols - unread.length);
+function agentLines(a: TopAgent, cols: number, color: boolean, role?: string): string[] {
+  const unread = typeof a.unread === 'number' && a.unread > 0 ? ` ✉${a.unread}` : '';
+  const name = `${a.active ? '●' : '○'} ${a.name}${role ? ` (${role})` : ''}`;
+  const nameCols = Math.max(4, cols - unread.length);
+  const lines = [
+    cell(name, nameCols, a.active ? 'green-fg' : 'gray-fg', color, !!unread) +
+      (unread ? cell(unread, cols - nameCols, 'yellow-fg', color, false) : ''),
+  ];
+  if (a.worktree)
     lines.push(
-      cell(name, nameCols, a.active ? 'green-fg' : 'gray-fg', color, !!unread) +
-        (unread ? cell(unread, cols - nameCols, 'yellow-fg', color, false) : ''),
+      cell(`  in ${a.worktree.split('/').pop()}${a.branch ? ` [${a.branch}]` : ''}`, cols, 'gray-fg', color, false),
     );
-    if (a.worktree)
-      lines.push(
-        cell(`  in ${a.worktree.split('/').pop()}${a.branch ? ` [${a.branch}]` : ''}`, cols, 'gray-fg', color, false),
-      );
-    if (a.claims.length)
-      lines.push(cell(`  holds ${a.claims.map((id) => `#${id}`).join(' ')}`, cols, undefined, color, false));
+  if (a.claims.length)
+    lines.push(cell(`  holds ${a.claims.map((id) => `#${id}`).join(' ')}`, cols, undefined, color, false));
+  return lines;
+}
+
+/**
+ * Agents, then the names that are not agents (the integrator, a person's CLI) apart and marked as what they
+ * are, then locks.
+ */
+export function sidePane(state: BoardState, cols: number, now: number, color: boolean): string[] {
+  const agents = state.agents.filter((a) => !nonAgentRole(a.name));
+  const others = state.agents.filter((a) => nonAgentRole(a.name));
+  const lines: string[] = [cell(`AGENTS ${agents.length}`, cols, 'bold', color, false)];
+  if (agents.length === 0) lines.push(cell('  none seen', cols, 'gray-fg', color, false));
+  for (const a of agents) lines.push(...agentLines(a, cols, color));
+  if (others.length) {
+    lines.push('', cell(`PEOPLE · SERVICES ${others.length}`, cols, 'bold', color, false));
+    for (const a of others) lines.push(...agentLines(a, cols, color, nonAgentRole(a.name)));
   }
   lines.push('', cell(`LOCKS ${state.locks.length}`, cols, 'bold', color, false));
   if (state.locks.length === 0) lines.push(cell('  none', cols, 'gray-fg', color, false));
@@ -171,25 +192,19 @@ const EVENT_STYLE: Record<string, string> = {
   'task.ready': 'magenta-fg',
 };
 
-const SHORT: Record<string, string> = {
-  'lock.acquired': 'locked',
-  'lock.released': 'unlocked',
-  'message.sent': 'message',
-  'message.acked': 'acked',
-  'connector.granted': 'connected',
-  'connector.revoked': 'disconnected',
-};
+/** The type column's width: the longest label among `events` (the catalogue's words, never cut), and a space. */
+export const typeColumn = (events: CoordEvent[]): number => Math.max(0, ...events.map((e) => width(eventLabel(e)))) + 1;
 
-export function eventRow(e: CoordEvent, cols: number, color: boolean, withBoard: boolean): string {
+export function eventRow(e: CoordEvent, cols: number, color: boolean, withBoard: boolean, typeCols?: number): string {
   // A lock's line is what it covers; a task's, its id and the catalogue's text.
   const subject = eventSubject(e);
-  const type = SHORT[e.type] ?? e.type.replace(/^task\./, '');
+  const tcols = typeCols ?? typeColumn([e]);
   const head =
     column(clock(e.at), 9, 'gray-fg', color) +
-    column(type, 10, EVENT_STYLE[e.type], color) +
+    column(eventLabel(e), tcols, EVENT_STYLE[e.type], color) +
     column(e.agent ?? '-', 17, 'bold', color);
   const what = `${e.type.startsWith('lock.') ? subject : `${subject} ${eventDetail(e)}`}${withBoard ? ` [${e.board}]` : ''}`;
-  const rest = cols - 36;
+  const rest = cols - 26 - tcols;
   return rest > 0 ? head + cell(what.trim(), rest, undefined, color, false) : head;
 }
 
@@ -197,12 +212,13 @@ export function eventRow(e: CoordEvent, cols: number, color: boolean, withBoard:
 export function timelineLines(state: BoardState, cols: number, rows: number, color: boolean): string[] {
   const shown = state.timeline().slice(-rows).reverse();
   if (shown.length === 0) return [cell('no events yet', cols, 'gray-fg', color, false)];
-  return shown.map((e) => eventRow(e, cols, color, state.board === ''));
+  const tcols = typeColumn(shown);
+  return shown.map((e) => eventRow(e, cols, color, state.board === '', tcols));
 }
 
 export function headerLine(state: BoardState, cols: number, status: { live: boolean }): string {
   const s = state.sections();
-  const unread = state.unreadTotal();
+  const unread = state.unreadMine();
   const parts = [
     'coord top',
     `board ${state.board || '(all)'}`,

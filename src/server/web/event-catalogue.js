@@ -115,6 +115,34 @@ const EVENTS = {
   "connector.granted": { text: (d) => `${d.client_name} (grant ${d.grant_id})` },
   "connector.revoked": { text: (d) => `${d.client_name} (grant ${d.grant_id}, ${words(d.why)})` }
 };
+const LABELS = {
+  "task.created": "created",
+  "task.claimed": "claimed",
+  "task.requeued": "requeued",
+  "task.completed": "completed",
+  "task.failed": "failed",
+  "task.cancelled": "cancelled",
+  "task.expired": "expired",
+  "task.ready": "ready",
+  "lock.acquired": "locked",
+  "lock.released": "unlocked",
+  "lock.held": "held",
+  "task.noted": "noted",
+  "message.sent": "message",
+  "message.acked": "acked",
+  "task.integrated": "merged",
+  "task.integration": "integration",
+  "task.approved": "approved",
+  "agent.launched": "launched",
+  "agent.state": "agent",
+  "agent.exited": "exited",
+  "task.paused": "paused",
+  "connector.granted": "connected",
+  "connector.revoked": "disconnected"
+};
+function eventLabel(e) {
+  return LABELS[e.type] ?? e.type;
+}
 const entryOf = (e) => EVENTS[e.type];
 const dataOf = (e) => e.data;
 function eventText(e) {
@@ -151,7 +179,9 @@ function viewChange(held, e, fill) {
 }
 export {
   EVENTS,
+  LABELS,
   addressedTo,
+  eventLabel,
   eventSubject,
   eventText,
   newsFor,
