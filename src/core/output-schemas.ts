@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ChangeRecordSchema } from './change-schemas.js';
 import { DELIVERY_VIAS, EVENT_TYPES } from './model.js';
 import { IntegrationSchema, IntegrationStateSchema, ResultStatusSchema, TaskStateSchema } from './schemas.js';
+import { UsageSchema } from './supervision.js';
 
 export const TaskSchema = z.object({
   id: z.string(),
@@ -65,6 +66,9 @@ export const TaskSchema = z.object({
     .describe("inbox only: the note the handing-over agent left with release `to`, for the task's new target."),
   integration: IntegrationSchema.optional().describe(
     "SPEC §15: where the task's commits stand with the target (show and list).",
+  ),
+  usage: UsageSchema.optional().describe(
+    'SPEC §18: tokens, cost and wall time its supervised runs used, summed over tries. Absent when none recorded.',
   ),
 });
 export const TaskEnvelope = z.object({ task: TaskSchema });

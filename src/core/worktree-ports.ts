@@ -1,6 +1,7 @@
 import type { EventData } from './events.js';
 /** The store's part of SPEC §14: board state about work trees, holds and change records. Each one transaction. */
 import type { ReadyOn } from './model.js';
+import type { Usage } from './supervision.js';
 
 /** SPEC §18: an event of a supervised agent process, appended as it is (one transaction). */
 export type AgentEvent = {
@@ -92,4 +93,9 @@ export interface WorktreeStore {
   recordContained(c: { task_id: string; head: string; target: string }): Promise<{ recorded: boolean }>;
   /** SPEC §18: append a supervised agent's event (launched, state, exited, paused) to the board's log. */
   recordAgentEvent(e: AgentEvent): Promise<void>;
+  /**
+   * SPEC §18 "Budgets": add an exited run's usage to its task's (summed over tries). `run` names the exit
+   * (`agent#attempt`): one already added is not added again (`added: false`), nor is one of a task not found.
+   */
+  addTaskUsage(e: { task_id: string; run: string; usage: Usage }): Promise<{ added: boolean }>;
 }

@@ -26,6 +26,12 @@ export function describeTask(t: Task): string {
   if (t.change) lines.push(...changeLines(t.change));
   const integration = t.integration ? integrationLine(t.id, t.integration) : null;
   if (integration) lines.push(`integration: ${integration}`);
+  // SPEC §18 "Budgets": what its supervised runs used, summed over tries.
+  if (t.usage) {
+    const u = t.usage;
+    const cost = u.cost_usd === undefined ? '' : ` · $${u.cost_usd.toFixed(2)}`;
+    lines.push(`usage ${u.input_tokens} in + ${u.output_tokens} out tokens${cost} · ${u.wall_s} s wall`);
+  }
   if (t.notes?.length) {
     lines.push(
       '',

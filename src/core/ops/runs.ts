@@ -75,6 +75,15 @@ export const reportRun = defineOperation({
     runs.set(input.agent, { ...input, at: now });
     for (const [name, r] of runs) if (r.state === 'exited' && now - r.at > EXITED_KEPT_MS) runs.delete(name);
     for (const e of runEvents(before, input)) await ctx.store.recordAgentEvent(e);
+    // SPEC §18 "Budgets": an exit's usage counts on the task, once per agent and try (the store keys it, so a
+    // report repeated — or made again to a restarted daemon — adds nothing).
+    if (input.state === 'exited' && input.usage) {
+      await ctx.store.addTaskUsage({
+        task_id: input.task_id,
+        run: `${input.agent}#${input.attempt}`,
+        usage: input.usage,
+      });
+    }
     ctx.presence.touch(input.agent, input.board, now);
     return { run: input };
   },

@@ -5,7 +5,16 @@ import { endedLocks, forceReleaseLock } from './locks.js';
 import { guarded } from './pg-errors.js';
 import type { PostgresCore } from './store-core.js';
 import { appendEvent } from './tx.js';
-import { agentTrees, boardRepo, claimTree, recordClaimTree, seenIn, setBoardRepo, trimHolds } from './worktrees.js';
+import {
+  addTaskUsage,
+  agentTrees,
+  boardRepo,
+  claimTree,
+  recordClaimTree,
+  seenIn,
+  setBoardRepo,
+  trimHolds,
+} from './worktrees.js';
 
 export const worktreesPort = (s: PostgresCore): WorktreeStore => ({
   boardRepo: (board) => guarded(() => boardRepo(s.pool, board)),
@@ -20,4 +29,5 @@ export const worktreesPort = (s: PostgresCore): WorktreeStore => ({
   trimHolds: async (trims) => (trims.length === 0 ? 0 : s.write((tx) => trimHolds(tx, trims))),
   recordContained: async (c) => ({ recorded: await s.write((tx) => recordContained(tx, c)) }),
   recordAgentEvent: (e) => s.write(async (tx) => appendEvent(tx, e)),
+  addTaskUsage: async (e) => ({ added: await s.write((tx) => addTaskUsage(tx, e)) }),
 });

@@ -1,6 +1,8 @@
 /** SPEC §14 board state in PostgreSQL, the twin of sqlite/worktrees.ts. */
 import type { ReadyOn } from '../../core/model.js';
+import type { Usage } from '../../core/supervision.js';
 import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
+import { addedUsage } from '../shared/task-usage.js';
 import type { Queryable } from './database.js';
 import { landCompleted } from './landed.js';
 import { trimHold } from './locks.js';
@@ -94,4 +96,16 @@ export async function trimHolds(tx: Tx, trims: HoldTrim[]): Promise<number> {
   let changed = 0;
   for (const t of trims) if (await trimHold(tx, t.lock_id, t.keep, t.reason)) changed++;
   return changed;
+}
+
+/** SPEC §18 "Budgets": add an exited run's usage to its task's, once per run (shared/task-usage.ts). */
+export async function addTaskUsage(tx: Tx, e: { task_id: string; run: string; usage: Usage }): Promise<boolean> {
+  const r = await row<{ run_usage: string | null }>(tx.db, 'SELECT run_usage FROM tasks WHERE id = @id FOR UPDATE', {
+    id: e.task_id,
+  });
+  if (!r) return false;
+  const next = addedUsage(r.run_usage, e.run, e.usage);
+  if (next === null) return false;
+  await rows(tx.db, 'UPDATE tasks SET run_usage = @next WHERE id = @id', { id: e.task_id, next });
+  return true;
 }

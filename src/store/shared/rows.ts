@@ -1,5 +1,6 @@
 import type { Artifact, ClaimGrant, CoordEvent, EventType, ResultStatus, Task, TaskState } from '../../core/model.js';
 import type { ClaimEnd, TaskFacts } from '../../core/rules.js';
+import { taskUsage } from './task-usage.js';
 
 /** A tasks row as both stores return it (labels: JSON text in SQLite, text[] in PostgreSQL). */
 export interface TaskRow {
@@ -42,6 +43,8 @@ export interface TaskRow {
   change_record: string | null;
   /** Who last handed it over with release --to (migration 0011); older rows: null. */
   handed_by: string | null;
+  /** SPEC §18 (migration 0016): usage summed over the task's supervised runs (shared/task-usage.ts); null: none. */
+  run_usage?: string | null;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -75,6 +78,7 @@ export function toTask(r: TaskRow): Task {
     ...(r.children_total > 0 ? { children: { total: r.children_total, completed: r.children_completed } } : {}),
     change: r.change_record ? JSON.parse(r.change_record) : null,
     ...(r.handed_by ? { handed_by: r.handed_by } : {}),
+    ...(r.run_usage ? { usage: taskUsage(r.run_usage) } : {}),
   };
 }
 

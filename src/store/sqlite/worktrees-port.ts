@@ -5,6 +5,7 @@ import { endedLocks } from './locks.js';
 import type { SqliteCore } from './store-core.js';
 import { appendEvent } from './tx.js';
 import {
+  addTaskUsage,
   agentTrees,
   boardRepo,
   claimTree,
@@ -27,4 +28,5 @@ export const worktreesPort = (s: SqliteCore): WorktreeStore => ({
   trimHolds: async (trims) => (trims.length === 0 ? 0 : s.write((tx) => trimHolds(tx, trims))),
   recordContained: async (c) => ({ recorded: await s.write((tx) => recordContained(tx, c)) }),
   recordAgentEvent: (e) => s.write((tx) => appendEvent(tx, e)),
+  addTaskUsage: async (e) => ({ added: await s.write((tx) => addTaskUsage(tx, e)) }),
 });

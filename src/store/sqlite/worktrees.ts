@@ -1,6 +1,8 @@
 /** SPEC §14 board state in SQLite: boards' repositories, who works where, claims' work trees, holds ending. */
 import type { ReadyOn } from '../../core/model.js';
+import type { Usage } from '../../core/supervision.js';
 import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
+import { addedUsage } from '../shared/task-usage.js';
 import type { Db } from './database.js';
 import { landCompleted } from './landed.js';
 import { forceReleaseLock, trimHold } from './locks.js';
@@ -79,4 +81,16 @@ export function trimHolds(tx: Tx, trims: HoldTrim[]): number {
   let changed = 0;
   for (const t of trims) if (trimHold(tx, t.lock_id, t.keep, t.reason)) changed++;
   return changed;
+}
+
+/** SPEC §18 "Budgets": add an exited run's usage to its task's, once per run (shared/task-usage.ts). */
+export function addTaskUsage(tx: Tx, e: { task_id: string; run: string; usage: Usage }): boolean {
+  const r = stmt(tx.db, 'SELECT run_usage FROM tasks WHERE id = ?').get(e.task_id) as
+    | { run_usage: string | null }
+    | undefined;
+  if (!r) return false;
+  const next = addedUsage(r.run_usage, e.run, e.usage);
+  if (next === null) return false;
+  stmt(tx.db, 'UPDATE tasks SET run_usage = ? WHERE id = ?').run(next, e.task_id);
+  return true;
 }

@@ -76,5 +76,68 @@ export function runsContract(make: MakeStore): void {
       assert.equal(runs[0]?.state, 'exited');
       assert.equal(runs[0]?.pid, 4242);
     });
+
+    test("an exited run's usage is added to its task once, and a retried task's usage is the sum of its tries", async () => {
+      const b = board();
+      const task = await b.post('alice');
+      const other = await b.post('alice');
+      assert.equal((await b.call(op.showTask, { task_id: task.id })).task.usage, undefined);
+      const at = new Date().toISOString();
+      const run: AgentRun = {
+        agent: 'claude#u1',
+        board: task.board,
+        client: 'claude',
+        pid: 77,
+        task_id: task.id,
+        worktree: '/repo.worktrees/u',
+        branch: `coord/${task.id}-u`,
+        state: 'working',
+        since: at,
+        started_at: at,
+        usage: null,
+        paused_until: null,
+        attempt: 1,
+        supervisor: 'coord run (pid 1 on host)',
+        exit_code: null,
+        submitted: false,
+      };
+      const first = {
+        ...run,
+        state: 'exited' as const,
+        exit_code: 1,
+        usage: { input_tokens: 100, output_tokens: 40, wall_s: 2.5 },
+      };
+      await b.call(op.reportRun, run);
+      await b.call(op.reportRun, first);
+      await b.call(op.reportRun, first); // the same exit reported again adds nothing
+      const second = {
+        ...run,
+        agent: 'claude#u2',
+        attempt: 2,
+        state: 'exited' as const,
+        exit_code: 0,
+        submitted: true,
+        usage: { input_tokens: 10, output_tokens: 5, cost_usd: 0.25, wall_s: 1 },
+      };
+      await b.call(op.reportRun, second);
+      await b.call(op.reportRun, second);
+      // A run still working, or exited without usage, adds nothing.
+      await b.call(op.reportRun, {
+        ...run,
+        agent: 'claude#u3',
+        attempt: 3,
+        usage: { input_tokens: 9, output_tokens: 9, wall_s: 9 },
+      });
+      await b.call(op.reportRun, { ...run, agent: 'claude#u4', attempt: 4, state: 'exited', exit_code: 1 });
+      assert.deepEqual((await b.call(op.showTask, { task_id: task.id })).task.usage, {
+        input_tokens: 110,
+        output_tokens: 45,
+        cost_usd: 0.25,
+        wall_s: 3.5,
+      });
+      assert.equal((await b.call(op.showTask, { task_id: other.id })).task.usage, undefined);
+      const listed = (await b.call(op.listTasks, {})).tasks.find((t) => t.id === task.id);
+      assert.equal(listed?.usage?.input_tokens, 110);
+    });
   });
 }
