@@ -5,11 +5,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { TopTask } from '../../src/cli/top/board-state.js';
+import { BoardState } from '../../src/cli/top/board-state.js';
+import { cell, width } from '../../src/cli/top/cells.js';
 import { detailText } from '../../src/cli/top/detail.js';
 import { keyAction } from '../../src/cli/top/keys.js';
-import { type ListLine, listPane, taskRow } from '../../src/cli/top/panes.js';
+import { footerLine, type ListLine, listPane, taskRow } from '../../src/cli/top/panes.js';
+import { planLines } from '../../src/cli/top/plan-pane.js';
 import { ScreenState } from '../../src/cli/top/screen-state.js';
 import { paneSizes } from '../../src/cli/top/widgets.js';
+import { attentionLines } from '../../src/cli/top/work-panes.js';
 
 const header = (text: string): ListLine => ({ text: () => text });
 const row = (id: string): ListLine => ({ text: () => `#${id}`, taskId: id });
@@ -47,6 +51,15 @@ describe('coord top keys', () => {
     assert.deepEqual(keyAction('confirm', 'q', 10), { do: 'answer', yes: false });
     assert.equal(keyAction('input', 'q', 10), null);
     assert.equal(keyAction('boards', 'q', 10), null);
+  });
+
+  test('1 to 4 show the tasks, the plan, the work trees and the attention list, as the help line says', () => {
+    assert.deepEqual(keyAction('main', '1', 10), { do: 'view', view: 'tasks' });
+    assert.deepEqual(keyAction('main', '2', 10), { do: 'view', view: 'plan' });
+    assert.deepEqual(keyAction('main', '3', 10), { do: 'view', view: 'trees' });
+    assert.deepEqual(keyAction('main', '4', 10), { do: 'view', view: 'attention' });
+    for (const cols of [80, 120]) assert.match(footerLine(cols, undefined, false), /1 tasks +2 plan +3 trees +4 att/);
+    assert.ok(width(footerLine(80, undefined, false)) <= 80);
   });
 
   test('Ctrl-C quits in every mode', () => {
@@ -164,5 +177,93 @@ describe('coord top shows where a completed task stands with the target (integra
     const merged = detailText(done({ state: 'merged', commit: 'abcdef1234', target: 'main' }), [], [], '', 0, false);
     assert.match(merged, /integration\{\/bold\} merged · merged into main as abcdef1/);
     assert.doesNotMatch(detailText(done(), [], [], '', 0, false), /integration/);
+  });
+});
+
+describe('coord top plan and attention panes (SPEC §19)', () => {
+  const task = (id: string, more: Partial<TopTask>): TopTask => ({
+    id,
+    board: 'b',
+    kind: 'task',
+    title: `step ${id}`,
+    body: '',
+    priority: 0,
+    labels: [],
+    for: null,
+    created_by: 'alice',
+    state: 'queued',
+    claimed_by: null,
+    lease_until: null,
+    attempts: 0,
+    result_status: null,
+    result: null,
+    created_at: `2026-01-01T12:00:0${id.length}Z`,
+    updated_at: '2026-01-01T12:05:00Z',
+    expires_at: '2026-01-02T12:00:00Z',
+    idempotency_key: null,
+    change: null,
+    ...more,
+  });
+
+  test('the plan draws each open goal over what it waits for, with states and integration states', () => {
+    const s = new BoardState();
+    s.upsert(task('goal', { blocked_by: ['a', 'b'], ready: false }));
+    s.upsert(task('a', { state: 'completed', integration: { state: 'conflict', target: 'main' } }));
+    s.upsert(task('b', { state: 'claimed', claimed_by: 'bob', blocked_by: ['a'] }));
+    s.upsert(task('lone', {}));
+    const missing = new Set<string>();
+    const lines = planLines(s, 80, false, missing);
+    assert.deepEqual(
+      lines.map((l) => l.text().trimEnd()),
+      [
+        'PLAN 1 open goal',
+        '#goal [blocked] step goal',
+        '├─ #a [completed · conflict] step a',
+        '└─ #b [claimed by bob] step b',
+        '   └─ #a [completed · conflict] step a',
+        '  and 1 open task nothing waits for, with no dependencies',
+      ],
+    );
+    assert.deepEqual(
+      lines.map((l) => l.taskId).filter(Boolean),
+      ['goal', 'a', 'b'],
+      'a task met twice is selectable once',
+    );
+    assert.deepEqual([...missing], []);
+    s.upsert(task('goal2', { blocked_by: ['old'] }));
+    planLines(s, 80, false, missing);
+    assert.deepEqual([...missing], ['old'], 'a step top does not hold is named to be read');
+  });
+
+  test('the attention pane gives what, why and since when, and the command; the task on the first line only', () => {
+    const lines = attentionLines(
+      [
+        {
+          id: 'review:t1',
+          kind: 'review',
+          what: '#t1 the work awaits review',
+          why: 'held for a person',
+          since: '2026-01-01T12:00:00Z',
+          command: 'coord approve t1',
+          task_id: 't1',
+        },
+      ],
+      60,
+      Date.parse('2026-01-01T12:03:00Z'),
+      false,
+    );
+    assert.deepEqual(
+      lines.map((l) => l.text()),
+      [
+        cell('NEEDS YOU 1', 60, undefined, false, false),
+        '1. #t1 the work awaits review',
+        '   held for a person (since 3m ago)',
+        '   → coord approve t1',
+      ],
+    );
+    assert.deepEqual(
+      lines.map((l) => l.taskId),
+      [undefined, 't1', undefined, undefined],
+    );
   });
 });

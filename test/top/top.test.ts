@@ -4,7 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { testRepo } from '../git/repo.js';
 import { COORD, childEnv, ROOT, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -130,7 +133,7 @@ describe('coord top in a terminal (tmux)', { skip }, () => {
   test('enter opens the task; esc closes it', async () => {
     // The first task row is the claimed one.
     tmux('send-keys', '-t', 'top', 'Home', 'Enter');
-    await waitForScreen('the detail view', (s) => s.includes('History') && s.includes('task.claimed'));
+    await waitForScreen('the detail view', (s) => s.includes('History') && /\d\d:\d\d:\d\d +claimed +cursor/.test(s));
     tmux('send-keys', '-t', 'top', 'Escape');
     await waitForScreen('the board again', (s) => !s.includes('History') && s.includes('q quit'));
   });
@@ -245,6 +248,61 @@ describe('coord top in a terminal (tmux)', { skip }, () => {
       (s) =>
         /board zz-other\s+·/.test(s) && s.includes(`#${elsewhere.task.id}`) && !s.includes('appears in the terminal'),
     );
+    tmux('send-keys', '-t', 'top', 'q');
+    await assertTerminalRestored();
+  });
+
+  test('each view key the help line names shows its pane: the plan, the work trees, what needs you', async () => {
+    // A work tree with a pending file, known to the board; a goal waiting on a step; an agent waiting on a person.
+    const repo = testRepo();
+    const tree = repo.worktree('feature-x');
+    writeFileSync(join(tree, 'pending-file.ts'), 'export {};\n');
+    const tie = await d.fetch(`/v1/changes?board=default&worktree=${encodeURIComponent(tree)}`);
+    assert.equal(tie.status, 200, await tie.text());
+    const step = await post('the step first');
+    const goal = (await (
+      await d.fetch('/v1/tasks', {
+        method: 'POST',
+        json: { agent: 'alice', title: 'the goal on top', board: 'default', blocked_by: [step] },
+      })
+    ).json()) as { task: { id: string } };
+    const waiting = await d.fetch('/v1/attention/waiting', {
+      method: 'POST',
+      json: { agent: 'claude-7', board: 'default', waiting: 'Claude needs your permission to use Bash' },
+    });
+    assert.equal(waiting.status, 200, await waiting.text());
+
+    tmux('send-keys', '-t', 'top', shellCommand(''), 'Enter');
+    await waitForScreen('the first frame', (s) => /board default\s+·\s+live/.test(s));
+    const help = screenLines().at(-1) ?? '';
+    const keys = Object.fromEntries([...help.matchAll(/(\d) (tasks|plan|trees|attn)/g)].map((m) => [m[2], m[1]]));
+    assert.deepEqual(Object.keys(keys).sort(), ['attn', 'plan', 'tasks', 'trees'], help);
+    const pane = (label: string) => (s: string) => s.includes(`─ ${label} `) || s.includes(`┤ ${label} `);
+
+    tmux('send-keys', '-t', 'top', keys.plan ?? '');
+    await waitForScreen(
+      'the plan: the goal over its step',
+      (s) =>
+        pane('plan')(s) &&
+        new RegExp(`#${goal.task.id} \\[blocked\\] the goal on top`).test(s) &&
+        new RegExp(`└─ #${step} \\[ready\\] the step first`).test(s),
+    );
+
+    tmux('send-keys', '-t', 'top', keys.trees ?? '');
+    await waitForScreen(
+      'the work tree, its branch and its pending file',
+      (s) =>
+        pane('work trees')(s) && /wt-feature-x \[feature-x\] ↑0 ↓0/.test(s) && /1 pending: pending-file\.ts/.test(s),
+    );
+
+    tmux('send-keys', '-t', 'top', keys.attn ?? '');
+    await waitForScreen(
+      'the waiting agent, why, and the command',
+      (s) => pane('needs you')(s) && s.includes('claude-7') && s.includes('permission to use Bash') && s.includes('→ '),
+    );
+
+    tmux('send-keys', '-t', 'top', keys.tasks ?? '');
+    await waitForScreen('the tasks again', (s) => pane('tasks')(s) && s.includes('QUEUED'));
     tmux('send-keys', '-t', 'top', 'q');
     await assertTerminalRestored();
   });

@@ -18,7 +18,8 @@ import { answerCancel, clearFilter, confirmCancel, filter, pickBoard, post, wire
 import { drawFrame } from './frame.js';
 import { type Action, keyAction } from './keys.js';
 import { LiveBoard } from './live-board.js';
-import { ScreenState } from './screen-state.js';
+import { ScreenState, type View } from './screen-state.js';
+import { TreesFeed } from './trees-feed.js';
 import { makeWidgets } from './widgets.js';
 
 export type { TopOptions } from './context.js';
@@ -64,8 +65,13 @@ function assemble(opts: TopOptions): { top: Top; detail: DetailMode; quit: (code
     ui,
     feed: new LiveBoard(state, opts.client, {
       changed: () => top.draw(),
-      events: (events) => detail?.onEvents(events),
+      events: (events) => {
+        detail?.onEvents(events);
+        if (ui.view === 'trees') top.trees.onEvents(events, top.treeBoards);
+      },
     }),
+    trees: new TreesFeed(opts.client, () => top.draw()),
+    treeBoards: () => (state.board ? [state.board] : [...state.boards].sort()),
     draw: () => {
       if (!restored()) drawFrame(top);
     },
@@ -85,6 +91,13 @@ function assemble(opts: TopOptions): { top: Top; detail: DetailMode; quit: (code
   return { top, detail, quit };
 }
 
+/** Shows a view in the main pane; the work trees are read as it opens (and after events while it is shown). */
+function showView(top: Top, view: View): void {
+  if (!top.ui.show(view)) return;
+  if (view === 'trees') void top.trees.refresh(top.treeBoards()).catch((e: unknown) => top.sayError(e));
+  top.draw();
+}
+
 /** Carries out what a key means (keys.ts). */
 function perform(top: Top, detail: DetailMode, quit: (code: number) => never, a: Action): void {
   const { ui } = top;
@@ -100,6 +113,7 @@ function perform(top: Top, detail: DetailMode, quit: (code: number) => never, a:
     filter: () => filter(top),
     'clear-filter': () => clearFilter(top),
     boards: () => pickBoard(top),
+    view: (m) => showView(top, m.view),
   };
   (does[a.do] as (a: Action) => void)(a);
 }

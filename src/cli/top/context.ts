@@ -3,6 +3,7 @@ import type { DaemonClient } from '../../client/daemon-client.js';
 import type { BoardState } from './board-state.js';
 import type { LiveBoard } from './live-board.js';
 import type { ScreenState } from './screen-state.js';
+import type { TreesFeed } from './trees-feed.js';
 import type { Widgets } from './widgets.js';
 
 export interface TopOptions {
@@ -21,6 +22,10 @@ export interface Top {
   readonly state: BoardState;
   readonly ui: ScreenState;
   readonly feed: LiveBoard;
+  /** The work-trees pane's data (read only while that pane is shown). */
+  readonly trees: TreesFeed;
+  /** The boards the work-trees pane reads: the one shown, or every board seen. */
+  treeBoards(): string[];
   /** Draws the whole screen from the state (nothing once the terminal was given back). */
   draw(): void;
   /** A message in the footer for a few seconds. */

@@ -2,6 +2,7 @@
 
 import { artifactPath } from '../../api/paths.js';
 import { changeLines } from '../../core/change-text.js';
+import { eventLabel } from '../../core/events.js';
 import { integrationLine } from '../../core/integration.js';
 import type { CoordEvent, Note as CoordNote } from '../../core/model.js';
 import { terminalText } from '../terminal-text.js';
@@ -21,23 +22,19 @@ export interface Artifact {
 
 export type DetailTask = TopTask & { notes?: Note[]; artifacts?: Artifact[] };
 
+type Dependent = { id: string; state: string; title: string };
+
 const safe = (s: string): string => esc(terminalText(s));
 
 function section(title: string, color: boolean): string {
   return color ? `{bold}{underline}${title}{/underline}{/bold}` : `{bold}${title}{/bold}`;
 }
 
-export function detailText(
-  t: DetailTask,
-  history: CoordEvent[],
-  dependents: { id: string; state: string; title: string }[],
-  daemonUrl: string,
-  now: number,
-  color: boolean,
-): string {
-  const lines: string[] = [];
-  const kv = (k: string, v: string) => lines.push(`{bold}${k.padEnd(10)}{/bold} ${safe(v)}`);
-  lines.push(`{bold}#${safe(t.id)}  ${safe(t.title)}{/bold}`, '');
+type Add = (...lines: string[]) => void;
+
+/** The fields at the top: state, holder, kind, board, who posted it, attempts, integration, family. */
+function fieldLines(t: DetailTask, now: number, add: Add): void {
+  const kv = (k: string, v: string) => add(`{bold}${k.padEnd(10)}{/bold} ${safe(v)}`);
   kv('state', `${t.state}${t.result_status && t.state !== t.result_status ? ` (${t.result_status})` : ''}`);
   if (t.claimed_by && t.state !== 'claimed') kv('worked by', t.claimed_by);
   else if (t.claimed_by)
@@ -51,48 +48,67 @@ export function detailText(
   if (merge) kv('integration', `${t.integration?.state.replaceAll('_', ' ')} · ${merge.replace(`#${t.id} `, '')}`);
   if (t.parent) kv('parent', `#${t.parent}`);
   if (t.children) kv('children', `${t.children.completed}/${t.children.total} completed`);
+}
 
-  lines.push('', section('Body', color));
-  lines.push(t.body ? safe(t.body) : '(empty)');
-
-  if (t.result !== null && t.result !== undefined) {
-    lines.push('', section('Result', color));
-    lines.push(safe(typeof t.result === 'string' ? t.result : JSON.stringify(t.result, null, 2)));
-  }
-
-  // SPEC §14: the change record of a completed task.
-  const change = changeLines(t.change);
-  if (change.length) {
-    lines.push('', section('Change', color));
-    for (const l of change) lines.push(safe(l.replace(/^change: /, '')));
-  }
-
+/** What it waits for and what waits for it. */
+function dependencyLines(t: DetailTask, dependents: Dependent[]): string[] {
   const blockers = Array.isArray(t.blocked_by) ? t.blocked_by : [];
-  if (blockers.length || dependents.length) {
-    lines.push('', section('Dependencies', color));
-    const open = new Map((t.blocked ?? []).map((b) => [b.id, b.state]));
-    for (const id of blockers)
-      lines.push(`waits for #${safe(id)} ${open.has(id) ? `(${safe(open.get(id) ?? '')})` : '(completed)'}`);
-    for (const d of dependents) lines.push(`blocks    #${safe(d.id)} (${safe(d.state)}) ${safe(d.title)}`);
-  }
+  const open = new Map((t.blocked ?? []).map((b) => [b.id, b.state]));
+  return [
+    ...blockers.map((id) => `waits for #${safe(id)} ${open.has(id) ? `(${safe(open.get(id) ?? '')})` : '(completed)'}`),
+    ...dependents.map((d) => `blocks    #${safe(d.id)} (${safe(d.state)}) ${safe(d.title)}`),
+  ];
+}
 
-  if (Array.isArray(t.artifacts) && t.artifacts.length) {
-    lines.push('', section('Artifacts', color));
-    for (const a of t.artifacts) {
-      lines.push(`${safe(a.name ?? a.id)}  ${safe(`${daemonUrl}${artifactPath(t.id, a.id)}`)}`);
-    }
-  }
+function notesTitle(t: DetailTask, notes: Note[]): string {
+  return `Notes (${typeof t.notes_count === 'number' ? t.notes_count : notes.length})`;
+}
 
-  if (Array.isArray(t.notes) && t.notes.length) {
-    const count = typeof t.notes_count === 'number' ? t.notes_count : t.notes.length;
-    lines.push('', section(`Notes (${count})`, color));
-    for (const n of t.notes) lines.push(`${clock(n.at)} {bold}${safe(n.agent)}{/bold}: ${safe(n.text)}`);
-  }
+/** The sections below the fields, each only when it has something to say: [title, lines]. */
+function sections(
+  t: DetailTask,
+  history: CoordEvent[],
+  dependents: Dependent[],
+  daemonUrl: string,
+): [string, string[]][] {
+  const notes = Array.isArray(t.notes) ? t.notes : [];
+  const artifacts = Array.isArray(t.artifacts) ? t.artifacts : [];
+  const result = t.result === null || t.result === undefined ? null : t.result;
+  // The history's type column: the catalogue's label (as the timeline and `coord events` say it), never cut.
+  const tcols = Math.max(15, ...history.map((e) => eventLabel(e).length));
+  return [
+    ['Body', [t.body ? safe(t.body) : '(empty)']],
+    ['Result', result === null ? [] : [safe(typeof result === 'string' ? result : JSON.stringify(result, null, 2))]],
+    // SPEC §14: the change record of a completed task.
+    ['Change', changeLines(t.change).map((l) => safe(l.replace(/^change: /, '')))],
+    ['Dependencies', dependencyLines(t, dependents)],
+    ['Artifacts', artifacts.map((a) => `${safe(a.name ?? a.id)}  ${safe(`${daemonUrl}${artifactPath(t.id, a.id)}`)}`)],
+    [notesTitle(t, notes), notes.map((n) => `${clock(n.at)} {bold}${safe(n.agent)}{/bold}: ${safe(n.text)}`)],
+    [
+      'History',
+      history.length === 0
+        ? ['(no events)']
+        : history.map(
+            (e) =>
+              `${clock(e.at)}  ${safe(eventLabel(e)).padEnd(tcols)} ${safe(e.agent ?? '-').padEnd(16)} ${safe(eventDetail(e))}`,
+          ),
+    ],
+  ];
+}
 
-  lines.push('', section('History', color));
-  if (history.length === 0) lines.push('(no events)');
-  for (const e of history) {
-    lines.push(`${clock(e.at)}  ${e.type.padEnd(15)} ${safe(e.agent ?? '-').padEnd(16)} ${safe(eventDetail(e))}`);
+export function detailText(
+  t: DetailTask,
+  history: CoordEvent[],
+  dependents: Dependent[],
+  daemonUrl: string,
+  now: number,
+  color: boolean,
+): string {
+  const lines: string[] = [`{bold}#${safe(t.id)}  ${safe(t.title)}{/bold}`, ''];
+  fieldLines(t, now, (...l) => lines.push(...l));
+  for (const [title, body] of sections(t, history, dependents, daemonUrl)) {
+    // The body and the history always show (saying when they are empty); the rest only with content.
+    if (body.length) lines.push('', section(title, color), ...body);
   }
   lines.push('', '{gray-fg}esc close · c cancel · ↑↓ scroll{/gray-fg}');
   const text = lines.join('\n');

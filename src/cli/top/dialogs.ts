@@ -116,6 +116,7 @@ export function wireBoardPicker(top: Top): void {
       .reload()
       .then(() => {
         top.feed.refreshSide();
+        if (ui.view === 'trees') void top.trees.refresh(top.treeBoards());
         top.draw();
       })
       .catch((e: unknown) => top.sayError(e));

@@ -2,7 +2,7 @@
  * `coord top`'s keys: what a key means in each mode, as data (a pure function, tested alone). The app
  * (app.ts) carries the action out; in `input` and `boards` the focused widget reads the keys itself.
  */
-import type { Mode } from './screen-state.js';
+import { type Mode, VIEWS, type View } from './screen-state.js';
 
 export type Action =
   | { do: 'quit' }
@@ -19,7 +19,9 @@ export type Action =
   | { do: 'answer'; yes: boolean }
   | { do: 'filter' }
   | { do: 'clear-filter' }
-  | { do: 'boards' };
+  | { do: 'boards' }
+  /** Show a view in the main pane: 1 tasks, 2 plan, 3 work trees, 4 attention (the help line says so). */
+  | { do: 'view'; view: View };
 
 const MAIN: Record<string, (page: number) => Action> = {
   q: () => ({ do: 'quit' }),
@@ -46,6 +48,7 @@ const MAIN: Record<string, (page: number) => Action> = {
   f: () => ({ do: 'filter' }),
   b: () => ({ do: 'boards' }),
   escape: () => ({ do: 'clear-filter' }),
+  ...Object.fromEntries(VIEWS.map((view, i) => [String(i + 1), (): Action => ({ do: 'view', view })])),
 };
 
 const DETAIL: Record<string, (page: number) => Action> = {

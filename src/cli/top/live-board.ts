@@ -24,6 +24,7 @@ export interface LiveBoardHooks {
 export class LiveBoard {
   private readonly refetching = new Set<string>();
   private readonly lapsedChecked = new Set<string>();
+  private readonly missingAsked = new Set<string>();
   private sideTimer: NodeJS.Timeout | undefined;
   /** While a snapshot loads, events wait here and apply on top of it in order. */
   private loading = false;
@@ -45,6 +46,15 @@ export class LiveBoard {
       this.hooks.changed();
     } finally {
       this.refetching.delete(id);
+    }
+  }
+
+  /** Reads the tasks a view names but the board does not hold (the plan's older steps), each once. */
+  loadMissing(ids: Iterable<string>): void {
+    for (const id of ids) {
+      if (this.missingAsked.has(id)) continue;
+      this.missingAsked.add(id);
+      void this.refetch(id);
     }
   }
 

@@ -130,13 +130,16 @@ export function listPane(
   sel: number,
   offset: number,
   rows: number,
+  name = 'tasks',
 ): { content: string; label: string } {
   const content = lines
     .slice(offset, offset + rows)
     .map((l, i) => (offset + i === sel ? `{inverse}${l.text()}{/inverse}` : l.text()))
     .join('\n');
   const label =
-    lines.length > rows ? ` tasks ${offset + 1}-${Math.min(lines.length, offset + rows)}/${lines.length} ` : ' tasks ';
+    lines.length > rows
+      ? ` ${name} ${offset + 1}-${Math.min(lines.length, offset + rows)}/${lines.length} `
+      : ` ${name} `;
   return { content, label };
 }
 
@@ -232,9 +235,12 @@ export function headerLine(state: BoardState, cols: number, status: { live: bool
   return `{inverse}${esc(fit(parts.join('  ·  '), cols, true))}{/inverse}`;
 }
 
-export const KEYS = '↑↓ move  enter open  n post  c cancel  / filter  b board  q quit';
+/** The help line: every key, the views' too (1-4), in words when there is room and tersely at 80 columns. */
+export const KEYS =
+  '↑↓ move  enter open  n post  c cancel  / filter  b board  1 tasks  2 plan  3 trees  4 attention  q quit';
+export const KEYS_NARROW = '↑↓ enter n post c cancel / filter b board 1 tasks 2 plan 3 trees 4 attn q quit';
 
 export function footerLine(cols: number, message: string | undefined, color: boolean): string {
   if (message) return cell(message, cols, 'yellow-fg', color, false);
-  return cell(KEYS, cols, 'gray-fg', color, false);
+  return cell(width(KEYS) <= cols ? KEYS : KEYS_NARROW, cols, 'gray-fg', color, false);
 }

@@ -8,8 +8,13 @@ import type { ListLine } from './panes.js';
 /** main: the board; detail: one task; input: a prompt; confirm: "cancel #id?"; boards: the board picker. */
 export type Mode = 'main' | 'detail' | 'input' | 'confirm' | 'boards';
 
+/** What the main pane shows (SPEC §19): the tasks by state, the plan, the work trees, what needs a person. */
+export const VIEWS = ['tasks', 'plan', 'trees', 'attention'] as const;
+export type View = (typeof VIEWS)[number];
+
 export class ScreenState {
   mode: Mode = 'main';
+  view: View = 'tasks';
   /** The event stream is open. */
   live = false;
   message: string | undefined;
@@ -47,6 +52,15 @@ export class ScreenState {
     if (ids.length === 0) return false;
     const at = Math.max(0, ids.indexOf(this.selectedId ?? ''));
     this.selectedId = ids[Math.max(0, Math.min(ids.length - 1, at + by))];
+    return true;
+  }
+
+  /** Shows another view in the main pane, from its top. */
+  show(view: View): boolean {
+    if (view === this.view) return false;
+    this.view = view;
+    this.offset = 0;
+    this.selectedId = undefined;
     return true;
   }
 
