@@ -252,6 +252,33 @@ describe('the dashboard shows the work (SPEC §19)', () => {
     console.log(`dashboard work screenshot: ${path}`);
   });
 
+  test("the timeline and a task's history name events by the catalogue's labels, the raw type only on hover", async () => {
+    // A merge is `merged` (task.integrated), a queue state change `integration` (task.integration).
+    const merged = `#timeline li.task-integrated .type`;
+    await page.waitForSelector(merged);
+    assert.equal(await text(merged), 'merged');
+    assert.equal(await page.getAttribute(merged, 'title'), 'task.integrated');
+    assert.equal(await text('#timeline li.task-integration .type'), 'integration');
+    const types = await page.$$eval('#timeline .type', (els) => els.map((e) => e.textContent ?? ''));
+    assert.ok(types.length > 0);
+    assert.deepEqual(
+      types.filter((t) => t.includes('.')),
+      [],
+      'no raw event type in the timeline',
+    );
+    await page.click(`${card('completed', s.merged.id)} a[data-open], ${card('completed', s.merged.id)}`);
+    await page.waitForSelector(`#detail[open][data-id="${s.merged.id}"] .d-history li.task-integrated`);
+    const history = await page.$$eval(`#detail .d-history .type`, (els) => els.map((e) => e.textContent ?? ''));
+    assert.ok(history.includes('created') && history.includes('merged'), history.join(' '));
+    assert.deepEqual(
+      history.filter((t) => t.includes('.')),
+      [],
+      'no raw event type in the history',
+    );
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#detail', { state: 'hidden' });
+  });
+
   test("the card's Approve button records who approved as an event, and the card changes without a reload", async () => {
     await page.evaluate(() => {
       window.sameDocument = true;

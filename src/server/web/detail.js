@@ -5,6 +5,7 @@
 import { ApiError, query } from './api.js';
 import { clock, countdown, el } from './board.js';
 import { eventText } from './event-catalogue.js';
+import { typeCell } from './panels.js';
 
 const HISTORY = 200;
 const REREAD_MS = 250;
@@ -350,7 +351,7 @@ export class Detail {
     const items = this.history.map((e) => {
       const li = el('li', `ev ${e.type.replace('.', '-')}`);
       li.dataset.seq = e.seq;
-      li.append(el('time', '', clock(e.at)), el('span', 'type', e.type), el('span', 'who', e.agent ?? ''));
+      li.append(el('time', '', clock(e.at)), typeCell(e), el('span', 'who', e.agent ?? ''));
       const what = eventText(e);
       if (what) li.append(el('span', 'what', what));
       return li;

@@ -1,12 +1,19 @@
 // The side panels: agents seen, locks held, and the live event timeline.
 import { ApiError, query } from './api.js';
 import { ago, clock, countdown, el } from './board.js';
-import { eventSubject, eventText } from './event-catalogue.js';
+import { eventLabel, eventSubject, eventText } from './event-catalogue.js';
 
 const MAX_TIMELINE = 200;
 const REFRESH_AFTER_EVENT_MS = 1000;
 
 const empty = (text) => el('li', 'empty', text);
+
+/** An event's type cell: the catalogue's friendly label, the raw type as its title (a tooltip). */
+export function typeCell(e) {
+  const span = el('span', 'type', eventLabel(e));
+  span.title = e.type;
+  return span;
+}
 
 export class Panels {
   constructor({ agents, locks, connectors, timeline, runs }, api) {
@@ -172,7 +179,8 @@ export class Panels {
       const line = el('div', 'line');
       line.append(
         el('time', '', clock(e.at)),
-        el('span', 'type', e.type.split('.')[1]),
+        // The catalogue's label (merged, held, integration), as coord top and `coord events` say it; the type on hover.
+        typeCell(e),
         el('span', 'subject', eventSubject(e)),
         el('span', 'who', e.agent ?? ''),
       );
