@@ -216,7 +216,7 @@ describe('the header says what waits on a person', () => {
         },
       ],
     });
-    assert.match(headerLine(s, 200, { live: true }), /1 need you \(coord attention\)/);
+    assert.match(headerLine(s, 200, { live: true }), /1 need you \(press 4\)/);
   });
 });
 

@@ -228,7 +228,7 @@ export function headerLine(state: BoardState, cols: number, status: { live: bool
     status.live ? 'live' : 'reconnecting…',
     `${s.claimed.length} claimed · ${s.queued.length} queued${s.blocked.length ? ` · ${s.blocked.length} blocked` : ''}`,
   ];
-  if (state.attention.length > 0) parts.push(`${state.attention.length} need you (coord attention)`);
+  if (state.attention.length > 0) parts.push(`${state.attention.length} need you (press 4)`);
   if (unread !== undefined) parts.push(`${unread} unread`);
   const f = filterText(state.filter);
   if (f) parts.push(`filter: ${f}`);
