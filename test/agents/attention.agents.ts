@@ -97,7 +97,7 @@ describe('a real Claude Code session at a permission prompt', {
       throw new Error(`${e.message}\n--- the terminal\n${last}`);
     });
     const seen = `${JSON.stringify(item)}\n--- model turns ${fake.turns().length}\n--- the terminal\n${screen()}`;
-    assert.match(item?.why ?? "", /needs your permission/, seen);
+    assert.match(item?.why ?? '', /needs your permission/, seen);
     assert.match(item?.agent ?? '', /^claude/, JSON.stringify(item));
     assert.match(screen(), /Bash command|Do you want to proceed/, 'the session is stopped at the prompt');
     t.diagnostic(JSON.stringify(item));
