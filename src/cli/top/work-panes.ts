@@ -67,6 +67,8 @@ export function treesLines(v: TreesView, cols: number, color: boolean, allBoards
   for (const b of v.boards) lines.push(...treeLines(b, cols, color, allBoards));
   for (const n of v.notes) lines.push(line(`  ${n}`, cols, 'gray-fg', color));
   if (v.loading && v.boards.length === 0) lines.push(line('  reading the work trees…', cols, 'gray-fg', color));
+  else if (v.boards.length === 0 && v.notes.length === 0)
+    lines.push(line('  no board seen yet', cols, 'gray-fg', color));
   return lines;
 }
 
