@@ -9,11 +9,11 @@
 import { git } from './integrate-merge.js';
 import { splitZ } from './run-git.js';
 
-/** Each head's changed paths against the target; a head git cannot read is absent (it is merged alone). */
-export async function changedPaths(repo: string, target: string, heads: string[]): Promise<Map<string, string[]>> {
+/** Each head's changed paths against the target ref; a head git cannot read is absent (it is merged alone). */
+export async function changedPaths(repo: string, targetRef: string, heads: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   for (const head of new Set(heads)) {
-    const r = await git(repo, ['diff', '--name-only', '-z', '--no-renames', `refs/heads/${target}...${head}`], [128]);
+    const r = await git(repo, ['diff', '--name-only', '-z', '--no-renames', `${targetRef}...${head}`], [128]);
     if (r.code === 0) out.set(head, splitZ(r.stdout));
   }
   return out;

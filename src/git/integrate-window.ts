@@ -20,6 +20,7 @@ import {
   type MergeOutcome,
   mergeTree,
   ownMerge,
+  type RemoteTarget,
 } from './integrate-merge.js';
 import { readRefs } from './read-refs.js';
 import { type RefSwapper, swapOnce } from './ref-swapper.js';
@@ -31,6 +32,8 @@ export interface WindowTask {
   head: string;
   /** The merge commit's message, `coord: integrate #id <title>`. */
   message: string;
+  /** The task's branch (`--push`: fetched from the remote when its commits are only there). */
+  branch?: string | null | undefined;
 }
 
 export interface WindowRequest {
@@ -49,6 +52,11 @@ export interface WindowRequest {
    * another lane moved only on other files keeps this window's checks.
    */
   lane?: { land: <T>(fn: () => Promise<T>) => Promise<T> } | undefined;
+  /**
+   * `--push REMOTE` (SPEC §15 "A shared remote"): the chain is built on the remote's tip and the remote
+   * branch is advanced by a compare-and-swap push to the green prefix; the local target follows it.
+   */
+  remote?: RemoteTarget | undefined;
 }
 
 export interface WindowResult {
@@ -83,9 +91,11 @@ const isFlaky = (v: CheckVerdict | undefined) => v?.ok === true && v.flaky === t
 
 export async function integrateWindow(req: WindowRequest): Promise<WindowResult> {
   const ref = `refs/heads/${req.target}`;
+  // `--push`: a task's commits only on the remote (pushed from another machine) are fetched first.
+  for (const t of req.remote ? req.tasks : []) await req.remote?.fetchTask(t.branch ?? null, t.head);
   for (let round = 0; round < (req.rounds ?? 20); round++) {
-    const tip = (await readRefs(req.repo, [ref]))?.get(ref);
-    if (!tip) return allBlocked(req, `the target branch ${req.target} does not exist`);
+    const tip = await targetTip(req, ref);
+    if ('reason' in tip) return allBlocked(req, tip.reason);
     const base = tip.sha;
     const steps = await chain(req, base);
     const verdicts = await checkAll(req, steps);
@@ -145,6 +155,21 @@ export async function integrateWindow(req: WindowRequest): Promise<WindowResult>
   return allBlocked(req, `${req.target} kept moving while it was merged; tried again next turn`);
 }
 
+/** The tip the chain is built on: the local target's, or (`--push`) the remote's, which the local one follows. */
+async function targetTip(
+  req: WindowRequest,
+  ref: string,
+): Promise<{ sha: string; worktree: string | null } | { reason: string }> {
+  if (req.remote) {
+    const tip = await req.remote.tip();
+    if ('reason' in tip) return tip;
+    const behind = await req.remote.follow(tip.sha);
+    return behind === null ? { sha: tip.sha, worktree: null } : { reason: behind };
+  }
+  const tip = (await readRefs(req.repo, [ref]))?.get(ref);
+  return tip ?? { reason: `the target branch ${req.target} does not exist` };
+}
+
 const allBlocked = (req: WindowRequest, reason: string): WindowResult => ({
   decided: req.tasks.map((task) => ({ task, outcome: { state: 'blocked', reason } })),
   red: false,
@@ -167,8 +192,8 @@ async function land(
   let from = tip;
   let links = accepted;
   if (req.lane) {
-    const now = (await readRefs(req.repo, [ref]))?.get(ref);
-    if (!now) return 'again';
+    const now = await targetTip(req, ref);
+    if ('reason' in now) return 'again';
     if (now.sha !== tip.sha) {
       const rebased = await rebaseLinks(req, tip.sha, now.sha, accepted);
       if (rebased === null) return 'again';
@@ -177,6 +202,7 @@ async function land(
     }
   }
   const newTip = links.at(-1)?.tip ?? from.sha;
+  if (req.remote) return pushLinks(req, req.remote, ref, from.sha, newTip, links, settle, merged);
   const worktree = from.worktree;
   if (worktree !== null) {
     const dirty = await dirtyPaths(worktree);
@@ -203,6 +229,39 @@ async function land(
     }
   }
   return settle(links, merged(worktree));
+}
+
+/**
+ * `--push`: the remote branch moves from `from` to `newTip` by a compare-and-swap push (integrate-remote.ts);
+ * a remote that moved meanwhile is 'again', one that refuses for another reason (a hook, permissions) leaves
+ * the green tasks `blocked` with git's line. The local target then follows (a checked-out one only clean).
+ */
+async function pushLinks(
+  req: WindowRequest,
+  remote: RemoteTarget,
+  ref: string,
+  from: string,
+  newTip: string,
+  links: Link[],
+  settle: (links: Link[], outcomeOf: (l: Link) => MergeOutcome) => WindowResult,
+  merged: (worktree: string | null) => (l: Link) => MergeOutcome,
+): Promise<WindowResult | 'again'> {
+  // As one at a time: a dirty checked-out local target blocks before the remote moves (it could not follow).
+  const local = (await readRefs(req.repo, [ref]))?.get(ref);
+  const dirty = local?.worktree ? await dirtyPaths(local.worktree) : [];
+  if (dirty.length > 0) {
+    const reason = `${req.target} is checked out in ${local?.worktree} with uncommitted changes: ${dirty.slice(0, 20).join(', ')}`;
+    return settle(links, () => ({ state: 'blocked', reason }));
+  }
+  await req.beforeSwap?.();
+  const pushed = await remote.push(newTip, from);
+  if (!pushed.pushed) {
+    if ('moved' in pushed) return 'again';
+    return settle(links, () => ({ state: 'blocked', reason: pushed.reason }));
+  }
+  // A refusal to follow (the work tree got dirty meanwhile) is reported by the next turn's round.
+  await remote.follow(newTip);
+  return settle(links, merged(null));
 }
 
 /**

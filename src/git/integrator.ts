@@ -16,7 +16,7 @@ import type { RecordIntegrationInput, TakeSlotOutput } from '../core/integration
 import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
 import { atMost, changedPaths, oneAtATime } from './integrate-lanes.js';
 import { type CheckVerdict, integrateHead, type MergeOutcome } from './integrate-merge.js';
-import { remoteTarget } from './integrate-remote.js';
+import { fetchBranch, fetchTaskHead, remoteTarget, trackingRef } from './integrate-remote.js';
 import { integrateWindow } from './integrate-window.js';
 import { RefSwapper } from './ref-swapper.js';
 import { repairTarget, type TargetState } from './target-repair.js';
@@ -234,13 +234,13 @@ export class Integrator {
   }
 
   /**
-   * The speculative window (and lanes) are used with a check, one repository, no review and no `--push`
-   * (its chain is swapped on the local ref; a shared remote goes one task at a time) (SPEC §15 `--window`).
+   * The speculative window (and lanes) are used with a check, one repository and no review (SPEC §15
+   * `--window`); with `--push` the chain is built on the remote's tip and pushed.
    */
   private windowed(): boolean {
     const o = this.opts;
     const batched = (o.window ?? 1) > 1 || o.lanes !== undefined;
-    return batched && o.check !== undefined && o.repo !== null && !o.review && o.push === undefined;
+    return batched && o.check !== undefined && o.repo !== null && !o.review;
   }
 
   /**
@@ -270,11 +270,7 @@ export class Integrator {
       this.window = run.size.n;
       return;
     }
-    const paths = await changedPaths(
-      repo,
-      this.targetNow,
-      order.map((q) => q.head),
-    );
+    const paths = await this.lanePaths(repo, order);
     const lanes = splitLanes(order, (q) => paths.get(q.head) ?? null, this.opts.lanes.scopes);
     const land = oneAtATime();
     const limit = atMost(this.opts.maxChecks ?? Number.POSITIVE_INFINITY);
@@ -282,6 +278,24 @@ export class Integrator {
     const ended = await Promise.allSettled(lanes.map((lane, i) => this.lane(lane, runs[i] as LaneRun)));
     this.window = Math.min(...runs.map((r) => r.size.n));
     for (const e of ended) if (e.status === 'rejected') throw e.reason;
+  }
+
+  /** The paths each task's head changes; with `--push`, against the remote's target, its commits fetched first. */
+  private async lanePaths(repo: string, order: QueuedIntegration[]): Promise<Map<string, string[]>> {
+    const remote = this.opts.push;
+    if (remote === undefined)
+      return changedPaths(
+        repo,
+        `refs/heads/${this.targetNow}`,
+        order.map((q) => q.head),
+      );
+    await fetchBranch(repo, remote, this.targetNow);
+    for (const q of order) await fetchTaskHead(repo, remote, q.branch, q.head);
+    return changedPaths(
+      repo,
+      trackingRef(remote, this.targetNow),
+      order.map((q) => q.head),
+    );
   }
 
   /** One lane's tasks (all of them without `--lanes`), window after window, in order. */
@@ -299,7 +313,12 @@ export class Integrator {
         integrateWindow({
           repo: run.repo,
           target: this.targetNow,
-          tasks: batch.map((q) => ({ id: q.task_id, head: q.head, message: mergeMessage(q.task_id, q.title) })),
+          tasks: batch.map((q) => ({
+            id: q.task_id,
+            head: q.head,
+            branch: q.branch,
+            message: mergeMessage(q.task_id, q.title),
+          })),
           jobs: this.opts.jobs ?? n,
           check: (commit, t) => limit(() => this.check(run.repo, commit, t.id)),
           beforeSwap: () => {
@@ -308,6 +327,7 @@ export class Integrator {
           },
           swapper: run.swapper,
           lane: run.land ? { land: run.land } : undefined,
+          remote: this.opts.push === undefined ? undefined : remoteTarget(run.repo, this.opts.push, this.targetNow),
         }),
       );
       let stop = false;
