@@ -276,7 +276,7 @@ export class Integrator {
     const limit = atMost(this.opts.maxChecks ?? Number.POSITIVE_INFINITY);
     const runs = lanes.map((): LaneRun => ({ ...run, size: { n: this.window }, land, limit }));
     const ended = await Promise.allSettled(lanes.map((lane, i) => this.lane(lane, runs[i] as LaneRun)));
-    this.window = Math.min(...runs.map((r) => r.size.n));
+    this.window = Math.min(this.opts.window ?? 1, ...runs.map((r) => r.size.n));
     for (const e of ended) if (e.status === 'rejected') throw e.reason;
   }
 

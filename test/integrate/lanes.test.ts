@@ -35,10 +35,30 @@ function makeBranches(main: string, tasks: Record<string, string>[]): string[] {
 /** A board with one completed task per branch, queued in order, and an integrator on it. */
 async function queued(
   tasks: Record<string, string>[],
-  opts: { check: string; window: number; lanes: boolean; base?: Record<string, string> },
+  opts: {
+    check: string;
+    window: number;
+    lanes: boolean;
+    base?: Record<string, string>;
+    idleFirst?: boolean;
+    jobs?: number;
+  },
 ) {
   const h = await harness(makeSqliteStore);
   const r = testRepo({ 'README.md': 'base\n', ...opts.base });
+  const integrator = new Integrator(boardInProcess(h.ctx), {
+    board: 'default',
+    repo: r.main,
+    target: 'main',
+    stateDir: tempDir('coord-state-'),
+    holder: `lanes ${opts.lanes}`,
+    check: { command: opts.check, timeoutMs: 60_000 },
+    window: opts.window,
+    jobs: opts.jobs,
+    lanes: opts.lanes ? { scopes: [] } : undefined,
+  });
+  // A turn with nothing to do first, as a running integrator has had: it must leave the window as it was.
+  if (opts.idleFirst) assert.equal((await integrator.turn()).progressed, 0);
   const ids: string[] = [];
   for (const [i, head] of makeBranches(r.main, tasks).entries()) {
     const { task } = await h.call(op.createTask, { agent: 'planner', title: `task ${i}` });
@@ -52,16 +72,6 @@ async function queued(
     await h.call(op.queueIntegration, { task_id: task.id, branch: `t-${i}`, head });
     ids.push(task.id);
   }
-  const integrator = new Integrator(boardInProcess(h.ctx), {
-    board: 'default',
-    repo: r.main,
-    target: 'main',
-    stateDir: tempDir('coord-state-'),
-    holder: `lanes ${opts.lanes}`,
-    check: { command: opts.check, timeoutMs: 60_000 },
-    window: opts.window,
-    lanes: opts.lanes ? { scopes: [] } : undefined,
-  });
   const state = async (id: string) => (await h.call(op.showTask, { task_id: id })).task.integration?.state;
   return { r, ids, integrator, state };
 }
@@ -106,6 +116,9 @@ test('a task that changes the file of a task still being checked waits in its la
     window: 1,
     lanes: true,
     base: { 'shared.txt': `${lines.join('\n')}\n` },
+    // Window 1 (with room for more checks at once): task 1 is never in task 0's window.
+    idleFirst: true,
+    jobs: 2,
   });
   const turn = q.integrator.turn();
   try {
