@@ -131,18 +131,27 @@ export function integrationLine(task_id: string, i: Integration): string | null 
   }
 }
 
-/** How an integrator batches its checks (SPEC §15): `--window N`, `--jobs J`, `--check-retries K`. */
+/** How an integrator batches its checks (SPEC §15): `--window N`, `--jobs J`, `--check-retries K`, `--lanes`, `--scope GLOB`. */
 export interface CheckPlan {
   window: number;
+  /** Checks of one window at once: `--jobs`, else N. */
   jobs: number;
   retries: number;
+  /** `--lanes`: tasks changing no common path (nor paths under one scope) are checked at the same time. */
+  lanes: boolean;
+  /** `--scope GLOB`s: the paths each one matches count as one path for lanes. */
+  scopes: string[];
+  /** With lanes, `--jobs` as given caps the checks of all lanes at once; null: N per lane, no cap. */
+  maxChecks: number | null;
 }
 
-/** Reads `--window`, `--jobs` and `--check-retries` as given on a command line; throws a sentence for bad input. */
+/** Reads the plan's flags as given on a command line; throws a sentence for bad input. */
 export function checkPlan(flags: {
   window?: string | undefined;
   jobs?: string | undefined;
   checkRetries?: string | undefined;
+  lanes?: boolean | undefined;
+  scope?: string[] | undefined;
 }): CheckPlan {
   const count = (flag: string, raw: string | undefined, fallback: number, min: number): number => {
     if (raw === undefined) return fallback;
@@ -152,9 +161,18 @@ export function checkPlan(flags: {
     return n;
   };
   const window = count('--window', flags.window, 1, 1);
+  const scopes = flags.scope ?? [];
+  if (scopes.length > 0 && !flags.lanes) throw new Error('--scope goes with --lanes');
+  const empty = scopes.find((g) => g.trim() === '' || g.startsWith('/'));
+  if (empty !== undefined)
+    throw new Error(`--scope takes a glob of repository-relative paths such as 'src/ui/**', got '${empty}'`);
+  const jobs = count('--jobs', flags.jobs, window, 1);
   return {
     window,
-    jobs: count('--jobs', flags.jobs, window, 1),
+    jobs,
     retries: count('--check-retries', flags.checkRetries, 0, 0),
+    lanes: flags.lanes ?? false,
+    scopes,
+    maxChecks: flags.lanes && flags.jobs !== undefined ? jobs : null,
   };
 }

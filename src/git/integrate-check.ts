@@ -8,8 +8,24 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { oneAtATime } from './integrate-lanes.js';
 import type { CheckVerdict } from './integrate-merge.js';
 import { runGit } from './run-git.js';
+
+/**
+ * `git worktree add`, `remove` and `prune` of one repository, one at a time in this process: an `add` reads
+ * every entry of .git/worktrees/, and one that another `add` has only begun to write fails it ("failed to
+ * read .git/worktrees/X/commondir"); a `prune` could take that entry away. A window's checks start at once.
+ */
+const worktreeOps = new Map<string, <T>(fn: () => Promise<T>) => Promise<T>>();
+function inTurn<T>(repo: string, fn: () => Promise<T>): Promise<T> {
+  let queue = worktreeOps.get(repo);
+  if (!queue) {
+    queue = oneAtATime();
+    worktreeOps.set(repo, queue);
+  }
+  return queue(fn);
+}
 
 /** The folder of temporary check work trees: `<state>/integrate/`. */
 export const checksDir = (stateDir: string) => join(stateDir, 'integrate');
@@ -39,7 +55,9 @@ export async function runCheck(cmd: CheckCommand, commit: string): Promise<Check
   mkdirSync(checksDir(cmd.stateDir), { recursive: true, mode: 0o700 });
   try {
     // Checking out a large tree takes longer than run-git's default deadline.
-    await runGit(cmd.repo, ['worktree', 'add', '--detach', '--quiet', dir, commit], { deadlineMs: 300_000 });
+    await inTurn(cmd.repo, () =>
+      runGit(cmd.repo, ['worktree', 'add', '--detach', '--quiet', dir, commit], { deadlineMs: 300_000 }),
+    );
     return await runIn(dir, cmd);
   } finally {
     await removeCheckTree(cmd.repo, dir);
@@ -151,13 +169,13 @@ function marked(mark: string): number[] {
 /** Removes a check's work tree and its registration in the repository; never throws. */
 async function removeCheckTree(repo: string, dir: string): Promise<void> {
   try {
-    await runGit(repo, ['worktree', 'remove', '--force', '--force', dir], { deadlineMs: 300_000 });
+    await inTurn(repo, () => runGit(repo, ['worktree', 'remove', '--force', '--force', dir], { deadlineMs: 300_000 }));
     return;
   } catch {
     // Fall through: remove the folder by hand and prune the registration.
   }
   rmSync(dir, { recursive: true, force: true });
-  await runGit(repo, ['worktree', 'prune']).catch(() => undefined);
+  await inTurn(repo, () => runGit(repo, ['worktree', 'prune'])).catch(() => undefined);
 }
 
 /** The common git directory a linked work tree belongs to, from its `.git` file (`gitdir: <common>/worktrees/<name>`). */

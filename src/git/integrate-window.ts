@@ -20,9 +20,11 @@ import {
   type MergeOutcome,
   mergeTree,
   ownMerge,
+  type RemoteTarget,
 } from './integrate-merge.js';
 import { readRefs } from './read-refs.js';
 import { type RefSwapper, swapOnce } from './ref-swapper.js';
+import { splitZ } from './run-git.js';
 
 export interface WindowTask {
   id: string;
@@ -30,6 +32,8 @@ export interface WindowTask {
   head: string;
   /** The merge commit's message, `coord: integrate #id <title>`. */
   message: string;
+  /** The task's branch (`--push`: fetched from the remote when its commits are only there). */
+  branch?: string | null | undefined;
 }
 
 export interface WindowRequest {
@@ -43,6 +47,16 @@ export interface WindowRequest {
   beforeSwap?: (() => Promise<void>) | undefined;
   swapper?: RefSwapper | undefined;
   rounds?: number;
+  /**
+   * `--lanes` (SPEC §15): this window is one lane's; `land` runs the lanes' landings one at a time. A target
+   * another lane moved only on other files keeps this window's checks.
+   */
+  lane?: { land: <T>(fn: () => Promise<T>) => Promise<T> } | undefined;
+  /**
+   * `--push REMOTE` (SPEC §15 "A shared remote"): the chain is built on the remote's tip and the remote
+   * branch is advanced by a compare-and-swap push to the green prefix; the local target follows it.
+   */
+  remote?: RemoteTarget | undefined;
 }
 
 export interface WindowResult {
@@ -77,12 +91,11 @@ const isFlaky = (v: CheckVerdict | undefined) => v?.ok === true && v.flaky === t
 
 export async function integrateWindow(req: WindowRequest): Promise<WindowResult> {
   const ref = `refs/heads/${req.target}`;
+  // `--push`: a task's commits only on the remote (pushed from another machine) are fetched first.
+  for (const t of req.remote ? req.tasks : []) await req.remote?.fetchTask(t.branch ?? null, t.head);
   for (let round = 0; round < (req.rounds ?? 20); round++) {
-    const tip = (await readRefs(req.repo, [ref]))?.get(ref);
-    if (!tip) {
-      const reason = `the target branch ${req.target} does not exist`;
-      return { decided: req.tasks.map((task) => ({ task, outcome: { state: 'blocked', reason } })), red: false };
-    }
+    const tip = await targetTip(req, ref);
+    if ('reason' in tip) return allBlocked(req, tip.reason);
     const base = tip.sha;
     const steps = await chain(req, base);
     const verdicts = await checkAll(req, steps);
@@ -112,7 +125,14 @@ export async function integrateWindow(req: WindowRequest): Promise<WindowResult>
       accepted.push(step);
       decided.push({ task: step.task, outcome: { state: 'blocked', reason: 'placeholder' } });
     }
-    const newTip = accepted.at(-1)?.tip ?? base;
+    // The accepted tasks' outcomes, from the links that land (rebased ones when the target moved meanwhile).
+    const settle = (links: Link[], outcomeOf: (l: Link) => MergeOutcome): WindowResult => ({
+      decided: decided.map((d) => {
+        const link = links.find((l) => l.task === d.task);
+        return link ? { task: d.task, outcome: outcomeOf(link) } : d;
+      }),
+      red,
+    });
     const merged =
       (worktree: string | null) =>
       (l: Link): MergeOutcome => ({
@@ -121,47 +141,147 @@ export async function integrateWindow(req: WindowRequest): Promise<WindowResult>
         commit: l.commit,
         old: l.parent,
         worktree,
-        ...(isFlaky(verdicts.get(l)) ? { flaky: true as const } : {}),
+        ...(isFlaky(verdicts.get(accepted.find((a) => a.task === l.task) ?? l)) ? { flaky: true as const } : {}),
       });
-    const settle = (outcomeOf: (l: Link) => MergeOutcome): WindowResult => ({
-      decided: decided.map((d) => {
-        const link = accepted.find((l) => l.task === d.task);
-        return link ? { task: d.task, outcome: outcomeOf(link) } : d;
-      }),
-      red,
-    });
-    if (newTip === base) return settle(merged(null));
+    if ((accepted.at(-1)?.tip ?? base) === base) return settle(accepted, merged(null));
 
-    const worktree = tip.worktree;
-    if (worktree !== null) {
-      const dirty = await dirtyPaths(worktree);
-      if (dirty.length > 0) {
-        const reason = `${req.target} is checked out in ${worktree} with uncommitted changes: ${dirty.slice(0, 20).join(', ')}`;
-        return settle(() => ({ state: 'blocked', reason }));
-      }
-    }
-    await req.beforeSwap?.();
-    const message = accepted.at(-1)?.task.message ?? 'coord: integrate';
-    const swapped = req.swapper
-      ? await req.swapper.swap(req.repo, ref, newTip, base)
-      : await swapOnce(req.repo, ref, newTip, base, message);
-    // The target moved meanwhile: the whole window is merged and checked again on its new tip.
-    if (!swapped) continue;
-    if (worktree !== null) {
-      const refused = await git(worktree, ['read-tree', '-m', '-u', base, newTip]).then(
-        () => null,
-        (e: CoordError) => String(e.details.stderr ?? e.message),
-      );
-      if (refused !== null) {
-        await git(req.repo, ['update-ref', ref, base, newTip]);
-        const reason = `${req.target} is checked out in ${worktree}, which could not be updated: ${refused}`;
-        return settle(() => ({ state: 'blocked', reason }));
-      }
-    }
-    return settle(merged(worktree));
+    const landing = () => land(req, ref, tip, accepted, settle, merged);
+    // Lanes land one at a time: the target's tip and its checked-out work tree move in one step each.
+    const landed = req.lane ? await req.lane.land(landing) : await landing();
+    // The target moved meanwhile (on this window's files, without lanes on any): merged and checked again.
+    if (landed === 'again') continue;
+    return landed;
   }
-  const reason = `${req.target} kept moving while it was merged; tried again next turn`;
-  return { decided: req.tasks.map((task) => ({ task, outcome: { state: 'blocked', reason } })), red: false };
+  return allBlocked(req, `${req.target} kept moving while it was merged; tried again next turn`);
+}
+
+/** The tip the chain is built on: the local target's, or (`--push`) the remote's, which the local one follows. */
+async function targetTip(
+  req: WindowRequest,
+  ref: string,
+): Promise<{ sha: string; worktree: string | null } | { reason: string }> {
+  if (req.remote) {
+    const tip = await req.remote.tip();
+    if ('reason' in tip) return tip;
+    const behind = await req.remote.follow(tip.sha);
+    return behind === null ? { sha: tip.sha, worktree: null } : { reason: behind };
+  }
+  const tip = (await readRefs(req.repo, [ref]))?.get(ref);
+  return tip ?? { reason: `the target branch ${req.target} does not exist` };
+}
+
+const allBlocked = (req: WindowRequest, reason: string): WindowResult => ({
+  decided: req.tasks.map((task) => ({ task, outcome: { state: 'blocked', reason } })),
+  red: false,
+});
+
+/**
+ * Moves the target from the tip the chain was built on to its green prefix's tip, by compare-and-swap, and
+ * a checked-out target's work tree with it. In a lane, a target another lane moved only on files this
+ * window does not change keeps the checks: the green links are merged again on its new tip (SPEC §15
+ * "Lanes": those tasks share no path) and land without a second check.
+ */
+async function land(
+  req: WindowRequest,
+  ref: string,
+  tip: { sha: string; worktree: string | null },
+  accepted: Link[],
+  settle: (links: Link[], outcomeOf: (l: Link) => MergeOutcome) => WindowResult,
+  merged: (worktree: string | null) => (l: Link) => MergeOutcome,
+): Promise<WindowResult | 'again'> {
+  let from = tip;
+  let links = accepted;
+  if (req.lane) {
+    const now = await targetTip(req, ref);
+    if ('reason' in now) return 'again';
+    if (now.sha !== tip.sha) {
+      const rebased = await rebaseLinks(req, tip.sha, now.sha, accepted);
+      if (rebased === null) return 'again';
+      from = now;
+      links = rebased;
+    }
+  }
+  const newTip = links.at(-1)?.tip ?? from.sha;
+  if (req.remote) return pushLinks(req, req.remote, ref, from.sha, newTip, links, settle, merged);
+  const worktree = from.worktree;
+  if (worktree !== null) {
+    const dirty = await dirtyPaths(worktree);
+    if (dirty.length > 0) {
+      const reason = `${req.target} is checked out in ${worktree} with uncommitted changes: ${dirty.slice(0, 20).join(', ')}`;
+      return settle(links, () => ({ state: 'blocked', reason }));
+    }
+  }
+  await req.beforeSwap?.();
+  const message = links.at(-1)?.task.message ?? 'coord: integrate';
+  const swapped = req.swapper
+    ? await req.swapper.swap(req.repo, ref, newTip, from.sha)
+    : await swapOnce(req.repo, ref, newTip, from.sha, message);
+  if (!swapped) return 'again';
+  if (worktree !== null) {
+    const refused = await git(worktree, ['read-tree', '-m', '-u', from.sha, newTip]).then(
+      () => null,
+      (e: CoordError) => String(e.details.stderr ?? e.message),
+    );
+    if (refused !== null) {
+      await git(req.repo, ['update-ref', ref, from.sha, newTip]);
+      const reason = `${req.target} is checked out in ${worktree}, which could not be updated: ${refused}`;
+      return settle(links, () => ({ state: 'blocked', reason }));
+    }
+  }
+  return settle(links, merged(worktree));
+}
+
+/**
+ * `--push`: the remote branch moves from `from` to `newTip` by a compare-and-swap push (integrate-remote.ts);
+ * a remote that moved meanwhile is 'again', one that refuses for another reason (a hook, permissions) leaves
+ * the green tasks `blocked` with git's line. The local target then follows (a checked-out one only clean).
+ */
+async function pushLinks(
+  req: WindowRequest,
+  remote: RemoteTarget,
+  ref: string,
+  from: string,
+  newTip: string,
+  links: Link[],
+  settle: (links: Link[], outcomeOf: (l: Link) => MergeOutcome) => WindowResult,
+  merged: (worktree: string | null) => (l: Link) => MergeOutcome,
+): Promise<WindowResult | 'again'> {
+  // As one at a time: a dirty checked-out local target blocks before the remote moves (it could not follow).
+  const local = (await readRefs(req.repo, [ref]))?.get(ref);
+  const dirty = local?.worktree ? await dirtyPaths(local.worktree) : [];
+  if (dirty.length > 0) {
+    const reason = `${req.target} is checked out in ${local?.worktree} with uncommitted changes: ${dirty.slice(0, 20).join(', ')}`;
+    return settle(links, () => ({ state: 'blocked', reason }));
+  }
+  await req.beforeSwap?.();
+  const pushed = await remote.push(newTip, from);
+  if (!pushed.pushed) {
+    if ('moved' in pushed) return 'again';
+    return settle(links, () => ({ state: 'blocked', reason: pushed.reason }));
+  }
+  // A refusal to follow (the work tree got dirty meanwhile) is reported by the next turn's round.
+  await remote.follow(newTip);
+  return settle(links, merged(null));
+}
+
+/**
+ * The green links merged again on `to`, when the target moved from `from` only on files they do not change;
+ * null when it moved on one of theirs (or a merge comes out otherwise): they are checked again.
+ */
+async function rebaseLinks(req: WindowRequest, from: string, to: string, links: Link[]): Promise<Link[] | null> {
+  const last = links.at(-1);
+  if (!last) return null;
+  const [mine, theirs] = await Promise.all([changedFiles(req.repo, from, last.tip), changedFiles(req.repo, from, to)]);
+  if (mine === null || theirs === null || [...mine].some((p) => theirs.has(p))) return null;
+  const steps = await chain({ ...req, tasks: links.map((l) => l.task) }, to);
+  return steps.every((s) => s.kind === 'link') ? steps : null;
+}
+
+/** The files that differ between two commits (a rename: both names); null when git cannot say. */
+async function changedFiles(repo: string, a: string, b: string): Promise<Set<string> | null> {
+  const r = await git(repo, ['diff', '--name-only', '-z', '--no-renames', a, b], [128]);
+  if (r.code !== 0) return null;
+  return new Set(splitZ(r.stdout));
 }
 
 /** The cumulative merges T1, T1+T2, … on `base`, in the object store; tasks that cannot join are decided in place. */

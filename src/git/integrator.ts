@@ -11,10 +11,12 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { integrationOrder, type QueuedIntegration, SLOT_LEASE_MS } from '../core/integration.js';
+import { splitLanes } from '../core/integration-lanes.js';
 import type { RecordIntegrationInput, TakeSlotOutput } from '../core/integration-schemas.js';
 import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
+import { atMost, changedPaths, oneAtATime } from './integrate-lanes.js';
 import { type CheckVerdict, integrateHead, type MergeOutcome } from './integrate-merge.js';
-import { remoteTarget } from './integrate-remote.js';
+import { fetchBranch, fetchTaskHead, remoteTarget, trackingRef } from './integrate-remote.js';
 import { integrateWindow } from './integrate-window.js';
 import { RefSwapper } from './ref-swapper.js';
 import { repairTarget, type TargetState } from './target-repair.js';
@@ -51,8 +53,12 @@ export interface IntegratorOptions {
   window?: number | undefined;
   /** `--check-retries K`: a failing check runs again up to K times; passing on a retry is `flaky`. */
   checkRetries?: number | undefined;
-  /** `--jobs J`: how many checks run at once (default: the window). */
+  /** `--jobs J`: how many checks of a window run at once (default: the window). */
   jobs?: number | undefined;
+  /** `--lanes` (with its `--scope` globs): tasks changing no common path are checked at the same time. */
+  lanes?: { scopes: string[] } | undefined;
+  /** With lanes: at most this many checks at once across all lanes (`--jobs` as given); absent, no cap. */
+  maxChecks?: number | null | undefined;
   /** `--review`: a ready merge waits for `coord approve`. */
   review?: boolean;
   /** `--push REMOTE`: the target is REMOTE's branch, fetched and advanced by push (integrate-remote.ts). */
@@ -64,6 +70,21 @@ export interface IntegratorOptions {
   onRepair?: ((r: { worktree: string; from: string; to: string }) => void) | undefined;
   /** Hears each result, for the CLI's lines and the daemon's log. */
   onResult?: (task: QueuedIntegration, result: TurnResult) => void;
+}
+
+/** What one lane's windows share with the turn (and, with `--lanes`, with the other lanes). */
+interface LaneRun {
+  repo: string;
+  queue: QueuedIntegration[];
+  swapper: RefSwapper;
+  report: (q: QueuedIntegration, outcome: MergeOutcome) => boolean;
+  stopIfFailed: () => void;
+  /** The lane's window size now: halves after a red check, grows back by one. */
+  size: { n: number };
+  /** Lanes: their landings one at a time. */
+  land?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Lanes: `--jobs` across all of them. */
+  limit?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 export type TurnResult = (MergeOutcome | { state: 'ready'; commit: string }) & {
@@ -213,18 +234,21 @@ export class Integrator {
   }
 
   /**
-   * The speculative window is used with a check, one repository, no review and no `--push` (its chain is
-   * swapped on the local ref; a shared remote goes one task at a time) (SPEC §15 `--window`).
+   * The speculative window (and lanes) are used with a check, one repository and no review (SPEC §15
+   * `--window`); with `--push` the chain is built on the remote's tip and pushed.
    */
   private windowed(): boolean {
     const o = this.opts;
-    return (o.window ?? 1) > 1 && o.check !== undefined && o.repo !== null && !o.review && o.push === undefined;
+    const batched = (o.window ?? 1) > 1 || o.lanes !== undefined;
+    return batched && o.check !== undefined && o.repo !== null && !o.review;
   }
 
   /**
    * SPEC §15 "Speculative window": the next `window` tasks merged cumulatively and checked at once; the
    * target advanced to the longest green prefix; a red task out and the rest merged again without it. The
    * window halves (not below 1) after a failure and grows by one after a green window, back up to N.
+   * With `--lanes`, the order is split into lanes (integration-lanes.ts), each with its own window, run at
+   * the same time: no lane waits for another's checks, only for its landing (a few git commands).
    */
   private async windows(
     order: QueuedIntegration[],
@@ -235,40 +259,83 @@ export class Integrator {
     stopIfFailed: () => void,
   ): Promise<void> {
     const repo = this.opts.repo ?? '.';
-    const n = this.opts.window ?? 1;
     const target = targets.get(repo);
     if (target && !target.ok) {
       for (const q of order) if (report(q, { state: 'blocked', reason: target.reason })) return;
       return;
     }
-    let left = order;
+    const run: LaneRun = { repo, queue, swapper, report, stopIfFailed, size: { n: this.window } };
+    if (!this.opts.lanes) {
+      await this.lane(order, run);
+      this.window = run.size.n;
+      return;
+    }
+    const paths = await this.lanePaths(repo, order);
+    const lanes = splitLanes(order, (q) => paths.get(q.head) ?? null, this.opts.lanes.scopes);
+    const land = oneAtATime();
+    const limit = atMost(this.opts.maxChecks ?? Number.POSITIVE_INFINITY);
+    const runs = lanes.map((): LaneRun => ({ ...run, size: { n: this.window }, land, limit }));
+    const ended = await Promise.allSettled(lanes.map((lane, i) => this.lane(lane, runs[i] as LaneRun)));
+    this.window = Math.min(this.opts.window ?? 1, ...runs.map((r) => r.size.n));
+    for (const e of ended) if (e.status === 'rejected') throw e.reason;
+  }
+
+  /** The paths each task's head changes; with `--push`, against the remote's target, its commits fetched first. */
+  private async lanePaths(repo: string, order: QueuedIntegration[]): Promise<Map<string, string[]>> {
+    const remote = this.opts.push;
+    if (remote === undefined)
+      return changedPaths(
+        repo,
+        `refs/heads/${this.targetNow}`,
+        order.map((q) => q.head),
+      );
+    await fetchBranch(repo, remote, this.targetNow);
+    for (const q of order) await fetchTaskHead(repo, remote, q.branch, q.head);
+    return changedPaths(
+      repo,
+      trackingRef(remote, this.targetNow),
+      order.map((q) => q.head),
+    );
+  }
+
+  /** One lane's tasks (all of them without `--lanes`), window after window, in order. */
+  private async lane(left: QueuedIntegration[], run: LaneRun): Promise<void> {
+    const n = this.opts.window ?? 1;
     while (left.length > 0) {
-      stopIfFailed();
+      run.stopIfFailed();
       // A task with dependents ends the window: they are merged after it, at the next turn.
-      const size = Math.min(this.window, left.length);
-      const cut = left.slice(0, size).findIndex((q) => queue.some((d) => d.blocked_by.includes(q.task_id)));
+      const size = Math.min(run.size.n, left.length);
+      const cut = left.slice(0, size).findIndex((q) => run.queue.some((d) => d.blocked_by.includes(q.task_id)));
       const batch = left.slice(0, cut === -1 ? size : cut + 1);
       const byTask = new Map(batch.map((q) => [q.task_id, q]));
+      const limit = run.limit ?? (<T>(fn: () => Promise<T>) => fn());
       const result = await this.renewing(() =>
         integrateWindow({
-          repo,
+          repo: run.repo,
           target: this.targetNow,
-          tasks: batch.map((q) => ({ id: q.task_id, head: q.head, message: mergeMessage(q.task_id, q.title) })),
+          tasks: batch.map((q) => ({
+            id: q.task_id,
+            head: q.head,
+            branch: q.branch,
+            message: mergeMessage(q.task_id, q.title),
+          })),
           jobs: this.opts.jobs ?? n,
-          check: (commit, t) => this.check(repo, commit, t.id),
+          check: (commit, t) => limit(() => this.check(run.repo, commit, t.id)),
           beforeSwap: () => {
-            stopIfFailed();
+            run.stopIfFailed();
             return this.renew();
           },
-          swapper,
+          swapper: run.swapper,
+          lane: run.land ? { land: run.land } : undefined,
+          remote: this.opts.push === undefined ? undefined : remoteTarget(run.repo, this.opts.push, this.targetNow),
         }),
       );
       let stop = false;
       for (const d of result.decided) {
         const q = byTask.get(d.task.id);
-        if (q && report(q, d.outcome)) stop = true;
+        if (q && run.report(q, d.outcome)) stop = true;
       }
-      this.window = result.red ? Math.max(1, Math.floor(this.window / 2)) : Math.min(n, this.window + 1);
+      run.size.n = result.red ? Math.max(1, Math.floor(run.size.n / 2)) : Math.min(n, run.size.n + 1);
       const done = new Set(result.decided.map((d) => d.task.id));
       if (stop || done.size === 0) return;
       left = left.filter((q) => !done.has(q.task_id));

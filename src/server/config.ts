@@ -75,6 +75,8 @@ export interface DaemonFlags {
   window?: string;
   jobs?: string;
   checkRetries?: string;
+  lanes?: boolean;
+  scope?: string[];
   idleAfter?: string;
   notify?: string;
   push?: string;
@@ -136,7 +138,8 @@ function runConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv): DaemonConfig['ru
 
 function integrateConfig(flags: DaemonFlags): DaemonConfig['integrate'] {
   if (!flags.integrate) {
-    if (flags.check || flags.review || flags.push) throw new Error('--check, --review and --push go with --integrate');
+    if (flags.check || flags.review || flags.push || flags.lanes)
+      throw new Error('--check, --review, --lanes and --push go with --integrate');
     return null;
   }
   const timeout = Number(flags.checkTimeout ?? 600);

@@ -118,6 +118,40 @@ describe('checking a merged commit', () => {
     await waitFor(() => !alive(bg));
   });
 
+  test('a failing check that prints tens of megabytes keeps only the last lines of its output', async () => {
+    const r = testRepo();
+    const state = tempDir('coord-state-');
+    // 64 MiB of one long line, then the lines that matter.
+    const command = 'head -c 67108864 /dev/zero | tr "\\0" x; echo; echo last words; exit 1';
+    const verdict = await runCheck(
+      { repo: r.main, stateDir: state, command, timeoutMs: 120_000, label: 'k3x9' },
+      r.rev('main'),
+    );
+    assert.equal(verdict.ok, false);
+    if (verdict.ok) return;
+    assert.match(verdict.output, /last words$/);
+    assert.ok(verdict.output.length <= 64 * 1024, `kept ${verdict.output.length} characters`);
+  });
+
+  test('checks started at once in one repository each get a work tree of their own, and all are removed', async () => {
+    const r = testRepo();
+    const state = tempDir('coord-state-');
+    const cmd = (i: number) => ({
+      repo: r.main,
+      stateDir: state,
+      command: 'test -f src/a.ts',
+      timeoutMs: 60_000,
+      label: `t${i}`,
+    });
+    const verdicts = await Promise.all(Array.from({ length: 24 }, (_, i) => runCheck(cmd(i), r.rev('main'))));
+    assert.deepEqual(
+      verdicts,
+      Array.from({ length: 24 }, () => ({ ok: true })),
+    );
+    assert.deepEqual(readdirSync(checksDir(state)), []);
+    assert.deepEqual(worktrees(r.main), [r.main]);
+  });
+
   test('a check work tree left by a dead integrator is removed and unregistered at the next start; a live one is left alone', async () => {
     const r = testRepo();
     const state = tempDir('coord-state-');

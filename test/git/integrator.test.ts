@@ -275,4 +275,26 @@ describe('the integrator', () => {
     // a fast-forward, then b and c each with its merge commit
     assert.equal(r.history('main').length, r.history(before).length + 5, 'each task merged exactly once');
   });
+
+  for (const window of [1, 2])
+    test(`--push: a remote branch deleted while the integrator runs leaves the task blocked, naming it (window ${window})`, async () => {
+      const h = await harness(makeSqliteStore);
+      const r = testRepo();
+      const bare = join(r.top, 'shared.git');
+      git(r.top, 'clone', '-q', '--bare', r.main, bare);
+      git(r.main, 'remote', 'add', 'origin', bare);
+      const wt = r.worktree('feat/x');
+      const t = await work(h, r, wt, 'claude#1', 'x', { 'src/x.ts': 'x\n' });
+      await t.finish();
+      git(bare, 'branch', '-D', 'main');
+      const i = integrator(h, r, {
+        push: 'origin',
+        window,
+        ...(window > 1 ? { check: { command: 'true', timeoutMs: 60_000 } } : {}),
+      });
+      await drain(i);
+      const got = await integration(h, t.task.id);
+      assert.equal(got?.state, 'blocked');
+      assert.match(got?.reason ?? '', /the branch main does not exist on the remote origin/);
+    });
 });

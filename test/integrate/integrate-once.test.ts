@@ -60,3 +60,17 @@ test('--jobs 0 and a window of 0 are refused as usage errors; a window larger th
     ['merged', 'merged'],
   );
 });
+
+test('--lanes merges tasks on separate files through the CLI; --scope without --lanes is a usage error', async () => {
+  const r = testRepo();
+  await queueTasks(d, 'once-lanes', branches(r, 'l', 3));
+  const alone = await integrate(d, 'once-lanes', r.main, ['--once', '--scope', 'files/**']).done;
+  assert.equal(alone.code, 1);
+  assert.match(alone.stderr, /--scope goes with --lanes/);
+  const run = await integrate(d, 'once-lanes', r.main, ['--once', '--json', '--check', 'true', '--lanes']).done;
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(
+    (JSON.parse(run.stdout) as Out).results.map((x) => x.state),
+    ['merged', 'merged', 'merged'],
+  );
+});

@@ -55,80 +55,98 @@ function remoteBranches(dir: string, prefix: string, n: number): { branch: strin
   });
 }
 
-test('--push: a person pushing to the remote the whole time loses nothing, and every task is merged exactly once', async () => {
-  const r = testRepo();
-  const remote = withRemote(r, 'shared');
-  const work = remoteBranches(remote.clone('agents'), 'rt', 6);
-  for (const w of work) assert.throws(() => git(r.main, 'cat-file', '-e', w.head), 'the task commits are not local');
-  const tasks = await queueTasks(d, 'remote', work);
+// One at a time; a speculative window (its chain built on the remote's tip, the green prefix pushed); lanes.
+const MODES: [string, string[]][] = [
+  ['one at a time', []],
+  ['window 3', ['--check', 'true', '--window', '3']],
+  ['window 2 in lanes', ['--check', 'true', '--window', '2', '--lanes']],
+];
+for (const [mode, args] of MODES)
+  test(`--push (${mode}): a person pushing to the remote the whole time loses nothing, and every task is merged exactly once`, async () => {
+    const r = testRepo();
+    const board = `remote-${mode.replace(/ /g, '-')}`;
+    const remote = withRemote(r, 'shared');
+    const work = remoteBranches(remote.clone('agents'), 'rt', 6);
+    for (const w of work) assert.throws(() => git(r.main, 'cat-file', '-e', w.head), 'the task commits are not local');
+    const tasks = await queueTasks(d, board, work);
 
-  // The person: commit, rebase on the remote, push; again until told to stop. Each pushed commit is kept.
-  const person = remote.clone('person');
-  const pushed: string[] = [];
-  let stop = false;
-  const personLoop = (async () => {
-    for (let k = 0; !stop; k++) {
-      writeFileSync(join(person, `person-${k}.txt`), `${k}\n`);
-      await gitAsync(person, 'add', '-A');
-      await gitAsync(person, 'commit', '-q', '-m', `person ${k}`);
-      for (;;) {
-        await gitAsync(person, 'pull', '-q', '--rebase', 'origin', 'main');
-        const ok = await gitAsync(person, 'push', '-q', 'origin', 'HEAD:main').then(
-          () => true,
-          () => false,
-        );
-        if (ok) break;
+    // The person: commit, rebase on the remote, push; again (8 times at most) until told to stop. Each pushed
+    // commit is kept.
+    const person = remote.clone('person');
+    const pushed: string[] = [];
+    let stop = false;
+    const personLoop = (async () => {
+      for (let k = 0; !stop && k < 8; k++) {
+        writeFileSync(join(person, `person-${k}.txt`), `${k}\n`);
+        await gitAsync(person, 'add', '-A');
+        await gitAsync(person, 'commit', '-q', '-m', `person ${k}`);
+        for (;;) {
+          await gitAsync(person, 'pull', '-q', '--rebase', 'origin', 'main');
+          const ok = await gitAsync(person, 'push', '-q', 'origin', 'HEAD:main').then(
+            () => true,
+            () => false,
+          );
+          if (ok) break;
+        }
+        pushed.push(await gitAsync(person, 'rev-parse', 'HEAD'));
       }
-      pushed.push(await gitAsync(person, 'rev-parse', 'HEAD'));
+    })();
+
+    const first = await integrate(d, board, r.main, ['--once', '--json', '--push', 'origin', ...args]).done;
+    stop = true;
+    await personLoop;
+    // Whatever the race left blocked ("kept moving") is merged once the person has stopped.
+    const second = await integrate(d, board, r.main, ['--once', '--json', '--push', 'origin', ...args]).done;
+    assert.ok([0, 2].includes(first.code ?? -1), `exit ${first.code}: ${first.stderr}`);
+    assert.equal(second.code, 0, second.stderr);
+
+    const history = git(remote.bare, 'rev-list', 'main').split('\n');
+    assert.ok(pushed.length > 0);
+    for (const sha of pushed)
+      assert.ok(history.includes(sha), `the person's ${sha.slice(0, 7)} is in the remote's main`);
+    const subjects = git(remote.bare, 'log', '--format=%s', 'main').split('\n');
+    for (const t of tasks) {
+      assert.equal(history.filter((c) => c === t.head).length, 1, `${t.branch} in the remote's main`);
+      assert.equal(
+        subjects.filter((s) => s.startsWith(`coord: integrate #${t.id} `)).length,
+        1,
+        `${t.branch} merged once`,
+      );
     }
-  })();
+    // The local target followed the remote (a fast-forward of a clean checked-out main, its files with it).
+    const local = r.rev('main');
+    git(r.main, 'merge-base', '--is-ancestor', local, git(remote.bare, 'rev-parse', 'main'));
+    for (const t of tasks) git(r.main, 'merge-base', '--is-ancestor', t.head, local);
+    assert.equal(git(r.main, 'status', '--porcelain'), '');
+  });
 
-  const first = await integrate(d, 'remote', r.main, ['--once', '--json', '--push', 'origin']).done;
-  stop = true;
-  await personLoop;
-  // Whatever the race left blocked ("kept moving") is merged once the person has stopped.
-  const second = await integrate(d, 'remote', r.main, ['--once', '--json', '--push', 'origin']).done;
-  assert.ok([0, 2].includes(first.code ?? -1), first.stderr);
-  assert.equal(second.code, 0, second.stderr);
-
-  const history = git(remote.bare, 'rev-list', 'main').split('\n');
-  assert.ok(pushed.length > 0);
-  for (const sha of pushed) assert.ok(history.includes(sha), `the person's ${sha.slice(0, 7)} is in the remote's main`);
-  const subjects = git(remote.bare, 'log', '--format=%s', 'main').split('\n');
-  for (const t of tasks) {
-    assert.equal(history.filter((c) => c === t.head).length, 1, `${t.branch} in the remote's main`);
-    assert.equal(
-      subjects.filter((s) => s.startsWith(`coord: integrate #${t.id} `)).length,
-      1,
-      `${t.branch} merged once`,
+for (const window of [1, 2])
+  test(`--push: a remote that refuses the push (a hook) leaves the tasks blocked with git line, and --once exits 2 (window ${window})`, async () => {
+    const r = testRepo();
+    const remote = withRemote(r, 'hooked');
+    const work = remoteBranches(remote.clone('agents'), 'hk', window);
+    // From now on the remote refuses every push.
+    const hook = join(remote.bare, 'hooks', 'pre-receive');
+    writeFileSync(hook, '#!/bin/sh\necho "pushes are closed today" >&2\nexit 1\n');
+    chmodSync(hook, 0o755);
+    const tasks = await queueTasks(d, `hooked-${window}`, work);
+    const before = git(remote.bare, 'rev-parse', 'main');
+    const windowArgs = window === 1 ? [] : ['--check', 'true', '--window', String(window)];
+    const out = await integrate(d, `hooked-${window}`, r.main, ['--once', '--json', '--push', 'origin', ...windowArgs])
+      .done;
+    assert.equal(out.code, 2, out.stderr);
+    const results = (JSON.parse(out.stdout) as { results: { task_id: string; state: string; reason: string }[] })
+      .results;
+    assert.deepEqual(
+      results.map((x) => x.task_id),
+      tasks.map((t) => t.id),
     );
-  }
-  // The local target followed the remote (a fast-forward of a clean checked-out main, its files with it).
-  const local = r.rev('main');
-  git(r.main, 'merge-base', '--is-ancestor', local, git(remote.bare, 'rev-parse', 'main'));
-  for (const t of tasks) git(r.main, 'merge-base', '--is-ancestor', t.head, local);
-  assert.equal(git(r.main, 'status', '--porcelain'), '');
-});
-
-test('--push: a remote that refuses the push (a hook) leaves the task blocked with git line, and --once exits 2', async () => {
-  const r = testRepo();
-  const remote = withRemote(r, 'hooked');
-  const work = remoteBranches(remote.clone('agents'), 'hk', 1);
-  // From now on the remote refuses every push.
-  const hook = join(remote.bare, 'hooks', 'pre-receive');
-  writeFileSync(hook, '#!/bin/sh\necho "pushes are closed today" >&2\nexit 1\n');
-  chmodSync(hook, 0o755);
-  const tasks = await queueTasks(d, 'hooked', work);
-  const before = git(remote.bare, 'rev-parse', 'main');
-  const out = await integrate(d, 'hooked', r.main, ['--once', '--json', '--push', 'origin']).done;
-  assert.equal(out.code, 2, out.stderr);
-  const [result] = (JSON.parse(out.stdout) as { results: { task_id: string; state: string; reason: string }[] })
-    .results;
-  assert.equal(result?.task_id, tasks[0]?.id);
-  assert.equal(result?.state, 'blocked');
-  assert.match(result?.reason ?? '', /the remote origin refused the push to main: .*pushes are closed today/);
-  assert.equal(git(remote.bare, 'rev-parse', 'main'), before);
-});
+    for (const result of results) {
+      assert.equal(result.state, 'blocked');
+      assert.match(result.reason, /the remote origin refused the push to main: .*pushes are closed today/);
+    }
+    assert.equal(git(remote.bare, 'rev-parse', 'main'), before);
+  });
 
 test('--push: a remote without the target branch, or no such remote, is a clear usage error', async () => {
   const r = testRepo();
@@ -178,4 +196,31 @@ test('--push: a push refused because a person pushed between the fetch and the p
       1,
       `${t.branch} merged once`,
     );
+});
+
+test('--push with --window 3: the window is checked on the remote tip and lands in one compare-and-swap push', async () => {
+  const r = testRepo();
+  const remote = withRemote(r, 'windowed');
+  const work = remoteBranches(remote.clone('agents'), 'wp', 3);
+  // The remote counts the pushes it accepts.
+  const hook = join(remote.bare, 'hooks', 'post-receive');
+  writeFileSync(hook, `#!/bin/sh\necho pushed >> ${join(r.top, 'pushes')}\n`);
+  chmodSync(hook, 0o755);
+  const tasks = await queueTasks(d, 'windowed', work);
+  const out = await integrate(d, 'windowed', r.main, [
+    '--once',
+    '--json',
+    '--push',
+    'origin',
+    '--check',
+    'true',
+    '--window',
+    '3',
+  ]).done;
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(readFileSync(join(r.top, 'pushes'), 'utf8'), 'pushed\n');
+  const history = git(remote.bare, 'rev-list', 'main').split('\n');
+  for (const t of tasks)
+    assert.equal(history.filter((c) => c === t.head).length, 1, `${t.branch} in the remote's main`);
+  assert.equal(r.rev('main'), git(remote.bare, 'rev-parse', 'main'), 'the local target followed');
 });

@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { branches, exactlyOnce, integrate, queueTasks, testRepo } from '../integrate/queue-fixture.js';
+import { spawnDaemon } from '../support/daemon.js';
+import { waitFor } from '../support/wait-for.js';
 import { type Cluster, startCluster } from './cluster.js';
 
 describe('integrators beside two daemons on one PostgreSQL database', () => {
@@ -27,6 +29,39 @@ describe('integrators beside two daemons on one PostgreSQL database', () => {
         assert.ok(x.merges <= 1, `${x.id}: at most one merge commit`);
         assert.equal(x.integrated, 1, `${x.id}: recorded merged once`);
       }
+    }
+  });
+
+  test('two daemons running serve --integrate --window 2 on the board: every task merged exactly once', async () => {
+    // Two more daemons on the same database, each with its integrator (and its speculative window).
+    const args = ['--store', c.url, '--integrate', '--check', 'true', '--window', '2'];
+    const integrators = [await spawnDaemon({ args }), await spawnDaemon({ args })];
+    try {
+      const [one, two] = integrators as [Cluster['daemons'][number], Cluster['daemons'][number]];
+      const r = testRepo();
+      // The board's repository first: both integrators merge there.
+      const target = await one.fetch('/v1/target', {
+        method: 'POST',
+        json: { board: 'pg-window', branch: 'main', worktree: r.main },
+      });
+      assert.equal(target.status, 200, await target.clone().text());
+      const work = branches(r, 'w', 6);
+      const all = [
+        ...(await queueTasks(one, 'pg-window', work.slice(0, 3))),
+        ...(await queueTasks(two, 'pg-window', work.slice(3))),
+      ];
+      await waitFor(
+        async () => (await exactlyOnce(one, r, all)).every((x) => x.integrated === 1),
+        'every task merged',
+        120_000,
+      );
+      for (const x of await exactlyOnce(one, r, all)) {
+        assert.equal(x.head, 1, `${x.id}: its commit is in the target once`);
+        assert.ok(x.merges <= 1, `${x.id}: at most one merge commit`);
+        assert.equal(x.integrated, 1, `${x.id}: recorded merged once`);
+      }
+    } finally {
+      await Promise.all(integrators.map((d) => d.stop()));
     }
   });
 });

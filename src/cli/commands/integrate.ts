@@ -27,6 +27,8 @@ interface IntegrateFlags extends CommonFlags {
   window?: string;
   jobs?: string;
   checkRetries?: string;
+  lanes?: boolean;
+  scope?: string[];
   push?: string;
 }
 
@@ -201,6 +203,8 @@ async function runIntegrate(flags: IntegrateFlags): Promise<void> {
     window: plan.window,
     jobs: plan.jobs,
     checkRetries: plan.retries,
+    lanes: plan.lanes ? { scopes: plan.scopes } : undefined,
+    maxChecks: plan.maxChecks,
     push: flags.push,
     holder: `coord integrate (pid ${process.pid} on ${hostname()})`,
     leaseMs,
@@ -224,7 +228,9 @@ export function registerIntegrate(program: Command): void {
       .option('--once', 'merge what can be merged now, then exit')
       .option('--review', 'leave each ready merge awaiting_review until `coord approve ID`')
       .option('--window <n>', 'merge the next N tasks cumulatively and check them at once (default 1: one at a time)')
-      .option('--jobs <j>', 'how many checks of a window run at once (default N)')
+      .option('--jobs <j>', 'how many checks of a window run at once (default N; with --lanes, of all lanes: no cap)')
+      .option('--lanes', 'check tasks that change no common file at the same time, in separate lanes (needs --check)')
+      .option('--scope <glob...>', "with --lanes: the files under GLOB count as one (e.g. 'src/ui/**'); repeatable")
       .option('--check-retries <k>', 'run a failing check again up to K times before check_failed (default 0)')
       .option('--retry <id...>', 'queue these conflicting, failed or blocked tasks again first')
       .option('--target <branch>', "the branch to merge into (default: the main work tree's branch, else main/master)")

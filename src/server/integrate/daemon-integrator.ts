@@ -56,6 +56,8 @@ export function integrateInDaemon(
       window: cfg.plan?.window,
       jobs: cfg.plan?.jobs,
       checkRetries: cfg.plan?.retries,
+      lanes: cfg.plan?.lanes ? { scopes: cfg.plan.scopes } : undefined,
+      maxChecks: cfg.plan?.maxChecks,
       push: cfg.push,
       holder: `coord serve --integrate (pid ${process.pid} on ${hostname()})`,
       onResult: (q, r) => log.info({ board, task: q.task_id, state: r.state }, 'integration'),
