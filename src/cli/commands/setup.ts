@@ -12,7 +12,7 @@ import type { Command } from 'commander';
 import { CliError } from '../../client/daemon-client.js';
 import { CLIENT_KINDS, type ClientKind, isClientKind, PROFILES, profileOf } from '../../clients/index.js';
 import { findRepoRoot } from '../../state-dir/board-name.js';
-import { liveDaemonUrl } from '../../state-dir/daemon-lock.js';
+import { findRunningDaemon } from '../../state-dir/daemon-lock.js';
 import { resolveStateDir } from '../../state-dir/state-dir.js';
 import { ensureToken, hookKeyOf, readToken } from '../../state-dir/token.js';
 import { fail } from '../output.js';
@@ -113,7 +113,7 @@ function hookDaemon(
     // Printing what setup would write makes nothing: without a token yet, it shows the command hooks.
     if (write) mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     const token = write ? ensureToken(stateDir).token : readToken(stateDir);
-    const url = liveDaemonUrl(stateDir) ?? `http://127.0.0.1:${Number(env.COORD_PORT) || DEFAULT_DAEMON_PORT}`;
+    const url = findRunningDaemon(stateDir)?.url ?? `http://127.0.0.1:${Number(env.COORD_PORT) || DEFAULT_DAEMON_PORT}`;
     return { url: url.replace(/\/+$/, ''), hookKey: hookKeyOf(token) };
   } catch {
     return undefined; // an unreadable state directory: command hooks, as before
