@@ -5,8 +5,7 @@
  */
 
 import { HEALTH_URL } from '../api/routes.js';
-import { liveDaemonUrl } from '../state-dir/daemon-lock.js';
-import { readToken } from '../state-dir/token.js';
+import { liveDaemonNow } from '../state-dir/daemon-lock.js';
 import { type Callable, type CallInput, type CallOutput, requestFor, routeOf } from './call.js';
 import { type HttpAnswer, httpRequest } from './http.js';
 
@@ -34,15 +33,10 @@ export interface DaemonClient {
 
 export function connect(stateDir: string): DaemonClient {
   // Only a daemon holding the state directory's lock gets the token: daemon.json may be a dead one's.
-  const url = liveDaemonUrl(stateDir);
-  let token: string;
-  try {
-    token = readToken(stateDir);
-  } catch {
-    throw unreachable(stateDir);
-  }
-  if (!url) throw unreachable(stateDir);
-  const info = { url };
+  const live = liveDaemonNow(stateDir);
+  if (!live) throw unreachable(stateDir);
+  const { token } = live;
+  const info = { url: live.url };
   const send = async (
     req: { method: string; path: string; body?: unknown },
     headers: Record<string, string>,

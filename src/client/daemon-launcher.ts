@@ -9,10 +9,10 @@ import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { findRunningDaemon } from '../state-dir/daemon-lock.js';
+import { liveDaemonOf } from '../state-dir/daemon-live.js';
+import { findRunningDaemon, liveDaemonNow } from '../state-dir/daemon-lock.js';
 import { type LockedFile, tryLockFile, unlockFile } from '../state-dir/flock.js';
 import { ensurePrivateDir } from '../state-dir/paths.js';
-import { readToken } from '../state-dir/token.js';
 import type { DaemonEndpoint } from './daemon-link.js';
 
 export interface LaunchOptions {
@@ -29,8 +29,7 @@ const LOST_LOCK = 2;
 
 /** The daemon serving `stateDir` right now, or null. */
 export function findDaemon(stateDir: string): DaemonEndpoint | null {
-  const running = findRunningDaemon(stateDir);
-  return running?.url ? { url: running.url, token: readToken(stateDir) } : null;
+  return liveDaemonNow(stateDir);
 }
 
 export async function ensureDaemon(opts: LaunchOptions): Promise<DaemonEndpoint> {
@@ -41,7 +40,8 @@ export async function ensureDaemon(opts: LaunchOptions): Promise<DaemonEndpoint>
   try {
     for (;;) {
       const running = findRunningDaemon(opts.stateDir);
-      if (running?.url) return { url: running.url, token: readToken(opts.stateDir) };
+      const live = liveDaemonOf(running?.url, opts.stateDir);
+      if (live) return live;
       launcher ??= tryLockFile(join(opts.stateDir, 'daemon-spawn.lock'));
       // Only the launcher starts a daemon, and only when nobody holds the daemon lock after it got there.
       if (launcher && !running && !child?.running) {

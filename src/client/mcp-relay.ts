@@ -7,8 +7,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId, Transport } from '@modelcontextprotocol/server';
+import { claudeDeny } from '../clients/answers.js';
 import { derivedAgentName } from '../core/agent-name.js';
-import { busyReason, DECIDE_EDIT_TOOL, hookDeny } from '../core/edit-decision.js';
+import { busyReason, DECIDE_EDIT_TOOL } from '../core/edit-decision.js';
 import { type DaemonEndpoint, DaemonGone, DaemonLink } from './daemon-link.js';
 // The SDK's own guards are zod schemas: loading them is most of `coord mcp`'s start-up (jsonrpc.ts).
 import {
@@ -182,7 +183,7 @@ export class Bridge {
       if (!this.hookCalls.delete(m.id)) return;
       this.answeredBusy.add(m.id);
       this.pending.delete(m.id);
-      const text = JSON.stringify(hookDeny(busyReason(waitS)));
+      const text = JSON.stringify(claudeDeny(busyReason(waitS)));
       void this.opts.agent
         .send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text }] } })
         .catch((err) => this.opts.log(`stdout: ${(err as Error).message}`));

@@ -6,6 +6,20 @@ export const json = (v: unknown): string => `${JSON.stringify(v)}\n`;
 const said = (stdout: string, code = 0, stderr = ''): Spoken => ({ code, stdout, stderr });
 
 type Answers = Pick<HookContract, 'deny' | 'context' | 'keepGoing' | 'afterShell'>;
+
+/**
+ * Claude Code's answer refusing a tool call (also Codex's, Copilot CLI's and Qwen Code's): a command hook
+ * writes it on stdout, and `decide_edit` answers it as the text Claude Code's `mcp_tool` hook reads — the
+ * one shape every door of the edit path refuses in. Allowing is `{}`.
+ */
+export const claudeDeny = (reason: string, hookEventName: string | undefined = 'PreToolUse') => ({
+  hookSpecificOutput: { hookEventName, permissionDecision: 'deny', permissionDecisionReason: reason },
+});
+
+/** Claude Code's answer allowing a tool call with one line for the model (`additionalContext`). */
+export const claudeNote = (text: string, hookEventName: string | undefined = 'PreToolUse') => ({
+  hookSpecificOutput: { hookEventName, additionalContext: text },
+});
 type EventNames = Partial<Record<ClientEvent, string>>;
 
 /**
@@ -16,16 +30,7 @@ type EventNames = Partial<Record<ClientEvent, string>>;
  * shows the reason to the model (PostToolUse: the command has already run).
  */
 export const claudeAnswers = (events: EventNames): Answers => ({
-  deny: (reason, event) =>
-    said(
-      json({
-        hookSpecificOutput: {
-          hookEventName: events[event],
-          permissionDecision: 'deny',
-          permissionDecisionReason: reason,
-        },
-      }),
-    ),
+  deny: (reason, event) => said(json(claudeDeny(reason, events[event]))),
   context: (text) => said(`${text}\n`),
   keepGoing: (reason) => said(json({ decision: 'block', reason })),
   afterShell: (reason) => said(json({ decision: 'block', reason })),
@@ -33,7 +38,7 @@ export const claudeAnswers = (events: EventNames): Answers => ({
 
 /** JSON `additionalContext` for a client that shows plain hook output to the user only. */
 export const additionalContext = (events: EventNames) => (text: string, event: ClientEvent) =>
-  said(json({ hookSpecificOutput: { hookEventName: events[event], additionalContext: text } }));
+  said(json(claudeNote(text, events[event])));
 
 /** Exit 2 with the reason on stderr: the model reads it (Gemini CLI, Qwen Code). */
 export const exit2Deny = (reason: string): Spoken => said('', 2, `${reason}\n`);

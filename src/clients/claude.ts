@@ -1,6 +1,7 @@
 /** Claude Code (SPEC §10, §17): `~/.claude.json` (or `.mcp.json`), `settings.json` hooks, `CLAUDE.md`. */
 import { join } from 'node:path';
 import { additionalContext, claudeAnswers } from './answers.js';
+import { projectMcpJson } from './mcp-json.js';
 import type { ClientEvent, ClientProfile, HeadlessProfile, StreamSignal } from './profile.js';
 
 const EVENTS = {
@@ -172,12 +173,14 @@ export const claude: ClientProfile = {
           ? { matcher: SHELL.join('|'), hooks: [httpShellHook(site, event, s.mark(event))] }
           : group(event, SHELL.join('|'));
       return [
-        {
-          format: 'json',
-          path: user ? join(s.env.CLAUDE_CONFIG_DIR || s.home, '.claude.json') : join(s.root, '.mcp.json'),
-          what: 'mcpServers.coord',
-          edits: [{ op: 'set', path: ['mcpServers', 'coord'], value: server }],
-        },
+        user
+          ? {
+              format: 'json',
+              path: join(s.env.CLAUDE_CONFIG_DIR || s.home, '.claude.json'),
+              what: 'mcpServers.coord',
+              edits: [{ op: 'set', path: ['mcpServers', 'coord'], value: server }],
+            }
+          : projectMcpJson(s),
         {
           format: 'json',
           path: user ? join(dir, 'settings.json') : join(s.root, '.claude', 'settings.json'),

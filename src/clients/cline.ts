@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { pluginHooks } from './answers.js';
 import { clineLoader } from './loaders.js';
 import type { ClientProfile } from './profile.js';
+import { CLINE_TOOLS } from './tool-names.js';
 
-const EDIT = ['editor', 'write_to_file', 'replace_in_file', 'apply_patch'];
+const EDIT = CLINE_TOOLS.edit;
 
 export const cline: ClientProfile = {
   kind: 'cline',
@@ -52,7 +53,7 @@ export const cline: ClientProfile = {
   // Sessions, MCP servers and the plugin sandbox run under one Cline process (a detached hub): it
   // names the session; the plugin's hook is told to start from the sandbox (COORD_HOOK_FROM_PID).
   identity: { mcpEnv: [], hookEnv: [] },
-  tools: { edit: EDIT, readOnly: [], shell: ['run_commands'], hookSeesEveryTool: false },
+  tools: { edit: EDIT, readOnly: [], shell: CLINE_TOOLS.shell, hookSeesEveryTool: false },
   toolSurface: 'core',
   mcpToolName: (t) => `coord__${t}`,
   result: 'whole-json',

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { claudeAnswers, json } from './answers.js';
 import { copilotHeadless } from './copilot-headless.js';
+import { projectMcpJson } from './mcp-json.js';
 import type { ClientEvent, ClientProfile } from './profile.js';
 
 const EVENTS = {
@@ -37,18 +38,20 @@ export const copilot: ClientProfile = {
         timeoutSec: 30,
       });
       return [
-        {
-          format: 'json',
-          path: user ? join(home, 'mcp-config.json') : join(s.root, '.mcp.json'),
-          what: 'mcpServers.coord',
-          edits: [
-            {
-              op: 'set',
-              path: ['mcpServers', 'coord'],
-              value: { type: 'local', command: s.mcp.command, args: s.mcp.args, tools: ['*'] },
-            },
-          ],
-        },
+        user
+          ? {
+              format: 'json',
+              path: join(home, 'mcp-config.json'),
+              what: 'mcpServers.coord',
+              edits: [
+                {
+                  op: 'set',
+                  path: ['mcpServers', 'coord'],
+                  value: { type: 'local', command: s.mcp.command, args: s.mcp.args, tools: ['*'] },
+                },
+              ],
+            }
+          : projectMcpJson(s),
         {
           format: 'json',
           path: user ? join(home, 'hooks', 'coord.json') : join(s.root, '.github', 'hooks', 'coord.json'),

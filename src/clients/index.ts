@@ -41,6 +41,13 @@ export const profileOf = (kind: ClientKind): ClientProfile => PROFILES[kind];
 export const detectClient = (env: NodeJS.ProcessEnv): ClientKind | undefined =>
   CLIENT_KINDS.find((k) => PROFILES[k].detect(env));
 
+/**
+ * The client whose session variable this MCP server was given (`CLAUDE_CODE_SESSION_ID`,
+ * `COPILOT_AGENT_SESSION_ID`, …), when no --client was: the shared `.mcp.json` entry names none.
+ */
+export const sessionClient = (env: NodeJS.ProcessEnv): ClientKind | undefined =>
+  CLIENT_KINDS.find((k) => PROFILES[k].identity.mcpEnv.some((v) => Boolean(env[v])));
+
 /** The profile of an MCP client known by its `initialize` name (clientInfo.name), if any names it. */
 export const profileByMcpName = (mcpClientName: string | undefined): ClientProfile | undefined =>
   mcpClientName === undefined

@@ -9,9 +9,10 @@ import { pluginHooks } from './answers.js';
 import { openCodeLoader } from './loaders.js';
 import { openCodeHeadless } from './opencode-headless.js';
 import type { ClientProfile, HeadlessProfile } from './profile.js';
+import { OPENCODE_TOOLS } from './tool-names.js';
 
 /** The tools the plugin guards (src/plugins/opencode.ts says the same). */
-const EDIT = ['edit', 'write', 'multiedit', 'patch', 'apply_patch'];
+const EDIT = OPENCODE_TOOLS.edit;
 
 export function openCodeFamily(o: {
   kind: string;
@@ -61,7 +62,7 @@ export function openCodeFamily(o: {
     hooks: pluginHooks,
     // The plugin runs inside the client process and starts the hook; the MCP server is its child too.
     identity: { mcpEnv: [], hookEnv: [] },
-    tools: { edit: EDIT, readOnly: [], shell: ['bash'], hookSeesEveryTool: false },
+    tools: { edit: EDIT, readOnly: [], shell: OPENCODE_TOOLS.shell, hookSeesEveryTool: false },
     toolSurface: 'core',
     mcpToolName: (t) => `coord_${t}`,
     result: 'text',

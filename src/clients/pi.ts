@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pluginHooks } from './answers.js';
 import { piLoader } from './loaders.js';
 import type { ClientProfile } from './profile.js';
+import { PI_TOOLS } from './tool-names.js';
 
 export const pi: ClientProfile = {
   kind: 'pi',
@@ -35,7 +36,7 @@ export const pi: ClientProfile = {
   },
   hooks: pluginHooks,
   identity: { mcpEnv: [], hookEnv: [] },
-  tools: { edit: ['edit', 'write'], readOnly: [], shell: ['bash'], hookSeesEveryTool: false },
+  tools: { edit: PI_TOOLS.edit, readOnly: [], shell: PI_TOOLS.shell, hookSeesEveryTool: false },
   toolSurface: 'core',
   mcpToolName: (t) => `coord_${t}`,
   result: 'text',

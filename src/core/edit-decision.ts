@@ -107,20 +107,6 @@ export function conflictReason(conflicts: ConflictLine[], now = Date.now()): str
 /** The name of the MCP tool a client's own hook calls (Claude Code's `mcp_tool` hook type). */
 export const DECIDE_EDIT_TOOL = 'decide_edit';
 
-/**
- * What that tool answers to refuse an edit: the hook output JSON that Claude Code (and Qwen Code) read from an
- * `mcp_tool` hook's text, as from a command hook's stdout. Allowing is `{}`. Both the daemon's tool and the
- * `coord mcp` relay (coord_busy, when the daemon does not answer in time) answer in it.
- */
-export const hookDeny = (reason: string) => ({
-  hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
-});
-
-/** What that tool answers to allow an edit with one line for the model (PreToolUse `additionalContext`). */
-export const hookNote = (text: string) => ({
-  hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: text },
-});
-
 /** `coord_busy: coord did not answer in 28s — try the edit again` */
 export const busyReason = (waitedS: number): string =>
   `coord_busy: coord did not answer in ${waitedS}s — try the edit again`;

@@ -17,8 +17,7 @@
  * busy (stopped, swapping, a long fsync): a call with a deadline waits for it
  * until then, and only then gives up with DaemonBusy — never "allowed".
  */
-import { liveDaemonUrl } from '../state-dir/daemon-live.js';
-import { readToken } from '../state-dir/token-file.js';
+import { liveDaemon } from '../state-dir/daemon-live.js';
 import { exchange } from './http-lite.js';
 
 export interface Answer<T = unknown> {
@@ -67,15 +66,9 @@ export function hookDaemon(stateDir: string, session?: string): HookDaemon {
   // On the first call: the token goes only to a daemon holding the state directory's lock.
   const link = () => {
     linked ??= (async () => {
-      const url = await liveDaemonUrl(stateDir);
-      let token: string;
-      try {
-        token = readToken(stateDir);
-      } catch {
-        throw new DaemonDown(`no coord daemon runs for ${stateDir}`);
-      }
-      if (!url) throw new DaemonDown(`no coord daemon runs for ${stateDir}`);
-      return { url, token };
+      const live = await liveDaemon(stateDir);
+      if (!live) throw new DaemonDown(`no coord daemon runs for ${stateDir}`);
+      return live;
     })();
     return linked;
   };

@@ -10,12 +10,12 @@
  * (`afterRun` returns nothing), so there is no stop check. `coord setup cline --write` writes the loader
  * into `~/.cline/plugins/`.
  */
+
+import { CLINE_TOOLS } from '../clients/tool-names.js';
 import { afterShell, beforeShell, commandText, type HookCommand, inProcessHooks, preEditReason } from './hook-call.js';
 
-/** Cline's tools that write files. */
-export const EDIT_TOOLS = ['editor', 'write_to_file', 'replace_in_file', 'apply_patch'];
-/** Its shell tools. */
-export const SHELL_TOOLS = ['run_commands', 'execute_command'];
+/** Cline's tools that write files, and its shell tools: the client profile's list. */
+export const { edit: EDIT_TOOLS, shell: SHELL_TOOLS } = CLINE_TOOLS;
 
 export interface BeforeToolContext {
   toolCall: { toolName: string; input?: unknown; toolCallId?: string };

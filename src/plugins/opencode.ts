@@ -11,6 +11,8 @@
  * opencode|kilo --write` writes a one-line loader into the client's plugins folder that calls
  * `coordPlugin` with the hook's command line. The hooks run inside OpenCode (hook-call.ts).
  */
+
+import { OPENCODE_TOOLS } from '../clients/tool-names.js';
 import {
   afterShell,
   beforeShell,
@@ -21,10 +23,8 @@ import {
   stopReason,
 } from './hook-call.js';
 
-/** OpenCode's and Kilo's tools that write files, and the argument that names the file. */
-export const EDIT_TOOLS = ['edit', 'write', 'multiedit', 'patch', 'apply_patch'];
-/** Its shell tool. */
-export const SHELL_TOOLS = ['bash'];
+/** OpenCode's and Kilo's tools that write files, and its shell tool: the client profile's list. */
+export const { edit: EDIT_TOOLS, shell: SHELL_TOOLS } = OPENCODE_TOOLS;
 
 /** What OpenCode hands a plugin (the part coord reads). */
 export interface PluginInput {

@@ -13,6 +13,7 @@
  * the loader into `~/.pi/agent/extensions/`.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { PI_TOOLS } from '../clients/tool-names.js';
 import {
   afterShell,
   beforeShell,
@@ -23,8 +24,8 @@ import {
   stopReason,
 } from './hook-call.js';
 
-export const EDIT_TOOLS = ['edit', 'write'];
-export const SHELL_TOOLS = ['bash'];
+/** Pi's tools that write files, and its shell tool: the client profile's list. */
+export const { edit: EDIT_TOOLS, shell: SHELL_TOOLS } = PI_TOOLS;
 
 interface McpTool {
   name: string;

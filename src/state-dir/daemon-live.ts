@@ -17,6 +17,30 @@
  * RCU grace period — ~15 ms of a hook's run on the first read in each process.)
  */
 import { processStart, readDaemonInfo } from './daemon-info.js';
+import { readToken } from './token-file.js';
+
+/** Where a client may send the token, and the token: the one pairing of the two every door makes. */
+export interface LiveDaemon {
+  url: string;
+  token: string;
+}
+
+/**
+ * The token only with the URL of a daemon that holds the state directory's lock (`url`, from liveDaemonUrl
+ * or daemon-lock.ts's findRunningDaemon): null without either — no daemon runs, or none this client may use.
+ */
+export function liveDaemonOf(url: string | null | undefined, stateDir: string): LiveDaemon | null {
+  if (!url) return null;
+  try {
+    return { url, token: readToken(stateDir) };
+  } catch {
+    return null;
+  }
+}
+
+/** The daemon of a state directory a hook may send its token to, or null (hooks/daemon.ts). */
+export const liveDaemon = async (stateDir: string): Promise<LiveDaemon | null> =>
+  liveDaemonOf(await liveDaemonUrl(stateDir), stateDir);
 
 export async function liveDaemonUrl(stateDir: string): Promise<string | null> {
   const info = readDaemonInfo(stateDir);

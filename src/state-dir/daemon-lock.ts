@@ -8,6 +8,7 @@
 import { existsSync, ftruncateSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { withCoordinationLock } from './coordination-lock.js';
 import { readDaemonInfo } from './daemon-info.js';
+import { type LiveDaemon, liveDaemonOf } from './daemon-live.js';
 import { isSameFile, tryLockFile, unlockFile } from './flock.js';
 import { daemonCoordPath, daemonLockPath, ensurePrivateDir } from './paths.js';
 import { removeIfUnheld, type StaleCleanup } from './stale-lock.js';
@@ -82,14 +83,13 @@ export function findRunningDaemon(stateDir: string): DaemonHolder | null {
 }
 
 /**
- * The URL of the daemon that holds `stateDir`'s lock right now, as its own
- * daemon.json names it; null when none does. The one test before a client
- * sends the token: daemon.json outlives a `kill -9`, and whatever process
- * binds that port next must not be handed `Authorization: Bearer <token>`.
+ * The daemon that holds `stateDir`'s lock right now, with the token, as a client that loads this file
+ * anyway (the CLI, `coord mcp`) asks: the one test before a client sends the token (daemon-live.ts's
+ * liveDaemonOf) — daemon.json outlives a `kill -9`, and whatever process binds that port next must not be
+ * handed `Authorization: Bearer <token>`.
  */
-export function liveDaemonUrl(stateDir: string): string | null {
-  return findRunningDaemon(stateDir)?.url ?? null;
-}
+export const liveDaemonNow = (stateDir: string): LiveDaemon | null =>
+  liveDaemonOf(findRunningDaemon(stateDir)?.url, stateDir);
 
 function heldLock(fd: number, path: string, coord: string): DaemonLock {
   let open = true;

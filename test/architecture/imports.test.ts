@@ -18,9 +18,10 @@ const SRC = join(ROOT, 'src');
 export const ALLOWED: Record<string, string[]> = {
   core: ['core'],
   clients: ['clients'],
-  // Plugins run inside other programs (OpenCode, Cline, Pi): Node built-ins and each other only, statically;
-  // hook-call.ts imports coord's hook entry (hooks/main) at run time, and starts `coord hook` where it cannot.
-  plugins: ['plugins'],
+  // Plugins run inside other programs (OpenCode, Cline, Pi): Node built-ins and each other only, statically,
+  // and of clients only the tool names their profiles read too (PLUGIN_READS below); hook-call.ts imports
+  // coord's hook entry (hooks/main) at run time, and starts `coord hook` where it cannot.
+  plugins: ['plugins', 'clients'],
   store: ['store', 'core'],
   'state-dir': ['state-dir', 'core'],
   api: ['api', 'core'],
@@ -40,6 +41,9 @@ export const ALLOWED: Record<string, string[]> = {
  * hooks into its client at run time, and where the client's runtime cannot, starts `coord hook` instead.
  */
 export const LAZY: Record<string, string[]> = { cli: ['server'], plugins: ['hooks'] };
+
+/** The one clients module a plugin may load (it imports nothing): the tool names its profile reads too. */
+const PLUGIN_READS = /\/clients\/tool-names\.js$/;
 
 const EDGE_PACKAGES =
   /^(node:http|node:https|node:net|fastify|commander|better-sqlite3|pg|@modelcontextprotocol\/|pino|fs-ext)/;
@@ -63,6 +67,8 @@ export function violations(file: string, reading: Reading): string[] {
     const lazyOk = form === 'dynamic' && to !== null && LAZY[layer]?.includes(to);
     if (to !== null && !allowed?.includes(to) && !lazyOk)
       out.push(`${where}:${line} (${layer}) imports ${to} (${form}): ${spec}`);
+    if (layer === 'plugins' && to === 'clients' && !PLUGIN_READS.test(spec))
+      out.push(`${where}:${line} (plugins) imports of clients more than its tool names (${form}): ${spec}`);
     if (layer === 'core' && EDGE_PACKAGES.test(spec))
       out.push(`${where}:${line} (core) imports an edge package (${form}): ${spec}`);
   }
@@ -116,6 +122,12 @@ test('each import form planted in each folder breaks that folder rule, read besi
   cases.push({
     name: 'a plain require() of src/server/ planted in src/client/ is refused',
     finding: 'src/client/planted-plain-require.ts (client) imports server (require)',
+  });
+  // A plugin loads of clients/ only the tool names: a client profile would bring its modules into the client.
+  sources[join(SRC, 'plugins', 'planted-profile.ts')] = "export { PROFILES } from '../clients/index.js';\n";
+  cases.push({
+    name: 'a plugin importing a client profile (more than clients/tool-names) is refused',
+    finding: 'src/plugins/planted-profile.ts (plugins) imports of clients more than its tool names (re-export)',
   });
   const readings = readFiles(tsFiles(SRC));
   for (const [file, reading] of readSources(sources)) readings.set(file, reading);

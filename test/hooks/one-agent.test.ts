@@ -29,11 +29,12 @@ describe('one agent across a session’s MCP server and hooks', () => {
     await d.stop();
   });
 
-  async function mcp(client: string, env: NodeJS.ProcessEnv) {
+  /** `named: false`: started as the `.mcp.json` entry Claude Code and Copilot CLI share starts it, without --client. */
+  async function mcp(client: string, env: NodeJS.ProcessEnv, named = true) {
     const transport = new StdioClientTransport({
       command: cmd,
       // The core set: Gemini CLI's default (lean) leaves lock_files out, which this test calls.
-      args: [...base, 'mcp', '--client', client, '--tools', 'core', '--state', d.stateDir],
+      args: [...base, 'mcp', ...(named ? ['--client', client] : []), '--tools', 'core', '--state', d.stateDir],
       cwd: root,
       env: childEnv({ COORD_AGENT: '', COORD_BOARD: '', ...env }) as Record<string, string>,
       stderr: 'pipe',
@@ -46,9 +47,14 @@ describe('one agent across a session’s MCP server and hooks', () => {
     };
     return { client: c, call };
   }
-  const edit = (client: string, file: string, env: NodeJS.ProcessEnv) =>
+  const edit = (client: string, file: string, env: NodeJS.ProcessEnv, session?: string) =>
     runCoord(['hook', 'pre-edit', '--client', client, '--state', d.stateDir], {
-      stdin: { cwd: root, tool_name: 'Edit', tool_input: { file_path: join(root, file) } },
+      stdin: {
+        cwd: root,
+        tool_name: client === 'copilot' ? 'edit' : 'Edit',
+        tool_input: { file_path: join(root, file), path: join(root, file) },
+        ...(session ? { session_id: session } : {}),
+      },
       env,
       cwd: root,
     });
@@ -72,6 +78,17 @@ describe('one agent across a session’s MCP server and hooks', () => {
     await agent.client.close();
     await waitFor(async () => (await locksOf(name)).length === 0, "the session's locks freed");
     assert.equal((await edit('claude', 'src/auto.ts', { CLAUDE_CODE_SESSION_ID: 'claude-session-two' })).stdout, '');
+  });
+
+  test("Copilot CLI through the project's shared .mcp.json entry (no --client): its MCP server and its hooks are one agent", async () => {
+    const agent = await mcp('copilot', { COPILOT_AGENT_SESSION_ID: 'copilot-session-one' }, false);
+    assert.match((await agent.call('lock_files', { files: ['src/cop.ts'] })).text, /^locked /);
+    const name = (await agent.call('who', {})).text.match(/(copilot#[0-9a-f]{6})/)?.[1];
+    assert.ok(name, 'the agent is named for copilot, as its hooks name it');
+    assert.equal((await edit('copilot', 'src/cop.ts', {}, 'copilot-session-one')).stdout, '', 'its own lock');
+    const other = await edit('copilot', 'src/cop.ts', {}, 'copilot-session-two');
+    assert.match(other.stdout, new RegExp(`held by ${name}`));
+    await agent.client.close();
   });
 
   test('Gemini CLI, which shares nothing but its process: the hook and the MCP server it started are one agent', async () => {

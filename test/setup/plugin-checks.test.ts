@@ -194,3 +194,18 @@ describe("coord's plugins: shell edits, the stop check, in process", () => {
     await beforeTool({ tool: 'edit' }, { args: { filePath: join(repo, 'src/a.ts'), oldString: '1', newString: '2' } });
   });
 });
+
+test("each plugin sees exactly the edit and shell tools of its client's profile (one list: Cline's shell tools had drifted)", async () => {
+  const { profileOf } = await import('../../src/clients/index.js');
+  const plugins = {
+    opencode: await import('../../src/plugins/opencode.js'),
+    kilo: await import('../../src/plugins/opencode.js'),
+    cline: await import('../../src/plugins/cline.js'),
+    pi: await import('../../src/plugins/pi.js'),
+  };
+  for (const [kind, plugin] of Object.entries(plugins)) {
+    const tools = profileOf(kind as keyof typeof plugins).tools;
+    assert.deepEqual([...plugin.EDIT_TOOLS], [...tools.edit], `${kind}: edit tools`);
+    assert.deepEqual([...plugin.SHELL_TOOLS], [...tools.shell], `${kind}: shell tools`);
+  }
+});

@@ -6,7 +6,8 @@
  */
 
 import { isJSONRPCRequest, StdioTransport } from '../../client/jsonrpc.js';
-import { DECIDE_EDIT_TOOL, hookDeny } from '../../core/edit-decision.js';
+import { claudeDeny } from '../../clients/answers.js';
+import { DECIDE_EDIT_TOOL } from '../../core/edit-decision.js';
 
 /** Serves initialize, tools/list (decide_edit only) and tools/call with `reason` until stdin closes. */
 export async function serveRefusal(reason: string, onClose: () => void): Promise<void> {
@@ -37,7 +38,7 @@ export async function serveRefusal(reason: string, onClose: () => void): Promise
     else if (m.method === 'tools/call')
       answer(
         params.name === DECIDE_EDIT_TOOL
-          ? { content: [{ type: 'text', text: JSON.stringify(hookDeny(reason)) }] }
+          ? { content: [{ type: 'text', text: JSON.stringify(claudeDeny(reason)) }] }
           : { content: [{ type: 'text', text: reason }], isError: true },
       );
     else if (m.method === 'ping') answer({});

@@ -10,7 +10,7 @@ import { claudePushFromEnv } from '../../client/claude-push.js';
 import { ensureDaemon, findDaemon } from '../../client/daemon-launcher.js';
 import { StdioTransport } from '../../client/jsonrpc.js';
 import { Bridge } from '../../client/mcp-relay.js';
-import { isClientKind, profileOf } from '../../clients/index.js';
+import { isClientKind, profileOf, sessionClient } from '../../clients/index.js';
 import { badAgentReason } from '../../core/edit-request.js';
 import { isAgentName, isBoardName } from '../../core/names.js';
 import { findRepoRoot } from '../../state-dir/board-name.js';
@@ -29,7 +29,8 @@ export async function runMcp(flags: McpFlags): Promise<void> {
   const fromClient = Boolean(env.CLAUDE_PROJECT_DIR);
   const workspace = env.CLAUDE_PROJECT_DIR || process.cwd();
   // One agent, one name: the hooks of this client session derive the same name and session (SPEC §10).
-  const kind = isClientKind(flags.client) ? flags.client : env.CLAUDE_CODE_SESSION_ID ? 'claude' : undefined;
+  // Without --client (the `.mcp.json` entry Claude Code and Copilot CLI share), the client's session variable.
+  const kind = isClientKind(flags.client) ? flags.client : sessionClient(env);
   const identity = kind ? identify(kind, env, { side: 'mcp' }) : null;
   const agent = resolveAgent({ flag: flags.agent, env, session: identity?.agent });
   const board = resolveBoard(flags.board, env, workspace);

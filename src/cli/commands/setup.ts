@@ -12,7 +12,7 @@ import type { Command } from 'commander';
 import { CliError } from '../../client/daemon-client.js';
 import { CLIENT_KINDS, type ClientKind, isClientKind, PROFILES, profileOf } from '../../clients/index.js';
 import { findRepoRoot } from '../../state-dir/board-name.js';
-import { liveDaemonUrl } from '../../state-dir/daemon-lock.js';
+import { findRunningDaemon } from '../../state-dir/daemon-lock.js';
 import { resolveStateDir } from '../../state-dir/state-dir.js';
 import { ensureToken, hookKeyOf, readToken } from '../../state-dir/token.js';
 import { fail } from '../output.js';
@@ -113,7 +113,7 @@ function hookDaemon(
     // Printing what setup would write makes nothing: without a token yet, it shows the command hooks.
     if (write) mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     const token = write ? ensureToken(stateDir).token : readToken(stateDir);
-    const url = liveDaemonUrl(stateDir) ?? `http://127.0.0.1:${Number(env.COORD_PORT) || DEFAULT_DAEMON_PORT}`;
+    const url = findRunningDaemon(stateDir)?.url ?? `http://127.0.0.1:${Number(env.COORD_PORT) || DEFAULT_DAEMON_PORT}`;
     return { url: url.replace(/\/+$/, ''), hookKey: hookKeyOf(token) };
   } catch {
     return undefined; // an unreadable state directory: command hooks, as before
@@ -192,8 +192,9 @@ async function write(
     while (!existsSync(gate)) await new Promise((r) => setTimeout(r, 20));
   }
   const changes: Change[] = [];
+  const others = otherSetups(mpath);
   for (const { p, before, after } of next) {
-    const rec = record(manifest, p.path, before);
+    const rec = record(manifest, p.path, beforeCoord(p, before, others, manifest.trusted));
     if (after !== before) {
       const made = folderToCreate(p.path);
       if (made) manifest.dirs = [...new Set([...(manifest.dirs ?? []), made])];
@@ -280,6 +281,18 @@ async function remove(ctx: SetupContext, plans: FilePlan[], mpath: string): Prom
       `no record of a coord setup here (${mpath}): took out coord's entries found by their marks in ${changes.length} file${changes.length === 1 ? '' : 's'}`,
     );
   return { client: ctx.client, scope: ctx.scope, files, notes };
+}
+
+/**
+ * What a file held before any coord setup wrote it, recorded as this setup's `before`: where another
+ * client's setup wrote the same file (`.mcp.json`, `AGENTS.md`), the file as it is now without coord's
+ * shared entry — never that other setup's entry, which `--remove` would otherwise put back after both
+ * setups were removed (issue 34 item 15); the user's own changes since are kept.
+ */
+function beforeCoord(p: FilePlan, current: string | null, others: Manifest[], trusted: string[]): string | null {
+  const sharer = others.flatMap((m) => m.files).find((f) => f.path === p.path);
+  if (!sharer || current === null) return current;
+  return p.undo(current, sharer.before, trusted);
 }
 
 /** The records of the other clients' setups in this state directory. */

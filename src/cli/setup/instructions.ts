@@ -4,7 +4,7 @@
  * `<!-- coord:begin v=N sha=… -->` and `<!-- coord:end -->`: updated in
  * place, never duplicated, and taken out leaving the rest as it was.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../core/canonical-json.js';
 
 export const SECTION_VERSION = 1;
 
@@ -21,7 +21,7 @@ const BEGIN = /<!-- coord:begin[^>]*-->/;
 const END = '<!-- coord:end -->';
 
 export function sectionBlock(body = SECTION_BODY): string {
-  const sha = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  const sha = sha256Hex(body).slice(0, 12);
   return `<!-- coord:begin v=${SECTION_VERSION} sha=${sha} -->\n${body}\n${END}\n`;
 }
 

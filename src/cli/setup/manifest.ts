@@ -3,11 +3,11 @@
  * content before coord first touched it and right after coord last wrote it,
  * and the Codex trust keys it recorded. Kept in `<state>/setup/`.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClientKind } from '../../clients/index.js';
 import type { Scope } from '../../clients/profile.js';
+import { sha256Hex } from '../../core/canonical-json.js';
 
 export interface FileRecord {
   path: string;
@@ -27,7 +27,7 @@ export interface Manifest {
 }
 
 export function manifestPath(stateDir: string, client: ClientKind, scope: Scope, root: string): string {
-  const where = scope === 'project' ? `-${createHash('sha256').update(root).digest('hex').slice(0, 8)}` : '';
+  const where = scope === 'project' ? `-${sha256Hex(root).slice(0, 8)}` : '';
   return join(stateDir, 'setup', `${client}-${scope}${where}.json`);
 }
 

@@ -10,7 +10,8 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { DECIDE_EDIT_TOOL, hookDeny, hookNote } from '../../core/edit-decision.js';
+import { claudeDeny, claudeNote } from '../../clients/answers.js';
+import { DECIDE_EDIT_TOOL } from '../../core/edit-decision.js';
 import { type EditRequest, editRequests, refusalReason } from '../../core/edit-request.js';
 import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
@@ -82,7 +83,7 @@ export const editTools: Tool[] = [
       }
       // SPEC §14: an allowed edit of a path with unheld changes elsewhere carries one line the model reads.
       const answer =
-        denied.length > 0 ? hookDeny(denied.join('\n')) : notes.length > 0 ? hookNote(notes.join('\n')) : {};
+        denied.length > 0 ? claudeDeny(denied.join('\n')) : notes.length > 0 ? claudeNote(notes.join('\n')) : {};
       return { text: JSON.stringify(answer), data: { decisions } };
     },
   },
