@@ -8,7 +8,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ROOT } from '../support/daemon.js';
+import { COORD, ROOT } from '../support/daemon.js';
 
 /** tsx by absolute URL: `--import tsx` would resolve from the scratch repository the CLI runs in. */
 const TSX = import.meta.resolve('tsx');
@@ -160,9 +160,10 @@ export const run = (
   opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; stdin?: string },
 ): Promise<Run> => start(cmd, args, opts).done;
 
-/** The coord CLI from source, in `cwd` (the board comes from the repository there). */
+/** The coord CLI under review (test/support/daemon.ts: dist/ when built from these sources), in `cwd`. */
 export function coord(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Run> {
-  return run(process.execPath, ['--import', TSX, join(ROOT, 'src/main.ts'), ...args], { ...opts, timeoutMs: 60_000 });
+  const [cmd, ...base] = COORD as [string, ...string[]];
+  return run(cmd, [...base, ...args], { ...opts, timeoutMs: 60_000 });
 }
 
 /** Show what a run said when an assertion about it fails. */

@@ -15,7 +15,7 @@ import { COORD, childEnv, type SpawnedDaemon, spawnDaemon } from '../support/dae
 import { repoWithWorktrees } from '../worktrees/git-repo.js';
 import { runCoord } from './run-hook.js';
 
-const [cmd, , , main] = COORD as [string, string, string, string];
+const [cmd, ...base] = COORD as [string, ...string[]];
 
 interface Receipt {
   agent: string;
@@ -118,7 +118,7 @@ describe('messages at session start and at the stop hook', () => {
     const env = { CLAUDE_CODE_SESSION_ID: 'mcp-and-hooks' };
     const transport = new StdioClientTransport({
       command: cmd,
-      args: ['--import', import.meta.resolve('tsx'), main, 'mcp', '--client', 'claude', '--state', d.stateDir],
+      args: [...base, 'mcp', '--client', 'claude', '--state', d.stateDir],
       cwd: root,
       env: childEnv({ COORD_AGENT: '', COORD_BOARD: '', ...env }) as Record<string, string>,
       stderr: 'pipe',

@@ -13,8 +13,7 @@ import { waitFor } from '../support/wait-for.js';
 import { repoWithWorktrees } from '../worktrees/git-repo.js';
 import { runCoord } from './run-hook.js';
 
-const [cmd, , , main] = COORD as [string, string, string, string];
-const base = ['--import', import.meta.resolve('tsx'), main];
+const [cmd, ...base] = COORD as [string, ...string[]];
 
 describe('one agent across a session’s MCP server and hooks', () => {
   let d: SpawnedDaemon;

@@ -2,8 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { COORD, childEnv } from '../support/daemon.js';
 
-const [cmd, , , main] = COORD as [string, string, string, string];
-const base = ['--import', import.meta.resolve('tsx'), main];
+const [cmd, ...base] = COORD as [string, ...string[]];
 
 export interface HookRun {
   code: number | null;

@@ -6,8 +6,7 @@ import { tempDir } from '../support/ctx.js';
 import { COORD, runProcess, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 
 // From another working directory `--import tsx` must name the loader by path.
-const [cmd, , , main] = COORD as [string, string, string, string];
-const base = ['--import', import.meta.resolve('tsx'), main];
+const [cmd, ...base] = COORD as [string, ...string[]];
 
 /** Runs the CLI from `cwd` (paths are resolved against it) and collects what it said. */
 function coord(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]) {

@@ -93,7 +93,8 @@ describe('coord mcp start-up', () => {
     const tools = answers.find((a) => a.id === 2).result.tools.map((t: { name: string }) => t.name);
     assert.deepEqual([...tools].sort(), [...SPEC_TOOLS].sort());
 
-    const modules = loads.modules.map((u) => u.replace(`file://${ROOT}`, ''));
+    // Named by source: the CLI runs from dist/ when the build is current (test/support/daemon.ts).
+    const modules = loads.modules.map((u) => u.replace(`file://${ROOT}`, '').replace(/^dist\/(.*)\.js$/, 'src/$1.ts'));
     assert.ok(modules.includes('src/cli/mcp-main.ts'), 'the fast path ran');
     // src/api/paths.ts is the contract's URLs as plain strings, made for light clients: it imports nothing.
     const heavy = modules.filter((m) =>

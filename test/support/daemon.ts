@@ -3,11 +3,29 @@ import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+// @ts-expect-error a plain .mjs build script, no types
+import { sourceHash } from '../../scripts/source-hash.mjs';
 import { tempDir } from './ctx.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
-/** The CLI from source: every test runs the code under review, never a stale build. */
-export const COORD = [process.execPath, '--import', 'tsx', join(ROOT, 'src/main.ts')];
+/**
+ * The CLI as the tests run it: always the code under review, never a stale build. When dist/ was built from
+ * exactly the sources in front of us (its stamp, written by `npm run build`, equals their hash) the tests run
+ * dist/main.js, as users do, and spare every child process tsx's compile; otherwise the sources through tsx.
+ * COORD_TEST_FROM_SOURCE=1 forces the sources.
+ */
+export const FROM_DIST = process.env.COORD_TEST_FROM_SOURCE !== '1' && distIsCurrent();
+export const COORD = FROM_DIST
+  ? [process.execPath, join(ROOT, 'dist/main.js')]
+  : [process.execPath, '--import', import.meta.resolve('tsx'), join(ROOT, 'src/main.ts')];
+
+function distIsCurrent(): boolean {
+  try {
+    return readFileSync(join(ROOT, 'dist/.source-hash'), 'utf8').trim() === sourceHash(ROOT);
+  } catch {
+    return false;
+  }
+}
 
 /** The environment for child processes: node --test's own marker must not leak into them. */
 export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {

@@ -17,7 +17,7 @@ import { COORD, childEnv, type SpawnedDaemon, spawnDaemon } from '../support/dae
 import { waitFor } from '../support/wait-for.js';
 import { type Repo, repoWithWorktrees } from './git-repo.js';
 
-const [cmd, , , main] = COORD as [string, string, string, string];
+const [cmd, ...base] = COORD as [string, ...string[]];
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
 
@@ -38,7 +38,7 @@ describe('work left behind by a killed session (SPEC §14)', () => {
     const tree = repo.linked[0] ?? '';
     const transport = new StdioClientTransport({
       command: cmd,
-      args: ['--import', import.meta.resolve('tsx'), main, 'mcp', '--agent', 'doomed'],
+      args: [...base, 'mcp', '--agent', 'doomed'],
       cwd: tree,
       env: childEnv({ COORD_STATE: d.stateDir, COORD_BOARD: '', COORD_AGENT: '' }) as Record<string, string>,
       stderr: 'pipe',

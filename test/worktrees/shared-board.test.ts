@@ -11,8 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { COORD, childEnv, runProcess, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { type Repo, repoWithWorktrees } from './git-repo.js';
 
-const [cmd, , , main] = COORD as [string, string, string, string];
-const base = ['--import', import.meta.resolve('tsx'), main];
+const [cmd, ...base] = COORD as [string, ...string[]];
 
 describe('one board across the work trees of a repository', () => {
   let d: SpawnedDaemon;
