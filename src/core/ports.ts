@@ -158,9 +158,13 @@ export interface TreeToVerify {
 
 /**
  * A submit's answer. `ended_locks`: this submit ended a work-tree lock that now waits for git to say what is
- * pending (SPEC §14, `settleEnded`); false when none did, so the caller need not look for any.
+ * pending (SPEC §14, `settleEnded`); false when none did, so the caller need not look for any. `integrated`:
+ * false when the store knows the task has no integration (SPEC §15) — its `{state: "none"}` needs no look;
+ * absent when it did not look.
  */
-export type SubmitOutcome = Outcome<{ task: Task; replayed: boolean; ended_locks: boolean }> | TreeToVerify;
+export type SubmitOutcome =
+  | Outcome<{ task: Task; replayed: boolean; ended_locks: boolean; integrated?: boolean }>
+  | TreeToVerify;
 
 export interface ListTasksQuery {
   board?: string | undefined;

@@ -122,7 +122,7 @@ describe('postgres: one round trip per claim, per claim-next and per submit', ()
     }
   });
 
-  test('a completed submit through the operation, on a daemon with git, sends the submit statement and the integration look only: no read of the claim’s work tree when it recorded none, no look for ended locks when none ended', async () => {
+  test('a completed submit through the operation, on a daemon with git, sends one statement: no read of the claim’s work tree when it recorded none, no look for ended locks when none ended, no second look for its integration', async () => {
     const store = await open(`trips_${process.pid}_${++schemas}`);
     try {
       const created = await store.createTask(task(1));
@@ -132,10 +132,8 @@ describe('postgres: one round trip per claim, per claim-next and per submit', ()
       const sent = recordStatements(store);
       const out = await invoke(submitResult, ctx, { task_id: g.task.id, claim_id: g.claim_id, status: 'completed' });
       assert.equal(out.task.state, 'completed');
-      assert.deepEqual(
-        sent.map(kindOf).map((k) => (/FROM integrations/.test(k) ? 'integration look' : k)),
-        ['submit', 'integration look'],
-      );
+      assert.deepEqual(sent.map(kindOf), ['submit']);
+      assert.deepEqual(out.task.integration, { state: 'none' });
     } finally {
       await store.close();
     }

@@ -79,9 +79,10 @@ export const submitResult = defineOperation({
     if (!outcome.ok && outcome.reason === 'work_tree') throw new CoordError('internal', 'submit held back twice');
     // SPEC §14: a work-tree lock this submit ended waits for git to say what stays held; none ended, none waits.
     if (outcome.ok && !outcome.replayed && outcome.ended_locks) await settleEnded(ctx).catch(() => 0);
-    const { task, replayed } = unwrap(outcome, input.task_id);
+    const { task, replayed, integrated } = unwrap(outcome, input.task_id);
     // SPEC §15: a finished task's JSON says where its work stands — `{state: "none"}` when it has no commits.
-    await describeIntegration(ctx.store, [task]);
+    if (integrated === false) task.integration = { state: 'none' };
+    else await describeIntegration(ctx.store, [task]);
     return { task, replayed };
   },
 });

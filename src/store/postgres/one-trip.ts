@@ -117,7 +117,7 @@ export async function claimOne(db: Queryable, now: number | null, cmd: ClaimComm
   return claimAnswer(await row<ClaimAnswer>(db, CLAIM_ONE, { ...claimParams(cmd, now), task_id: cmd.task_id }));
 }
 
-const SUBMIT_ONE = `SELECT r.outcome, r.event_seq, r.event_at, row_to_json(r.task) AS task
+const SUBMIT_ONE = `SELECT r.outcome, r.event_seq, r.event_at, r.integrated, row_to_json(r.task) AS task
   FROM coord_submit(@task_id, @claim_id, @status, @result, @result_hash, @now::bigint,
                     @unless_tree::boolean) AS r`;
 
@@ -128,8 +128,8 @@ export async function submitOne(
   db: Queryable,
   now: number | null,
   cmd: SubmitCommand,
-): Promise<OneTrip<{ task: Task; replayed: boolean }> & { tree?: TreeToVerify }> {
-  let r: { outcome: string; task: TaskRow; event_seq: number; event_at: number } | undefined;
+): Promise<OneTrip<{ task: Task; replayed: boolean; integrated: boolean }> & { tree?: TreeToVerify }> {
+  let r: { outcome: string; task: TaskRow; event_seq: number; event_at: number; integrated: boolean } | undefined;
   try {
     r = await row(db, SUBMIT_ONE, {
       task_id: cmd.task_id,
@@ -148,7 +148,7 @@ export async function submitOne(
   const tree = r?.outcome === 'tree' ? treeToVerify(r.task, cmd, Number.NEGATIVE_INFINITY) : null;
   if (tree) return { done: false, due: false, claimable: false, tree };
   if (r?.outcome !== 'done') return { done: false, due: false, claimable: false };
-  const { event_seq, event_at, task } = r;
+  const { event_seq, event_at, task, integrated } = r;
   const event = appended(taskFinished(task, cmd.status), event_seq, event_at);
-  return { done: true, value: { task: toTask(task), replayed: false }, event };
+  return { done: true, value: { task: toTask(task), replayed: false, integrated }, event };
 }

@@ -1,11 +1,12 @@
 -- Issue 36: a submit naming no work tree no longer reads the claim's work tree first (one round trip less per
 -- job). Core passes p_unless_tree instead: when the claim recorded a work tree (SPEC §14 "Verified done"),
--- nothing is written and the outcome is 'tree' with the row, so core asks git and submits again. The rest is
--- 0013's function unchanged.
+-- nothing is written and the outcome is 'tree' with the row, so core asks git and submits again. And it says
+-- whether the task has an integration (SPEC §15), so its answer's `{state: "none"}` needs no second look. The
+-- rest is 0013's function unchanged.
 DROP FUNCTION coord_submit(text, text, text, text, text, bigint);
 CREATE FUNCTION coord_submit(p_task_id text, p_claim_id text, p_status text, p_result text, p_hash text,
                              p_now bigint, p_unless_tree boolean)
-RETURNS TABLE (outcome text, task tasks, event_seq bigint, event_at bigint)
+RETURNS TABLE (outcome text, task tasks, event_seq bigint, event_at bigint, integrated boolean)
 LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   v_full text;
@@ -59,6 +60,7 @@ BEGIN
   INTO event_seq, v_full;
   PERFORM pg_notify('coord_events', CASE WHEN octet_length(v_full) < 7900 THEN v_full
                     ELSE json_build_object('schema', current_schema(), 'seq', event_seq)::text END);
+  integrated := EXISTS (SELECT 1 FROM integrations WHERE task_id = p_task_id);
   outcome := 'done';
   RETURN NEXT;
 END
