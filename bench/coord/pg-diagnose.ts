@@ -299,6 +299,19 @@ async function coord(url: string) {
     let cpu0 = cpuByPid();
     const claimLat: number[] = [];
     const submitLat: number[] = [];
+    // The daemons' queries to PostgreSQL (GET /v1/health round_trips), counted over the timed part.
+    const healthAgent = new Agent({ keepAlive: false });
+    const queries = async () => {
+      let n = 0;
+      for (const b of bases) {
+        const h = JSON.parse((await call(healthAgent, b, 'GET', '/v1/health')).body) as {
+          round_trips?: { queries: number };
+        };
+        n += h.round_trips?.queries ?? Number.NaN;
+      }
+      return n;
+    };
+    let q0 = 0;
     let drained: () => void = () => {};
     const sampling = sampleWaits(
       url,
@@ -333,6 +346,7 @@ async function coord(url: string) {
           done++;
           if (done === WARMUP) {
             await admin.query('SELECT pg_stat_statements_reset()');
+            q0 = await queries();
             cpu0 = cpuByPid();
             t0 = performance.now();
           }
@@ -341,12 +355,14 @@ async function coord(url: string) {
     );
     const secs = (performance.now() - t0) / 1000;
     const after = cpuByPid();
+    const trips = (await queries()) - q0;
     drained();
     await sampling;
     for (const x of (await admin.query("SELECT pid FROM pg_stat_activity WHERE query ILIKE 'LISTEN%'")).rows)
       listeners.add(x.pid as number);
     const cpu = cpuDelta(cpu0, after, d.pid);
     report(`coord (${DAEMONS} daemon${DAEMONS > 1 ? 's' : ''}, ${WORKERS} HTTP workers)`, done - WARMUP, secs, cpu);
+    console.log(`   round trips to PostgreSQL per job: ${(trips / (done - WARMUP)).toFixed(2)} (GET /v1/health)`);
     console.log(
       `   claim-next p50 ${pct(claimLat, 0.5).toFixed(2)} ms p90 ${pct(claimLat, 0.9).toFixed(2)} ms; submit p50 ${pct(submitLat, 0.5).toFixed(2)} ms p90 ${pct(submitLat, 0.9).toFixed(2)} ms`,
     );

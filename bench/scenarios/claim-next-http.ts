@@ -63,6 +63,32 @@ async function commitStats(url: string, headers: Record<string, string>): Promis
   return h.group_commit ?? { commits: 0, writes: 0 };
 }
 
+/** coord's daemon (from dist/) claiming from a copy of `seeded` under load; its group-commit batching in extra. */
+export async function coordClaims(
+  seeded: string,
+  durability: 'full' | 'normal',
+  nodeArgs: string[] = [],
+): Promise<{ value: number; extra: Record<string, number> }> {
+  const d = await startCoordDaemon({
+    dbFile: seeded,
+    env: durability === 'normal' ? { COORD_DURABILITY: 'normal' } : {},
+    ...(nodeArgs.length > 0 ? { nodeArgs } : {}),
+  });
+  try {
+    const before = await commitStats(d.url, d.headers);
+    const m = await loadClaims(`${d.url}/v1/claim`, '{"agent":"bench-agent"}', d.headers);
+    const after = await commitStats(d.url, d.headers);
+    if (queuedLeft(`${d.stateDir}/coord.db`) === 0) throw new Error('queue ran dry: raise ROWS');
+    const commits = after.commits - before.commits;
+    return {
+      value: m.value,
+      extra: { ...m.extra, writes_per_commit: commits ? (after.writes - before.writes) / commits : 0 },
+    };
+  } finally {
+    await d.stop().catch(() => {});
+  }
+}
+
 /**
  * Durable ('full', the default): coord's group commit vs a floor that syncs every claim (synchronous=FULL,
  * one autocommit UPDATE per request). 'normal': coord `--durability normal` vs the same floor at NORMAL.
@@ -86,25 +112,7 @@ export function claimNextHttp(durability: 'full' | 'normal') {
       template = await seededTemplate([{ rows: ROWS }], coordSchema());
     },
     contenders: {
-      coord: async () => {
-        const d = await startCoordDaemon({
-          dbFile: template,
-          env: durability === 'normal' ? { COORD_DURABILITY: 'normal' } : {},
-        });
-        try {
-          const before = await commitStats(d.url, d.headers);
-          const m = await loadClaims(`${d.url}/v1/claim`, '{"agent":"bench-agent"}', d.headers);
-          const after = await commitStats(d.url, d.headers);
-          if (queuedLeft(`${d.stateDir}/coord.db`) === 0) throw new Error('queue ran dry: raise ROWS');
-          const commits = after.commits - before.commits;
-          return {
-            value: m.value,
-            extra: { ...m.extra, writes_per_commit: commits ? (after.writes - before.writes) / commits : 0 },
-          };
-        } finally {
-          await d.stop().catch(() => {});
-        }
-      },
+      coord: () => coordClaims(template, durability),
       floor: async () => {
         const db = freshCopy(template);
         const server = await startServer(CLAIM_SERVER, { path: db.path, schema: coordSchema(), synchronous: sync });

@@ -4,6 +4,7 @@ import changesWorktrees from './changes-worktrees.js';
 import claimLatencyHttp from './claim-latency-http.js';
 import claimNextBlocked from './claim-next-blocked.js';
 import claimNextHttpDurable, { claimNextHttp } from './claim-next-http.js';
+import claimNextHttpNaive from './claim-next-http-naive.js';
 import claimNextInprocess from './claim-next-inprocess.js';
 import { cliInbox, cliVersion } from './cli-start.js';
 import daemonRss from './daemon-rss.js';
@@ -29,6 +30,7 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'job-cycle-inprocess', scenario: jobCycleInprocess },
   { file: 'claim-next-http', scenario: claimNextHttpDurable },
   { file: 'claim-next-http-normal', scenario: claimNextHttp('normal') },
+  { file: 'claim-next-http-naive', scenario: claimNextHttpNaive },
   { file: 'claim-latency-http', scenario: claimLatencyHttp },
   { file: 'empty-inbox-http', scenario: emptyInboxHttp },
   { file: 'inbox-history', scenario: inboxHistory },

@@ -20,7 +20,7 @@ import type {
   Task,
   TaskState,
 } from './model.js';
-import type { WorktreeStore } from './worktree-ports.js';
+import type { ClaimTree, WorktreeStore } from './worktree-ports.js';
 
 /** Capabilities that differ between backends, named in one place. */
 export interface StoreCapabilities {
@@ -141,7 +141,30 @@ export interface SubmitCommand extends FenceCommand {
   change?: ChangeRecord | null;
   /** SPEC §14: the submitter's plain locks from this work tree on these paths become holds of the task. */
   hold?: { agent: string; worktree: string; paths: string[] } | null;
+  /**
+   * SPEC §14 "Verified done": core has not looked at the claim's work tree yet. If this claim recorded one,
+   * nothing is written and the answer is `work_tree` (core asks git, then submits again); if it recorded none,
+   * the submit goes on — so a program's submit costs no read of its work tree first.
+   */
+  unless_tree?: boolean;
 }
+
+/** A submit with `unless_tree` whose claim recorded a work tree: nothing was written; verify it first. */
+export interface TreeToVerify {
+  ok: false;
+  reason: 'work_tree';
+  tree: ClaimTree;
+}
+
+/**
+ * A submit's answer. `ended_locks`: this submit ended a work-tree lock that now waits for git to say what is
+ * pending (SPEC §14, `settleEnded`); false when none did, so the caller need not look for any. `integrated`:
+ * false when the store knows the task has no integration (SPEC §15) — its `{state: "none"}` needs no look;
+ * absent when it did not look.
+ */
+export type SubmitOutcome =
+  | Outcome<{ task: Task; replayed: boolean; ended_locks: boolean; integrated?: boolean }>
+  | TreeToVerify;
 
 export interface ListTasksQuery {
   board?: string | undefined;
@@ -257,7 +280,7 @@ export interface Store extends NotesAndMessages, WorktreeStore, Connectors, Inte
   claimNext(cmd: ClaimNextCommand): Promise<ClaimGrant | null>;
   heartbeat(cmd: FenceCommand & { lease_ms: number | null }): Promise<Outcome<{ lease_until: string }>>;
   release(cmd: FenceCommand & { to: string | null; note?: NoteDraft | null }): Promise<Outcome<{ task: Task }>>;
-  submit(cmd: SubmitCommand): Promise<Outcome<{ task: Task; replayed: boolean }>>;
+  submit(cmd: SubmitCommand): Promise<SubmitOutcome>;
   cancel(cmd: {
     task_id: string;
     agent: string;

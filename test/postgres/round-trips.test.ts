@@ -6,8 +6,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
+import { systemClock } from '../../src/core/clock.js';
+import { invoke } from '../../src/core/invoke.js';
 import type { CoordEvent } from '../../src/core/model.js';
+import type { Ctx } from '../../src/core/operation.js';
+import { claimTask } from '../../src/core/ops/claim-task.js';
+import { submitResult } from '../../src/core/ops/fenced.js';
 import type { CreateTaskCommand } from '../../src/core/ports.js';
+import { Presence } from '../../src/core/presence.js';
+import { GitRepos } from '../../src/git/git-repos.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { waitFor } from '../live/helpers.js';
 import { type PgServer, startPostgres } from '../support/postgres.js';
@@ -110,6 +117,23 @@ describe('postgres: one round trip per claim, per claim-next and per submit', ()
       await one('submit', () => store.submit({ task_id: g.task.id, claim_id: 'c2', ...done }));
       assert.equal(await one('claim-next', () => store.claimNext({ ...next, claim_id: 'c3' })), null);
       assert.equal(await one('sweep probe', () => store.sweep()), 0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a completed submit through the operation, on a daemon with git, sends one statement: no read of the claim’s work tree when it recorded none, no look for ended locks when none ended, no second look for its integration', async () => {
+    const store = await open(`trips_${process.pid}_${++schemas}`);
+    try {
+      const created = await store.createTask(task(1));
+      assert.ok(created.ok);
+      const ctx: Ctx = { store, clock: systemClock, presence: new Presence(), git: new GitRepos() };
+      const g = await invoke(claimTask, ctx, { task_id: created.task.id, agent: 'w' });
+      const sent = recordStatements(store);
+      const out = await invoke(submitResult, ctx, { task_id: g.task.id, claim_id: g.claim_id, status: 'completed' });
+      assert.equal(out.task.state, 'completed');
+      assert.deepEqual(sent.map(kindOf), ['submit']);
+      assert.deepEqual(out.task.integration, { state: 'none' });
     } finally {
       await store.close();
     }

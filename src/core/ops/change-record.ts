@@ -8,6 +8,7 @@ import type { ChangeRecord } from '../git-port.js';
 import { shortTree } from '../holds.js';
 import type { Ctx } from '../operation.js';
 import { overlaps } from '../paths.js';
+import type { ClaimTree } from '../worktree-ports.js';
 
 export interface Verified {
   change: ChangeRecord;
@@ -31,10 +32,11 @@ export function touchedPaths(
 export async function verifyDone(
   ctx: Ctx,
   input: { task_id: string; claim_id: string; worktree?: string | undefined; allow_dirty?: boolean | undefined },
+  /** The claim's work tree, when the store has just named it (a submit held back): not read again. */
+  known?: ClaimTree,
 ): Promise<Verified | null> {
   if (!ctx.git) return null;
-  // One primary-key read when the submit names no work tree: a program's submit pays nothing more.
-  const claimed = await ctx.store.claimTree(input.task_id);
+  const claimed = known ?? (await ctx.store.claimTree(input.task_id));
   const mine = claimed?.claim_id === input.claim_id ? claimed : null;
   const worktree = input.worktree ?? mine?.worktree;
   if (!worktree) return null;

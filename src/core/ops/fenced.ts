@@ -1,11 +1,12 @@
 /** heartbeat, release and submit: each presents the claim_id, the fencing token (SPEC rule 5). */
 import { resultHash } from '../canonical-json.js';
 import { describeIntegration } from '../describe-integration.js';
+import { CoordError } from '../errors.js';
 import { type Ctx, defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
 import { HeartbeatOutput, SubmitOutput, TaskEnvelope } from '../output-schemas.js';
 import { HeartbeatInput, ReleaseInput, SubmitInput } from '../schemas.js';
-import { verifyDone } from './change-record.js';
+import { type Verified, verifyDone } from './change-record.js';
 import { settleEnded } from './settle-holds.js';
 import { noteWorkLeft } from './work-left.js';
 import { trackTree } from './worktree-context.js';
@@ -53,22 +54,36 @@ export const submitResult = defineOperation({
   output: SubmitOutput,
   async run(ctx, input) {
     const result = input.result ?? null;
-    // SPEC §14: only `completed` needs its work committed; a failed task's work stays held all the same.
-    const verified = input.status === 'completed' ? await verifyDone(ctx, input) : null;
-    const outcome = await ctx.store.submit({
-      task_id: input.task_id,
-      claim_id: input.claim_id,
-      status: input.status,
-      result,
-      result_hash: resultHash(input.status, result),
-      note: input.note === undefined ? null : { text: input.note },
-      ...(verified ? { change: verified.change, hold: verified.hold } : {}),
-    });
-    if (outcome.ok && !outcome.replayed) await settleEnded(ctx).catch(() => 0);
-    const done = unwrap(outcome, input.task_id);
+    const submit = (verified: Verified | null, unlessTree: boolean) =>
+      ctx.store.submit({
+        task_id: input.task_id,
+        claim_id: input.claim_id,
+        status: input.status,
+        result,
+        result_hash: resultHash(input.status, result),
+        note: input.note === undefined ? null : { text: input.note },
+        ...(verified ? { change: verified.change, hold: verified.hold } : {}),
+        ...(unlessTree ? { unless_tree: true } : {}),
+      });
+    // SPEC §14: only `completed` needs its work committed; a failed task's work stays held all the same. A
+    // submit naming its work tree is verified first; one naming none is verified only if its claim recorded
+    // one — the store says so instead of writing, so a program's submit is one statement (issue 36).
+    const verifies = input.status === 'completed' && ctx.git !== undefined;
+    let outcome = await submit(
+      verifies && input.worktree ? await verifyDone(ctx, input) : null,
+      verifies && !input.worktree,
+    );
+    if (!outcome.ok && outcome.reason === 'work_tree')
+      outcome = await submit(await verifyDone(ctx, input, outcome.tree), false);
+    // Without unless_tree the store writes or explains a loss; it never holds the submit back again.
+    if (!outcome.ok && outcome.reason === 'work_tree') throw new CoordError('internal', 'submit held back twice');
+    // SPEC §14: a work-tree lock this submit ended waits for git to say what stays held; none ended, none waits.
+    if (outcome.ok && !outcome.replayed && outcome.ended_locks) await settleEnded(ctx).catch(() => 0);
+    const { task, replayed, integrated } = unwrap(outcome, input.task_id);
     // SPEC §15: a finished task's JSON says where its work stands — `{state: "none"}` when it has no commits.
-    await describeIntegration(ctx.store, [done.task]);
-    return done;
+    if (integrated === false) task.integration = { state: 'none' };
+    else await describeIntegration(ctx.store, [task]);
+    return { task, replayed };
   },
 });
 

@@ -4,10 +4,10 @@
  * never change a row; on a miss we only read to explain the loss.
  */
 import type { Task } from '../../core/model.js';
-import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
+import type { FenceCommand, Outcome, SubmitCommand, TreeToVerify } from '../../core/ports.js';
 import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
 import { integrationOf } from '../shared/integration-rows.js';
-import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
+import { type TaskRow, toFacts, toTask, treeToVerify } from '../shared/rows.js';
 import { taskFinished, taskRequeued } from '../shared/task-events.js';
 import { blockerCompleted } from './deps.js';
 import type { ClaimEndedHook } from './due.js';
@@ -15,6 +15,8 @@ import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
 const FENCE = `id = @task_id AND state = 'claimed' AND claim_id = @claim_id AND lease_until > @now::bigint`;
+/** SPEC §14: the claim recorded its work tree (shared/rows.ts claimTreeOf): a submit with `unless_tree` stops. */
+const TREE_KNOWN = 'COALESCE(claim_tree_of = claim_id AND claim_worktree IS NOT NULL, false)';
 const FENCE_T = `t.id = @task_id AND t.state = 'claimed' AND t.claim_id = @claim_id AND t.lease_until > @now::bigint`;
 
 export const currentRow = (tx: Tx, id: string) => row<TaskRow>(tx.db, 'SELECT * FROM tasks WHERE id = @id', { id });
@@ -75,14 +77,15 @@ export async function submit(
   tx: Tx,
   cmd: SubmitCommand,
   onClaimEnded: ClaimEndedHook,
-): Promise<Outcome<{ task: Task; replayed: boolean }>> {
+): Promise<Outcome<{ task: Task; replayed: boolean }> | TreeToVerify> {
   const r = await row<TaskRow>(
     tx.db,
     `UPDATE tasks SET state = @status, result_status = @status, result = @result, result_hash = @result_hash,
             lease_until = NULL, claim_session = NULL, claim_end = 'submitted', updated_at = @now::bigint,
             change_record = COALESCE(change_record, @change::text)
-     WHERE ${FENCE} RETURNING *`,
+     WHERE ${FENCE} AND NOT (@unless_tree::boolean AND ${TREE_KNOWN}) RETURNING *`,
     {
+      unless_tree: cmd.unless_tree === true,
       change: cmd.change ? JSON.stringify(cmd.change) : null,
       task_id: cmd.task_id,
       claim_id: cmd.claim_id,
@@ -100,6 +103,8 @@ export async function submit(
     return { ok: true, task: toTask(r), replayed: false };
   }
   const now = await currentRow(tx, cmd.task_id);
+  const verify = treeToVerify(now, cmd, tx.now);
+  if (verify) return verify;
   const why = explainSubmitLoss(now ? toFacts(now) : null, cmd.claim_id, cmd.result_hash, tx.now);
   if (why.ok && now) return { ok: true, task: toTask(now), replayed: true };
   return why.ok ? { ok: false, reason: 'not_found' } : why;

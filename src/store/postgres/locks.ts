@@ -148,6 +148,7 @@ async function free(
       task: opts.task ?? null,
     });
     done.push(...ended.map((l) => l.lock_id));
+    tx.endedLocks = (tx.endedLocks ?? 0) + ended.length;
     where = `(${where}) AND worktree IS NULL`;
   }
   const gone = await rows<LockRow & { claim_id: string | null }>(tx.db, FREE(where), params);

@@ -7,9 +7,9 @@
  * dependents to tell) the statement changes nothing and says so; the store then takes its general path.
  */
 import type { ClaimGrant, CoordEvent, Task } from '../../core/model.js';
-import type { ClaimCommand, ClaimNextCommand, SubmitCommand } from '../../core/ports.js';
+import type { ClaimCommand, ClaimNextCommand, SubmitCommand, TreeToVerify } from '../../core/ports.js';
 import type { NewEvent } from '../shared/new-event.js';
-import { type TaskRow, toGrant, toTask } from '../shared/rows.js';
+import { type TaskRow, toGrant, toTask, treeToVerify } from '../shared/rows.js';
 import { taskClaimed, taskFinished } from '../shared/task-events.js';
 import type { Queryable } from './database.js';
 import { DB_NOW, dueAt } from './due.js';
@@ -117,8 +117,9 @@ export async function claimOne(db: Queryable, now: number | null, cmd: ClaimComm
   return claimAnswer(await row<ClaimAnswer>(db, CLAIM_ONE, { ...claimParams(cmd, now), task_id: cmd.task_id }));
 }
 
-const SUBMIT_ONE = `SELECT r.outcome, r.event_seq, r.event_at, row_to_json(r.task) AS task
-  FROM coord_submit(@task_id, @claim_id, @status, @result, @result_hash, @now::bigint) AS r`;
+const SUBMIT_ONE = `SELECT r.outcome, r.event_seq, r.event_at, r.integrated, row_to_json(r.task) AS task
+  FROM coord_submit(@task_id, @claim_id, @status, @result, @result_hash, @now::bigint,
+                    @unless_tree::boolean) AS r`;
 
 /** The function's "the general path must do this one" (migration 0005): nothing was changed. */
 const SLOW_PATH = 'CO001';
@@ -127,8 +128,8 @@ export async function submitOne(
   db: Queryable,
   now: number | null,
   cmd: SubmitCommand,
-): Promise<OneTrip<{ task: Task; replayed: boolean }>> {
-  let r: { outcome: string; task: TaskRow; event_seq: number; event_at: number } | undefined;
+): Promise<OneTrip<{ task: Task; replayed: boolean; integrated: boolean }> & { tree?: TreeToVerify }> {
+  let r: { outcome: string; task: TaskRow; event_seq: number; event_at: number; integrated: boolean } | undefined;
   try {
     r = await row(db, SUBMIT_ONE, {
       task_id: cmd.task_id,
@@ -137,13 +138,17 @@ export async function submitOne(
       result: JSON.stringify(cmd.result ?? null),
       result_hash: cmd.result_hash,
       now,
+      unless_tree: cmd.unless_tree === true,
     });
   } catch (e) {
     if ((e as { code?: string }).code === SLOW_PATH) return { done: false, due: false, claimable: false };
     throw e;
   }
+  // The claim recorded its work tree (migration 0017): core verifies it first; nothing was written.
+  const tree = r?.outcome === 'tree' ? treeToVerify(r.task, cmd, Number.NEGATIVE_INFINITY) : null;
+  if (tree) return { done: false, due: false, claimable: false, tree };
   if (r?.outcome !== 'done') return { done: false, due: false, claimable: false };
-  const { event_seq, event_at, task } = r;
+  const { event_seq, event_at, task, integrated } = r;
   const event = appended(taskFinished(task, cmd.status), event_seq, event_at);
-  return { done: true, value: { task: toTask(task), replayed: false }, event };
+  return { done: true, value: { task: toTask(task), replayed: false, integrated }, event };
 }

@@ -5,7 +5,7 @@ import { isReadOnly } from '../../core/edit-decision.js';
 import type { IntegrationStore } from '../../core/integration-ports.js';
 import type { NotesAndMessages } from '../../core/message-ports.js';
 import type { CoordEvent } from '../../core/model.js';
-import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
+import type { EventListener, Store, StoreCapabilities, SubmitOutcome } from '../../core/ports.js';
 import type { WorktreeStore } from '../../core/worktree-ports.js';
 import { answerOf } from '../shared/edit-answer.js';
 import { integrationOf } from '../shared/integration-rows.js';
@@ -272,26 +272,41 @@ export class PostgresStore implements Store {
   async submit(cmd: Parameters<Store['submit']>[0]) {
     // A change record or holds to take (SPEC §14) go the general way too.
     if (cmd.note || cmd.change || cmd.hold) {
-      return this.write(async (tx) => {
+      return this.write(async (tx): Promise<SubmitOutcome> => {
         const out = await submit(tx, cmd, this.claimEnded);
+        if (!out.ok && out.reason === 'work_tree') return out;
         if (out.ok && !out.replayed && cmd.hold) {
           await holdAtSubmit(tx, { ...cmd.hold, board: out.task.board, task_id: cmd.task_id });
         }
         // SPEC §15: completed work with commits enters the integration queue in the same transaction.
         const queued = out.ok && !out.replayed ? integrationOf(cmd) : null;
         if (queued) await queueIntegration(tx, queued);
-        return withNote(tx, out, cmd.note, out.ok ? out.task.claimed_by : null, 'submit', out.ok && !out.replayed);
+        const noted = await withNote(
+          tx,
+          out,
+          cmd.note,
+          out.ok ? out.task.claimed_by : null,
+          'submit',
+          out.ok && !out.replayed,
+        );
+        return noted.ok ? { ...noted, ended_locks: (tx.endedLocks ?? 0) > 0 } : noted;
       });
     }
     return guarded(async () => {
       // One round trip in the common case (coord_submit, migration 0005); replays, losses, locks, dependents
       // and anything due take the general path.
       const one = await submitOne(this.pool, this.clockNow(), cmd);
+      // The claim recorded its work tree: verify it first (SPEC §14); nothing was written.
+      if (one.tree) return one.tree;
       if (one.done) {
         await this.feed?.committed([one.event]);
-        return { ok: true as const, ...one.value };
+        // The statement ran only with no lock of the claim to end (coord_submit): none waits for git.
+        return { ok: true as const, ...one.value, ended_locks: false };
       }
-      return this.write((tx) => submit(tx, cmd, this.claimEnded));
+      return this.write(async (tx): Promise<SubmitOutcome> => {
+        const out = await submit(tx, cmd, this.claimEnded);
+        return out.ok ? { ...out, ended_locks: (tx.endedLocks ?? 0) > 0 } : out;
+      });
     });
   }
   async cancel(cmd: Parameters<Store['cancel']>[0]) {

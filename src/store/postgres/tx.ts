@@ -19,6 +19,8 @@ export interface Tx {
   pending: NewEvent[];
   /** Due leases and ttls moved at the start of this transaction. */
   moved: number;
+  /** Work-tree locks this transaction ended that wait for git (settleEnded, SPEC §14); a submit reports it. */
+  endedLocks?: number;
 }
 
 /** Records an event of this transaction; it is written with the COMMIT (commit()). */

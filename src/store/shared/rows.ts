@@ -1,5 +1,7 @@
 import type { Artifact, ClaimGrant, CoordEvent, EventType, ResultStatus, Task, TaskState } from '../../core/model.js';
+import type { TreeToVerify } from '../../core/ports.js';
 import type { ClaimEnd, TaskFacts } from '../../core/rules.js';
+import type { ClaimTree } from '../../core/worktree-ports.js';
 import { taskUsage } from './task-usage.js';
 
 /** A tasks row as both stores return it (labels: JSON text in SQLite, text[] in PostgreSQL). */
@@ -40,6 +42,8 @@ export interface TaskRow {
   claim_worktree: string | null;
   claim_head: string | null;
   claim_tree_of: string | null;
+  /** SPEC §14 (migration 0015): the work tree's dirty paths when the claim began, as JSON text. */
+  claim_dirty?: string | null;
   change_record: string | null;
   /** Who last handed it over with release --to (migration 0011); older rows: null. */
   handed_by: string | null;
@@ -48,6 +52,33 @@ export interface TaskRow {
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The work tree the row's current claim recorded (SPEC §14), or null when it recorded none. */
+export const claimTreeOf = (r: TaskRow): ClaimTree | null =>
+  r.claim_id && r.claim_tree_of === r.claim_id && r.claim_worktree
+    ? {
+        claim_id: r.claim_tree_of,
+        worktree: r.claim_worktree,
+        head: r.claim_head,
+        dirty: r.claim_dirty ? (JSON.parse(r.claim_dirty) as string[]) : null,
+      }
+    : null;
+
+/**
+ * SPEC §14, a submit with `unless_tree` whose fenced write was held back: when its claim is still live and
+ * recorded a work tree, core verifies that work tree first (nothing was written); else the loss is explained
+ * as usual. The write's predicate and this test are the same condition (`TREE_KNOWN` in each store's fenced.ts).
+ */
+export function treeToVerify(
+  r: TaskRow | null | undefined,
+  cmd: { claim_id: string; unless_tree?: boolean | undefined },
+  now: number,
+): TreeToVerify | null {
+  if (!cmd.unless_tree || !r || r.state !== 'claimed' || r.claim_id !== cmd.claim_id) return null;
+  if (r.lease_until === null || Number(r.lease_until) <= now) return null;
+  const tree = claimTreeOf(r);
+  return tree ? { ok: false, reason: 'work_tree', tree } : null;
+}
 
 export function toTask(r: TaskRow): Task {
   return {

@@ -4,15 +4,17 @@
  * never change a row; on a miss we only read to explain the loss.
  */
 import type { Task } from '../../core/model.js';
-import type { FenceCommand, Outcome, SubmitCommand } from '../../core/ports.js';
+import type { FenceCommand, Outcome, SubmitCommand, TreeToVerify } from '../../core/ports.js';
 import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
 import { integrationOf } from '../shared/integration-rows.js';
-import { type TaskRow, toFacts, toTask } from '../shared/rows.js';
+import { type TaskRow, toFacts, toTask, treeToVerify } from '../shared/rows.js';
 import { taskFinished, taskRequeued } from '../shared/task-events.js';
 import { blockerCompleted } from './deps.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const FENCE = `id = @task_id AND state = 'claimed' AND claim_id = @claim_id AND lease_until > @now`;
+/** SPEC §14: the claim recorded its work tree (shared/rows.ts claimTreeOf): a submit with `unless_tree` stops. */
+const TREE_KNOWN = 'claim_tree_of IS claim_id AND claim_worktree IS NOT NULL';
 
 const current = (tx: Tx, id: string) => stmt(tx.db, 'SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
 
@@ -55,14 +57,15 @@ export function submit(
   tx: Tx,
   cmd: SubmitCommand,
   onClaimEnded: (tx: Tx, row: TaskRow) => void,
-): Outcome<{ task: Task; replayed: boolean }> {
+): Outcome<{ task: Task; replayed: boolean }> | TreeToVerify {
   const row = stmt(
     tx.db,
     `UPDATE tasks SET state = @status, result_status = @status, result = @result, result_hash = @result_hash,
             lease_until = NULL, claim_session = NULL, claim_end = 'submitted', updated_at = @now,
             change_record = COALESCE(change_record, @change)
-     WHERE ${FENCE} RETURNING *`,
+     WHERE ${FENCE} AND NOT (@unless_tree AND ${TREE_KNOWN}) RETURNING *`,
   ).get({
+    unless_tree: cmd.unless_tree ? 1 : 0,
     change: cmd.change ? JSON.stringify(cmd.change) : null,
     task_id: cmd.task_id,
     claim_id: cmd.claim_id,
@@ -79,6 +82,8 @@ export function submit(
     return { ok: true, task: toTask(row), replayed: false };
   }
   const now = current(tx, cmd.task_id);
+  const verify = treeToVerify(now, cmd, tx.now);
+  if (verify) return verify;
   const why = explainSubmitLoss(now ? toFacts(now) : null, cmd.claim_id, cmd.result_hash, tx.now);
   if (why.ok && now) return { ok: true, task: toTask(now), replayed: true };
   return why.ok ? { ok: false, reason: 'not_found' } : why;

@@ -141,7 +141,10 @@ function free(tx: Tx, lockId: string, reason: string, opts: { final?: boolean; t
        WHERE lock_id = @lock_id AND worktree IS NOT NULL AND held_since IS NULL AND ended_for IS NULL
        RETURNING lock_id`,
     ).get({ lock_id: lockId, now: tx.now, reason, task: opts.task ?? null });
-    if (ended) return true;
+    if (ended) {
+      tx.endedLocks = (tx.endedLocks ?? 0) + 1;
+      return true;
+    }
     // Already a hold, or ended and waiting for git: only a final end takes it away.
     if (stmt(tx.db, 'SELECT 1 FROM locks WHERE lock_id = ? AND worktree IS NOT NULL').get(lockId)) return false;
   }

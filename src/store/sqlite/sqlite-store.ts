@@ -8,7 +8,7 @@ import type { CoordError } from '../../core/errors.js';
 import type { IntegrationStore } from '../../core/integration-ports.js';
 import type { NotesAndMessages } from '../../core/message-ports.js';
 import type { CoordEvent } from '../../core/model.js';
-import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
+import type { EventListener, Store, StoreCapabilities, SubmitOutcome } from '../../core/ports.js';
 import type { WorktreeStore } from '../../core/worktree-ports.js';
 import { answerOf } from '../shared/edit-answer.js';
 import { integrationOf } from '../shared/integration-rows.js';
@@ -242,14 +242,16 @@ export class SqliteStore implements Store {
     });
   }
   async submit(cmd: Parameters<Store['submit']>[0]) {
-    return this.write((tx) => {
+    return this.write((tx): SubmitOutcome => {
       const out = submit(tx, cmd, this.claimEnded);
+      if (!out.ok && out.reason === 'work_tree') return out;
       if (out.ok && !out.replayed && cmd.hold)
         holdAtSubmit(tx, { ...cmd.hold, board: out.task.board, task_id: cmd.task_id });
       // SPEC §15: completed work with commits enters the integration queue in the same transaction.
       const queued = out.ok && !out.replayed ? integrationOf(cmd) : null;
       if (queued) queueIntegration(tx, queued);
-      return withNote(tx, out, cmd.note, out.ok ? out.task.claimed_by : null, 'submit', out.ok && !out.replayed);
+      const noted = withNote(tx, out, cmd.note, out.ok ? out.task.claimed_by : null, 'submit', out.ok && !out.replayed);
+      return noted.ok ? { ...noted, ended_locks: (tx.endedLocks ?? 0) > 0 } : noted;
     });
   }
   async cancel(cmd: Parameters<Store['cancel']>[0]) {

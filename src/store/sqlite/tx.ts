@@ -26,6 +26,8 @@ export interface Tx {
   events: CoordEvent[];
   /** Due rows the write's batch moved before it ran (group-commit.ts); the sweep counts them. */
   dueMoved?: number;
+  /** Work-tree locks this transaction ended that wait for git (settleEnded, SPEC §14); a submit reports it. */
+  endedLocks?: number;
 }
 
 const APPEND = `INSERT INTO events (board, type, task_id, lock_id, agent, at, data)

@@ -44,6 +44,73 @@ export function finishContract(make: MakeStore): void {
       assert.equal((await b.events()).filter((e) => e.type === 'task.completed').length, 1);
     });
 
+    test('a submit with unless_tree whose live claim recorded a work tree writes nothing and names that tree; a tree of an earlier claim, or none, does not hold it back', async () => {
+      const b = board();
+      const task = await b.post('alice');
+      const claim = (claim_id: string) =>
+        b.store.claimTask({ task_id: task.id, agent: 'bob', lease_ms: 60 * S, claim_id, session_id: null, files: [] });
+      const done = (claim_id: string) => ({
+        task_id: task.id,
+        claim_id,
+        status: 'completed' as const,
+        result: null,
+        result_hash: 'r',
+        unless_tree: true,
+      });
+      assert.equal((await claim('c-1')).ok, true);
+      await b.store.recordClaimTree(task.id, { claim_id: 'c-1', worktree: '/repo/wt-a', head: 'abc', dirty: ['x.ts'] });
+      const before = (await b.events()).length;
+      assert.deepEqual(await b.store.submit(done('c-1')), {
+        ok: false,
+        reason: 'work_tree',
+        tree: { claim_id: 'c-1', worktree: '/repo/wt-a', head: 'abc', dirty: ['x.ts'] },
+      });
+      assert.equal((await b.show(task.id)).state, 'claimed', 'nothing written');
+      assert.equal((await b.events()).length, before, 'no event');
+      // A stale claim is explained as ever, tree or not.
+      assert.equal(((await b.store.submit(done('c-0'))) as { reason: string }).reason, 'stale_claim');
+      // The claim that recorded the tree ends; the next claim recorded none: its submit goes on.
+      assert.equal((await b.store.release({ task_id: task.id, claim_id: 'c-1', to: null })).ok, true);
+      assert.equal((await claim('c-2')).ok, true);
+      const out = await b.store.submit(done('c-2'));
+      assert.equal(out.ok && out.task.state, 'completed');
+      assert.equal(out.ok && out.ended_locks, false);
+    });
+
+    test("a submit reports ended_locks: true when it ended its claim's work-tree lock (it waits for git), false when the claim's lock had no work tree", async () => {
+      const b = board();
+      const results = [];
+      for (const worktree of ['/repo/wt-a', null]) {
+        const task = await b.post('alice');
+        const claim_id = `c-${worktree ? 'tree' : 'plain'}`;
+        const files = [worktree ? 'src/a.ts' : 'src/b.ts'];
+        const grant = await b.store.claimTask({
+          task_id: task.id,
+          agent: 'bob',
+          lease_ms: 60 * S,
+          claim_id,
+          session_id: null,
+          files,
+          worktree,
+        });
+        assert.equal(grant.ok, true);
+        const out = await b.store.submit({
+          task_id: task.id,
+          claim_id,
+          status: 'completed',
+          result: null,
+          result_hash: 'r',
+        });
+        assert.ok(out.ok);
+        results.push(out.ended_locks);
+      }
+      assert.deepEqual(results, [true, false]);
+      assert.deepEqual(
+        (await b.store.endedLocks()).map((l) => l.resources),
+        [['src/a.ts']],
+      );
+    });
+
     test('a failed submit is terminal with result_status failed', async () => {
       const b = board();
       const task = await b.post('alice');
