@@ -16,7 +16,6 @@ import type { Grant } from '../../core/connector-ports.js';
 import { DEFAULT_BOARD, DEFAULT_LEASE_S } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
-import { isPublicRequest } from '../http/guard.js';
 import type { ConnectorAuth } from '../oauth/bearer.js';
 import { parseWith } from './parse-with.js';
 import { McpSession } from './session.js';
@@ -86,8 +85,6 @@ export interface McpHttpOptions {
   log?: Logger | undefined;
   /** How long a session's event stream may stay closed before the client counts as gone (default 30 s). */
   streamGraceMs?: number;
-  /** With `--public-url`: the OAuth check of a request through the public URL (SPEC §16). */
-  connectors?: ConnectorAuth | undefined;
   /**
    * Whether a `Coord-Session` id has a held session lock file (state-dir/session-lock.ts). A session
    * that names one without a lock behind it has nothing to prove it alive but its requests, so it is
@@ -104,12 +101,17 @@ export class McpHttp {
 
   constructor(private readonly opts: McpHttpOptions) {}
 
-  register(app: FastifyInstance): void {
+  /**
+   * `connectors`: the OAuth check of a request through the public URL (SPEC §16). The app that serves the
+   * public URL passes it (buildHttpApp, from the same `--public-url` its guard marks requests by), so no
+   * caller can build a public /mcp that has none.
+   */
+  register(app: FastifyInstance, connectors: ConnectorAuth | undefined): void {
     app.route({
       method: ['GET', 'POST', 'DELETE'],
       url: '/mcp',
       bodyLimit: MCP_BODY_LIMIT,
-      handler: (req, reply) => this.handle(req, reply),
+      handler: (req, reply) => this.handle(req, reply, connectors),
     });
     // Open SSE streams would keep the server from closing; a daemon restart is not the end of a session.
     app.addHook('preClose', () => this.close());
@@ -138,12 +140,13 @@ export class McpHttp {
     await Promise.all([...this.live.values()].map((s) => s.transport.close().catch(() => {})));
   }
 
-  private async handle(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  private async handle(req: FastifyRequest, reply: FastifyReply, connectors: ConnectorAuth | undefined): Promise<void> {
     let grant: Grant | null = null;
-    if (isPublicRequest(req)) {
-      // Through the public URL only an OAuth access token counts (the guard let no coord token decide).
-      if (!this.opts.connectors) return void reply.code(404).send(rpcError(-32001, 'not found'));
-      grant = await this.opts.connectors(req, reply);
+    if (req.viaPublicUrl) {
+      // Through the public URL only an OAuth access token counts (the guard let no coord token decide). The
+      // guard marks a request public only with --public-url, when the app passed `connectors`.
+      if (!connectors) return void reply.code(404).send(rpcError(-32001, 'not found'));
+      grant = await connectors(req, reply);
       if (!grant) return;
     }
     const sid = req.headers['mcp-session-id'];

@@ -7,7 +7,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { derivedAgentName } from '../../core/agent-name.js';
 import { CONNECT_CODE_MAX_WRONG, type OAuthClientRecord } from '../../core/connector-ports.js';
+import { invoke } from '../../core/invoke.js';
 import { DEFAULT_BOARD } from '../../core/model.js';
+import { approveConsent, oauthClient, pendingConnect } from '../../core/ops/connector-grants.js';
 import { secretHash } from '../../core/ops/connectors.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
 import { consentPage, errorPage, PAGE_HEADERS } from './consent-page.js';
@@ -57,7 +59,7 @@ function backTo(edge: OAuthEdge, uri: string, params: Record<string, string | un
 
 async function check(edge: OAuthEdge, p: Params): Promise<Checked> {
   const clientId = p.client_id;
-  const client = clientId ? await edge.ctx.store.getClient(clientId) : null;
+  const client = clientId ? (await invoke(oauthClient, edge.ctx, { client_id: clientId })).client : null;
   if (!client) {
     // SPEC §16: an unknown or deleted client hears invalid_client, so the host registers again.
     return {
@@ -171,9 +173,9 @@ export async function authorizePost(edge: OAuthEdge, req: FastifyRequest, reply:
   }
   const code = (body.code ?? '').trim();
   const isToken = ownerToken(edge.token, code);
-  const pending = isToken ? await edge.ctx.store.pendingConnect() : null;
+  const pending = isToken ? (await invoke(pendingConnect, edge.ctx, {})).pending : null;
   const issued = newSecret('cac');
-  const approved = await edge.ctx.store.approve({
+  const approved = await invoke(approveConsent, edge.ctx, {
     connect_hash: isToken ? null : secretHash(code.toLowerCase()),
     code: {
       hash: secretHash(issued),

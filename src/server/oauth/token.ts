@@ -2,9 +2,10 @@
  * The token endpoint (OAuth 2.1 §3.2): the authorization code with its PKCE verifier, or a refresh token,
  * for an access token (1 h) and a new refresh token. The client authenticates as it registered.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Grant, OAuthClientRecord, TokenPair } from '../../core/connector-ports.js';
+import { invoke } from '../../core/invoke.js';
+import { oauthClient, redeemCode, rotateRefresh, sameSecret } from '../../core/ops/connector-grants.js';
 import { secretHash } from '../../core/ops/connectors.js';
 import type { OAuthEdge } from './edge.js';
 import { oauthError } from './oauth-reply.js';
@@ -15,16 +16,6 @@ export const REFRESH_TTL_MS = 30 * 24 * 3600_000;
 export const SCOPE = 'coord';
 
 type Body = Partial<Record<string, string>>;
-
-/** RFC 7636 §4.1: 43–128 unreserved characters. */
-const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
-const s256 = (verifier: string): string => createHash('sha256').update(verifier).digest('base64url');
-
-function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /** client_secret_basic, client_secret_post or none, as the client registered; null = invalid_client. */
 async function authenticate(edge: OAuthEdge, req: FastifyRequest, body: Body): Promise<OAuthClientRecord | null> {
@@ -44,10 +35,10 @@ async function authenticate(edge: OAuthEdge, req: FastifyRequest, body: Body): P
     }
   }
   if (!id) return null;
-  const client = await edge.ctx.store.getClient(id);
+  const { client } = await invoke(oauthClient, edge.ctx, { client_id: id });
   if (!client) return null;
   if (client.secret_hash === null) return client;
-  return secret !== undefined && sameHash(secretHash(secret), client.secret_hash) ? client : null;
+  return secret !== undefined && sameSecret(secretHash(secret), client.secret_hash) ? client : null;
 }
 
 function newPair(now: number): { access: string; refresh: string; pair: TokenPair } {
@@ -106,22 +97,15 @@ export async function tokenEndpoint(edge: OAuthEdge, req: FastifyRequest, reply:
     const verifier = body.code_verifier;
     if (verifier === undefined) return oauthError(reply, 400, 'invalid_request', 'code_verifier is required (PKCE)');
     const t = newPair(now);
-    const out = await edge.ctx.store.redeemCode({
+    // PKCE, the redirect URI and the resource are checked against the code inside its transaction (core).
+    const out = await invoke(redeemCode, edge.ctx, {
       hash: secretHash(body.code),
       client_id: client.client_id,
       grant_id: newGrantId(),
       tokens: t.pair,
-      check: (code) => {
-        if (!VERIFIER.test(verifier) || !sameHash(s256(verifier), code.challenge)) {
-          return 'code_verifier does not match the code_challenge (S256)';
-        }
-        // OAuth 2.1 §4.1.3: the same redirect URI as at the authorization endpoint, when sent.
-        if (body.redirect_uri !== undefined && body.redirect_uri !== code.redirect_uri) {
-          return 'redirect_uri differs from the one the code was issued for';
-        }
-        if (code.resource !== site.resource) return 'the code was issued for another resource';
-        return null;
-      },
+      verifier,
+      ...(body.redirect_uri === undefined ? {} : { redirect_uri: body.redirect_uri }),
+      resource: site.resource,
     });
     if (!out.ok) {
       const why = out.reason === 'refused' ? out.why : `authorization code ${SPENT[out.reason]}`;
@@ -133,7 +117,7 @@ export async function tokenEndpoint(edge: OAuthEdge, req: FastifyRequest, reply:
   if (body.grant_type === 'refresh_token') {
     if (!body.refresh_token) return oauthError(reply, 400, 'invalid_request', 'refresh_token is required');
     const t = newPair(now);
-    const out = await edge.ctx.store.rotateRefresh({
+    const out = await invoke(rotateRefresh, edge.ctx, {
       hash: secretHash(body.refresh_token),
       client_id: client.client_id,
       tokens: t.pair,
