@@ -10,10 +10,10 @@ import { CoordError, isCoordError } from './errors.js';
 import type { Ctx } from './operation.js';
 
 /** Input fields that name tasks (a string or a list of them), at any depth (a plan's tasks name them too). */
-const TASK_FIELDS = new Set(['task_id', 'parent', 'blocked_by', 'add', 'remove']);
+const TASK_FIELDS: ReadonlySet<string> = new Set(['task_id', 'parent', 'blocked_by', 'add', 'remove']);
 /** Input fields that name a lock or a message. */
-const LOCK_FIELDS = new Set(['lock_id']);
-const MESSAGE_FIELDS = new Set(['message_id', 'ids']);
+const LOCK_FIELDS: ReadonlySet<string> = new Set(['lock_id']);
+const MESSAGE_FIELDS: ReadonlySet<string> = new Set(['message_id', 'ids']);
 /** Every field of an input that names something by id: a test holds every tool's input to this list. */
 export const CONFINED_FIELDS: ReadonlySet<string> = new Set([...TASK_FIELDS, ...LOCK_FIELDS, ...MESSAGE_FIELDS]);
 

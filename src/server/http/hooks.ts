@@ -2,7 +2,8 @@
  * A client's own `http` hook (SPEC §10 "the client's cheapest hook"): Claude Code and Qwen Code post the hook
  * input to `POST /v1/hooks/:client/:event` — no process starts per call — and read the answer as the hook's
  * JSON output. This route only reads who and where from the input and the headers setup wrote, and puts
- * core's answer in the client's words (its profile's hook contract); the shell check is core's (shell-check.ts).
+ * core's answer in the client's words (its profile's hook contract); the shell check's looks are the server's
+ * (../shell-check.ts), its rules core's (shell-edits.ts).
  *
  * Who: the session id in the hook input, named as the client's MCP server names it (core/agent-name.ts), or
  * `Coord-Agent` ($COORD_AGENT, interpolated by the client). Board: `Coord-Board` ($COORD_BOARD), else the
@@ -19,9 +20,9 @@ import type { ClientEvent } from '../../clients/profile.js';
 import { agentOfKey } from '../../core/agent-name.js';
 import { CoordError } from '../../core/errors.js';
 import type { Ctx } from '../../core/operation.js';
-import { ShellLooks } from '../../core/shell-check.js';
 import { commandText, namedTrees } from '../../core/shell-edits.js';
 import { boardForRepo, findWorkTree, otherWorkTrees } from '../../state-dir/board-name.js';
+import { ShellLooks } from '../shell-check.js';
 
 const EVENTS: ReadonlySet<string> = new Set(['pre-shell', 'post-shell']);
 
