@@ -87,51 +87,56 @@ export async function tokenEndpoint(edge: OAuthEdge, req: FastifyRequest, reply:
       'retry-after': String(wait),
     });
   }
-  const now = edge.ctx.clock.now();
   const site = edge.site;
   if (body.resource !== undefined && body.resource !== site.resource) {
     return oauthError(reply, 400, 'invalid_target', `resource must be ${site.resource}`);
   }
-  if (body.grant_type === 'authorization_code') {
-    if (!body.code) return oauthError(reply, 400, 'invalid_request', 'code is required');
-    const verifier = body.code_verifier;
-    if (verifier === undefined) return oauthError(reply, 400, 'invalid_request', 'code_verifier is required (PKCE)');
-    const t = newPair(now);
-    // PKCE, the redirect URI and the resource are checked against the code inside its transaction (core).
-    const out = await invoke(redeemCode, edge.ctx, {
-      hash: secretHash(body.code),
-      client_id: client.client_id,
-      grant_id: newGrantId(),
-      tokens: t.pair,
-      verifier,
-      ...(body.redirect_uri === undefined ? {} : { redirect_uri: body.redirect_uri }),
-      resource: site.resource,
-    });
-    if (!out.ok) {
-      const why = out.reason === 'refused' ? out.why : `authorization code ${SPENT[out.reason]}`;
-      return oauthError(reply, 400, 'invalid_grant', why);
-    }
-    edge.log?.info({ grant: out.grant.id, agent: out.grant.agent, board: out.grant.board }, 'connector granted');
-    return issued(reply, t);
-  }
-  if (body.grant_type === 'refresh_token') {
-    if (!body.refresh_token) return oauthError(reply, 400, 'invalid_request', 'refresh_token is required');
-    const t = newPair(now);
-    const out = await invoke(rotateRefresh, edge.ctx, {
-      hash: secretHash(body.refresh_token),
-      client_id: client.client_id,
-      tokens: t.pair,
-    });
-    if (!out.ok) {
-      if (out.reason === 'reused') edge.log?.warn({ grant: out.revoked }, 'refresh token replayed: grant revoked');
-      return oauthError(reply, 400, 'invalid_grant', `refresh token ${SPENT[out.reason]}`);
-    }
-    if (!forThisSite(out.grant, site.resource)) {
-      return oauthError(reply, 400, 'invalid_grant', 'the grant was made for another public URL: connect again');
-    }
-    return issued(reply, t);
-  }
+  if (body.grant_type === 'authorization_code') return codeGrant(edge, client, body, reply);
+  if (body.grant_type === 'refresh_token') return refreshGrant(edge, client, body, reply);
   return oauthError(reply, 400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+}
+
+/** `grant_type=authorization_code`: the code and its PKCE verifier for a new grant's first tokens. */
+async function codeGrant(edge: OAuthEdge, client: OAuthClientRecord, body: Body, reply: FastifyReply) {
+  if (!body.code) return oauthError(reply, 400, 'invalid_request', 'code is required');
+  const verifier = body.code_verifier;
+  if (verifier === undefined) return oauthError(reply, 400, 'invalid_request', 'code_verifier is required (PKCE)');
+  const t = newPair(edge.ctx.clock.now());
+  // PKCE, the redirect URI and the resource are checked against the code inside its transaction (core).
+  const out = await invoke(redeemCode, edge.ctx, {
+    hash: secretHash(body.code),
+    client_id: client.client_id,
+    grant_id: newGrantId(),
+    tokens: t.pair,
+    verifier,
+    redirect_uri: body.redirect_uri,
+    resource: edge.site.resource,
+  });
+  if (!out.ok) {
+    const why = out.reason === 'refused' ? out.why : `authorization code ${SPENT[out.reason]}`;
+    return oauthError(reply, 400, 'invalid_grant', why);
+  }
+  edge.log?.info({ grant: out.grant.id, agent: out.grant.agent, board: out.grant.board }, 'connector granted');
+  return issued(reply, t);
+}
+
+/** `grant_type=refresh_token`: the refresh token rotated, for this site's grants only. */
+async function refreshGrant(edge: OAuthEdge, client: OAuthClientRecord, body: Body, reply: FastifyReply) {
+  if (!body.refresh_token) return oauthError(reply, 400, 'invalid_request', 'refresh_token is required');
+  const t = newPair(edge.ctx.clock.now());
+  const out = await invoke(rotateRefresh, edge.ctx, {
+    hash: secretHash(body.refresh_token),
+    client_id: client.client_id,
+    tokens: t.pair,
+  });
+  if (!out.ok) {
+    if (out.reason === 'reused') edge.log?.warn({ grant: out.revoked }, 'refresh token replayed: grant revoked');
+    return oauthError(reply, 400, 'invalid_grant', `refresh token ${SPENT[out.reason]}`);
+  }
+  if (!forThisSite(out.grant, edge.site.resource)) {
+    return oauthError(reply, 400, 'invalid_grant', 'the grant was made for another public URL: connect again');
+  }
+  return issued(reply, t);
 }
 
 /** A new `--public-url` ends the grants made for the old one (SPEC §16). */
