@@ -60,6 +60,43 @@ export const HttpIdentity = z.object({
     .optional(),
 });
 
+/** A request with no session that is no initialize: answered here (true), or it opens a session (false). */
+async function answeredWithoutSession(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  // The 2026-07-28 opening probe, answered as a 2025-era server does so the client falls back to initialize.
+  const body = req.body as { method?: unknown; id?: unknown } | undefined;
+  if (req.method === 'POST' && body?.method === 'server/discover' && isId(body.id)) {
+    const message = 'Method not found: server/discover — send initialize (2025-11-25, 2025-06-18, 2025-03-26)';
+    reply.code(200).send({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message } });
+    return true;
+  }
+  const { isInitializeRequest } = await sdk();
+  if (req.method === 'POST' && isInitializeRequest(req.body)) return false;
+  reply.code(400).send(rpcError(-32000, 'Bad Request: no Mcp-Session-Id; send initialize first'));
+  return true;
+}
+
+type Identity = z.output<typeof HttpIdentity>;
+
+/**
+ * Who opens a session, from its headers or query; a connector is the grant's agent on the grant's board, whatever
+ * those say (SPEC §16).
+ */
+function identityOf(req: FastifyRequest, grant: Grant | null): Identity {
+  if (grant) return { agent: grant.agent, board: grant.board };
+  const h = req.headers;
+  const q = req.query as Record<string, unknown>;
+  return parseWith(HttpIdentity, {
+    agent: h['coord-agent'] ?? q.agent,
+    board: h['coord-board'] ?? q.board,
+    root: h['coord-root'],
+    session: h['coord-session'],
+    workspace: h['coord-workspace'],
+    tools: h['coord-tools'] ?? q.tools,
+    client: h['coord-client'] ?? q.client,
+    claim: h['coord-claim'],
+  });
+}
+
 interface HttpSession {
   transport: NodeStreamableHTTPServerTransport;
   httpId: string;
@@ -158,16 +195,7 @@ export class McpHttp {
       return void reply.code(404).send(rpcError(-32001, 'Session not found: initialize again'));
     }
     if (!live) {
-      // The 2026-07-28 opening probe, answered as a 2025-era server does so the client falls back to initialize.
-      const body = req.body as { method?: unknown; id?: unknown } | undefined;
-      if (req.method === 'POST' && body?.method === 'server/discover' && isId(body.id)) {
-        const message = 'Method not found: server/discover — send initialize (2025-11-25, 2025-06-18, 2025-03-26)';
-        return void reply.code(200).send({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message } });
-      }
-      const { isInitializeRequest } = await sdk();
-      if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
-        return void reply.code(400).send(rpcError(-32000, 'Bad Request: no Mcp-Session-Id; send initialize first'));
-      }
+      if (await answeredWithoutSession(req, reply)) return;
       live = await this.open(req, grant);
     }
     this.activity(live, req, reply);
@@ -217,35 +245,8 @@ export class McpHttp {
     await this.free(live.coordId);
   }
 
-  private async open(req: FastifyRequest, grant: Grant | null): Promise<HttpSession> {
-    const h = req.headers;
-    const q = req.query as Record<string, unknown>;
-    // A connector is the grant's agent on the grant's board, whatever its headers or query say (SPEC §16).
-    const who = grant
-      ? {
-          agent: grant.agent,
-          board: grant.board,
-          root: undefined,
-          session: undefined,
-          workspace: undefined,
-          tools: undefined,
-          client: undefined,
-          claim: undefined,
-        }
-      : parseWith(HttpIdentity, {
-          agent: h['coord-agent'] ?? q.agent,
-          board: h['coord-board'] ?? q.board,
-          root: h['coord-root'],
-          session: h['coord-session'],
-          workspace: h['coord-workspace'],
-          tools: h['coord-tools'] ?? q.tools,
-          client: h['coord-client'] ?? q.client,
-          claim: h['coord-claim'],
-        });
-    // SPEC §17: the client's profile, by the kind it was set up as, else by its initialize name.
-    const profile = isClientKind(who.client) ? profileOf(who.client) : profileByMcpName(clientNameOf(req.body));
-    const httpId = randomUUID();
-    const coordId = who.session ?? httpId;
+  /** The coord session of `coordId` (SPEC rule 13: it can outlive one HTTP session), holding the claim it names. */
+  private sessionFor(coordId: string, who: Identity): McpSession {
     let session = this.sessions.get(coordId);
     if (!session) {
       session = new McpSession({
@@ -261,6 +262,16 @@ export class McpHttp {
       const at = who.claim.indexOf(':');
       session.remember(who.claim.slice(0, at), who.claim.slice(at + 1));
     }
+    return session;
+  }
+
+  private async open(req: FastifyRequest, grant: Grant | null): Promise<HttpSession> {
+    const who = identityOf(req, grant);
+    // SPEC §17: the client's profile, by the kind it was set up as, else by its initialize name.
+    const profile = isClientKind(who.client) ? profileOf(who.client) : profileByMcpName(clientNameOf(req.body));
+    const httpId = randomUUID();
+    const coordId = who.session ?? httpId;
+    const session = this.sessionFor(coordId, who);
     const { NodeStreamableHTTPServerTransport, buildMcpServer } = await sdk();
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => httpId,
