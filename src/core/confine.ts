@@ -25,6 +25,10 @@ interface Named {
   refs: Set<string>;
 }
 
+/** The ids a field's value names: one string, or the strings of a list. */
+const idsIn = (val: unknown): string[] =>
+  typeof val === 'string' ? [val] : Array.isArray(val) ? val.filter((x) => typeof x === 'string') : [];
+
 function collect(v: unknown, into: Named, depth = 0): void {
   if (depth > 4 || v === null || typeof v !== 'object') return;
   if (Array.isArray(v)) {
@@ -32,7 +36,7 @@ function collect(v: unknown, into: Named, depth = 0): void {
     return;
   }
   for (const [k, val] of Object.entries(v)) {
-    const ids = typeof val === 'string' ? [val] : Array.isArray(val) ? val.filter((x) => typeof x === 'string') : [];
+    const ids = idsIn(val);
     if (k === 'ref' && typeof val === 'string') into.refs.add(val);
     else if (TASK_FIELDS.has(k)) for (const id of ids) into.tasks.add(id.replace(/^#/, ''));
     else if (LOCK_FIELDS.has(k)) for (const id of ids) into.locks.add(id);
