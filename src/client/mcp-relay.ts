@@ -89,6 +89,11 @@ export class Bridge {
     }
     if (request) this.pending.add(request.id);
     if (isInitializeRequest(m)) this.nameAgent(m.params.clientInfo.name);
+    await this.relay(m, request);
+  }
+
+  /** Posts one message to the daemon, reconnecting while it is gone; a request that cannot go is failed. */
+  private async relay(m: JSONRPCMessage, request: JSONRPCRequest | undefined): Promise<void> {
     // A killed daemon can still look alive for a moment (its lock outlives its sockets), so a lost daemon is
     // retried for a while, not just once, before the call fails.
     const giveUpAt = Date.now() + RECONNECT_WINDOW_MS;

@@ -10,10 +10,10 @@ import { CoordError, isCoordError } from './errors.js';
 import type { Ctx } from './operation.js';
 
 /** Input fields that name tasks (a string or a list of them), at any depth (a plan's tasks name them too). */
-const TASK_FIELDS = new Set(['task_id', 'parent', 'blocked_by', 'add', 'remove']);
+const TASK_FIELDS: ReadonlySet<string> = new Set(['task_id', 'parent', 'blocked_by', 'add', 'remove']);
 /** Input fields that name a lock or a message. */
-const LOCK_FIELDS = new Set(['lock_id']);
-const MESSAGE_FIELDS = new Set(['message_id', 'ids']);
+const LOCK_FIELDS: ReadonlySet<string> = new Set(['lock_id']);
+const MESSAGE_FIELDS: ReadonlySet<string> = new Set(['message_id', 'ids']);
 /** Every field of an input that names something by id: a test holds every tool's input to this list. */
 export const CONFINED_FIELDS: ReadonlySet<string> = new Set([...TASK_FIELDS, ...LOCK_FIELDS, ...MESSAGE_FIELDS]);
 
@@ -25,6 +25,10 @@ interface Named {
   refs: Set<string>;
 }
 
+/** The ids a field's value names: one string, or the strings of a list. */
+const idsIn = (val: unknown): string[] =>
+  typeof val === 'string' ? [val] : Array.isArray(val) ? val.filter((x) => typeof x === 'string') : [];
+
 function collect(v: unknown, into: Named, depth = 0): void {
   if (depth > 4 || v === null || typeof v !== 'object') return;
   if (Array.isArray(v)) {
@@ -32,7 +36,7 @@ function collect(v: unknown, into: Named, depth = 0): void {
     return;
   }
   for (const [k, val] of Object.entries(v)) {
-    const ids = typeof val === 'string' ? [val] : Array.isArray(val) ? val.filter((x) => typeof x === 'string') : [];
+    const ids = idsIn(val);
     if (k === 'ref' && typeof val === 'string') into.refs.add(val);
     else if (TASK_FIELDS.has(k)) for (const id of ids) into.tasks.add(id.replace(/^#/, ''));
     else if (LOCK_FIELDS.has(k)) for (const id of ids) into.locks.add(id);

@@ -51,6 +51,16 @@ export function claimLine(t: Task, now: number): string {
   return withTitle(`* #${t.id} ${cut(t.kind, 10)} p${t.priority} yours, lease ${left}: `, t.title);
 }
 
+/** `2 messages, 1 claimed by you, 3 to claim · 1 blocked · cursor 42`. */
+function headline(view: InboxOutput, blocked: string): string {
+  const messages = view.messages ?? [];
+  const parts = [];
+  if (messages.length) parts.push(`${view.unread ?? messages.length} message${messages.length === 1 ? '' : 's'}`);
+  if (view.claims.length) parts.push(`${view.claims.length} claimed by you`);
+  parts.push(`${view.tasks.length + view.more} to claim${blocked}`);
+  return `${parts.join(', ')} · cursor ${view.cursor}`;
+}
+
 export function inboxText(view: InboxOutput, now: number, since: number | undefined): string {
   const lines: string[] = [];
   const messages = view.messages ?? [];
@@ -61,11 +71,7 @@ export function inboxText(view: InboxOutput, now: number, since: number | undefi
     return since === undefined
       ? `inbox empty${blocked} · cursor ${view.cursor}`
       : `no changes${blocked} · cursor ${view.cursor}`;
-  const parts = [];
-  if (messages.length) parts.push(`${view.unread ?? messages.length} message${messages.length === 1 ? '' : 's'}`);
-  if (view.claims.length) parts.push(`${view.claims.length} claimed by you`);
-  parts.push(`${view.tasks.length + view.more} to claim${blocked}`);
-  lines.push(`${parts.join(', ')} · cursor ${view.cursor}`);
+  lines.push(headline(view, blocked));
   // Unread messages first (SPEC §12): they stay listed until acknowledged (ack_message).
   for (const m of messages) lines.push(messageLine(m, now));
   const unlisted = (view.unread ?? 0) - messages.length;

@@ -89,7 +89,9 @@ export type OpName = Operations[keyof Operations]['name'];
 /** The operation of a name, as a type (a client names an operation without loading it: client/call.ts). */
 export type OperationNamed<N extends OpName> = Extract<Operations[keyof Operations], { name: N }>;
 
-const BY_NAME = new Map<string, Operation<z.ZodType, unknown>>(Object.values(operations).map((o) => [o.name, o]));
+const BY_NAME: ReadonlyMap<string, Operation<z.ZodType, unknown>> = new Map(
+  Object.values(operations).map((o) => [o.name, o]),
+);
 
 /** The operation a route names (the server's side of api/routes.ts). */
 export function operationNamed(name: OpName): Operation<z.ZodType, unknown> {

@@ -6,22 +6,37 @@ import type { Lost, Outcome } from './ports.js';
 
 const clock = (isoTime: string): string => isoTime.slice(11, 19);
 
+/** A task that is not there: the one the call named, or another it named (a blocker, a parent). */
+function notFound(id: string | undefined, taskId: string): CoordError {
+  if (id !== undefined && id !== taskId) {
+    return new CoordError(
+      'not_found',
+      `#${id} does not exist on this board (or is private to another agent) — check the id with ls`,
+      { task_id: id },
+    );
+  }
+  return new CoordError(
+    'not_found',
+    `#${taskId} does not exist (or is private to another agent) — check the id with inbox or ls`,
+    { task_id: taskId },
+  );
+}
+
+const notClaimableText = (t: string, lost: { state: string; for?: string | null | undefined }): string =>
+  lost.state === 'queued' && lost.for
+    ? `${t} is reserved for ${lost.for} — only that agent can claim it`
+    : `${t} is ${lost.state} and can no longer be claimed`;
+
+const staleClaimText = (t: string, state: string): string =>
+  state === 'claimed'
+    ? `the claim_id you sent is not ${t}'s current claim — it is claimed under another claim_id (check the one your claim printed; if the task was requeued and claimed again, do not submit)`
+    : `the claim_id you sent is not ${t}'s current claim (${t} is ${state}: the claim lapsed or was released, or the id is mistyped) — do not submit; claim it again if it is still queued`;
+
 export function lostToError(lost: Lost, taskId: string): CoordError {
   const t = `#${taskId}`;
   switch (lost.reason) {
     case 'not_found':
-      if (lost.id !== undefined && lost.id !== taskId) {
-        return new CoordError(
-          'not_found',
-          `#${lost.id} does not exist on this board (or is private to another agent) — check the id with ls`,
-          { task_id: lost.id },
-        );
-      }
-      return new CoordError(
-        'not_found',
-        `${t} does not exist (or is private to another agent) — check the id with inbox or ls`,
-        { task_id: taskId },
-      );
+      return notFound(lost.id, taskId);
     case 'claimed':
       return new CoordError(
         'claimed',
@@ -29,25 +44,13 @@ export function lostToError(lost: Lost, taskId: string): CoordError {
         { task_id: taskId, holder: lost.holder, lease_until: lost.lease_until },
       );
     case 'not_claimable':
-      return new CoordError(
-        'not_claimable',
-        lost.state === 'queued' && lost.for
-          ? `${t} is reserved for ${lost.for} — only that agent can claim it`
-          : `${t} is ${lost.state} and can no longer be claimed`,
-        { task_id: taskId, state: lost.state },
-      );
+      return new CoordError('not_claimable', notClaimableText(t, lost), { task_id: taskId, state: lost.state });
     case 'cancelled':
       return new CoordError('cancelled', `${t} was cancelled — stop working on it`, { task_id: taskId });
     case 'expired':
       return new CoordError('expired', `${t} expired (its ttl passed) — stop working on it`, { task_id: taskId });
     case 'stale_claim':
-      return new CoordError(
-        'stale_claim',
-        lost.state === 'claimed'
-          ? `the claim_id you sent is not ${t}'s current claim — it is claimed under another claim_id (check the one your claim printed; if the task was requeued and claimed again, do not submit)`
-          : `the claim_id you sent is not ${t}'s current claim (${t} is ${lost.state}: the claim lapsed or was released, or the id is mistyped) — do not submit; claim it again if it is still queued`,
-        { task_id: taskId, state: lost.state },
-      );
+      return new CoordError('stale_claim', staleClaimText(t, lost.state), { task_id: taskId, state: lost.state });
     case 'lease_expired':
       return new CoordError(
         'lease_expired',

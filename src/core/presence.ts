@@ -1,4 +1,7 @@
 /**
+ * What one daemon keeps in memory and not in the database. The server makes one at start and hands it to every
+ * operation as `ctx.presence`: core's modules keep no state of their own (test/architecture/core-state.test.ts).
+ *
  * Agents seen recently, in memory. Reads (inbox polls) must never write to the
  * database, so "last seen" for pollers lives here; the durable trail is events.
  *
@@ -6,6 +9,9 @@
  * a permission prompt, a question. Each is cleared when the client says the agent goes on (its next prompt,
  * tool call or turn's end); a daemon restart forgets them (the client says it again at its next prompt).
  */
+import type { PendingSnapshot } from './ops/pending-elsewhere.js';
+import type { AgentRun } from './supervision.js';
+
 export interface Waiting {
   agent: string;
   board: string;
@@ -17,6 +23,12 @@ export interface Waiting {
 export class Presence {
   private readonly seen = new Map<string, { board: string; at: number }>();
   private readonly waits = new Map<string, Waiting>();
+  /** SPEC §18: the agent processes supervisors reported, by agent name (ops/runs.ts). */
+  readonly runs = new Map<string, AgentRun & { at: number }>();
+  /** SPEC §14: what each work tree of a board's repository would bring into its target, by board (ops/pending-elsewhere.ts). */
+  readonly pending = new Map<string, PendingSnapshot>();
+  /** SPEC §14: the work tree, branch and head last recorded per board and agent, so only a move writes (ops/worktree-context.ts). */
+  readonly trees = new Map<string, string>();
 
   touch(agent: string | undefined, board: string, at: number): void {
     if (agent) this.seen.set(`${board}\u0000${agent}`, { board, at });

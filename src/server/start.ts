@@ -22,7 +22,6 @@ import { buildHttpApp } from './http/app.js';
 import { integrateInDaemon } from './integrate/daemon-integrator.js';
 import { makeLogger } from './logger.js';
 import { McpHttp } from './mcp/http.js';
-import { connectorAuth } from './oauth/bearer.js';
 import { parsePublicUrl } from './oauth/public-site.js';
 import { openStore } from './open-store.js';
 import { machinePorts } from './ports.js';
@@ -87,7 +86,6 @@ export async function startDaemon(
       version: VERSION,
       log,
       streamGraceMs: config.mcpStreamGraceMs,
-      connectors: site ? connectorAuth(ctx, site) : undefined,
       sessionAlive: (id) => isSessionAlive(config.stateDir, id),
     });
     const app = buildHttpApp({

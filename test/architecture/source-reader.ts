@@ -27,9 +27,22 @@ export interface StringRef {
   line: number;
 }
 
+/** A variable declared at the top of a module (`let x = 0`, `export const m = new Map()`), as written. */
+export interface TopBinding {
+  keyword: 'const' | 'let' | 'var';
+  name: string;
+  /** The type annotation's text, or '' when none. */
+  type: string;
+  /** The initializer's text, or '' when none. */
+  init: string;
+  line: number;
+}
+
 export interface Reading {
   imports: ImportRef[];
   strings: StringRef[];
+  /** The module's own top-level variables (module-level state is read from these: core-state.test.ts). */
+  bindings: TopBinding[];
 }
 
 /** Every `.ts` file under `dir`. */
@@ -96,7 +109,22 @@ function readSourceFile(sf: SourceFile): Reading {
     n.forEachChild(visit);
   };
   sf.forEachChild(visit);
-  return { imports, strings };
+  return { imports, strings, bindings: topBindings(sf, lineOf) };
+}
+
+function topBindings(sf: SourceFile, lineOf: (n: Node) => number): TopBinding[] {
+  const src = (n: Node | undefined) => (n ? sf.text.slice(n.getStart(sf), n.end) : '');
+  const out: TopBinding[] = [];
+  sf.forEachChild((statement) => {
+    if (statement.kind !== SyntaxKind.VariableStatement) return;
+    const list = (statement as Node & { declarationList: Node & { declarations: readonly Node[] } }).declarationList;
+    const keyword = src(list).split(/\s/)[0] as TopBinding['keyword'];
+    for (const d of list.declarations) {
+      const decl = d as Node & { name: Node; type?: Node; initializer?: Node };
+      out.push({ keyword, name: src(decl.name), type: src(decl.type), init: src(decl.initializer), line: lineOf(d) });
+    }
+  });
+  return out;
 }
 
 /**

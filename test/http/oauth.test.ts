@@ -7,7 +7,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { buildHttpApp } from '../../src/server/http/app.js';
 import { McpHttp } from '../../src/server/mcp/http.js';
-import { connectorAuth } from '../../src/server/oauth/bearer.js';
 import { parsePublicUrl } from '../../src/server/oauth/public-site.js';
 import { RateLimit } from '../../src/server/oauth/rate-limit.js';
 import { makeSqliteStore } from '../support/ctx.js';
@@ -174,6 +173,36 @@ describe('OAuth for remote connectors (in process)', () => {
     assert.equal(res.status, 200, res.text);
     const list = (await h.req('GET', '/v1/connectors')).json.connectors;
     assert.ok(list.some((c: { agent: string }) => c.agent === 'claude#k3x9'));
+  });
+
+  test("the public /mcp takes OAuth tokens whatever McpHttp the app is given (none given, or the caller's own)", async () => {
+    const g = await granted(h);
+    // The harness's app got no McpHttp (the app built one); this one gets its caller's, which knows no OAuth.
+    const own = buildHttpApp({
+      ctx: h.ctx,
+      token: TEST_TOKEN,
+      version: 'test',
+      port: () => TEST_PORT,
+      site: parsePublicUrl(SITE),
+      mcp: new McpHttp({ ctx: h.ctx, version: 'test' }),
+    });
+    for (const app of [h.app, own]) {
+      const inject = (bearer: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/mcp',
+          headers: {
+            ...PUB,
+            authorization: `Bearer ${bearer}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          payload: JSON.stringify(MCP_INIT),
+        });
+      assert.equal((await inject(g.access)).statusCode, 200, 'a granted token opens a session');
+      assert.equal((await inject('coord_cat_unknown')).statusCode, 401, 'an unknown token is 401, not 404');
+    }
+    await own.close();
   });
 
   test('an unknown client is invalid_client: a 401 page at /authorize, 401 at /token', async () => {
@@ -478,7 +507,6 @@ describe('OAuth for remote connectors (in process)', () => {
       version: 'test',
       port: () => TEST_PORT,
       site,
-      mcp: new McpHttp({ ctx: h.ctx, version: 'test', connectors: connectorAuth(h.ctx, site) }),
     });
     const res = await moved.inject({
       method: 'POST',

@@ -1,8 +1,6 @@
 /** The HTTP app in process (no socket): most HTTP tests call it through fastify's inject. */
 import type { FastifyInstance } from 'fastify';
 import { buildHttpApp, type HttpOptions } from '../../src/server/http/app.js';
-import { McpHttp } from '../../src/server/mcp/http.js';
-import { connectorAuth } from '../../src/server/oauth/bearer.js';
 import { parsePublicUrl } from '../../src/server/oauth/public-site.js';
 import { type Harness, harness, type MakeStore, makeSqliteStore } from './ctx.js';
 
@@ -33,7 +31,6 @@ export async function httpHarness(
     version: 'test',
     port: () => TEST_PORT,
     site,
-    mcp: new McpHttp({ ctx: h.ctx, version: 'test', connectors: site ? connectorAuth(h.ctx, site) : undefined }),
     ...(opts.oauthLimits ? { oauthLimits: opts.oauthLimits } : {}),
   });
   await app.ready();

@@ -134,33 +134,18 @@ export function registerRun(program: Command): void {
         agents.map((a) => a.client),
         process.env.PATH,
       );
-      const top = await repositoryOf(flags.repo ?? process.cwd());
-      if (top === null)
-        throw usage(
-          `${flags.repo ?? process.cwd()} is not in a git repository: run coord run inside it, or pass --repo`,
-        );
-      const common = (await runGit(top, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).stdout.trim();
-      // The main work tree (the common dir's folder), even when coord run is started inside a linked one.
-      const repo = common.endsWith('/.git') ? common.slice(0, -'/.git'.length) : top;
+      const { repo, common } = await repositoryFor(flags);
       await ensureDaemon({
         stateDir: inv.stateDir,
         env: process.env,
         log: (m) => process.stderr.write(`coord: ${m}\n`),
         command: [process.execPath, ...process.execArgv, process.argv[1] ?? BIN],
       });
-      const boardTarget = flags.target
-        ? null
-        : await inv.client
-            .call(operations.listWorktrees, { board: inv.board })
-            .then((w) => w.target)
-            .catch(() => null);
-      const target = flags.target ?? boardTarget ?? (await defaultTarget(repo));
-      if (target === null) throw usage(`${repo} has no target branch (no main or master): pass --target BRANCH`);
+      const target = await targetFor(inv, flags, repo);
       const holder = `coord run (pid ${process.pid} on ${hostname()})`;
       const log = (line: string) => {
         if (!flags.json) process.stderr.write(`coord run: ${line}\n`);
       };
-      const pinned = flags.state ?? process.env.COORD_STATE;
       const integrator = flags.integrate
         ? new Integrator(boardOverHttp(inv), {
             board: inv.board,
@@ -181,28 +166,11 @@ export function registerRun(program: Command): void {
         target,
         agents,
         profiles,
-        once: flags.once ?? false,
         worktreesDir: flags.worktrees ? resolve(flags.worktrees) : defaultWorktrees(repo),
         setup: flags.setup,
-        retries: num('--retries', flags.retries, 1),
-        backoffMs: num('--backoff', flags.backoff, 5) * 1000,
-        taskTimeoutS: num('--task-timeout', flags.taskTimeout, 1800, 1),
-        maxTurns: flags.maxTurns === undefined ? undefined : num('--max-turns', flags.maxTurns, 0, 1),
-        budget: {
-          tokens: flags.budgetTokens === undefined ? undefined : num('--budget-tokens', flags.budgetTokens, 0),
-          usd: flags.budgetUsd === undefined ? undefined : num('--budget-usd', flags.budgetUsd, 0),
-        },
-        pauseAfterS: num('--pause-after', flags.pauseAfter, 60),
-        graceMs: num('--grace', flags.grace, 10) * 1000,
-        permissionMode: flags.permissionMode === undefined ? undefined : permissionModes(flags.permissionMode),
-        keepWorktrees: flags.keepWorktrees ?? false,
+        ...limitsOf(flags),
         leaseS: LEASE_S,
-        coord: {
-          node: process.execPath,
-          bin: realDir(BIN),
-          hookBin: existsSync(HOOK_BIN) ? realpathSync(HOOK_BIN) : realDir(BIN),
-          stateArgs: pinned ? ['--state', resolve(pinned)] : ['--state', inv.stateDir],
-        },
+        coord: coordCommand(inv, flags),
         scratchDir: join(inv.stateDir, 'run'),
         env: process.env,
         holder,
@@ -238,6 +206,61 @@ export function registerRun(program: Command): void {
       }
     }),
   );
+}
+
+/** The repository `coord run` works in: its main work tree (even from inside a linked one) and its common dir. */
+async function repositoryFor(flags: RunFlags): Promise<{ repo: string; common: string }> {
+  const top = await repositoryOf(flags.repo ?? process.cwd());
+  if (top === null)
+    throw usage(`${flags.repo ?? process.cwd()} is not in a git repository: run coord run inside it, or pass --repo`);
+  const common = (await runGit(top, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).stdout.trim();
+  // The main work tree (the common dir's folder), even when coord run is started inside a linked one.
+  return { repo: common.endsWith('/.git') ? common.slice(0, -'/.git'.length) : top, common };
+}
+
+/** --target, else the board's target, else the repository's main or master. */
+async function targetFor(inv: Invocation, flags: RunFlags, repo: string): Promise<string> {
+  const boardTarget = flags.target
+    ? null
+    : await inv.client
+        .call(operations.listWorktrees, { board: inv.board })
+        .then((w) => w.target)
+        .catch(() => null);
+  const target = flags.target ?? boardTarget ?? (await defaultTarget(repo));
+  if (target === null) throw usage(`${repo} has no target branch (no main or master): pass --target BRANCH`);
+  return target;
+}
+
+/** The supervisor's limits, from the flags (each checked: a bad number is a usage error naming its flag). */
+function limitsOf(flags: RunFlags) {
+  const optional = (flag: string, v: string | undefined, dflt: number, min?: number) =>
+    v === undefined ? undefined : num(flag, v, dflt, min);
+  return {
+    once: flags.once ?? false,
+    retries: num('--retries', flags.retries, 1),
+    backoffMs: num('--backoff', flags.backoff, 5) * 1000,
+    taskTimeoutS: num('--task-timeout', flags.taskTimeout, 1800, 1),
+    maxTurns: optional('--max-turns', flags.maxTurns, 0, 1),
+    budget: {
+      tokens: optional('--budget-tokens', flags.budgetTokens, 0),
+      usd: optional('--budget-usd', flags.budgetUsd, 0),
+    },
+    pauseAfterS: num('--pause-after', flags.pauseAfter, 60),
+    graceMs: num('--grace', flags.grace, 10) * 1000,
+    permissionMode: flags.permissionMode === undefined ? undefined : permissionModes(flags.permissionMode),
+    keepWorktrees: flags.keepWorktrees ?? false,
+  };
+}
+
+/** How the agents reach this coord: its node, its bins, and the state directory pinned (--state, $COORD_STATE). */
+function coordCommand(inv: Invocation, flags: RunFlags) {
+  const pinned = flags.state ?? process.env.COORD_STATE;
+  return {
+    node: process.execPath,
+    bin: realDir(BIN),
+    hookBin: existsSync(HOOK_BIN) ? realpathSync(HOOK_BIN) : realDir(BIN),
+    stateArgs: pinned ? ['--state', resolve(pinned)] : ['--state', inv.stateDir],
+  };
 }
 
 /** The integrator's turns, beside the supervisor, until it is told to end (then one last turn). */

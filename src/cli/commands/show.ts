@@ -11,7 +11,7 @@ import { emit } from '../output.js';
 export function describeTask(t: Task): string {
   const lines = [
     `#${t.id}  ${t.title}`,
-    `state ${t.state}${t.claimed_by ? ` · ${t.state === 'claimed' ? 'held' : 'last held'} by ${t.claimed_by}` : ''}${t.lease_until ? ` until ${t.lease_until}` : ''}`,
+    stateLine(t),
     `kind ${t.kind} · priority ${t.priority} · attempts ${t.attempts} · board ${t.board}`,
     `posted by ${t.created_by} at ${t.created_at}${t.for ? ` · for ${t.for}` : ''} · expires ${t.expires_at}`,
   ];
@@ -27,19 +27,24 @@ export function describeTask(t: Task): string {
   const integration = t.integration ? integrationLine(t.id, t.integration) : null;
   if (integration) lines.push(`integration: ${integration}`);
   // SPEC §18 "Budgets": what its supervised runs used, summed over tries.
-  if (t.usage) {
-    const u = t.usage;
-    const cost = u.cost_usd === undefined ? '' : ` · $${u.cost_usd.toFixed(2)}`;
-    lines.push(`usage ${u.input_tokens} in + ${u.output_tokens} out tokens${cost} · ${u.wall_s} s wall`);
-  }
-  if (t.notes?.length) {
-    lines.push(
-      '',
-      `notes (${t.notes_count}${(t.notes_count ?? 0) > t.notes.length ? `, last ${t.notes.length}` : ''}):`,
-    );
-    for (const n of t.notes) lines.push(`  ${n.at} ${n.agent}: ${n.text.replace(/\n/g, '\n    ')}`);
-  }
+  if (t.usage) lines.push(usageLine(t.usage));
+  lines.push(...notesLines(t));
   return lines.join('\n');
+}
+
+const stateLine = (t: Task): string =>
+  `state ${t.state}${t.claimed_by ? ` · ${t.state === 'claimed' ? 'held' : 'last held'} by ${t.claimed_by}` : ''}${t.lease_until ? ` until ${t.lease_until}` : ''}`;
+
+function usageLine(u: NonNullable<Task['usage']>): string {
+  const cost = u.cost_usd === undefined ? '' : ` · $${u.cost_usd.toFixed(2)}`;
+  return `usage ${u.input_tokens} in + ${u.output_tokens} out tokens${cost} · ${u.wall_s} s wall`;
+}
+
+/** The last notes, with how many there are in all. */
+function notesLines(t: Task): string[] {
+  if (!t.notes?.length) return [];
+  const head = `notes (${t.notes_count}${(t.notes_count ?? 0) > t.notes.length ? `, last ${t.notes.length}` : ''}):`;
+  return ['', head, ...t.notes.map((n) => `  ${n.at} ${n.agent}: ${n.text.replace(/\n/g, '\n    ')}`)];
 }
 
 export function registerShow(program: Command): void {

@@ -44,10 +44,7 @@ export const listAgents = defineOperation({
       const a = byName.get(u.agent);
       if (a) a.unread = u.unread;
     }
-    for (const a of byName.values()) {
-      a.unread ??= 0;
-      a.active = a.claims.length > 0 || a.locks.length > 0 || now - Date.parse(a.last_seen) < ACTIVE_WINDOW_MS;
-    }
+    for (const a of byName.values()) settle(a, now);
     // Active first, then the most recently seen; the answer carries the first ANSWER_LIST_MAX and counts.
     const all = [...byName.values()].sort(
       (a, b) => Number(b.active) - Number(a.active) || b.last_seen.localeCompare(a.last_seen),
@@ -56,6 +53,12 @@ export const listAgents = defineOperation({
     return all.length > agents.length ? { agents, total: all.length } : { agents };
   },
 });
+
+/** An agent is active while it holds a claim or a lock, or was seen in the last ACTIVE_WINDOW_MS. */
+function settle(a: AgentSeen, now: number): void {
+  a.unread ??= 0;
+  a.active = a.claims.length > 0 || a.locks.length > 0 || now - Date.parse(a.last_seen) < ACTIVE_WINDOW_MS;
+}
 
 function boundHoldings(a: AgentSeen): AgentSeen {
   const out = { ...a, claims: firstOf(a.claims), locks: firstOf(a.locks) };

@@ -22,7 +22,7 @@ import { defineOperation } from '../operation.js';
 const MAX_ROWS = 200;
 const HISTORY_MS = 7 * 24 * 3600_000;
 
-const STOPPED = new Set(['awaiting_review', 'conflict', 'check_failed', 'blocked']);
+const STOPPED: ReadonlySet<string> = new Set(['awaiting_review', 'conflict', 'check_failed', 'blocked']);
 
 async function stoppedIntegrations(ctx: Ctx, board: string | undefined): Promise<StoppedIntegration[]> {
   const boards = board ? [board] : await ctx.store.integrationBoards();

@@ -8,7 +8,7 @@ import { afterClaim } from './claim-tree.js';
 import { trackTree } from './worktree-context.js';
 
 /** Events after which something may have become claimable on a board. */
-const WAKES = new Set(['task.created', 'task.requeued', 'task.ready']);
+const WAKES: ReadonlySet<string> = new Set(['task.created', 'task.requeued', 'task.ready']);
 
 export const claimNext = defineOperation({
   name: 'claim_next',

@@ -21,7 +21,7 @@ interface TreePending {
   paths: string[];
 }
 
-interface Snapshot {
+export interface PendingSnapshot {
   at: number;
   trees: Map<string, TreePending>;
   refreshing: Promise<void> | null;
@@ -29,17 +29,8 @@ interface Snapshot {
   stamp?: { repo: string; target: string; value: string } | undefined;
 }
 
-/** Per store (one daemon's board state), per board. */
-const snapshots = new WeakMap<object, Map<string, Snapshot>>();
-
-function boardSnapshots(ctx: Ctx): Map<string, Snapshot> {
-  let m = snapshots.get(ctx.store);
-  if (!m) {
-    m = new Map();
-    snapshots.set(ctx.store, m);
-  }
-  return m;
-}
+/** Per board, in the daemon's memory (ctx.presence). */
+const boardSnapshots = (ctx: Ctx): Map<string, PendingSnapshot> => ctx.presence.pending;
 
 /** What `changes` has just computed: kept for the edit decisions that follow. */
 export function recordPending(
@@ -47,7 +38,7 @@ export function recordPending(
   board: string,
   trees: Map<string, TreePending>,
   startedAt: number = ctx.clock.now(),
-  stamp?: Snapshot['stamp'],
+  stamp?: PendingSnapshot['stamp'],
 ): void {
   const m = boardSnapshots(ctx);
   const was = m.get(board);
@@ -91,7 +82,7 @@ function refresh(ctx: Ctx, board: string): Promise<void> {
 }
 
 /** Whether refs, HEADs or indexes moved since the snapshot's look (a snapshot `changes` recorded has no stamp). */
-function stale(ctx: Ctx, s: Snapshot): boolean {
+function stale(ctx: Ctx, s: PendingSnapshot): boolean {
   if (!ctx.git || !s.stamp) return false;
   return ctx.git.refsStamp(s.stamp.repo, [...s.trees.keys()], s.stamp.target) !== s.stamp.value;
 }

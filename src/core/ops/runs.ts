@@ -17,17 +17,6 @@ const EXITED_KEPT_MS = 3600_000;
 
 const PublicRun = AgentRunSchema.omit({ claim_id: true });
 
-/** The runs of one daemon (one store), by agent name. */
-const byStore = new WeakMap<object, Map<string, AgentRun & { at: number }>>();
-const runsOf = (store: object) => {
-  let m = byStore.get(store);
-  if (!m) {
-    m = new Map();
-    byStore.set(store, m);
-  }
-  return m;
-};
-
 /** The events a new report means, against what was known of the run before. */
 export function runEvents(before: AgentRun | undefined, run: AgentRun): AgentEvent[] {
   const at = { board: run.board, task_id: run.task_id, agent: run.agent };
@@ -69,7 +58,7 @@ export const reportRun = defineOperation({
   input: PublicRun,
   output: z.object({ run: PublicRun }),
   async run(ctx, input) {
-    const runs = runsOf(ctx.store);
+    const runs = ctx.presence.runs;
     const before = runs.get(input.agent);
     const now = ctx.clock.now();
     runs.set(input.agent, { ...input, at: now });
@@ -96,7 +85,7 @@ export const listRuns = defineOperation({
   output: z.object({ runs: z.array(PublicRun) }),
   async run(ctx, input) {
     const board = input.board;
-    const runs = [...runsOf(ctx.store).values()]
+    const runs = [...ctx.presence.runs.values()]
       .filter((r) => board === undefined || r.board === (board ?? DEFAULT_BOARD))
       .map(({ at: _at, claim_id: _c, ...r }) => r)
       .sort((a, b) => a.started_at.localeCompare(b.started_at));

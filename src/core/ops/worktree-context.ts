@@ -8,9 +8,6 @@ import { CoordError } from '../errors.js';
 import type { WorkTreeFacts } from '../git-port.js';
 import type { Ctx } from '../operation.js';
 
-/** What was last recorded per store, board and agent: a write only when something moved. */
-const recorded = new WeakMap<object, Map<string, string>>();
-
 export async function trackTree(
   ctx: Ctx,
   board: string,
@@ -22,11 +19,8 @@ export async function trackTree(
   // coordinated as before — by locks alone; only the board's own work trees have changes coord can see.
   const facts = await ctx.git.locate(worktree).catch(() => null);
   if (!facts || !(await tieBoard(ctx, board, facts))) return null;
-  let seen = recorded.get(ctx.store);
-  if (!seen) {
-    seen = new Map();
-    recorded.set(ctx.store, seen);
-  }
+  // What was last recorded per board and agent (the daemon's memory): a write only when something moved.
+  const seen = ctx.presence.trees;
   const key = `${board}\0${agent}`;
   const value = `${facts.root}\0${facts.branch}\0${facts.head}`;
   if (seen.get(key) !== value) {

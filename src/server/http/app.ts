@@ -9,13 +9,14 @@ import type { Ctx } from '../../core/operation.js';
 import { operationNamed } from '../../core/operations.js';
 import { hookKeyOf } from '../../state-dir/token.js';
 import { McpHttp } from '../mcp/http.js';
+import { connectorAuth } from '../oauth/bearer.js';
 import { defaultLimits, type OAuthEdge, registerOAuth } from '../oauth/edge.js';
 import type { PublicSite } from '../oauth/public-site.js';
 import { registerDashboard } from '../web/dashboard-route.js';
 import { registerArtifactRoutes } from './artifacts.js';
 import { clientErrorHandler } from './client-error.js';
 import { errorHandler, sendError } from './errors.js';
-import { makeGuard, publicBy, tokenMatcher } from './guard.js';
+import { decoratePublic, makeGuard, publicBy, tokenMatcher } from './guard.js';
 import { registerHookRoutes } from './hooks.js';
 import { inboxLane, registerInboxRoute } from './inbox.js';
 import { openApiDocument } from './openapi.js';
@@ -31,7 +32,10 @@ export interface HttpOptions {
   port: () => number;
   extraHosts?: string[];
   logger?: Logger;
-  /** MCP over Streamable HTTP at /mcp; the daemon passes its own to end sessions whose `coord mcp` died. */
+  /**
+   * MCP over Streamable HTTP at /mcp; the daemon passes its own to end sessions whose `coord mcp` died. With
+   * `site`, the app gives it the OAuth check of the public /mcp itself (McpHttp.register).
+   */
   mcp?: McpHttp;
   /** Shown by /v1/health: 'full' (acknowledged writes survive power loss) or 'normal' (`--durability normal`). */
   durability?: 'full' | 'normal';
@@ -88,6 +92,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
       : {}),
   }) as unknown as FastifyInstance;
 
+  decoratePublic(app);
   app.addHook('onRequest', guard.hook);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req, reply) =>
@@ -165,7 +170,9 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
       limits: opts.oauthLimits ?? defaultLimits(),
     });
   }
-  (opts.mcp ?? new McpHttp({ ctx: opts.ctx, version: opts.version, log: opts.logger })).register(app);
+  const mcp = opts.mcp ?? new McpHttp({ ctx: opts.ctx, version: opts.version, log: opts.logger });
+  // SPEC §16: the public /mcp takes OAuth tokens, checked over the same site the guard marks requests by.
+  mcp.register(app, site ? connectorAuth(opts.ctx, site) : undefined);
   return app;
 }
 

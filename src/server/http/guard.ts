@@ -4,7 +4,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PATHS } from '../../api/paths.js';
 import { HEALTH_URL } from '../../api/routes.js';
 import { CoordError } from '../../core/errors.js';
@@ -40,9 +40,21 @@ const isOAuthRoute = (route: string): boolean => route.startsWith('/.well-known/
 const isSiteRoute = (route: string | undefined): boolean =>
   route !== undefined && (route === '/mcp' || isOAuthRoute(route));
 
-/** Requests that came through the public URL; /mcp asks (isPublicRequest) to accept OAuth tokens only. */
-const publicRequests = new WeakSet<object>();
-export const isPublicRequest = (req: FastifyRequest): boolean => publicRequests.has(req.raw);
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * SPEC §16: the request came through `--public-url` (publicBy) and the guard let it on to /mcp or the OAuth
+     * edge. Set by the guard (false until then: `decoratePublic`); /mcp then takes OAuth tokens only, and the
+     * OAuth rate limits count the proxy's forwarded address.
+     */
+    viaPublicUrl: boolean;
+  }
+}
+
+/** Every request starts local; the guard's hook marks the public ones. Called once on the root app. */
+export const decoratePublic = (app: FastifyInstance): void => {
+  app.decorateRequest('viaPublicUrl', false);
+};
 
 /**
  * SPEC §16: a request is public when its Host is the public host, or when it is loopback but carries any
@@ -147,7 +159,7 @@ export function makeGuard(opts: GuardOptions): Guard {
       if (isPublic(req.headers)) {
         const r = hostRefusal(req.headers, req.url) ?? siteRefusal(req, route, site?.origin ?? '');
         if (r === undefined) {
-          publicRequests.add(req.raw);
+          req.viaPublicUrl = true;
           return;
         }
         req.log.debug(r.seen, r.why);

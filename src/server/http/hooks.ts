@@ -2,7 +2,8 @@
  * A client's own `http` hook (SPEC §10 "the client's cheapest hook"): Claude Code and Qwen Code post the hook
  * input to `POST /v1/hooks/:client/:event` — no process starts per call — and read the answer as the hook's
  * JSON output. This route only reads who and where from the input and the headers setup wrote, and puts
- * core's answer in the client's words (its profile's hook contract); the shell check is core's (shell-check.ts).
+ * core's answer in the client's words (its profile's hook contract); the shell check's looks are the server's
+ * (../shell-check.ts), its rules core's (shell-edits.ts).
  *
  * Who: the session id in the hook input, named as the client's MCP server names it (core/agent-name.ts), or
  * `Coord-Agent` ($COORD_AGENT, interpolated by the client). Board: `Coord-Board` ($COORD_BOARD), else the
@@ -12,16 +13,17 @@
  * fail open); never a 200 that blocks.
  */
 import { statSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { PATHS } from '../../api/paths.js';
-import { isClientKind, profileOf } from '../../clients/index.js';
+import { type ClientKind, isClientKind, profileOf } from '../../clients/index.js';
 import type { ClientEvent } from '../../clients/profile.js';
 import { agentOfKey } from '../../core/agent-name.js';
 import { CoordError } from '../../core/errors.js';
 import type { Ctx } from '../../core/operation.js';
-import { ShellLooks } from '../../core/shell-check.js';
 import { commandText, namedTrees } from '../../core/shell-edits.js';
 import { boardForRepo, findWorkTree, otherWorkTrees } from '../../state-dir/board-name.js';
+import { type ShellCall, ShellLooks } from '../shell-check.js';
 
 const EVENTS: ReadonlySet<string> = new Set(['pre-shell', 'post-shell']);
 
@@ -39,6 +41,27 @@ function ownWorkTree(root: string): boolean {
 const header = (v: string | string[] | undefined): string => (Array.isArray(v) ? (v[0] ?? '') : (v ?? '')).trim();
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
+/**
+ * Who runs the command, where: null when it is not coord's to check — no session to name the agent, outside every
+ * repository, or a work tree another user owns (git runs there as the daemon's user: its config is not ours to run).
+ */
+function shellCall(client: ClientKind, input: Record<string, unknown>, headers: IncomingHttpHeaders): ShellCall | null {
+  const session = text(input[profileOf(client).identity.hookField ?? 'session_id']) ?? text(input.session_id);
+  const cwd = text(input.cwd);
+  const tree = cwd ? findWorkTree(cwd) : null;
+  if (!session || !tree || !ownWorkTree(tree.root)) return null;
+  const who = agentOfKey(client, `${client}:${session}`, header(headers['coord-agent']) || undefined);
+  return {
+    agent: who.agent,
+    sessionId: who.sessionId,
+    board: header(headers['coord-board']) || boardForRepo(tree.home),
+    worktree: tree.root,
+    callId: text(input.tool_use_id) ?? text(input.toolUseId) ?? '',
+    // SPEC §14: the other work trees the command names are looked at too (the work tree of an edit is the path's).
+    others: namedTrees(commandText(input), otherWorkTrees(tree)).filter(ownWorkTree),
+  };
+}
+
 export function registerHookRoutes(app: FastifyInstance, ctx: Ctx, looks = new ShellLooks()): void {
   app.post(PATHS.hook, async (req, reply) => {
     const { client, event } = req.params as { client: string; event: string };
@@ -54,28 +77,14 @@ export function registerHookRoutes(app: FastifyInstance, ctx: Ctx, looks = new S
         .type('application/json')
         .send(s.stdout.trim() || '{}');
     const mode = header(req.headers['coord-guard']).toLowerCase();
-    const session = text(input[profile.identity.hookField ?? 'session_id']) ?? text(input.session_id);
-    const cwd = text(input.cwd);
-    const tree = cwd ? findWorkTree(cwd) : null;
-    // Not coord's to check: no session to name the agent, outside every repository, a work tree another user
-    // owns (git runs there as the daemon's user: its config is not ours to run), or switched off.
-    if (mode === 'off' || !session || !tree || !ownWorkTree(tree.root)) return answer({ stdout: '{}' });
-    const who = agentOfKey(client, `${client}:${session}`, header(req.headers['coord-agent']) || undefined);
-    const call = {
-      agent: who.agent,
-      sessionId: who.sessionId,
-      board: header(req.headers['coord-board']) || boardForRepo(tree.home),
-      worktree: tree.root,
-      callId: text(input.tool_use_id) ?? text(input.toolUseId) ?? '',
-      // SPEC §14: the other work trees the command names are looked at too (the work tree of an edit is the path's).
-      others: namedTrees(commandText(input), otherWorkTrees(tree)).filter(ownWorkTree),
-    };
+    const call = mode === 'off' ? null : shellCall(client, input, req.headers);
+    if (!call) return answer({ stdout: '{}' });
     if (event === 'pre-shell') {
       await looks.before(ctx, call);
       return answer({ stdout: '{}' });
     }
     // SPEC §19: a shell command ran, so a permission prompt the agent waited at was answered.
-    ctx.presence.wait({ agent: who.agent, board: call.board, message: null, at: 0 });
+    ctx.presence.wait({ agent: call.agent, board: call.board, message: null, at: 0 });
     const reason = await looks.after(ctx, call);
     if (!reason) return answer({ stdout: '{}' });
     if (mode === 'warn')

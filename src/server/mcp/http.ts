@@ -16,7 +16,6 @@ import type { Grant } from '../../core/connector-ports.js';
 import { DEFAULT_BOARD, DEFAULT_LEASE_S } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
-import { isPublicRequest } from '../http/guard.js';
 import type { ConnectorAuth } from '../oauth/bearer.js';
 import { parseWith } from './parse-with.js';
 import { McpSession } from './session.js';
@@ -61,6 +60,43 @@ export const HttpIdentity = z.object({
     .optional(),
 });
 
+/** A request with no session that is no initialize: answered here (true), or it opens a session (false). */
+async function answeredWithoutSession(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  // The 2026-07-28 opening probe, answered as a 2025-era server does so the client falls back to initialize.
+  const body = req.body as { method?: unknown; id?: unknown } | undefined;
+  if (req.method === 'POST' && body?.method === 'server/discover' && isId(body.id)) {
+    const message = 'Method not found: server/discover — send initialize (2025-11-25, 2025-06-18, 2025-03-26)';
+    reply.code(200).send({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message } });
+    return true;
+  }
+  const { isInitializeRequest } = await sdk();
+  if (req.method === 'POST' && isInitializeRequest(req.body)) return false;
+  reply.code(400).send(rpcError(-32000, 'Bad Request: no Mcp-Session-Id; send initialize first'));
+  return true;
+}
+
+type Identity = z.output<typeof HttpIdentity>;
+
+/**
+ * Who opens a session, from its headers or query; a connector is the grant's agent on the grant's board, whatever
+ * those say (SPEC §16).
+ */
+function identityOf(req: FastifyRequest, grant: Grant | null): Identity {
+  if (grant) return { agent: grant.agent, board: grant.board };
+  const h = req.headers;
+  const q = req.query as Record<string, unknown>;
+  return parseWith(HttpIdentity, {
+    agent: h['coord-agent'] ?? q.agent,
+    board: h['coord-board'] ?? q.board,
+    root: h['coord-root'],
+    session: h['coord-session'],
+    workspace: h['coord-workspace'],
+    tools: h['coord-tools'] ?? q.tools,
+    client: h['coord-client'] ?? q.client,
+    claim: h['coord-claim'],
+  });
+}
+
 interface HttpSession {
   transport: NodeStreamableHTTPServerTransport;
   httpId: string;
@@ -86,8 +122,6 @@ export interface McpHttpOptions {
   log?: Logger | undefined;
   /** How long a session's event stream may stay closed before the client counts as gone (default 30 s). */
   streamGraceMs?: number;
-  /** With `--public-url`: the OAuth check of a request through the public URL (SPEC §16). */
-  connectors?: ConnectorAuth | undefined;
   /**
    * Whether a `Coord-Session` id has a held session lock file (state-dir/session-lock.ts). A session
    * that names one without a lock behind it has nothing to prove it alive but its requests, so it is
@@ -104,12 +138,17 @@ export class McpHttp {
 
   constructor(private readonly opts: McpHttpOptions) {}
 
-  register(app: FastifyInstance): void {
+  /**
+   * `connectors`: the OAuth check of a request through the public URL (SPEC §16). The app that serves the
+   * public URL passes it (buildHttpApp, from the same `--public-url` its guard marks requests by), so no
+   * caller can build a public /mcp that has none.
+   */
+  register(app: FastifyInstance, connectors: ConnectorAuth | undefined): void {
     app.route({
       method: ['GET', 'POST', 'DELETE'],
       url: '/mcp',
       bodyLimit: MCP_BODY_LIMIT,
-      handler: (req, reply) => this.handle(req, reply),
+      handler: (req, reply) => this.handle(req, reply, connectors),
     });
     // Open SSE streams would keep the server from closing; a daemon restart is not the end of a session.
     app.addHook('preClose', () => this.close());
@@ -138,12 +177,13 @@ export class McpHttp {
     await Promise.all([...this.live.values()].map((s) => s.transport.close().catch(() => {})));
   }
 
-  private async handle(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  private async handle(req: FastifyRequest, reply: FastifyReply, connectors: ConnectorAuth | undefined): Promise<void> {
     let grant: Grant | null = null;
-    if (isPublicRequest(req)) {
-      // Through the public URL only an OAuth access token counts (the guard let no coord token decide).
-      if (!this.opts.connectors) return void reply.code(404).send(rpcError(-32001, 'not found'));
-      grant = await this.opts.connectors(req, reply);
+    if (req.viaPublicUrl) {
+      // Through the public URL only an OAuth access token counts (the guard let no coord token decide). The
+      // guard marks a request public only with --public-url, when the app passed `connectors`.
+      if (!connectors) return void reply.code(404).send(rpcError(-32001, 'not found'));
+      grant = await connectors(req, reply);
       if (!grant) return;
     }
     const sid = req.headers['mcp-session-id'];
@@ -155,16 +195,7 @@ export class McpHttp {
       return void reply.code(404).send(rpcError(-32001, 'Session not found: initialize again'));
     }
     if (!live) {
-      // The 2026-07-28 opening probe, answered as a 2025-era server does so the client falls back to initialize.
-      const body = req.body as { method?: unknown; id?: unknown } | undefined;
-      if (req.method === 'POST' && body?.method === 'server/discover' && isId(body.id)) {
-        const message = 'Method not found: server/discover — send initialize (2025-11-25, 2025-06-18, 2025-03-26)';
-        return void reply.code(200).send({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message } });
-      }
-      const { isInitializeRequest } = await sdk();
-      if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
-        return void reply.code(400).send(rpcError(-32000, 'Bad Request: no Mcp-Session-Id; send initialize first'));
-      }
+      if (await answeredWithoutSession(req, reply)) return;
       live = await this.open(req, grant);
     }
     this.activity(live, req, reply);
@@ -214,35 +245,8 @@ export class McpHttp {
     await this.free(live.coordId);
   }
 
-  private async open(req: FastifyRequest, grant: Grant | null): Promise<HttpSession> {
-    const h = req.headers;
-    const q = req.query as Record<string, unknown>;
-    // A connector is the grant's agent on the grant's board, whatever its headers or query say (SPEC §16).
-    const who = grant
-      ? {
-          agent: grant.agent,
-          board: grant.board,
-          root: undefined,
-          session: undefined,
-          workspace: undefined,
-          tools: undefined,
-          client: undefined,
-          claim: undefined,
-        }
-      : parseWith(HttpIdentity, {
-          agent: h['coord-agent'] ?? q.agent,
-          board: h['coord-board'] ?? q.board,
-          root: h['coord-root'],
-          session: h['coord-session'],
-          workspace: h['coord-workspace'],
-          tools: h['coord-tools'] ?? q.tools,
-          client: h['coord-client'] ?? q.client,
-          claim: h['coord-claim'],
-        });
-    // SPEC §17: the client's profile, by the kind it was set up as, else by its initialize name.
-    const profile = isClientKind(who.client) ? profileOf(who.client) : profileByMcpName(clientNameOf(req.body));
-    const httpId = randomUUID();
-    const coordId = who.session ?? httpId;
+  /** The coord session of `coordId` (SPEC rule 13: it can outlive one HTTP session), holding the claim it names. */
+  private sessionFor(coordId: string, who: Identity): McpSession {
     let session = this.sessions.get(coordId);
     if (!session) {
       session = new McpSession({
@@ -258,6 +262,16 @@ export class McpHttp {
       const at = who.claim.indexOf(':');
       session.remember(who.claim.slice(0, at), who.claim.slice(at + 1));
     }
+    return session;
+  }
+
+  private async open(req: FastifyRequest, grant: Grant | null): Promise<HttpSession> {
+    const who = identityOf(req, grant);
+    // SPEC §17: the client's profile, by the kind it was set up as, else by its initialize name.
+    const profile = isClientKind(who.client) ? profileOf(who.client) : profileByMcpName(clientNameOf(req.body));
+    const httpId = randomUUID();
+    const coordId = who.session ?? httpId;
+    const session = this.sessionFor(coordId, who);
     const { NodeStreamableHTTPServerTransport, buildMcpServer } = await sdk();
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => httpId,

@@ -7,7 +7,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { derivedAgentName } from '../../core/agent-name.js';
 import { CONNECT_CODE_MAX_WRONG, type OAuthClientRecord } from '../../core/connector-ports.js';
+import { invoke } from '../../core/invoke.js';
 import { DEFAULT_BOARD } from '../../core/model.js';
+import { approveConsent, oauthClient, pendingConnect } from '../../core/ops/connector-grants.js';
 import { secretHash } from '../../core/ops/connectors.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
 import { consentPage, errorPage, PAGE_HEADERS } from './consent-page.js';
@@ -57,7 +59,7 @@ function backTo(edge: OAuthEdge, uri: string, params: Record<string, string | un
 
 async function check(edge: OAuthEdge, p: Params): Promise<Checked> {
   const clientId = p.client_id;
-  const client = clientId ? await edge.ctx.store.getClient(clientId) : null;
+  const client = clientId ? (await invoke(oauthClient, edge.ctx, { client_id: clientId })).client : null;
   if (!client) {
     // SPEC §16: an unknown or deleted client hears invalid_client, so the host registers again.
     return {
@@ -73,17 +75,9 @@ async function check(edge: OAuthEdge, p: Params): Promise<Checked> {
     return { ok: false, page: { status: 400, error: 'invalid_request', description } };
   }
   const state = p.state;
-  const fail = (error: string, description: string): Checked => ({
-    ok: false,
-    redirect: backTo(edge, redirect, { error, error_description: description, state }),
-  });
-  if (p.response_type !== 'code') return fail('unsupported_response_type', 'response_type must be code');
-  if (!p.code_challenge) return fail('invalid_request', 'PKCE is required: send code_challenge (S256)');
-  if (p.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
-  if (!/^[A-Za-z0-9_-]{43}$/.test(p.code_challenge)) return fail('invalid_request', 'code_challenge is not S256');
-  if (!p.resource) return fail('invalid_target', `resource is required: ${edge.site.resource}`);
-  if (p.resource !== edge.site.resource) {
-    return fail('invalid_target', `resource must be ${edge.site.resource}, not ${p.resource}`);
+  const asked = protocolChecked(p, edge.site.resource);
+  if (!asked.ok) {
+    return { ok: false, redirect: backTo(edge, redirect, { error: asked.error, error_description: asked.why, state }) };
   }
   const hidden: Record<string, string> = {};
   for (const k of REQUEST_FIELDS) {
@@ -92,8 +86,22 @@ async function check(edge: OAuthEdge, p: Params): Promise<Checked> {
   }
   return {
     ok: true,
-    req: { client, redirect_uri: redirect, state, challenge: p.code_challenge, resource: p.resource, hidden },
+    req: { client, redirect_uri: redirect, state, challenge: asked.challenge, resource: asked.resource, hidden },
   };
+}
+
+type Protocol = { ok: true; challenge: string; resource: string } | { ok: false; error: string; why: string };
+
+/** The request's OAuth parameters (from a known client, to its registered redirect URI), or what is wrong with them. */
+function protocolChecked(p: Params, resource: string): Protocol {
+  const no = (error: string, why: string): Protocol => ({ ok: false, error, why });
+  if (p.response_type !== 'code') return no('unsupported_response_type', 'response_type must be code');
+  if (!p.code_challenge) return no('invalid_request', 'PKCE is required: send code_challenge (S256)');
+  if (p.code_challenge_method !== 'S256') return no('invalid_request', 'code_challenge_method must be S256');
+  if (!/^[A-Za-z0-9_-]{43}$/.test(p.code_challenge)) return no('invalid_request', 'code_challenge is not S256');
+  if (!p.resource) return no('invalid_target', `resource is required: ${resource}`);
+  if (p.resource !== resource) return no('invalid_target', `resource must be ${resource}, not ${p.resource}`);
+  return { ok: true, challenge: p.code_challenge, resource: p.resource };
 }
 
 function refuse(reply: FastifyReply, checked: Exclude<Checked, { ok: true }>): FastifyReply {
@@ -161,35 +169,48 @@ export async function authorizePost(edge: OAuthEdge, req: FastifyRequest, reply:
     return reply.redirect(to, 303);
   }
   // Blank fields are the code's (or, proved by the dashboard token, the newest pending code's): see showConsent.
-  const typedBoard = body.board?.trim() || undefined;
-  const typedAgent = body.agent?.trim() || undefined;
-  const board = BoardName.safeParse(typedBoard ?? DEFAULT_BOARD);
-  const agent = AgentName.safeParse(typedAgent ?? derivedAgentName(r.client.name));
+  const typed = { board: body.board?.trim() || undefined, agent: body.agent?.trim() || undefined };
+  const board = BoardName.safeParse(typed.board ?? DEFAULT_BOARD);
+  const agent = AgentName.safeParse(typed.agent ?? derivedAgentName(r.client.name));
   if (!board.success || !agent.success) {
     const error = `${board.success ? 'agent name' : 'board'} must be 1–64 characters of A-Z a-z 0-9 . _ : # @ / -`;
     return showConsent(reply, r, { board: body.board, agent: body.agent, error, status: 400 });
   }
-  const code = (body.code ?? '').trim();
-  const isToken = ownerToken(edge.token, code);
-  const pending = isToken ? await edge.ctx.store.pendingConnect() : null;
+  return approve(edge, reply, r, (body.code ?? '').trim(), typed, { board: board.data, agent: agent.data });
+}
+
+/**
+ * The owner's approval, proved by a `coord connect` code or the dashboard token: the authorization code goes back
+ * to the client, or the form again when the proof is wrong.
+ */
+async function approve(
+  edge: OAuthEdge,
+  reply: FastifyReply,
+  r: AuthRequest,
+  proof: string,
+  typed: { board: string | undefined; agent: string | undefined },
+  fallback: { board: string; agent: string },
+): Promise<FastifyReply> {
+  const isToken = ownerToken(edge.token, proof);
+  const pending = isToken ? (await invoke(pendingConnect, edge.ctx, {})).pending : null;
   const issued = newSecret('cac');
-  const approved = await edge.ctx.store.approve({
-    connect_hash: isToken ? null : secretHash(code.toLowerCase()),
+  const approved = await invoke(approveConsent, edge.ctx, {
+    connect_hash: isToken ? null : secretHash(proof.toLowerCase()),
     code: {
       hash: secretHash(issued),
       client_id: r.client.client_id,
       redirect_uri: r.redirect_uri,
       challenge: r.challenge,
       resource: r.resource,
-      board: typedBoard ?? pending?.board ?? board.data,
-      agent: typedAgent ?? pending?.agent ?? agent.data,
+      board: typed.board ?? pending?.board ?? fallback.board,
+      agent: typed.agent ?? pending?.agent ?? fallback.agent,
       expires_at: edge.ctx.clock.now() + CODE_TTL_MS,
     },
-    from_connect: { board: typedBoard === undefined, agent: typedAgent === undefined },
+    from_connect: { board: typed.board === undefined, agent: typed.agent === undefined },
   });
   if (!approved.ok) {
     const error = `That code is wrong, already used or expired (${CONNECT_CODE_MAX_WRONG} wrong answers spend a code): run coord connect for a new one.`;
-    return showConsent(reply, r, { board: typedBoard, agent: typedAgent, error, status: 400 });
+    return showConsent(reply, r, { board: typed.board, agent: typed.agent, error, status: 400 });
   }
   return reply.redirect(backTo(edge, r.redirect_uri, { code: issued, state: r.state }), 303);
 }

@@ -5,7 +5,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Grant } from '../../core/connector-ports.js';
+import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
+import { grantOfAccessToken } from '../../core/ops/connector-grants.js';
 import { secretHash } from '../../core/ops/connectors.js';
 import { sendResponse } from './oauth-reply.js';
 import type { PublicSite } from './public-site.js';
@@ -27,7 +29,7 @@ export function connectorAuth(ctx: Ctx, site: PublicSite): ConnectorAuth {
         expectedResource: new URL(site.resource),
         verifier: {
           async verifyAccessToken(token) {
-            const g = await ctx.store.grantOfAccessToken(secretHash(token));
+            const { grant: g } = await invoke(grantOfAccessToken, ctx, { hash: secretHash(token) });
             if (!g) throw new OAuthError(OAuthErrorCode.InvalidToken, 'unknown, expired or revoked access token');
             grant = g;
             return {

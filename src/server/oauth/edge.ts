@@ -7,7 +7,9 @@
 import type { OAuthMetadata } from '@modelcontextprotocol/server';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
+import { registerOAuthClient } from '../../core/ops/connector-grants.js';
 import { secretHash } from '../../core/ops/connectors.js';
 import { authorizeGet, authorizePost } from './authorize.js';
 import { oauthError } from './oauth-reply.js';
@@ -140,16 +142,14 @@ export function registerOAuth(app: FastifyInstance, edge: OAuthEdge): void {
       const m = checked.metadata;
       const method = m.token_endpoint_auth_method ?? 'client_secret_basic';
       const secret = method === 'none' ? null : newSecret('ccs');
-      const client = await edge.ctx.store.registerClient(
-        {
-          client_id: newClientId(),
-          secret_hash: secret === null ? null : secretHash(secret),
-          name: m.client_name?.trim() || new URL(m.redirect_uris[0] ?? 'https://unknown').host,
-          redirect_uris: m.redirect_uris,
-          metadata: { ...m, token_endpoint_auth_method: method },
-        },
-        edge.maxUnusedClients ?? MAX_UNUSED_CLIENTS,
-      );
+      const { client } = await invoke(registerOAuthClient, edge.ctx, {
+        client_id: newClientId(),
+        secret_hash: secret === null ? null : secretHash(secret),
+        name: m.client_name?.trim() || new URL(m.redirect_uris[0] ?? 'https://unknown').host,
+        redirect_uris: m.redirect_uris,
+        metadata: { ...m, token_endpoint_auth_method: method },
+        max_unused: edge.maxUnusedClients ?? MAX_UNUSED_CLIENTS,
+      });
       if (!client) {
         return oauthError(reply, 429, 'temporarily_unavailable', 'too many registrations wait for approval', {
           'retry-after': '3600',

@@ -4,7 +4,6 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import { isPublicRequest } from '../http/guard.js';
 
 export class RateLimit {
   private window = 0;
@@ -38,7 +37,7 @@ export class RateLimit {
 export function clientAddress(req: FastifyRequest): string {
   const socket = req.raw.socket.remoteAddress ?? '';
   const loopback = socket === '127.0.0.1' || socket === '::1' || socket === '::ffff:127.0.0.1';
-  if (!loopback || !isPublicRequest(req)) return socket;
+  if (!loopback || !req.viaPublicUrl) return socket;
   return forwardedFor(req.headers) ?? socket;
 }
 

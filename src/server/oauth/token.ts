@@ -2,9 +2,10 @@
  * The token endpoint (OAuth 2.1 §3.2): the authorization code with its PKCE verifier, or a refresh token,
  * for an access token (1 h) and a new refresh token. The client authenticates as it registered.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Grant, OAuthClientRecord, TokenPair } from '../../core/connector-ports.js';
+import { invoke } from '../../core/invoke.js';
+import { oauthClient, redeemCode, rotateRefresh, sameSecret } from '../../core/ops/connector-grants.js';
 import { secretHash } from '../../core/ops/connectors.js';
 import type { OAuthEdge } from './edge.js';
 import { oauthError } from './oauth-reply.js';
@@ -15,16 +16,6 @@ export const REFRESH_TTL_MS = 30 * 24 * 3600_000;
 export const SCOPE = 'coord';
 
 type Body = Partial<Record<string, string>>;
-
-/** RFC 7636 §4.1: 43–128 unreserved characters. */
-const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
-const s256 = (verifier: string): string => createHash('sha256').update(verifier).digest('base64url');
-
-function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /** client_secret_basic, client_secret_post or none, as the client registered; null = invalid_client. */
 async function authenticate(edge: OAuthEdge, req: FastifyRequest, body: Body): Promise<OAuthClientRecord | null> {
@@ -44,10 +35,10 @@ async function authenticate(edge: OAuthEdge, req: FastifyRequest, body: Body): P
     }
   }
   if (!id) return null;
-  const client = await edge.ctx.store.getClient(id);
+  const { client } = await invoke(oauthClient, edge.ctx, { client_id: id });
   if (!client) return null;
   if (client.secret_hash === null) return client;
-  return secret !== undefined && sameHash(secretHash(secret), client.secret_hash) ? client : null;
+  return secret !== undefined && sameSecret(secretHash(secret), client.secret_hash) ? client : null;
 }
 
 function newPair(now: number): { access: string; refresh: string; pair: TokenPair } {
@@ -96,58 +87,56 @@ export async function tokenEndpoint(edge: OAuthEdge, req: FastifyRequest, reply:
       'retry-after': String(wait),
     });
   }
-  const now = edge.ctx.clock.now();
   const site = edge.site;
   if (body.resource !== undefined && body.resource !== site.resource) {
     return oauthError(reply, 400, 'invalid_target', `resource must be ${site.resource}`);
   }
-  if (body.grant_type === 'authorization_code') {
-    if (!body.code) return oauthError(reply, 400, 'invalid_request', 'code is required');
-    const verifier = body.code_verifier;
-    if (verifier === undefined) return oauthError(reply, 400, 'invalid_request', 'code_verifier is required (PKCE)');
-    const t = newPair(now);
-    const out = await edge.ctx.store.redeemCode({
-      hash: secretHash(body.code),
-      client_id: client.client_id,
-      grant_id: newGrantId(),
-      tokens: t.pair,
-      check: (code) => {
-        if (!VERIFIER.test(verifier) || !sameHash(s256(verifier), code.challenge)) {
-          return 'code_verifier does not match the code_challenge (S256)';
-        }
-        // OAuth 2.1 §4.1.3: the same redirect URI as at the authorization endpoint, when sent.
-        if (body.redirect_uri !== undefined && body.redirect_uri !== code.redirect_uri) {
-          return 'redirect_uri differs from the one the code was issued for';
-        }
-        if (code.resource !== site.resource) return 'the code was issued for another resource';
-        return null;
-      },
-    });
-    if (!out.ok) {
-      const why = out.reason === 'refused' ? out.why : `authorization code ${SPENT[out.reason]}`;
-      return oauthError(reply, 400, 'invalid_grant', why);
-    }
-    edge.log?.info({ grant: out.grant.id, agent: out.grant.agent, board: out.grant.board }, 'connector granted');
-    return issued(reply, t);
-  }
-  if (body.grant_type === 'refresh_token') {
-    if (!body.refresh_token) return oauthError(reply, 400, 'invalid_request', 'refresh_token is required');
-    const t = newPair(now);
-    const out = await edge.ctx.store.rotateRefresh({
-      hash: secretHash(body.refresh_token),
-      client_id: client.client_id,
-      tokens: t.pair,
-    });
-    if (!out.ok) {
-      if (out.reason === 'reused') edge.log?.warn({ grant: out.revoked }, 'refresh token replayed: grant revoked');
-      return oauthError(reply, 400, 'invalid_grant', `refresh token ${SPENT[out.reason]}`);
-    }
-    if (!forThisSite(out.grant, site.resource)) {
-      return oauthError(reply, 400, 'invalid_grant', 'the grant was made for another public URL: connect again');
-    }
-    return issued(reply, t);
-  }
+  if (body.grant_type === 'authorization_code') return codeGrant(edge, client, body, reply);
+  if (body.grant_type === 'refresh_token') return refreshGrant(edge, client, body, reply);
   return oauthError(reply, 400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+}
+
+/** `grant_type=authorization_code`: the code and its PKCE verifier for a new grant's first tokens. */
+async function codeGrant(edge: OAuthEdge, client: OAuthClientRecord, body: Body, reply: FastifyReply) {
+  if (!body.code) return oauthError(reply, 400, 'invalid_request', 'code is required');
+  const verifier = body.code_verifier;
+  if (verifier === undefined) return oauthError(reply, 400, 'invalid_request', 'code_verifier is required (PKCE)');
+  const t = newPair(edge.ctx.clock.now());
+  // PKCE, the redirect URI and the resource are checked against the code inside its transaction (core).
+  const out = await invoke(redeemCode, edge.ctx, {
+    hash: secretHash(body.code),
+    client_id: client.client_id,
+    grant_id: newGrantId(),
+    tokens: t.pair,
+    verifier,
+    redirect_uri: body.redirect_uri,
+    resource: edge.site.resource,
+  });
+  if (!out.ok) {
+    const why = out.reason === 'refused' ? out.why : `authorization code ${SPENT[out.reason]}`;
+    return oauthError(reply, 400, 'invalid_grant', why);
+  }
+  edge.log?.info({ grant: out.grant.id, agent: out.grant.agent, board: out.grant.board }, 'connector granted');
+  return issued(reply, t);
+}
+
+/** `grant_type=refresh_token`: the refresh token rotated, for this site's grants only. */
+async function refreshGrant(edge: OAuthEdge, client: OAuthClientRecord, body: Body, reply: FastifyReply) {
+  if (!body.refresh_token) return oauthError(reply, 400, 'invalid_request', 'refresh_token is required');
+  const t = newPair(edge.ctx.clock.now());
+  const out = await invoke(rotateRefresh, edge.ctx, {
+    hash: secretHash(body.refresh_token),
+    client_id: client.client_id,
+    tokens: t.pair,
+  });
+  if (!out.ok) {
+    if (out.reason === 'reused') edge.log?.warn({ grant: out.revoked }, 'refresh token replayed: grant revoked');
+    return oauthError(reply, 400, 'invalid_grant', `refresh token ${SPENT[out.reason]}`);
+  }
+  if (!forThisSite(out.grant, edge.site.resource)) {
+    return oauthError(reply, 400, 'invalid_grant', 'the grant was made for another public URL: connect again');
+  }
+  return issued(reply, t);
 }
 
 /** A new `--public-url` ends the grants made for the old one (SPEC §16). */

@@ -5,15 +5,16 @@
  * shell-edits.ts) and keeps it by call; after it, it looks again, decides the paths the command changed as
  * edits (decide_edit: free ones are auto-locked for the agent) and answers the reason to tell the model when
  * another agent holds one. Looks are kept in memory, bounded in number and age: a pre hook whose post hook
- * never comes (the client was killed) is forgotten.
+ * never comes (the client was killed) is forgotten. The looks are the daemon's state, so they live here in the
+ * server; the rules (which changes are edits, what to tell the model) are core's (shell-edits.ts, edit-request.ts).
  */
-import { type EditRequest, editRequests, refusalReason } from './edit-request.js';
-import { CoordError } from './errors.js';
-import { shortTree } from './holds.js';
-import { invoke } from './invoke.js';
-import type { Ctx } from './operation.js';
-import { operations as op } from './operations.js';
-import { decideShellChanges, headMove, type ShellDecision, type ShellLook, shellChanges } from './shell-edits.js';
+import { type EditRequest, editRequests, refusalReason } from '../core/edit-request.js';
+import { CoordError } from '../core/errors.js';
+import { shortTree } from '../core/holds.js';
+import { invoke } from '../core/invoke.js';
+import type { Ctx } from '../core/operation.js';
+import { operations as op } from '../core/operations.js';
+import { decideShellChanges, headMove, type ShellDecision, type ShellLook, shellChanges } from '../core/shell-edits.js';
 
 /** Looks kept at once, and for how long: a shell call longer than this is checked against no look (allowed). */
 const MAX_LOOKS = 512;
