@@ -180,6 +180,10 @@ export class Supervisor {
         await this.ended(l, { submitted: false, code: null, lines: prep.lines, why: 'setup failed' });
         return;
       }
+      // The claim must know its work tree (and so the HEAD its change record counts commits from) before the
+      // agent can commit: an agent quicker than this round trip would otherwise have its commits counted as
+      // the claim's start, and its task land with nothing to merge.
+      await l.told;
       const prompt = taskPrompt({
         grant: { ...grant, task: prep.task },
         branch: run.branch,
