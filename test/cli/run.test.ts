@@ -225,7 +225,7 @@ describe('coord run: work trees and stopping, with scripted agents', () => {
     const env = { PATH: `${scriptedClaude()}:${process.env.PATH}` };
     const out = await json(
       dir,
-      ['run', '--agents', 'claude:2', '--once', '--integrate', '--board', board, '--retries', '0'],
+      ['run', '--agents', 'claude:3', '--once', '--integrate', '--board', board, '--retries', '0'],
       env,
     );
     assert.equal(out.runs.length, 3, JSON.stringify(out.runs));
