@@ -37,7 +37,7 @@ export async function settle(
   await l.told;
   if (l.portLock) await board.unlock(l.portLock).catch(() => 0);
   if (e.submitted) {
-    o.log(`#${run.task_id} ${run.agent} submitted (exit ${e.code ?? '-'})`);
+    o.log(`#${run.task_id} ${run.agent} ${l.announced ? 'ended' : 'submitted'} (exit ${e.code ?? '-'})`);
     return { retry: null, removeOnceMerged: o.keepWorktrees ? null : run.worktree };
   }
   const how = e.why ?? `exited with ${e.code ?? 'a signal'} without submitting`;

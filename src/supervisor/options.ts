@@ -67,6 +67,8 @@ export interface Live {
   pausedUntil: number | null;
   /** The heartbeat that told the claim its work tree. */
   told: Promise<unknown>;
+  /** Its submit has been logged (when the integrator merged it before the process ended). */
+  announced: boolean;
 }
 
 /** A task released for another try, by a new agent, once its backoff has passed. */
@@ -126,6 +128,7 @@ export function newLive(
     endedBy: null,
     pausedUntil: null,
     told: Promise.resolve(),
+    announced: false,
   };
 }
 

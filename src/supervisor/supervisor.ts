@@ -56,6 +56,18 @@ export class Supervisor {
     this.wake();
   }
 
+  /**
+   * The integrator has a result for `taskId` (it merged it): its agent submitted, said now if not said yet, so the
+   * log reads "submitted" before "merged" even while the agent is still finishing its last words.
+   */
+  submitSeen(taskId: string): void {
+    for (const l of this.live.values()) {
+      if (l.run.task_id !== taskId || l.announced) continue;
+      l.announced = true;
+      this.o.log(`#${taskId} ${l.run.agent} submitted`);
+    }
+  }
+
   /** Runs until stopped (or, with --once, until nothing is ready, running, paused or waiting for a retry). */
   async run(): Promise<{ runs: AgentRun[]; spent: string | null }> {
     for (;;) {

@@ -58,7 +58,10 @@ describe('coord run: bad input', () => {
     const dir = repo();
     const unknown = await coordIn(dir, ['run', '--agents', 'nosuch:1']);
     assert.equal(unknown.code, 1);
-    assert.match(unknown.stderr, /unknown client "nosuch" in --agents: coord knows .*claude/);
+    assert.match(unknown.stderr, /unknown client "nosuch" in --agents: coord run can start .*claude/);
+    assert.doesNotMatch(unknown.stderr, /cursor/, 'only clients with a headless mode are named');
+    const nowhere = await coordIn(dir, ['run', '--agents', 'nosuch:1'], { PATH: '/nonexistent' });
+    assert.match(nowhere.stderr, /claude \(not installed: npm install -g @anthropic-ai\/claude-code\)/);
     const cursor = await coordIn(dir, ['run', '--agents', 'cursor:1']);
     assert.equal(cursor.code, 1);
     assert.match(cursor.stderr, /Cursor has no headless mode coord run can start \(clients with one: .*claude.*\)/);
@@ -251,15 +254,19 @@ describe('coord run: work trees and stopping, with scripted agents', () => {
   test("--keep-worktrees keeps a merged task's work tree", async () => {
     const dir = repo();
     const board = 'keep';
-    const id = await postPlan(dir, board, [{ ref: 'k', title: 'Step k' }]);
+    const id = await postPlan(dir, board, [{ ref: 'k', title: 'Step k LINGERS' }]);
     const env = { PATH: `${scriptedClaude()}:${process.env.PATH}` };
-    await json(
+    const r = await coordIn(
       dir,
       ['run', '--agents', 'claude:1', '--once', '--integrate', '--keep-worktrees', '--board', board],
       env,
     );
-    assert.ok((await show(dir, id('Step k'))).change?.merged_as);
-    assert.equal(git(join(`${dir}.worktrees`, id('Step k')), 'status', '--porcelain'), '', 'kept, clean');
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok((await show(dir, id('Step k LINGERS'))).change?.merged_as);
+    // The log says the agent submitted before it says the task merged (it lingers after its submit).
+    const said = (what: RegExp) => r.stderr.split('\n').findIndex((line) => what.test(line));
+    assert.ok(said(/ submitted/) >= 0 && said(/ submitted/) < said(/ merged into main/), r.stderr);
+    assert.equal(git(join(`${dir}.worktrees`, id('Step k LINGERS')), 'status', '--porcelain'), '', 'kept, clean');
   });
 
   test('coord run --stop: the running agent is asked to stop, and its task released with the lost-work note', async () => {
