@@ -15,6 +15,7 @@ import { invoke } from '../../src/core/invoke.js';
 import { operations as op } from '../../src/core/operations.js';
 import { Presence } from '../../src/core/presence.js';
 import { GitRepos } from '../../src/git/git-repos.js';
+import { runGit } from '../../src/git/run-git.js';
 import { supervisorBoardInProcess } from '../../src/server/supervise/daemon-supervisor.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
@@ -71,6 +72,8 @@ childMain<Args>(FILE, async (a) => {
     );
     return (await started(mark)) - t0;
   }
+  // As `coord run` does on start (its repository's git directory): git's shell is up before any task is ready.
+  await runGit(repo, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
   const store = new SqliteStore({ path: join(a.dir, 'coord.db') });
   const ctx = { store, clock: systemClock, presence: new Presence(), git: new GitRepos() };
   const headless = claude.headless;

@@ -22,6 +22,7 @@ import pgClaimComplete2 from './pg-claim-complete-2-daemons.js';
 import pgLink from './pg-link.js';
 import planVsPosts from './plan-vs-posts.js';
 import postToClaim from './post-to-claim.js';
+import runPlan from './run-plan.js';
 import supervisorStart from './supervisor-start.js';
 import toolDefinitions from './tool-definitions.js';
 
@@ -53,4 +54,5 @@ export const SCENARIOS: { file: string; scenario: Scenario }[] = [
   { file: 'integrate-window-red', scenario: integrateWindowRed },
   { file: 'tool-definitions', scenario: toolDefinitions },
   { file: 'supervisor-start', scenario: supervisorStart },
+  { file: 'run-plan', scenario: runPlan },
 ];

@@ -11,15 +11,12 @@ export function headlessProfiles(clients: string[], path: string | undefined): R
   const out: Record<string, HeadlessProfile> = {};
   for (const client of clients) {
     if (!isClientKind(client)) {
-      throw usage(`unknown client "${client}" in --agents: coord knows ${Object.keys(PROFILES).join(', ')}`);
+      throw usage(`unknown client "${client}" in --agents: coord run can start ${startable(path)}`);
     }
     const headless = profileOf(client).headless;
     if (!headless) {
-      const able = Object.entries(PROFILES)
-        .filter(([, p]) => 'headless' in p && p.headless)
-        .map(([k]) => k);
       throw usage(
-        `${profileOf(client).title} has no headless mode coord run can start (clients with one: ${able.join(', ')})`,
+        `${profileOf(client).title} has no headless mode coord run can start (clients with one: ${startable(path)})`,
       );
     }
     if (whichBin(headless.bin, path) === null) {
@@ -28,6 +25,14 @@ export function headlessProfiles(clients: string[], path: string | undefined): R
     out[client] = headless;
   }
   return out;
+}
+
+/** The clients with a headless mode, each not installed here followed by how to install it. */
+function startable(path: string | undefined): string {
+  return Object.entries(PROFILES)
+    .flatMap(([k, p]) => ('headless' in p && p.headless ? [[k, p.headless] as const] : []))
+    .map(([k, h]) => (whichBin(h.bin, path) === null ? `${k} (not installed: ${h.install})` : k))
+    .join(', ');
 }
 
 /** `--agents` / `serve --run` checked before anything starts: the spec, each client known, headless and installed. */

@@ -4,100 +4,22 @@
  * ends in, when a limit pauses, what a budget allows) are core's (core/supervision.ts); what differs per
  * client is its profile's `headless` part; this file starts, watches and ends the processes.
  */
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { ClientEvent, HeadlessProfile, StreamSignal } from '../clients/profile.js';
+import { join } from 'node:path';
+import type { HeadlessProfile } from '../clients/profile.js';
 import { isCoordError } from '../core/errors.js';
-import type { ClaimGrant, Task } from '../core/model.js';
-import {
-  type AgentRun,
-  type AgentSlots,
-  type AgentState,
-  afterExit,
-  type Budget,
-  branchOf,
-  budgetSpent,
-  launchName,
-  limitDecision,
-  sumUsage,
-  taskPrompt,
-  type Usage,
-} from '../core/supervision.js';
-import { AgentProcess, whichBin } from './agent-process.js';
+import type { ClaimGrant } from '../core/model.js';
+import { type AgentRun, type AgentState, budgetSpent, launchName, sumUsage, taskPrompt } from '../core/supervision.js';
+import type { AgentProcess } from './agent-process.js';
 import type { SupervisorBoard } from './board.js';
-import { copyIncluded, removableTree, removeTree, runSetup, taskTree } from './worktree.js';
+import { type Ending, settle } from './endings.js';
+import { launchAgent } from './launch.js';
+import { keepLeaseOf, type Live, newLive, type Retry, type SupervisorOptions } from './options.js';
+import { prepare } from './prepare.js';
+import { applySignal, type SignalTarget } from './signals.js';
+import { removableTree, removeTree } from './worktree.js';
 
-/** How the agents' `coord mcp` and hooks are started: this coord, its state directory. */
-export interface CoordLaunch {
-  node: string;
-  bin: string;
-  hookBin: string;
-  stateArgs: string[];
-}
-
-export interface SupervisorOptions {
-  board: string;
-  /** The main work tree of the repository. */
-  repo: string;
-  /** The repository's git directory (`<repo>/.git`). */
-  commonDir: string;
-  target: string;
-  agents: AgentSlots[];
-  profiles: Record<string, HeadlessProfile>;
-  once: boolean;
-  /** Where work trees go: default `<repo>.worktrees`. */
-  worktreesDir?: string | undefined;
-  setup?: string | undefined;
-  setupTimeoutS?: number;
-  retries: number;
-  backoffMs: number;
-  taskTimeoutS: number;
-  maxTurns?: number | undefined;
-  budget: Budget;
-  pauseAfterS: number;
-  graceMs: number;
-  /** `--permission-mode`: one mode for every client, or per client (`claude=acceptEdits,codex=danger-full-access`). */
-  permissionMode?: Record<string, string> | undefined;
-  keepWorktrees: boolean;
-  leaseS: number;
-  coord: CoordLaunch;
-  /** Where each launch's own files go (settings a client is pointed at): `<state>/run`. */
-  scratchDir: string;
-  /** The environment agents start from (the supervisor's own). */
-  env: NodeJS.ProcessEnv;
-  holder: string;
-  log(line: string): void;
-  /** With --integrate: whether the integrator may still make a task ready (keeps --once going). */
-  integrating?: (() => Promise<boolean>) | undefined;
-}
-
-interface Live {
-  run: AgentRun;
-  claimId: string;
-  proc: AgentProcess | null;
-  portLock: string | null;
-  port: number | null;
-  session: string | null;
-  usage: Usage | null;
-  turns: number;
-  resultText: string | null;
-  /** Set when the supervisor ended it: stop (release), pause (hold), timeout (a failed try). */
-  endedBy: 'stop' | 'pause' | 'timeout' | null;
-  pausedUntil: number | null;
-  /** The heartbeat that told the claim its work tree. */
-  told: Promise<unknown>;
-}
-
-interface Retry {
-  task_id: string;
-  client: string;
-  agent: string;
-  attempt: number;
-  at: number;
-  left: string | null;
-}
+export type { CoordLaunch, SupervisorOptions } from './options.js';
+export { defaultWorktrees, realDir } from './options.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -114,16 +36,36 @@ export class Supervisor {
   private reporting: Promise<unknown> = Promise.resolve();
   /** Every agent process started, by client: what the acceptance test reads beside the process table. */
   readonly launched: { agent: string; client: string; task_id: string; pid: number | null }[] = [];
+  private readonly signals: SignalTarget;
 
   constructor(
     private readonly board: SupervisorBoard,
     private readonly o: SupervisorOptions,
-  ) {}
+  ) {
+    this.signals = {
+      pauseAfterS: o.pauseAfterS,
+      graceMs: o.graceMs,
+      setState: (l, state) => this.setState(l, state),
+      log: (line) => o.log(line),
+    };
+  }
 
   /** SPEC §18 "Stopping": every running agent asked to stop, ended after the grace period, its task released. */
   stop(): void {
     this.stopping = true;
     this.wake();
+  }
+
+  /**
+   * The integrator has a result for `taskId` (it merged it): its agent submitted, said now if not said yet, so the
+   * log reads "submitted" before "merged" even while the agent is still finishing its last words.
+   */
+  submitSeen(taskId: string): void {
+    for (const l of this.live.values()) {
+      if (l.run.task_id !== taskId || l.announced) continue;
+      l.announced = true;
+      this.o.log(`#${taskId} ${l.run.agent} submitted`);
+    }
   }
 
   /** Runs until stopped (or, with --once, until nothing is ready, running, paused or waiting for a retry). */
@@ -224,40 +166,8 @@ export class Supervisor {
   }
 
   private start(client: string, agent: string, grant: ClaimGrant, attempt: number, left: string | null): void {
-    const now = new Date().toISOString();
     const task = grant.task;
-    const path = join(this.worktreesDir(), task.id);
-    const l: Live = {
-      run: {
-        agent,
-        board: this.o.board,
-        client,
-        pid: null,
-        task_id: task.id,
-        worktree: path,
-        branch: branchOf(task),
-        state: 'starting',
-        since: now,
-        started_at: now,
-        usage: null,
-        paused_until: null,
-        attempt,
-        supervisor: this.o.holder,
-        exit_code: null,
-        submitted: false,
-      },
-      claimId: grant.claim_id,
-      proc: null,
-      portLock: null,
-      port: null,
-      session: null,
-      usage: null,
-      turns: 0,
-      resultText: null,
-      endedBy: null,
-      pausedUntil: null,
-      told: Promise.resolve(),
-    };
+    const l = newLive(this.o, { client, agent, grant, attempt, worktree: join(this.worktreesDir(), task.id) });
     this.live.set(agent, l);
     void this.supervise(l, grant, left).catch((e) => {
       this.o.log(`#${task.id} ${agent}: ${(e as Error).message}`);
@@ -275,21 +185,17 @@ export class Supervisor {
     const { run } = l;
     const profile = this.o.profiles[run.client];
     if (!profile) throw new Error(`no headless profile for ${run.client}`);
-    const keepLease = setInterval(
-      () => {
-        void this.board
-          .heartbeat({ task_id: run.task_id, claim_id: l.claimId, lease_s: this.o.leaseS })
-          .catch((e) => this.o.log(`#${run.task_id} lease: ${(e as Error).message}`));
-        if (l.portLock) void this.board.renewLock({ lock_id: l.portLock, lease_s: this.o.leaseS }).catch(() => 0);
-      },
-      Math.max(1000, (this.o.leaseS * 1000) / 3),
-    );
+    const keepLease = keepLeaseOf(this.board, this.o, l);
     try {
-      const prep = await this.prepare(l, grant.task);
+      const prep = await prepare(this.board, this.o, l, grant.task);
       if (!prep.ok) {
         await this.ended(l, { submitted: false, code: null, lines: prep.lines, why: 'setup failed' });
         return;
       }
+      // The claim must know its work tree (and so the HEAD its change record counts commits from) before the
+      // agent can commit: an agent quicker than this round trip would otherwise have its commits counted as
+      // the claim's start, and its task land with nothing to merge.
+      await l.told;
       const prompt = taskPrompt({
         grant: { ...grant, task: prep.task },
         branch: run.branch,
@@ -340,160 +246,14 @@ export class Supervisor {
     while (!this.stopping && Date.now() < at) await sleep(Math.min(1000, at - Date.now()));
   }
 
-  /** The work tree, its files, its port and its setup; the task and what it builds on, for the prompt. */
-  private async prepare(
-    l: Live,
-    claimed: Task,
-  ): Promise<{ ok: true; task: Task; blockers: Task[] } | { ok: false; lines: string[] }> {
-    const { run } = l;
-    try {
-      // The work tree, the port and the task's text at once: none waits for another.
-      const portTaken = this.board
-        .reservePort({ agent: run.agent, board: this.o.board, lease_s: this.o.leaseS })
-        .then((port) => {
-          l.port = port.port;
-          l.portLock = port.lock_id;
-        });
-      const [tree, , task] = await Promise.all([
-        taskTree(this.o.repo, this.o.target, run.branch, run.worktree),
-        portTaken,
-        this.board.showTask(run.task_id),
-      ]);
-      run.branch = tree.branch;
-      // SPEC §18: the claim learns its work tree now (it was made before the tree was); awaited before the
-      // try ends (the lost-work note reads it), not before the agent starts.
-      l.told = this.board
-        .heartbeat({ task_id: run.task_id, claim_id: l.claimId, lease_s: this.o.leaseS, worktree: run.worktree })
-        .catch((e) => this.o.log(`#${run.task_id} telling the claim its work tree: ${(e as Error).message}`));
-      const copied = await copyIncluded(this.o.repo, run.worktree);
-      if (copied.length > 0) this.o.log(`#${run.task_id}: copied ${copied.length} file(s) named in .worktreeinclude`);
-      if (this.o.setup) {
-        const s = await runSetup(this.o.setup, run.worktree, this.agentEnv(l), (this.o.setupTimeoutS ?? 600) * 1000);
-        if (!s.ok) return { ok: false, lines: s.lines };
-      }
-      const blockers = await Promise.all(task.blocked_by.map((id) => this.board.showTask(id).catch(() => null)));
-      return { ok: true, task: { ...claimed, ...task }, blockers: blockers.filter((b): b is Task => b !== null) };
-    } catch (e) {
-      return { ok: false, lines: [(e as Error).message] };
-    }
-  }
-
-  private agentEnv(l: Live): NodeJS.ProcessEnv {
-    return { ...this.o.env, ...this.coordEnv(l) };
-  }
-
-  /** coord's variables of one agent (SPEC §18): who it is, its claim, its task, work tree and port. */
-  private coordEnv(l: Live): Record<string, string> {
-    return {
-      COORD_AGENT: l.run.agent,
-      COORD_BOARD: this.o.board,
-      COORD_CLAIM: `${l.run.task_id}:${l.claimId}`,
-      COORD_TASK: l.run.task_id,
-      COORD_WORKTREE: l.run.worktree,
-      ...(l.port === null ? {} : { COORD_PORT: String(l.port) }),
-    };
-  }
-
   private spawn(l: Live, profile: HeadlessProfile, prompt: string, resume: string | undefined): AgentProcess {
-    const c = this.o.coord;
-    const bin = whichBin(profile.bin, this.o.env.PATH);
-    if (bin === null) throw new Error(`${profile.bin} is not installed (on PATH): ${profile.install}`);
-    const hookArgv = (event: ClientEvent) => [
-      c.node,
-      c.hookBin,
-      ...markOf(event, l.run.client).split(' '),
-      ...c.stateArgs,
-    ];
-    // A folder of this launch's own for the client's configuration files (removed once the process has ended).
-    const configDir = mkdtempSync(join(tmpdir(), 'coord-run-'));
-    const scratch = join(this.o.scratchDir, l.run.agent.replace(/[^A-Za-z0-9._-]/g, '_'));
-    const launch = profile.launch({
-      prompt,
-      coordEnv: this.coordEnv(l),
-      scratch,
-      cwd: l.run.worktree,
-      mcp: { command: c.node, args: [c.bin, 'mcp', '--client', l.run.client, ...c.stateArgs] },
-      hook: (event) => hookArgv(event).map(shellQuote).join(' '),
-      mark: (event) => markOf(event, l.run.client),
-      permissionMode: this.o.permissionMode?.[l.run.client] ?? this.o.permissionMode?.['*'],
-      maxTurns: this.o.maxTurns,
-      resume,
-      gitCommonDir: this.o.commonDir,
-      configDir,
-      hookArgv,
-      pluginModule: (name) => pluginModuleOf(c.bin, name),
-    });
-    for (const f of launch.files ?? []) {
-      // A profile writes its own folders only: never a file of the user's or the work tree's.
-      const at = resolve(f.path);
-      if (!at.startsWith(`${configDir}/`) && !at.startsWith(`${scratch}/`))
-        throw new Error(`${l.run.client}: ${f.path} is outside ${configDir} and ${scratch}`);
-      mkdirSync(dirname(f.path), { recursive: true, mode: 0o700 });
-      writeFileSync(f.path, f.content, { mode: 0o600 });
-    }
-    const proc = new AgentProcess(bin, launch.args, {
-      cwd: l.run.worktree,
-      env: { ...this.agentEnv(l), ...launch.env },
-      onLine: (stream, line) => {
-        const signals = stream === 'stdout' ? profile.read(line) : (profile.readErr?.(line) ?? []);
-        for (const s of signals) this.signal(l, s);
-      },
-    });
-    void proc.ended.then(() => rmSync(configDir, { recursive: true, force: true }));
+    const proc = launchAgent(this.o, { l, profile, prompt, resume, onSignal: (s) => applySignal(this.signals, l, s) });
     l.proc = proc;
     l.run.pid = proc.pid;
     this.launched.push({ agent: l.run.agent, client: l.run.client, task_id: l.run.task_id, pid: proc.pid });
     this.o.log(`#${l.run.task_id} ${l.run.agent} started (pid ${proc.pid ?? '?'}) in ${l.run.worktree}`);
     this.report(l);
     return proc;
-  }
-
-  /** What the client's event stream says, applied (SPEC §18 "Supervised", "Usage limits", "Budgets"). */
-  private signal(l: Live, s: StreamSignal): void {
-    switch (s.kind) {
-      case 'session':
-        l.session = s.id;
-        return;
-      case 'state':
-        this.setState(l, s.state);
-        return;
-      case 'turn':
-        l.turns += 1;
-        if (l.run.state === 'starting') this.setState(l, 'working');
-        return;
-      case 'retry': {
-        if (s.status === 429 && s.delayMs !== null) {
-          const d = limitDecision(s.delayMs, this.o.pauseAfterS, Date.now());
-          if (d.pause && l.endedBy === null) {
-            l.endedBy = 'pause';
-            l.pausedUntil = d.until;
-            l.run.paused_until = new Date(d.until).toISOString();
-            this.setState(l, 'paused');
-            this.o.log(`#${l.run.task_id} ${l.run.agent}: usage limit, paused until ${l.run.paused_until}`);
-            void l.proc?.stop(this.o.graceMs);
-            return;
-          }
-        }
-        this.setState(l, 'waiting');
-        return;
-      }
-      case 'result': {
-        const wall = l.proc ? (Date.now() - l.proc.startedAt) / 1000 : 0;
-        const before = l.usage;
-        l.usage = {
-          input_tokens: (before?.input_tokens ?? 0) + (s.input_tokens ?? 0),
-          output_tokens: (before?.output_tokens ?? 0) + (s.output_tokens ?? 0),
-          ...(s.cost_usd === null && before?.cost_usd === undefined
-            ? {}
-            : { cost_usd: (before?.cost_usd ?? 0) + (s.cost_usd ?? 0) }),
-          wall_s: Math.round(((before?.wall_s ?? 0) + wall) * 10) / 10,
-        };
-        l.run.usage = l.usage;
-        l.resultText = s.text;
-        this.setState(l, 'idle');
-        return;
-      }
-    }
   }
 
   private setState(l: Live, state: AgentState): void {
@@ -508,11 +268,8 @@ export class Supervisor {
     this.reporting = this.reporting.then(() => this.board.reportRun(snapshot)).catch(() => 0);
   }
 
-  /** SPEC §18 "Endings". */
-  private async ended(
-    l: Live,
-    e: { submitted: boolean; code: number | null; lines: string[]; why: string | null; releasedByAgent?: boolean },
-  ): Promise<void> {
+  /** SPEC §18 "Endings": recorded, then settled (endings.ts); the slot is free once it is. */
+  private async ended(l: Live, e: Ending): Promise<void> {
     const { run } = l;
     run.submitted = e.submitted;
     run.state = 'exited';
@@ -520,63 +277,9 @@ export class Supervisor {
     run.exit_code = e.code;
     this.report(l);
     try {
-      await l.told;
-      if (l.portLock) await this.board.unlock(l.portLock).catch(() => 0);
-      if (e.submitted) {
-        this.o.log(`#${run.task_id} ${run.agent} submitted (exit ${e.code ?? '-'})`);
-        if (!this.o.keepWorktrees) this.toRemove.set(run.task_id, run.worktree);
-        return;
-      }
-      const how = e.why ?? `exited with ${e.code ?? 'a signal'} without submitting`;
-      const tail = (l.resultText ? [l.resultText, ...e.lines] : e.lines).slice(-10).join('\n');
-      if (this.stopping || l.endedBy === 'stop') {
-        if (!e.releasedByAgent) {
-          await this.board
-            .release({ task_id: run.task_id, claim_id: l.claimId, note: `coord run stopped ${run.agent} (${how})` })
-            .catch(() => 0);
-        }
-        this.o.log(`#${run.task_id} ${run.agent} stopped; task released`);
-        return;
-      }
-      const next = afterExit({
-        submitted: false,
-        tries: run.attempt,
-        retries: this.o.retries,
-        ranMs: l.proc ? Date.now() - l.proc.startedAt : 0,
-        baseBackoffMs: this.o.backoffMs,
-      });
-      if (next.kind === 'retry') {
-        const agent = launchName(run.client);
-        const note = `${run.agent} ${how}; coord run tries again with ${agent}${tail ? `. Its last lines:\n${tail}` : ''}`;
-        if (!e.releasedByAgent) {
-          await this.board.release({ task_id: run.task_id, claim_id: l.claimId, to: agent, note: clipNote(note) });
-        }
-        this.retries.push({
-          task_id: run.task_id,
-          client: run.client,
-          agent,
-          attempt: run.attempt + 1,
-          at: Date.now() + next.delayMs,
-          left: `${run.agent} ${how}`,
-        });
-        this.o.log(
-          `#${run.task_id} ${run.agent} ${how}: retry ${run.attempt}/${this.o.retries} in ${Math.round(next.delayMs / 1000)} s`,
-        );
-        return;
-      }
-      const note = `coord run: ${run.agent} ${how}, after ${run.attempt} ${run.attempt === 1 ? 'try' : 'tries'}; the task failed.${tail ? ` Its last lines:\n${tail}` : ''}`;
-      if (e.releasedByAgent) {
-        // The agent gave the task back itself: claim it once more only to fail it.
-        const g = await this.board
-          .claimTask({ task_id: run.task_id, agent: run.agent, lease_s: this.o.leaseS })
-          .catch(() => null);
-        if (g) await this.board.fail({ task_id: run.task_id, claim_id: g.claim_id, note: clipNote(note) });
-      } else {
-        await this.board.fail({ task_id: run.task_id, claim_id: l.claimId, note: clipNote(note) });
-      }
-      this.o.log(
-        `#${run.task_id} ${run.agent} ${how}: failed after ${run.attempt} ${run.attempt === 1 ? 'try' : 'tries'}`,
-      );
+      const settled = await settle(this.board, this.o, l, e, this.stopping);
+      if (settled.retry) this.retries.push(settled.retry);
+      if (settled.removeOnceMerged) this.toRemove.set(run.task_id, settled.removeOnceMerged);
     } catch (err) {
       this.o.log(`#${run.task_id} ${run.agent}: ending: ${(err as Error).message}`);
     } finally {
@@ -604,31 +307,3 @@ export class Supervisor {
     }
   }
 }
-
-/** The mark of coord's hook for an event (the same words `coord setup` writes: cli/setup/plans.ts hookMark). */
-const markOf = (event: ClientEvent, client: string) =>
-  event === 'session-start' ? `prime --client ${client}` : `hook ${event} --client ${client}`;
-
-const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
-
-/** A plugin module coord ships, beside the coord it runs: the build's, or in a checkout without one the source. */
-const pluginModuleOf = (bin: string, name: string): string => {
-  const root = join(dirname(bin), '..');
-  const built = join(root, 'dist', 'plugins', `${name}.js`);
-  return pathToFileURL(existsSync(built) ? built : join(root, 'src', 'plugins', `${name}.ts`)).href;
-};
-
-/** A note is at most 8 KiB: the tail of a long one is what matters. */
-const clipNote = (s: string): string => (Buffer.byteLength(s) > 8000 ? `…${s.slice(-7000)}` : s);
-
-/** `<repo>.worktrees` beside a repository given by any path inside it. */
-export const defaultWorktrees = (repo: string): string =>
-  join(dirname(resolve(repo)), `${basename(resolve(repo))}.worktrees`);
-
-export const realDir = (p: string): string => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-};

@@ -18,8 +18,6 @@ const ADD_DEADLINE_MS = 120_000;
 export interface TaskTree {
   path: string;
   branch: string;
-  /** The commit it was made from (the target's tip then); null when an existing work tree was reused. */
-  base: string | null;
   created: boolean;
 }
 
@@ -28,22 +26,28 @@ export async function taskTree(repo: string, target: string, branch: string, pat
   // A retry finds the work tree where the last try left it; only then is git asked which it is.
   if (existsSync(path)) {
     const known = (await listWorktrees(repo)).find((w) => w.path === path);
-    if (known) return { path, branch: known.branch ?? branch, base: null, created: false };
+    if (known) return { path, branch: known.branch ?? branch, created: false };
     throw new CoordError(
       'invalid_request',
       `${path} exists and is not a work tree of ${repo}: move it away, or pass --worktrees DIR`,
     );
   }
   mkdirSync(dirname(path), { recursive: true });
+  // The usual case first, in one git call (this is on the path from a task ready to its agent started):
+  // a new branch from the target's tip. Only when git refuses is it asked why.
+  const made = await runGit(repo, ['worktree', 'add', '-b', branch, path, `refs/heads/${target}`], {
+    ok: [128],
+    deadlineMs: ADD_DEADLINE_MS,
+  });
+  if (made.code === 0) return { path, branch, created: true };
   const [left, tip] = await Promise.all([branchTip(repo, branch), branchTip(repo, target)]);
   // A branch left by an earlier run (its work tree removed) is continued, not reset.
   if (left !== null) {
     await runGit(repo, ['worktree', 'add', path, branch], { deadlineMs: ADD_DEADLINE_MS });
-    return { path, branch, base: null, created: true };
+    return { path, branch, created: true };
   }
   if (tip === null) throw new CoordError('invalid_request', `${repo} has no branch ${target} to make work trees from`);
-  await runGit(repo, ['worktree', 'add', '-b', branch, path, tip], { deadlineMs: ADD_DEADLINE_MS });
-  return { path, branch, base: tip, created: true };
+  throw new CoordError('internal', `git worktree add ${path}: ${made.stderr.trim().split('\n')[0] ?? ''}`);
 }
 
 /**

@@ -5,11 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { tempDir } from '../support/ctx.js';
 import { COORD, childEnv, ROOT, runProcess, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { waitFor } from '../support/wait-for.js';
 
 const [NODE] = COORD as [string, ...string[]];
 /** The CLI from source, with tsx by absolute URL (a scratch repository has no node_modules to find it in). */
@@ -57,7 +58,10 @@ describe('coord run: bad input', () => {
     const dir = repo();
     const unknown = await coordIn(dir, ['run', '--agents', 'nosuch:1']);
     assert.equal(unknown.code, 1);
-    assert.match(unknown.stderr, /unknown client "nosuch" in --agents: coord knows .*claude/);
+    assert.match(unknown.stderr, /unknown client "nosuch" in --agents: coord run can start .*claude/);
+    assert.doesNotMatch(unknown.stderr, /cursor/, 'only clients with a headless mode are named');
+    const nowhere = await coordIn(dir, ['run', '--agents', 'nosuch:1'], { PATH: '/nonexistent' });
+    assert.match(nowhere.stderr, /claude \(not installed: npm install -g @anthropic-ai\/claude-code\)/);
     const cursor = await coordIn(dir, ['run', '--agents', 'cursor:1']);
     assert.equal(cursor.code, 1);
     assert.match(cursor.stderr, /Cursor has no headless mode coord run can start \(clients with one: .*claude.*\)/);
@@ -132,6 +136,177 @@ describe('coord run: bad input', () => {
       shown.notes.map((n: { text: string }) => n.text).join('\n'),
       /setup failed[\s\S]*npm ci: lockfile broken/,
     );
+  });
+});
+
+/**
+ * A scripted `claude`: it does its task the way an agent would — a file committed on its branch in its work tree,
+ * then `coord submit` with the claim it was started holding — and the prompt's words pick a variation: `LINGERS`
+ * stays 2 s after submitting (the integrator may merge meanwhile), `SCRATCHES` leaves an uncommitted file after
+ * submitting, `WAITS` commits half its work and waits to be asked to stop (recording that it was asked).
+ */
+function scriptedClaude(): string {
+  const bin = tempDir('coord-run-agent-');
+  const submit = [NODE, ...BASE, 'submit', '"$COORD_TASK"', '--claim', '"$claim"', '--ok']
+    .map((a) => (a.startsWith('"') ? a : `'${a}'`))
+    .join(' ');
+  writeFileSync(
+    join(bin, 'claude'),
+    `#!/bin/sh
+cd "$COORD_WORKTREE" || exit 9
+case "$2" in *WAITS*)
+  echo half > half.txt && git add half.txt && git commit -q -m "half done"
+  trap 'echo asked > "${bin}/asked-$COORD_TASK"; exit 143' TERM
+  sleep 300 & wait
+  exit 1;;
+esac
+echo "$COORD_TASK" > "t-$COORD_TASK.txt"
+claim=$(echo "$COORD_CLAIM" | cut -d: -f2)
+git add "t-$COORD_TASK.txt" && git commit -q -m "task $COORD_TASK" || exit 8
+${submit} >> "${bin}/submits" 2>&1 || exit 7
+case "$2" in *LINGERS*) sleep 2;; esac
+case "$2" in *SCRATCHES*) echo notes > scratch.txt;; esac
+exit 0
+`,
+  );
+  chmodSync(join(bin, 'claude'), 0o755);
+  return bin;
+}
+
+describe('coord run: work trees and stopping, with scripted agents', () => {
+  let d: SpawnedDaemon;
+  before(async () => {
+    d = await spawnDaemon();
+  });
+  after(async () => {
+    await d.stop();
+  });
+  const coordIn = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
+    runProcess(NODE, [...BASE, ...args], { cwd, env: childEnv({ COORD_STATE: d.stateDir, ...env }) });
+  const json = async (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const r = await coordIn(cwd, [...args, '--json'], env);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  interface Shown {
+    state: string;
+    notes: { text: string }[];
+    change: { base: string | null; merged_as?: string } | null;
+  }
+  const show = async (dir: string, id: string): Promise<Shown> => (await json(dir, ['show', id])).task;
+  const postPlan = async (
+    dir: string,
+    board: string,
+    tasks: { ref: string; title: string; blocked_by?: string[] }[],
+  ) => {
+    const file = join(tempDir('coord-run-plan-'), 'plan.json');
+    writeFileSync(file, JSON.stringify({ tasks }));
+    const out = await json(dir, ['plan', file, '--board', board]);
+    const ids = new Map<string, string>();
+    for (const t of Object.values(out.tasks) as { id: string; title: string }[]) ids.set(t.title, t.id);
+    return (title: string) => ids.get(title) ?? assert.fail(`no task titled ${title}`);
+  };
+  const git = (cwd: string, ...a: string[]) =>
+    execFileSync('git', a, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  const isAncestor = (dir: string, a: string, b: string) => {
+    try {
+      execFileSync('git', ['merge-base', '--is-ancestor', a, b], { cwd: dir, stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  test("--integrate: a task's work tree starts from a tip holding its blockers' merges; a merged task's work tree is removed, one with work nobody merged is kept", async () => {
+    const dir = repo();
+    const board = 'trees';
+    const id = await postPlan(dir, board, [
+      { ref: 'a', title: 'Step a LINGERS' },
+      { ref: 'b', title: 'Step b', blocked_by: ['a'] },
+      { ref: 'c', title: 'Step c SCRATCHES' },
+    ]);
+    const env = { PATH: `${scriptedClaude()}:${process.env.PATH}` };
+    const out = await json(
+      dir,
+      ['run', '--agents', 'claude:3', '--once', '--integrate', '--board', board, '--retries', '0'],
+      env,
+    );
+    assert.equal(out.runs.length, 3, JSON.stringify(out.runs));
+    const [a, b, c] = await Promise.all(['Step a LINGERS', 'Step b', 'Step c SCRATCHES'].map((t) => show(dir, id(t))));
+    for (const t of [a, b, c]) assert.ok(t?.change?.merged_as, `merged: ${JSON.stringify(t?.change)}`);
+    // b was made from main after a's merge: the base its change record names already holds a.
+    assert.ok(b?.change?.base, JSON.stringify(b?.change));
+    assert.ok(
+      isAncestor(dir, a?.change?.merged_as ?? '', b?.change?.base ?? ''),
+      `b's base ${b?.change?.base} holds a's merge ${a?.change?.merged_as}`,
+    );
+    const tree = (title: string) => join(`${dir}.worktrees`, id(title));
+    assert.equal(existsSync(tree('Step a LINGERS')), false, "a merged task's work tree is removed");
+    assert.equal(existsSync(tree('Step b')), false, "a merged task's work tree is removed");
+    assert.equal(
+      readFileSync(join(tree('Step c SCRATCHES'), 'scratch.txt'), 'utf8'),
+      'notes\n',
+      'work nobody merged is kept',
+    );
+    assert.match(git(dir, 'worktree', 'list'), new RegExp(id('Step c SCRATCHES')));
+  });
+
+  test("--keep-worktrees keeps a merged task's work tree", async () => {
+    const dir = repo();
+    const board = 'keep';
+    const id = await postPlan(dir, board, [{ ref: 'k', title: 'Step k LINGERS' }]);
+    const env = { PATH: `${scriptedClaude()}:${process.env.PATH}` };
+    const r = await coordIn(
+      dir,
+      ['run', '--agents', 'claude:1', '--once', '--integrate', '--keep-worktrees', '--board', board],
+      env,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok((await show(dir, id('Step k LINGERS'))).change?.merged_as);
+    // The log says the agent submitted before it says the task merged (it lingers after its submit).
+    const said = (what: RegExp) => r.stderr.split('\n').findIndex((line) => what.test(line));
+    assert.ok(said(/ submitted/) >= 0 && said(/ submitted/) < said(/ merged into main/), r.stderr);
+    assert.equal(git(join(`${dir}.worktrees`, id('Step k LINGERS')), 'status', '--porcelain'), '', 'kept, clean');
+  });
+
+  test('coord run --stop: the running agent is asked to stop, and its task released with the lost-work note', async () => {
+    const dir = repo();
+    const board = 'stop';
+    const id = await postPlan(dir, board, [{ ref: 'h', title: 'Step WAITS' }]);
+    const bin = scriptedClaude();
+    const env = childEnv({ COORD_STATE: d.stateDir, PATH: `${bin}:${process.env.PATH}` });
+    const running = runProcess(NODE, [...BASE, 'run', '--agents', 'claude:1', '--board', board, '--grace', '5'], {
+      cwd: dir,
+      env,
+    });
+    const task = id('Step WAITS');
+    await waitFor(
+      async () => {
+        const { runs } = (await (await d.fetch('/v1/runs')).json()) as {
+          runs: { task_id: string; pid: number | null }[];
+        };
+        return (
+          runs.some((r) => r.task_id === task && r.pid !== null) &&
+          existsSync(join(`${dir}.worktrees`, task, 'half.txt'))
+        );
+      },
+      'the agent to be working',
+      120_000,
+    );
+    const stopped = await coordIn(dir, ['run', '--stop', '--board', board]);
+    assert.equal(stopped.code, 0, stopped.stderr);
+    const done = await running;
+    assert.equal(done.code, 0, done.stderr);
+    assert.equal(
+      readFileSync(join(bin, `asked-${task}`), 'utf8'),
+      'asked\n',
+      'the agent was asked (SIGTERM), not killed',
+    );
+    const shown = await show(dir, task);
+    assert.equal(shown.state, 'queued');
+    const notes = shown.notes.map((n) => n.text).join('\n');
+    assert.match(notes, /coord run stopped claude#/);
+    assert.match(notes, /work left in .*: 1 commit since the claim \([0-9a-f]+ "half done"\)/, 'the lost-work note');
   });
 });
 

@@ -156,7 +156,11 @@ export function registerRun(program: Command): void {
             review: false,
             holder,
             leaseMs: 60_000,
-            onResult: (q, r) => log(resultLine(q, target, r)),
+            onResult: (q, r) => {
+              // Its agent submitted: said first, so the log never shows a merge before its submit.
+              supervisor.submitSeen(q.task_id);
+              log(resultLine(q, target, r));
+            },
           })
         : null;
       const supervisor = new Supervisor(supervisorBoardOverHttp(inv), {
