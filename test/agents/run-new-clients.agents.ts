@@ -11,17 +11,16 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { COORD, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { startFakeChat } from './fake-chat.js';
 import type { FakeModel, Step } from './fake-model.js';
 import { binOf, coordTool, editSteps } from './new-clients.js';
-import { cleanEnv, coord, describeRun, isolatedHome, makeRepo, ROOT_TSX, run } from './support.js';
+import { cleanEnv, coord, describeRun, isolatedHome, makeRepo, run } from './support.js';
 
 const CLIENTS = ['qwen', 'copilot', 'opencode'] as const;
 type Client = (typeof CLIENTS)[number];
 
 const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, encoding: 'utf8' }).trim();
-const ROOT = new URL('../../', import.meta.url).pathname;
 
 /**
  * A person's own config files for the client, written before the run: coord run must leave them byte for byte
@@ -127,7 +126,7 @@ describe('coord run with the real Qwen Code, Copilot CLI and OpenCode', () => {
       try {
         const r = await run(
           process.execPath,
-          ['--import', ROOT_TSX, join(ROOT, 'src/main.ts'), 'run', '--agents', `${client}:1`, '--once', '--json'],
+          [...COORD.slice(1), 'run', '--agents', `${client}:1`, '--once', '--json'],
           { cwd: repo, env: { ...env, ...modelEnv(client, fake) }, timeoutMs: 300_000 },
         );
         assert.equal(r.code, 0, describeRun(r));

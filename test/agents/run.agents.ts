@@ -9,15 +9,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { COORD, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { modelEnv } from './clients.js';
 import { startFakeAnthropic } from './fake-anthropic.js';
 import type { Step } from './fake-model.js';
 import { startFakeOpenAI } from './fake-openai.js';
-import { cleanEnv, coord, describeRun, isolatedHome, makeRepo, ROOT_TSX, run, type Started, start } from './support.js';
+import { cleanEnv, coord, describeRun, isolatedHome, makeRepo, run, type Started, start } from './support.js';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-const coordRunArgs = (args: string[]) => ['--import', ROOT_TSX, join(ROOT, 'src/main.ts'), 'run', ...args];
+const coordRunArgs = (args: string[]) => [...COORD.slice(1), 'run', ...args];
 
 /** `coord run …` in `repo`, with the fake model wired in. */
 const startRun = (repo: string, env: NodeJS.ProcessEnv, args: string[]): Started =>
@@ -115,9 +114,7 @@ describe('coord run with the real Claude Code', () => {
       const r = await run(
         process.execPath,
         [
-          '--import',
-          ROOT_TSX,
-          join(ROOT, 'src/main.ts'),
+          ...COORD.slice(1),
           'run',
           '--agents',
           'claude:1',

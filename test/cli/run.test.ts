@@ -12,9 +12,7 @@ import { tempDir } from '../support/ctx.js';
 import { COORD, childEnv, ROOT, runProcess, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { waitFor } from '../support/wait-for.js';
 
-const [NODE] = COORD as [string, ...string[]];
-/** The CLI from source, with tsx by absolute URL (a scratch repository has no node_modules to find it in). */
-const BASE = ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/main.ts')];
+const [NODE, ...BASE] = COORD as [string, ...string[]];
 
 function repo(branch = 'main'): string {
   const dir = tempDir('coord-run-cli-');

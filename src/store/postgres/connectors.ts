@@ -1,6 +1,5 @@
 /** Remote connectors (SPEC §16), the twin of sqlite/connectors.ts. Rows are locked FOR UPDATE where one caller must win. */
 import {
-  type AuthCodeRecord,
   CONNECT_CODE_MAX_WRONG,
   type Connectors,
   type Grant,

@@ -1,6 +1,5 @@
 /** Remote connectors (SPEC §16): OAuth clients, codes, grants and tokens — hashes only. */
 import {
-  type AuthCodeRecord,
   CONNECT_CODE_MAX_WRONG,
   type Connectors,
   type Grant,
