@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { type CheckingWindow, checkingAfter } from '../../src/core/events.js';
 import { operations as op } from '../../src/core/operations.js';
 import { Integrator } from '../../src/git/integrator.js';
 import { boardInProcess } from '../../src/server/integrate/board-in-process.js';
@@ -72,7 +73,8 @@ async function integrateAll(specs: Spec[], window: number, jobs: number) {
       const [tree, ...parents] = l.split(' ');
       return `${tree} parents:${parents.length}`;
     });
-  return { states, trees, clean: git(r.main, 'status', '--porcelain') };
+  const { events } = await h.call(op.listEvents, { board: 'default', limit: 1000 });
+  return { states, trees, clean: git(r.main, 'status', '--porcelain'), ids, events };
 }
 
 test('a window merges exactly what one-at-a-time merges, in the same order, whatever the conflicts and red checks', async () => {
@@ -92,4 +94,42 @@ test('a window merges exactly what one-at-a-time merges, in the same order, what
     ),
     { numRuns: 8 },
   );
+});
+
+test('a window publishes the tasks it checks together, in order, before their results; a red one halves the next', async () => {
+  const specs: Spec[] = [
+    { file: 'a', red: false },
+    { file: 'b', red: true },
+    { file: 'c', red: false },
+    { file: 'd', red: false },
+  ];
+  const run = await integrateAll(specs, 4, 4);
+  const [t0, t1, t2, t3] = run.ids;
+  const told = run.events
+    .filter((e) => ['integration.window', 'task.integrated', 'task.integration'].includes(e.type))
+    .map((e) =>
+      e.type === 'integration.window'
+        ? `window ${(e.data.tasks as string[]).join(',')} size ${e.data.size} on ${e.data.target}`
+        : `${e.type === 'task.integrated' ? 'merged' : e.data.state} ${e.task_id}`,
+    );
+  assert.deepEqual(told, [
+    `window ${t0},${t1},${t2},${t3} size 4 on main`,
+    `merged ${t0}`,
+    `check_failed ${t1}`,
+    `window ${t2},${t3} size 2 on main`,
+    `merged ${t2}`,
+    `merged ${t3}`,
+  ]);
+  // What the views show (coord top, the dashboard): the window until each of its tasks is decided.
+  let shown: CheckingWindow[] = [];
+  const after: string[][] = [];
+  for (const e of run.events) {
+    shown = checkingAfter(shown, e);
+    after.push(shown.flatMap((w) => w.tasks));
+  }
+  assert.ok(
+    after.some((ids) => ids.join() === [t1, t2, t3].join()),
+    't0 decided, the rest still checked',
+  );
+  assert.deepEqual(shown, [], 'cleared once every task is decided');
 });
