@@ -43,10 +43,9 @@ export class DetailMode {
   /** Events arrived: if one is about the task shown, read it again shortly. */
   onEvents(events: CoordEvent[]): void {
     const id = this.top.ui.detailId;
-    // A window's event names its tasks in its data, not as its task (SPEC §15: checking together).
-    const about = (e: CoordEvent) =>
-      e.task_id === id || (e.type === 'integration.window' && (e.data.tasks as string[]).includes(id ?? ''));
-    if (!id || !events.some(about)) return;
+    // A window's event names no task of its own: the board state (already updated) says if this one is in it.
+    const window = (e: CoordEvent) => e.type === 'integration.window' && this.top.state.checkingOf(id ?? '');
+    if (!id || !events.some((e) => e.task_id === id || window(e))) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.fill(), DETAIL_AFTER_EVENT_MS);
   }
