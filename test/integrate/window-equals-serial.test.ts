@@ -81,9 +81,9 @@ test('a window merges exactly what one-at-a-time merges, in the same order, what
   const spec = fc.record({ file: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), red: fc.boolean() });
   await fc.assert(
     fc.asyncProperty(
-      fc.array(spec, { minLength: 2, maxLength: 7 }),
-      fc.integer({ min: 2, max: 5 }),
-      fc.integer({ min: 1, max: 4 }),
+      fc.array(spec, { minLength: 2, maxLength: 6 }),
+      fc.integer({ min: 2, max: 4 }),
+      fc.integer({ min: 1, max: 3 }),
       async (specs, window, jobs) => {
         const serial = await integrateAll(specs, 1, 1);
         const windowed = await integrateAll(specs, window, jobs);
@@ -92,7 +92,26 @@ test('a window merges exactly what one-at-a-time merges, in the same order, what
         assert.equal(windowed.clean, '');
       },
     ),
-    { numRuns: 8 },
+    // CI time (each run integrates its tasks twice with real checks): one fixed set that always covers a red
+    // task in a window, the task behind it merged again without it, a conflict its red neighbour undoes, the
+    // window halving and growing, and fewer jobs than checks — then two random ones.
+    {
+      numRuns: 3,
+      examples: [
+        [
+          [
+            { file: 'a', red: false },
+            { file: 'b', red: true },
+            { file: 'b', red: false },
+            { file: 'a', red: false },
+            { file: 'c', red: true },
+            { file: 'c', red: false },
+          ],
+          3,
+          2,
+        ],
+      ],
+    },
   );
 });
 
@@ -101,10 +120,9 @@ test('a window publishes the tasks it checks together, in order, before their re
     { file: 'a', red: false },
     { file: 'b', red: true },
     { file: 'c', red: false },
-    { file: 'd', red: false },
   ];
-  const run = await integrateAll(specs, 4, 4);
-  const [t0, t1, t2, t3] = run.ids;
+  const run = await integrateAll(specs, 3, 3);
+  const [t0, t1, t2] = run.ids;
   const told = run.events
     .filter((e) => ['integration.window', 'task.integrated', 'task.integration'].includes(e.type))
     .map((e) =>
@@ -113,12 +131,11 @@ test('a window publishes the tasks it checks together, in order, before their re
         : `${e.type === 'task.integrated' ? 'merged' : e.data.state} ${e.task_id}`,
     );
   assert.deepEqual(told, [
-    `window ${t0},${t1},${t2},${t3} size 4 on main`,
+    `window ${t0},${t1},${t2} size 3 on main`,
     `merged ${t0}`,
     `check_failed ${t1}`,
-    `window ${t2},${t3} size 2 on main`,
+    `window ${t2} size 1 on main`,
     `merged ${t2}`,
-    `merged ${t3}`,
   ]);
   // What the views show (coord top, the dashboard): the window until each of its tasks is decided.
   let shown: CheckingWindow[] = [];
@@ -128,7 +145,7 @@ test('a window publishes the tasks it checks together, in order, before their re
     after.push(shown.flatMap((w) => w.tasks));
   }
   assert.ok(
-    after.some((ids) => ids.join() === [t1, t2, t3].join()),
+    after.some((ids) => ids.join() === [t1, t2].join()),
     't0 decided, the rest still checked',
   );
   assert.deepEqual(shown, [], 'cleared once every task is decided');
