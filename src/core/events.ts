@@ -74,6 +74,17 @@ const PAYLOADS = {
     target: z.string(),
     followup: z.string().optional(),
   }),
+  /**
+   * SPEC §15 "Speculative window": the integrator began checking these tasks together (cumulative merges, in
+   * integration order) on `target`; `size` is the window's size now, `lane` (1, 2, …) its lane with `--lanes`.
+   * Each task's outcome follows as its own task.integrated / task.integration event.
+   */
+  'integration.window': z.object({
+    target: z.string(),
+    tasks: z.array(z.string()).min(1),
+    size: z.number(),
+    lane: z.number().optional(),
+  }),
   /** SPEC §15/§19: a person approved a merge (held for review, or pending before its turn); `agent` says who. */
   'task.approved': z.object({ state: z.enum(INTEGRATION_STATES), target: z.string().nullable() }),
   /** SPEC §18: `coord run` started an agent process for the task (`attempt` 1 = the first try). */
@@ -115,6 +126,9 @@ export const payloadSchema = <T extends EventType>(type: T): (typeof PAYLOADS)[T
 // nothing at run time so the dashboard can run it too.
 export {
   addressedTo,
+  type CheckingWindow,
+  checkingAfter,
+  checkingText,
   EVENTS,
   eventLabel,
   eventSubject,

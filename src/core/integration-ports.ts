@@ -47,6 +47,19 @@ export interface RecordIntegrationCommand {
   followup: CreateTaskCommand | null;
 }
 
+/** SPEC §15 "Speculative window": the integrator begins checking `tasks` together (event integration.window). */
+export interface RecordWindowCommand {
+  board: string;
+  slot_id: string;
+  target: string;
+  /** In integration order. */
+  tasks: string[];
+  /** The window's size now (it halves after a red check and grows back). */
+  size: number;
+  /** `--lanes`: which lane (1, 2, …). */
+  lane: number | null;
+}
+
 export type RecordOutcome =
   | { ok: true; integration: Integration; followup_id: string | null }
   | { ok: false; reason: 'stale_slot' }
@@ -63,6 +76,8 @@ export interface IntegrationStore {
   integrationQueue(board: string): Promise<QueuedIntegration[]>;
   /** Records a result in one transaction (state, note, follow-up, event), only while `slot_id` holds the slot. */
   recordIntegration(cmd: RecordIntegrationCommand): Promise<RecordOutcome>;
+  /** Appends the window's event, only while `slot_id` holds the board's slot (false: it does not). */
+  recordIntegrationWindow(cmd: RecordWindowCommand): Promise<{ recorded: boolean }>;
   /**
    * A person approves a merge held for review (or a pending task before its turn): it is merged next. The
    * `task.approved` event naming `agent` (who approved) is appended in the same transaction.

@@ -75,6 +75,18 @@ export const RecordIntegrationInput = z.object({
 });
 export const RecordIntegrationOutput = z.object({ integration: IntegrationSchema, followup_id: z.string().nullable() });
 
+export const RecordWindowInput = z.object({
+  board: BoardName,
+  slot_id: SlotId,
+  target: Branch,
+  tasks: z.array(TaskId).min(1).max(1000).describe('The tasks checked together, in integration order.'),
+  size: z.int().min(1).max(1000).describe("The window's size now (--window N, halved after a red check)."),
+  lane: z.int().min(1).optional().describe('With --lanes: which lane (1, 2, …).'),
+});
+export const RecordWindowOutput = z.object({
+  recorded: z.boolean().describe('false: this integrator no longer holds the slot; nothing was recorded.'),
+});
+
 export const ApproveInput = z.object({ task_id: TaskId });
 export const ApproveMergeInput = ApproveInput.extend({
   agent: AgentName.optional().describe('Who approves: named in the task.approved event (a person, "dashboard").'),

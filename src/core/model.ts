@@ -107,6 +107,7 @@ export const EVENT_TYPES = [
   'agent.state',
   'agent.exited',
   'task.paused',
+  'integration.window',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

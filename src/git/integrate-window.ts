@@ -42,6 +42,8 @@ export interface WindowRequest {
   /** In integration order. */
   tasks: WindowTask[];
   check: (commit: string, task: WindowTask) => Promise<CheckVerdict>;
+  /** The chain's tasks (in order) are about to be checked together: the views show them (integration.window). */
+  onChecking?: ((tasks: WindowTask[]) => void) | undefined;
   /** How many checks run at once (`--jobs`). */
   jobs: number;
   beforeSwap?: (() => Promise<void>) | undefined;
@@ -98,6 +100,8 @@ export async function integrateWindow(req: WindowRequest): Promise<WindowResult>
     if ('reason' in tip) return allBlocked(req, tip.reason);
     const base = tip.sha;
     const steps = await chain(req, base);
+    const links = steps.filter((s): s is Link => s.kind === 'link');
+    if (links.some((l) => l.checked)) req.onChecking?.(links.map((l) => l.task));
     const verdicts = await checkAll(req, steps);
 
     // The longest green prefix; what follows a red task is not decided here.

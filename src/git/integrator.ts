@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { integrationOrder, type QueuedIntegration, SLOT_LEASE_MS } from '../core/integration.js';
 import { splitLanes } from '../core/integration-lanes.js';
-import type { RecordIntegrationInput, TakeSlotOutput } from '../core/integration-schemas.js';
+import type { RecordIntegrationInput, RecordWindowInput, TakeSlotOutput } from '../core/integration-schemas.js';
 import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
 import { atMost, changedPaths, oneAtATime } from './integrate-lanes.js';
 import { type CheckVerdict, integrateHead, type MergeOutcome } from './integrate-merge.js';
@@ -34,6 +34,8 @@ export interface IntegratorBoard {
   releaseSlot(input: { board: string; slot_id: string }): Promise<unknown>;
   queue(board: string): Promise<QueuedIntegration[]>;
   record(input: RecordInput): Promise<{ followup_id: string | null }>;
+  /** SPEC §15: a window's tasks are being checked together (event integration.window, for the views). */
+  window(input: z.input<typeof RecordWindowInput>): Promise<{ recorded: boolean }>;
 }
 
 export interface IntegratorOptions {
@@ -85,6 +87,10 @@ interface LaneRun {
   land?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Lanes: `--jobs` across all of them. */
   limit?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Lanes: this lane's number (1, 2, …), named in its windows' events. */
+  laneNo?: number;
+  /** Publishes that a window's checks begin, in order with the turn's records (integration.window). */
+  announce: (tasks: string[], size: number, lane: number | undefined) => void;
 }
 
 export type TurnResult = (MergeOutcome | { state: 'ready'; commit: string }) & {
@@ -209,10 +215,21 @@ export class Integrator {
       // A blocker merged in this turn frees its dependents only at the next turn: the queue is read again.
       return outcome.state === 'merged' && queue.some((d) => d.blocked_by.includes(q.task_id));
     };
+    // The views show which tasks are checked together (SPEC §19); the event goes out in order with the
+    // records, so each task's result comes after it. Only a display: a failure to publish stops nothing.
+    const announce = (tasks: string[], size: number, lane: number | undefined) => {
+      const input = { board: this.opts.board, slot_id: this.slotId, target: this.targetNow, tasks, size };
+      recording = recording.then(() =>
+        this.board.window(lane === undefined ? input : { ...input, lane }).then(
+          () => undefined,
+          () => undefined,
+        ),
+      );
+    };
     const order = integrationOrder(queue, moved, this.opts.review ?? false);
     try {
       if (this.windowed()) {
-        await this.windows(order, queue, targets, swapper, report, stopIfFailed);
+        await this.windows(order, queue, targets, swapper, report, stopIfFailed, announce);
       } else {
         for (const q of order) {
           if (failed) break;
@@ -257,6 +274,7 @@ export class Integrator {
     swapper: RefSwapper,
     report: (q: QueuedIntegration, outcome: MergeOutcome) => boolean,
     stopIfFailed: () => void,
+    announce: LaneRun['announce'],
   ): Promise<void> {
     const repo = this.opts.repo ?? '.';
     const target = targets.get(repo);
@@ -264,7 +282,7 @@ export class Integrator {
       for (const q of order) if (report(q, { state: 'blocked', reason: target.reason })) return;
       return;
     }
-    const run: LaneRun = { repo, queue, swapper, report, stopIfFailed, size: { n: this.window } };
+    const run: LaneRun = { repo, queue, swapper, report, stopIfFailed, announce, size: { n: this.window } };
     if (!this.opts.lanes) {
       await this.lane(order, run);
       this.window = run.size.n;
@@ -274,7 +292,7 @@ export class Integrator {
     const lanes = splitLanes(order, (q) => paths.get(q.head) ?? null, this.opts.lanes.scopes);
     const land = oneAtATime();
     const limit = atMost(this.opts.maxChecks ?? Number.POSITIVE_INFINITY);
-    const runs = lanes.map((): LaneRun => ({ ...run, size: { n: this.window }, land, limit }));
+    const runs = lanes.map((_, i): LaneRun => ({ ...run, size: { n: this.window }, land, limit, laneNo: i + 1 }));
     const ended = await Promise.allSettled(lanes.map((lane, i) => this.lane(lane, runs[i] as LaneRun)));
     this.window = Math.min(this.opts.window ?? 1, ...runs.map((r) => r.size.n));
     for (const e of ended) if (e.status === 'rejected') throw e.reason;
@@ -321,6 +339,12 @@ export class Integrator {
           })),
           jobs: this.opts.jobs ?? n,
           check: (commit, t) => limit(() => this.check(run.repo, commit, t.id)),
+          onChecking: (tasks) =>
+            run.announce(
+              tasks.map((t) => t.id),
+              run.size.n,
+              run.laneNo,
+            ),
           beforeSwap: () => {
             run.stopIfFailed();
             return this.renew();

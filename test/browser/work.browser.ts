@@ -303,4 +303,32 @@ describe('the dashboard shows the work (SPEC §19)', () => {
     assert.equal(await page.evaluate(() => window.sameDocument), true);
     assert.deepEqual(errors, []);
   });
+
+  test('the card and the plan say which tasks the integrator is checking together, until each is decided', async () => {
+    // SPEC §15: what an integrator with --window publishes when its checks start (event integration.window).
+    const slot = { board: BOARD, holder: 'test integrator', slot_id: 'slot-window-test-0001' };
+    assert.equal((await api('POST', '/v1/integration/slot', slot)).ok, true);
+    const group = { board: BOARD, slot_id: slot.slot_id, target: 'main', tasks: [s.hold.id], size: 2 };
+    assert.deepEqual(await api('POST', '/v1/integration/window', group), { recorded: true });
+    const line = `${card('completed', s.hold.id)} .integration.checking`;
+    await page.waitForSelector(line);
+    assert.equal(await text(line), `checking #${s.hold.id} on main (window 2)`);
+    assert.match(await text(`#plan li[data-id="${s.hold.id}"]`), /merge pending checking #\w+ on main \(window 2\)/);
+    assert.equal(await text('#timeline li.integration-window .type'), 'checking');
+    // Decided (a result recorded for it): the line goes.
+    const { queue } = await api('GET', `/v1/integration/queue?board=${BOARD}`);
+    const head = (queue as any[]).find((q) => q.task_id === s.hold.id).head;
+    await api('POST', `/v1/tasks/${s.hold.id}/integration/result`, {
+      board: BOARD,
+      slot_id: slot.slot_id,
+      head,
+      target: 'main',
+      state: 'blocked',
+      reason: 'decided by the test',
+      note: null,
+    });
+    await page.waitForSelector(line, { state: 'detached' });
+    await api('POST', '/v1/integration/slot/release', { board: BOARD, slot_id: slot.slot_id });
+    assert.deepEqual(errors, []);
+  });
 });

@@ -68,6 +68,8 @@ test('every event type has a catalogue entry, and each event the store writes ma
     note: null,
     followup: null,
   });
+  // SPEC §15: the integrator begins checking a window (integration.window), then the merge (task.integrated).
+  await h.call(op.recordIntegrationWindow, { board, slot_id: slot.slot_id, target: 'main', tasks: [worked], size: 2 });
   await h.call(op.recordIntegration, { ...result, state: 'merged', reason: null, commit: head, how: 'fast-forward' });
   // SPEC §16: a connector granted through consent, then revoked.
   const now = h.clock.now();

@@ -47,7 +47,7 @@ test('--once exits 0 when every task it looked at merged', async () => {
 
 test('--jobs 0 and a window of 0 are refused as usage errors; a window larger than the queue merges what there is', async () => {
   const r = testRepo();
-  await queueTasks(d, 'once-bad', branches(r, 'q', 2));
+  const queued = await queueTasks(d, 'once-bad', branches(r, 'q', 2));
   const jobs = await integrate(d, 'once-bad', r.main, ['--once', '--window', '2', '--jobs', '0']).done;
   assert.equal(jobs.code, 1);
   assert.match(jobs.stderr, /--jobs takes a whole number from 1 to 64, got 0/);
@@ -58,6 +58,13 @@ test('--jobs 0 and a window of 0 are refused as usage errors; a window larger th
   assert.deepEqual(
     (JSON.parse(wide.stdout) as Out).results.map((x) => x.state),
     ['merged', 'merged'],
+  );
+  // SPEC §15: the CLI's integrator published the window it checked (over HTTP), for coord top and the dashboard.
+  const res = await d.fetch('/v1/events?format=json&board=once-bad&limit=1000');
+  const { events } = (await res.json()) as { events: { type: string; data: Record<string, unknown> }[] };
+  assert.deepEqual(
+    events.filter((e) => e.type === 'integration.window').map((e) => e.data),
+    [{ target: 'main', tasks: queued.map((q) => q.id), size: 16 }],
   );
 });
 

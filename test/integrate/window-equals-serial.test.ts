@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { type CheckingWindow, checkingAfter } from '../../src/core/events.js';
 import { operations as op } from '../../src/core/operations.js';
 import { Integrator } from '../../src/git/integrator.js';
 import { boardInProcess } from '../../src/server/integrate/board-in-process.js';
@@ -72,16 +73,17 @@ async function integrateAll(specs: Spec[], window: number, jobs: number) {
       const [tree, ...parents] = l.split(' ');
       return `${tree} parents:${parents.length}`;
     });
-  return { states, trees, clean: git(r.main, 'status', '--porcelain') };
+  const { events } = await h.call(op.listEvents, { board: 'default', limit: 1000 });
+  return { states, trees, clean: git(r.main, 'status', '--porcelain'), ids, events };
 }
 
 test('a window merges exactly what one-at-a-time merges, in the same order, whatever the conflicts and red checks', async () => {
   const spec = fc.record({ file: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), red: fc.boolean() });
   await fc.assert(
     fc.asyncProperty(
-      fc.array(spec, { minLength: 2, maxLength: 7 }),
-      fc.integer({ min: 2, max: 5 }),
-      fc.integer({ min: 1, max: 4 }),
+      fc.array(spec, { minLength: 2, maxLength: 6 }),
+      fc.integer({ min: 2, max: 4 }),
+      fc.integer({ min: 1, max: 3 }),
       async (specs, window, jobs) => {
         const serial = await integrateAll(specs, 1, 1);
         const windowed = await integrateAll(specs, window, jobs);
@@ -90,6 +92,61 @@ test('a window merges exactly what one-at-a-time merges, in the same order, what
         assert.equal(windowed.clean, '');
       },
     ),
-    { numRuns: 8 },
+    // CI time (each run integrates its tasks twice with real checks): one fixed set that always covers a red
+    // task in a window, the task behind it merged again without it, a conflict its red neighbour undoes, the
+    // window halving and growing, and fewer jobs than checks — then two random ones.
+    {
+      numRuns: 3,
+      examples: [
+        [
+          [
+            { file: 'a', red: false },
+            { file: 'b', red: true },
+            { file: 'b', red: false },
+            { file: 'a', red: false },
+            { file: 'c', red: true },
+            { file: 'c', red: false },
+          ],
+          3,
+          2,
+        ],
+      ],
+    },
   );
+});
+
+test('a window publishes the tasks it checks together, in order, before their results; a red one halves the next', async () => {
+  const specs: Spec[] = [
+    { file: 'a', red: false },
+    { file: 'b', red: true },
+    { file: 'c', red: false },
+  ];
+  const run = await integrateAll(specs, 3, 3);
+  const [t0, t1, t2] = run.ids;
+  const told = run.events
+    .filter((e) => ['integration.window', 'task.integrated', 'task.integration'].includes(e.type))
+    .map((e) =>
+      e.type === 'integration.window'
+        ? `window ${(e.data.tasks as string[]).join(',')} size ${e.data.size} on ${e.data.target}`
+        : `${e.type === 'task.integrated' ? 'merged' : e.data.state} ${e.task_id}`,
+    );
+  assert.deepEqual(told, [
+    `window ${t0},${t1},${t2} size 3 on main`,
+    `merged ${t0}`,
+    `check_failed ${t1}`,
+    `window ${t2} size 1 on main`,
+    `merged ${t2}`,
+  ]);
+  // What the views show (coord top, the dashboard): the window until each of its tasks is decided.
+  let shown: CheckingWindow[] = [];
+  const after: string[][] = [];
+  for (const e of run.events) {
+    shown = checkingAfter(shown, e);
+    after.push(shown.flatMap((w) => w.tasks));
+  }
+  assert.ok(
+    after.some((ids) => ids.join() === [t1, t2].join()),
+    't0 decided, the rest still checked',
+  );
+  assert.deepEqual(shown, [], 'cleared once every task is decided');
 });

@@ -14,6 +14,7 @@ import { planLines } from '../../src/cli/top/plan-pane.js';
 import { ScreenState } from '../../src/cli/top/screen-state.js';
 import { paneSizes } from '../../src/cli/top/widgets.js';
 import { attentionLines } from '../../src/cli/top/work-panes.js';
+import type { CoordEvent } from '../../src/core/model.js';
 
 const header = (text: string): ListLine => ({ text: () => text });
 const row = (id: string): ListLine => ({ text: () => `#${id}`, taskId: id });
@@ -233,6 +234,36 @@ describe('coord top plan and attention panes (SPEC §19)', () => {
     s.upsert(task('goal2', { blocked_by: ['old'] }));
     planLines(s, 80, false, missing);
     assert.deepEqual([...missing], ['old'], 'a step top does not hold is named to be read');
+  });
+
+  test('the plan and the detail show the window the integrator is checking, each task until it is decided', () => {
+    const s = new BoardState();
+    for (const id of ['a', 'b', 'c']) s.upsert(task(id, { state: 'completed', integration: { state: 'pending' } }));
+    const at = '2026-01-01T12:06:00Z';
+    const ev = (seq: number, type: CoordEvent['type'], task_id: string | null, data: Record<string, unknown>) =>
+      ({ seq, type, board: 'b', task_id, lock_id: null, agent: 'coord', at, data }) as CoordEvent;
+    const checkingLines = () =>
+      planLines(s, 80, false)
+        .map((l) => l.text().trim())
+        .filter((l) => l.startsWith('checking'));
+    s.apply([ev(1, 'integration.window', null, { target: 'main', tasks: ['a', 'b', 'c'], size: 3 })]);
+    assert.deepEqual(checkingLines(), ['checking together: #a #b #c on main (window 3)']);
+    const detail = detailText(s.tasks.get('b') as TopTask, [], [], '', 0, false, s.checkingOf('b'));
+    assert.match(detail, /checking +\{\/bold\} #a #b #c on main \(window 3\)/);
+    s.apply([
+      ev(2, 'task.integrated', 'a', { commit: null, target: 'main', how: 'merge' }),
+      ev(3, 'task.integration', 'b', { state: 'check_failed', reason: 'exit 1', target: 'main' }),
+    ]);
+    assert.deepEqual(checkingLines(), ['checking #c on main (window 3)']);
+    assert.equal(s.checkingOf('b'), undefined);
+    s.apply([ev(4, 'integration.window', null, { target: 'main', tasks: ['c'], size: 1, lane: 2 })]);
+    assert.deepEqual(
+      checkingLines(),
+      ['checking #c on main (window 1, lane 2)'],
+      'a task checked again leaves its old window',
+    );
+    s.apply([ev(5, 'task.integrated', 'c', { commit: null, target: 'main', how: 'merge' })]);
+    assert.deepEqual(checkingLines(), [], 'cleared once every task is decided');
   });
 
   test('the attention pane gives what, why and since when, and the command; the task on the first line only', () => {

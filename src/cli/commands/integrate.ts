@@ -88,6 +88,7 @@ export function boardOverHttp(inv: Invocation): IntegratorBoard {
     releaseSlot: (input) => c.call(operations.releaseIntegrationSlot, input),
     queue: async (board) => (await c.call(operations.integrationQueue, { board })).queue,
     record: (input) => c.call(operations.recordIntegration, input as never),
+    window: (input) => c.call(operations.recordIntegrationWindow, input),
   };
 }
 

@@ -6,7 +6,7 @@
  * agents' `unread`) are read when present and ignored when not.
  */
 import type { AttentionItem } from '../../core/attention.js';
-import { type ViewTask, viewChange } from '../../core/event-entries.js';
+import { type CheckingWindow, checkingAfter, type ViewTask, viewChange } from '../../core/event-entries.js';
 import type { CoordEvent, Task } from '../../core/model.js';
 
 /** The fields other features add are optional here whether or not Task declares them yet. */
@@ -118,6 +118,8 @@ export class BoardState {
   /** SPEC §19: what waits on a person (coord attention), read with agents and locks. */
   attention: AttentionItem[] = [];
   events: CoordEvent[] = [];
+  /** SPEC §15: the windows the integrator is checking now (integration.window events), until decided. */
+  checking: CheckingWindow[] = [];
   boards = new Set<string>();
   lastSeq = 0;
 
@@ -137,6 +139,7 @@ export class BoardState {
     const seen = new Set(this.events.map((e) => e.seq));
     this.events = [...this.events, ...snapshot.events.filter((e) => !seen.has(e.seq))].sort((a, b) => a.seq - b.seq);
     this.events = this.events.slice(-MAX_EVENTS);
+    this.checking = this.events.filter((e) => this.shows(e.board)).reduce(checkingAfter, []);
     for (const e of snapshot.events) this.lastSeq = Math.max(this.lastSeq, e.seq);
   }
 
@@ -165,6 +168,7 @@ export class BoardState {
       this.boards.add(e.board);
       if (!this.shows(e.board)) continue;
       this.events.push(e);
+      this.checking = checkingAfter(this.checking, e);
       if (!e.task_id) continue;
       // The catalogue's reducer (core/event-entries.ts), the same one the dashboard runs.
       const change = viewChange(this.tasks.get(e.task_id), e, fillTask);
@@ -177,6 +181,11 @@ export class BoardState {
     }
     if (this.events.length > MAX_EVENTS) this.events.splice(0, this.events.length - MAX_EVENTS);
     return [...refetch];
+  }
+
+  /** The window the task is being checked in now, if any. */
+  checkingOf(id: string): CheckingWindow | undefined {
+    return this.checking.find((w) => w.tasks.includes(id));
   }
 
   /** The task list as shown: each section's tasks in order, after the filter. */

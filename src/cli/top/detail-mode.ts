@@ -43,7 +43,9 @@ export class DetailMode {
   /** Events arrived: if one is about the task shown, read it again shortly. */
   onEvents(events: CoordEvent[]): void {
     const id = this.top.ui.detailId;
-    if (!events.some((e) => e.task_id && e.task_id === id)) return;
+    // A window's event names no task of its own: the board state (already updated) says if this one is in it.
+    const window = (e: CoordEvent) => e.type === 'integration.window' && this.top.state.checkingOf(id ?? '');
+    if (!id || !events.some((e) => e.task_id === id || window(e))) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.fill(), DETAIL_AFTER_EVENT_MS);
   }
@@ -60,7 +62,10 @@ export class DetailMode {
       const dependents = [...state.tasks.values()]
         .filter((t) => t.blocked_by?.includes(id))
         .map((t) => ({ id: t.id, state: t.state, title: t.title }));
-      w.detail.setContent(detailText(task as DetailTask, history, dependents, opts.client.url, Date.now(), opts.color));
+      const checking = state.checkingOf(id);
+      w.detail.setContent(
+        detailText(task as DetailTask, history, dependents, opts.client.url, Date.now(), opts.color, checking),
+      );
       w.detail.setLabel(` #${id} `);
       w.screen.render();
     } catch (e) {

@@ -2,7 +2,7 @@
 
 import { artifactPath } from '../../api/paths.js';
 import { changeLines } from '../../core/change-text.js';
-import { eventLabel } from '../../core/events.js';
+import { type CheckingWindow, checkingText, eventLabel } from '../../core/events.js';
 import { integrationLine } from '../../core/integration.js';
 import type { CoordEvent, Note as CoordNote } from '../../core/model.js';
 import { terminalText } from '../terminal-text.js';
@@ -33,7 +33,7 @@ function section(title: string, color: boolean): string {
 type Add = (...lines: string[]) => void;
 
 /** The fields at the top: state, holder, kind, board, who posted it, attempts, integration, family. */
-function fieldLines(t: DetailTask, now: number, add: Add): void {
+function fieldLines(t: DetailTask, now: number, add: Add, checking: CheckingWindow | undefined): void {
   const kv = (k: string, v: string) => add(`{bold}${k.padEnd(10)}{/bold} ${safe(v)}`);
   kv('state', `${t.state}${t.result_status && t.state !== t.result_status ? ` (${t.result_status})` : ''}`);
   if (t.claimed_by && t.state !== 'claimed') kv('worked by', t.claimed_by);
@@ -46,6 +46,8 @@ function fieldLines(t: DetailTask, now: number, add: Add): void {
   // SPEC §15 (issue 22): the integration state and its reason, as `coord show` says it.
   const merge = t.integration ? integrationLine(t.id, t.integration) : null;
   if (merge) kv('integration', `${t.integration?.state.replaceAll('_', ' ')} · ${merge.replace(`#${t.id} `, '')}`);
+  // SPEC §15: the window it is being checked in now (integration.window), until it is decided.
+  if (checking) kv('checking', checkingText(checking).replace(/^checking (together: )?/, ''));
   if (t.parent) kv('parent', `#${t.parent}`);
   if (t.children) kv('children', `${t.children.completed}/${t.children.total} completed`);
 }
@@ -103,9 +105,10 @@ export function detailText(
   daemonUrl: string,
   now: number,
   color: boolean,
+  checking?: CheckingWindow,
 ): string {
   const lines: string[] = [`{bold}#${safe(t.id)}  ${safe(t.title)}{/bold}`, ''];
-  fieldLines(t, now, (...l) => lines.push(...l));
+  fieldLines(t, now, (...l) => lines.push(...l), checking);
   for (const [title, body] of sections(t, history, dependents, daemonUrl)) {
     // The body and the history always show (saying when they are empty); the rest only with content.
     if (body.length) lines.push('', section(title, color), ...body);

@@ -3,8 +3,9 @@
  * that has not landed — each task with its state and integration state, drawn like `coord tree`. The same
  * rule as the dashboard's plan view (server/web/plan.js): a task's children are what it waits for and the
  * tasks whose parent it is. Made from the tasks top holds; a task it does not hold is named, and listed in
- * `missing` so the feed can read it.
+ * `missing` so the feed can read it. Under the title, the windows the integrator is checking now.
  */
+import { checkingText } from '../../core/event-entries.js';
 import type { BoardState, TopTask } from './board-state.js';
 import { cell, width } from './cells.js';
 import type { ListLine } from './panes.js';
@@ -101,6 +102,9 @@ export function planLines(
       text: () => cell(`PLAN ${goals.length} open goal${goals.length === 1 ? '' : 's'}`, cols, 'bold', color, false),
     },
   ];
+  // SPEC §15: what the integrator is checking together now, until each of its tasks is decided.
+  for (const w of state.checking)
+    lines.push({ text: () => cell(`  ${checkingText(w)}`, cols, 'yellow-fg', color, false) });
   // A task met twice (two goals wait for it) is selectable once: moving the selection never sticks.
   const listed = new Set<string>();
   const walk = (id: string, prefix: string, branch: string, seen: Set<string>, depth: number) => {

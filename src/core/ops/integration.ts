@@ -18,6 +18,8 @@ import {
   QueueIntegrationOutput,
   RecordIntegrationInput,
   RecordIntegrationOutput,
+  RecordWindowInput,
+  RecordWindowOutput,
   ReleaseSlotInput,
   ReleaseSlotOutput,
   TakeSlotInput,
@@ -139,6 +141,23 @@ export const recordIntegration = defineOperation({
       { task_id: input.task_id },
     );
   },
+});
+
+export const recordIntegrationWindow = defineOperation({
+  name: 'record_integration_window',
+  summary:
+    'SPEC §15: the integrator (holding the slot) begins checking these tasks together — event integration.window.',
+  input: RecordWindowInput,
+  output: RecordWindowOutput,
+  run: (ctx, input) =>
+    ctx.store.recordIntegrationWindow({
+      board: input.board,
+      slot_id: input.slot_id,
+      target: input.target,
+      tasks: input.tasks,
+      size: input.size,
+      lane: input.lane ?? null,
+    }),
 });
 
 const refusal = (task_id: string, state: string, what: string) =>

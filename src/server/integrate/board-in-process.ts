@@ -10,5 +10,6 @@ export function boardInProcess(ctx: Ctx): IntegratorBoard {
     releaseSlot: (input) => invoke(op.releaseIntegrationSlot, ctx, input),
     queue: async (board) => (await invoke(op.integrationQueue, ctx, { board })).queue,
     record: (input) => invoke(op.recordIntegration, ctx, input),
+    window: (input) => invoke(op.recordIntegrationWindow, ctx, input),
   };
 }

@@ -72,6 +72,7 @@ function start(token) {
     tasks: () => board.tasks,
   });
   const plan = new Plan($('plan'), {
+    checkingOf: (id) => board.checkingOf(id),
     onOpen: (id, link) => detail.open(id, link),
     onApprove: (id) => approve(id).catch(notify),
   });
@@ -107,6 +108,8 @@ function start(token) {
           attention.refresh(filter),
           worktrees.refresh(filter),
         ]);
+        // SPEC §15: what the integrator is checking together, from the recent history the timeline read.
+        board.setChecking(panels.recent);
         document.body.dataset.ready = 'true';
       } catch (e) {
         if (e instanceof ApiError && e.status === 401) showLogin();

@@ -2,7 +2,7 @@
 // task id in order but puts only the first `limit` cards in the DOM, so a board of
 // thousands stays as light as a board of fifty; an event moves one card.
 import { query } from './api.js';
-import { viewChange } from './event-catalogue.js';
+import { checkingAfter, checkingText, viewChange } from './event-catalogue.js';
 
 export const STATES = ['queued', 'claimed', 'completed', 'failed', 'cancelled', 'expired'];
 const ACTIVE = new Set(['queued', 'claimed']);
@@ -98,7 +98,15 @@ export function taskLink(id) {
   return a;
 }
 
-function fillCard(card, t, now) {
+/** SPEC §15: the window a pending task is being checked in now (integration.window), on its card and in the plan. */
+export function checkingLine(w) {
+  if (!w) return null;
+  const line = el('div', 'integration checking', checkingText(w));
+  line.title = 'the integrator is checking these tasks together (--window / --lanes); each result follows';
+  return line;
+}
+
+function fillCard(card, t, now, checking) {
   card.className = `card state-${t.state}${t.claimed_by ? ' held' : ''}`;
   card.dataset.id = t.id;
   // Focusable, and Enter opens it: the board is usable from the keyboard.
@@ -138,7 +146,8 @@ function fillCard(card, t, now) {
   if (t.children) meta.append(el('span', 'children', `${t.children.completed}/${t.children.total} done`));
   if (t.notes_count) meta.append(el('span', 'notes', `${t.notes_count} note${t.notes_count === 1 ? '' : 's'}`));
   const integration = t.state === 'completed' ? integrationLine(t.integration, taskLink) : null;
-  card.replaceChildren(...[top, title, blocked, meta, integration].filter(Boolean));
+  const checkingEl = t.state === 'completed' ? checkingLine(checking) : null;
+  card.replaceChildren(...[top, title, blocked, meta, integration, checkingEl].filter(Boolean));
 }
 
 class Column {
@@ -230,6 +239,8 @@ export class Board {
     this.cards = new Map();
     this.filter = '';
     this.refetching = new Set();
+    /** SPEC §15: the windows the integrator is checking now (the catalogue's checkingAfter, as coord top). */
+    this.checking = [];
     this.columns = new Map(STATES.map((s) => [s, new Column(this, s)]));
     root.replaceChildren(...[...this.columns.values()].map((c) => c.root));
     // One listener for every cancel button: the first click arms it, the second cancels.
@@ -282,7 +293,7 @@ export class Board {
     let card = this.cards.get(task.id);
     if (!card) {
       card = el('article');
-      fillCard(card, task, Date.now());
+      fillCard(card, task, Date.now(), this.checkingOf(task.id));
       this.cards.set(task.id, card);
     }
     return card;
@@ -348,7 +359,7 @@ export class Board {
     if (prev) this.columns.get(prev.state).remove(prev.id);
     this.tasks.set(next.id, next);
     const card = this.cards.get(next.id);
-    if (card) fillCard(card, next, Date.now());
+    if (card) fillCard(card, next, Date.now(), this.checkingOf(next.id));
     this.columns.get(next.state).add(next);
     this.onChange();
   }
@@ -359,7 +370,7 @@ export class Board {
     if (!t) return;
     t.integration = integration;
     const card = this.cards.get(id);
-    if (card) fillCard(card, t, Date.now());
+    if (card) fillCard(card, t, Date.now(), this.checkingOf(id));
     this.onChange();
   }
 
@@ -372,7 +383,36 @@ export class Board {
   }
 
   applyEvents(events) {
-    for (const e of events) this.applyEvent(e);
+    const before = this.checking;
+    for (const e of events) {
+      if (!this.filter || e.board === this.filter) this.checking = checkingAfter(this.checking, e);
+      this.applyEvent(e);
+    }
+    this.redrawChecking(before);
+  }
+
+  checkingOf(id) {
+    return this.checking.find((w) => w.tasks.includes(id));
+  }
+
+  /** The windows from a list of events (the page's recent history, after a snapshot): folded afresh. */
+  setChecking(events) {
+    const before = this.checking;
+    const mine = events.filter((e) => !this.filter || e.board === this.filter).sort((a, b) => a.seq - b.seq);
+    this.checking = mine.reduce(checkingAfter, []);
+    this.redrawChecking(before);
+  }
+
+  /** The cards of the tasks in a window before or after: their checking line changed. */
+  redrawChecking(before) {
+    if (before.length === 0 && this.checking.length === 0) return;
+    const ids = new Set([...before, ...this.checking].flatMap((w) => w.tasks));
+    for (const id of ids) {
+      const t = this.tasks.get(id);
+      const card = this.cards.get(id);
+      if (t && card) fillCard(card, t, Date.now(), this.checkingOf(id));
+    }
+    this.onChange();
   }
 
   applyEvent(e) {

@@ -104,6 +104,11 @@ const EVENTS = {
     text: (d) => `approved the merge${d.target ? ` into ${d.target}` : ""}${d.state === "pending" ? " before its turn" : ""}`,
     view: { reread: true }
   },
+  // SPEC §15: the group is named as the subject; each task's outcome is its own event (see checkingAfter).
+  "integration.window": {
+    about: (d) => d.tasks.map((id) => `#${id}`).join(" "),
+    text: (d) => `together on ${d.target} (window ${d.size}${d.lane ? `, lane ${d.lane}` : ""})`
+  },
   "agent.launched": {
     text: (d) => `${d.client} pid ${d.pid ?? "?"} in ${d.worktree} (${d.branch}${d.attempt > 1 ? `, try ${d.attempt}` : ""})`
   },
@@ -138,7 +143,8 @@ const LABELS = {
   "agent.exited": "exited",
   "task.paused": "paused",
   "connector.granted": "connected",
-  "connector.revoked": "disconnected"
+  "connector.revoked": "disconnected",
+  "integration.window": "checking"
 };
 function eventLabel(e) {
   return LABELS[e.type] ?? e.type;
@@ -177,10 +183,38 @@ function viewChange(held, e, fill) {
     ends: !!view.ends
   };
 }
+function checkingAfter(windows, e) {
+  if (e.type === "integration.window") {
+    const d = e.data;
+    const started = {
+      seq: e.seq,
+      board: e.board,
+      target: d.target,
+      tasks: [...d.tasks],
+      size: d.size,
+      ...d.lane === void 0 ? {} : { lane: d.lane }
+    };
+    const taken = new Set(d.tasks);
+    return [...without(windows, (id) => taken.has(id)), started];
+  }
+  if ((e.type === "task.integrated" || e.type === "task.integration") && e.task_id) {
+    const id = e.task_id;
+    return windows.some((w) => w.tasks.includes(id)) ? without(windows, (t) => t === id) : [...windows];
+  }
+  return [...windows];
+}
+const without = (windows, out) => windows.map((w) => ({ ...w, tasks: w.tasks.filter((id) => !out(id)) })).filter((w) => w.tasks.length > 0);
+function checkingText(w) {
+  const lane = w.lane === void 0 ? "" : `, lane ${w.lane}`;
+  const what = w.tasks.length === 1 ? "checking" : "checking together:";
+  return `${what} ${w.tasks.map((id) => `#${id}`).join(" ")} on ${w.target} (window ${w.size}${lane})`;
+}
 export {
   EVENTS,
   LABELS,
   addressedTo,
+  checkingAfter,
+  checkingText,
   eventLabel,
   eventSubject,
   eventText,

@@ -1,7 +1,7 @@
 // The plan view (SPEC §19): the dependency tree of each open goal — a task nothing else waits for that has
 // not landed — each task with its state and integration state. Made from the tasks the board holds, again
 // after each change; a goal with nothing under it is counted, not drawn.
-import { el, integrationLine, taskLink } from './board.js';
+import { checkingLine, el, integrationLine, taskLink } from './board.js';
 
 const GONE = new Set(['cancelled', 'expired']);
 const DEPTH = 8;
@@ -11,8 +11,9 @@ const GOALS = 30;
 const landed = (t) => t.state === 'completed' && (!t.integration || ['none', 'merged'].includes(t.integration.state));
 
 export class Plan {
-  constructor(root, { onOpen, onApprove }) {
+  constructor(root, { onOpen, onApprove, checkingOf }) {
     this.root = root;
+    this.checkingOf = checkingOf ?? (() => undefined);
     this.list = root.querySelector('.plan-trees');
     this.timer = null;
     root.addEventListener('click', (ev) => {
@@ -94,6 +95,8 @@ export class Plan {
     );
     const integration = t.state === 'completed' ? integrationLine(t.integration, taskLink) : null;
     if (integration) line.append(' ', integration);
+    const checkingEl = t.state === 'completed' ? checkingLine(this.checkingOf(id)) : null;
+    if (checkingEl) line.append(' ', checkingEl);
     li.append(line);
     const kids = under.get(id) ?? [];
     if (kids.length && !seen.has(id) && depth < DEPTH) {

@@ -4,6 +4,7 @@ import type {
   QueueIntegrationCommand,
   RecordIntegrationCommand,
   RecordOutcome,
+  RecordWindowCommand,
   SlotOutcome,
   TakeSlotCommand,
 } from '../../core/integration-ports.js';
@@ -15,6 +16,7 @@ import {
   toIntegration,
   toldMessage,
   toQueued,
+  windowEvent,
 } from '../shared/integration-rows.js';
 import { insertTask } from './create-task.js';
 import type { Queryable } from './database.js';
@@ -83,6 +85,17 @@ export async function integrationQueue(db: Queryable, board: string): Promise<Qu
 // The slot row is locked (FOR SHARE) until COMMIT: a new holder cannot take it between the check and the write.
 const FENCE = `SELECT 1 AS ok FROM integrations AS i JOIN integration_slots AS s ON s.board = i.board
   WHERE i.task_id = @task_id AND s.slot_id = @slot_id AND s.lease_until > @now::bigint FOR SHARE OF s`;
+
+// A window's event is fenced like a result: the slot row is held (FOR SHARE) until the event is appended.
+const HELD = `SELECT 1 AS ok FROM integration_slots
+  WHERE board = @board AND slot_id = @slot_id AND lease_until > @now::bigint FOR SHARE`;
+
+/** SPEC §15: a window's event, appended only by the live slot's holder. */
+export async function recordWindow(tx: Tx, cmd: RecordWindowCommand): Promise<{ recorded: boolean }> {
+  if (!(await row(tx.db, HELD, { board: cmd.board, slot_id: cmd.slot_id, now: tx.now }))) return { recorded: false };
+  appendEvent(tx, windowEvent(cmd));
+  return { recorded: true };
+}
 
 const RECORD = `UPDATE integrations SET state = @state, reason = @reason, commit_sha = @commit, tried_head = @head,
     target = @target, followup = COALESCE(@followup, followup), flaky = @flaky, updated_at = @now::bigint

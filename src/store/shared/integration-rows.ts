@@ -2,7 +2,11 @@
 
 import { canonicalJson, sha256Hex } from '../../core/canonical-json.js';
 import { type Integration, integrationLine, type QueuedIntegration, shownIntegration } from '../../core/integration.js';
-import type { QueueIntegrationCommand, RecordIntegrationCommand } from '../../core/integration-ports.js';
+import type {
+  QueueIntegrationCommand,
+  RecordIntegrationCommand,
+  RecordWindowCommand,
+} from '../../core/integration-ports.js';
 import type { SendMessageCommand } from '../../core/message-ports.js';
 import type { SubmitCommand } from '../../core/ports.js';
 import type { NewEvent } from './new-event.js';
@@ -87,6 +91,22 @@ export function integrationEvent(cmd: RecordIntegrationCommand, followup: string
     ...base,
     type: 'task.integration',
     data: { state: cmd.state, reason: cmd.reason, target: cmd.target, ...(followup ? { followup } : {}) },
+  };
+}
+
+/** SPEC §15: the integrator began checking a window's tasks together; appended by the slot's holder. */
+export function windowEvent(cmd: RecordWindowCommand): NewEvent {
+  return {
+    type: 'integration.window',
+    board: cmd.board,
+    task_id: null,
+    agent: 'coord',
+    data: {
+      target: cmd.target,
+      tasks: cmd.tasks,
+      size: cmd.size,
+      ...(cmd.lane === null ? {} : { lane: cmd.lane }),
+    },
   };
 }
 

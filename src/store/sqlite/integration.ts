@@ -4,6 +4,7 @@ import type {
   QueueIntegrationCommand,
   RecordIntegrationCommand,
   RecordOutcome,
+  RecordWindowCommand,
   SlotOutcome,
   TakeSlotCommand,
 } from '../../core/integration-ports.js';
@@ -15,6 +16,7 @@ import {
   toIntegration,
   toldMessage,
   toQueued,
+  windowEvent,
 } from '../shared/integration-rows.js';
 import type { TaskRow } from '../shared/rows.js';
 import { insertTask } from './create-task.js';
@@ -115,6 +117,18 @@ export function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): Record
   const told = toldMessage(row, worker.claimed_by ?? worker.created_by);
   if (told) sendMessage(tx, told);
   return { ok: true, integration: toIntegration(row), followup_id: followup };
+}
+
+/** SPEC §15: a window's event, fenced like a result: only the live slot's holder appends it. */
+export function recordWindow(tx: Tx, cmd: RecordWindowCommand): { recorded: boolean } {
+  const held = stmt(tx.db, 'SELECT 1 FROM integration_slots WHERE board = ? AND slot_id = ? AND lease_until > ?').get(
+    cmd.board,
+    cmd.slot_id,
+    tx.now,
+  );
+  if (!held) return { recorded: false };
+  appendEvent(tx, windowEvent(cmd));
+  return { recorded: true };
 }
 
 type PersonOutcome = { ok: true; integration: Integration } | { ok: false; state: IntegrationState };

@@ -119,6 +119,24 @@ export function integrationContract(make: MakeStore): void {
       assert.equal(free.ok, true);
     });
 
+    test("a window's event (the tasks checked together, in order) is appended only by the slot's live holder", async () => {
+      const b = board();
+      const one = await completedWork(b, 'codex#1a2b', 'one');
+      const two = await completedWork(b, 'codex#1a2b', 'two');
+      const window = { board: 'default', slot_id: SLOT_A, target: 'main', tasks: [two.id, one.id], size: 3 };
+      assert.deepEqual(await b.call(op.recordIntegrationWindow, window), { recorded: false }, 'no slot held');
+      await b.call(op.takeIntegrationSlot, { board: 'default', holder: 'A', slot_id: SLOT_A, lease_s: 60 });
+      assert.deepEqual(await b.call(op.recordIntegrationWindow, { ...window, lane: 2 }), { recorded: true });
+      const { events } = await b.call(op.listEvents, { board: 'default', limit: 1000 });
+      const told = events.filter((e) => e.type === 'integration.window');
+      assert.deepEqual(
+        told.map((e) => [e.task_id, e.agent, e.data]),
+        [[null, 'coord', { target: 'main', tasks: [two.id, one.id], size: 3, lane: 2 }]],
+      );
+      b.clock.advance(61 * S);
+      assert.deepEqual(await b.call(op.recordIntegrationWindow, window), { recorded: false }, 'the lease lapsed');
+    });
+
     test('a conflict records the paths, a note and a follow-up task for the agent who did the work', async () => {
       const b = board();
       const task = await completedWork(b);
