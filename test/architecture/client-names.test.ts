@@ -20,7 +20,6 @@ const OWNERS = ['clients/', 'plugins/'];
  * what it says into the client's profile and drop its line here.
  */
 const STILL_NAMING: readonly string[] = [
-  'src/cli/commands/mcp-run.ts', // 'claude': the client whose push channel `coord mcp` offers
   'src/cli/commands/setup.ts', // 'codex', 'codex-trust': Codex's hook trust step
   'src/cli/setup/codex-toml.ts', // Codex's config.toml writer, named after it
   'src/cli/setup/plans.ts', // 'codex-toml': the plan step that writes it
