@@ -71,6 +71,12 @@ export function checkTarget(
       met = coord / p >= t.value;
       break;
     }
+    case 'ratio_to_peer_max': {
+      const p = t.peer ? peers[t.peer] : undefined;
+      if (typeof p !== 'number' || p <= 0) return { met: false, why: `no figure for peer ${t.peer}` };
+      met = coord / p <= t.value;
+      break;
+    }
   }
   for (const [k, max] of Object.entries(t.extra_max ?? {})) {
     const v = coordExtra[k];
@@ -101,6 +107,9 @@ export function describeTarget(t: Target, unit: string): string {
       break;
     case 'ratio_to_peer_min':
       s = t.best_of ? `≥ ${t.value}× the best of ${t.best_of.join(' / ')}` : `≥ ${t.value}× ${t.peer}`;
+      break;
+    case 'ratio_to_peer_max':
+      s = `≤ ${t.value}× ${t.peer}`;
       break;
   }
   for (const [k, v] of Object.entries(t.extra_max ?? {})) s += `, ${k} ≤ ${v}`;

@@ -10,12 +10,17 @@ export type Measurement = number | { value: number; extra?: Record<string, numbe
 /** Produces ONE measurement per call. `round` counts from 0; runners may use it to vary seeds/paths. */
 export type Runner = (round: number) => Promise<Measurement>;
 
-export type TargetKind = 'ratio_to_floor_min' | 'ratio_to_floor_max' | 'ratio_to_peer_min' | 'abs_max';
+export type TargetKind =
+  | 'ratio_to_floor_min'
+  | 'ratio_to_floor_max'
+  | 'ratio_to_peer_min'
+  | 'ratio_to_peer_max'
+  | 'abs_max';
 
 export interface Target {
   kind: TargetKind;
   value: number;
-  /** For ratio_to_peer_min: which peer. */
+  /** For ratio_to_peer_min / ratio_to_peer_max: which peer. */
   peer?: string;
   /** For ratio_to_peer_min instead of `peer`: the best (highest) figure among these peers. */
   best_of?: string[];
