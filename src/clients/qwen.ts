@@ -14,7 +14,12 @@ const EVENTS = {
   stop: 'Stop',
   'pre-shell': 'PreToolUse',
   'post-shell': 'PostToolUse',
+  // SPEC §19: as Claude Code's — Notification (`permission_prompt`, `idle_prompt`), UserPromptSubmit.
+  notify: 'Notification',
+  resume: 'UserPromptSubmit',
 } as const;
+/** SPEC §19: the notifications that mean the agent waits for its person (not `auth_success`). */
+const WAITING = ['permission_prompt', 'idle_prompt', 'elicitation_dialog'];
 const EDIT = ['edit', 'write_file'];
 const SHELL = ['run_shell_command'];
 
@@ -63,7 +68,7 @@ export const qwen: ClientProfile = {
         {
           format: 'json',
           path: join(dir, 'settings.json'),
-          what: `mcpServers.coord (trust: true); hooks PreToolUse (${EDIT.join('|')}; ${SHELL.join('|')}${site ? ': http' : ''}), PostToolUse (${SHELL.join('|')}${site ? ': http' : ''}), SessionStart, Stop`,
+          what: `mcpServers.coord (trust: true); hooks PreToolUse (${EDIT.join('|')}; ${SHELL.join('|')}${site ? ': http' : ''}), PostToolUse (${SHELL.join('|')}${site ? ': http' : ''}), SessionStart, Stop, Notification, UserPromptSubmit`,
           edits: [
             {
               op: 'set',
@@ -95,6 +100,14 @@ export const qwen: ClientProfile = {
               mark: s.mark('session-start'),
             },
             { op: 'group', path: ['hooks', EVENTS.stop], group: group('stop'), mark: s.mark('stop') },
+            // SPEC §19: the agent waits for its person (coord attention), and goes on.
+            {
+              op: 'group',
+              path: ['hooks', EVENTS.notify],
+              group: group('notify', WAITING.join('|')),
+              mark: s.mark('notify'),
+            },
+            { op: 'group', path: ['hooks', EVENTS.resume], group: group('resume'), mark: s.mark('resume') },
           ],
         },
         {
