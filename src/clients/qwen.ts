@@ -44,7 +44,7 @@ const httpShellHook = (site: { url(event: ClientEvent): string; key: string }, e
   allowedEnvVars: ['COORD_AGENT', 'COORD_BOARD', 'COORD_GUARD'],
   timeout: 30,
   name: `coord-${event}`,
-  statusMessage: `coord: ${event === 'pre-shell' ? 'noting the work tree' : 'checking what the command changed'} (${mark})`,
+  statusMessage: `coord: ${event === 'pre-shell' ? 'noting the work tree' : event === 'resume' ? 'the agent goes on' : 'checking what the command changed'} (${mark})`,
 });
 
 export const qwen: ClientProfile = {
@@ -68,7 +68,7 @@ export const qwen: ClientProfile = {
         {
           format: 'json',
           path: join(dir, 'settings.json'),
-          what: `mcpServers.coord (trust: true); hooks PreToolUse (${EDIT.join('|')}; ${SHELL.join('|')}${site ? ': http' : ''}), PostToolUse (${SHELL.join('|')}${site ? ': http' : ''}), SessionStart, Stop, Notification, UserPromptSubmit`,
+          what: `mcpServers.coord (trust: true); hooks PreToolUse (${EDIT.join('|')}; ${SHELL.join('|')}${site ? ': http' : ''}), PostToolUse (${SHELL.join('|')}${site ? ': http' : ''}), SessionStart, Stop, Notification, UserPromptSubmit${site ? ' (http)' : ''}`,
           edits: [
             {
               op: 'set',
@@ -107,7 +107,14 @@ export const qwen: ClientProfile = {
               group: group('notify', WAITING.join('|')),
               mark: s.mark('notify'),
             },
-            { op: 'group', path: ['hooks', EVENTS.resume], group: group('resume'), mark: s.mark('resume') },
+            // Qwen Code runs UserPromptSubmit before every model call that sends a prompt or tool results: an
+            // http hook where setup may write the key (no process per call), else a command hook.
+            {
+              op: 'group',
+              path: ['hooks', EVENTS.resume],
+              group: site ? { hooks: [httpShellHook(site, 'resume', s.mark('resume'))] } : group('resume'),
+              mark: s.mark('resume'),
+            },
           ],
         },
         {

@@ -35,6 +35,7 @@ interface Item {
 }
 
 type Json = Record<string, unknown>;
+type Hook = { command: string } | { url: string; headers: Record<string, string>; statusMessage: string };
 
 /** The built CLI (setup writes the built hook's command anyway): a process that starts in a fraction of tsx's time. */
 const BIN = fileURLToPath(new URL('../../bin/coord.js', import.meta.url));
@@ -43,7 +44,8 @@ const BIN = fileURLToPath(new URL('../../bin/coord.js', import.meta.url));
 interface Case {
   client: string;
   notify(home: string): { command: string; matcher?: string | undefined };
-  resume(home: string): string;
+  /** A command hook, or (Qwen Code, user scope) an http hook to the daemon's hook route. */
+  resume(home: string): Hook;
   notifyInput: Json;
   resumeInput: Json;
   env?: NodeJS.ProcessEnv;
@@ -74,7 +76,7 @@ const CASES: Case[] = [
   {
     client: 'gemini',
     notify: (h) => grouped(join(h, '.gemini/settings.json'), 'Notification'),
-    resume: (h) => grouped(join(h, '.gemini/settings.json'), 'BeforeAgent').command,
+    resume: (h) => ({ command: grouped(join(h, '.gemini/settings.json'), 'BeforeAgent').command }),
     notifyInput: {
       session_id: 'c0ffee00-0000-4000-8000-000000000001',
       transcript_path: '',
@@ -90,7 +92,8 @@ const CASES: Case[] = [
   {
     client: 'qwen',
     notify: (h) => grouped(join(h, '.qwen/settings.json'), 'Notification'),
-    resume: (h) => grouped(join(h, '.qwen/settings.json'), 'UserPromptSubmit').command,
+    // It runs before every model call, tool results' too: setup writes it as an http hook (no process per call).
+    resume: (h) => (group(join(h, '.qwen/settings.json'), 'UserPromptSubmit').hooks as Hook[])[0] as Hook,
     notifyInput: {
       session_id: 'q1',
       hook_event_name: 'Notification',
@@ -108,7 +111,7 @@ const CASES: Case[] = [
       const g = group(join(h, '.copilot/hooks/coord.json'), 'Notification');
       return { command: String(g.bash), matcher: g.matcher as string };
     },
-    resume: (h) => String(group(join(h, '.copilot/hooks/coord.json'), 'UserPromptSubmit').bash),
+    resume: (h) => ({ command: String(group(join(h, '.copilot/hooks/coord.json'), 'UserPromptSubmit').bash) }),
     // The documented notification input names the session `sessionId`; UserPromptSubmit's, `session_id`:
     // both must name the same agent, or the item would never clear.
     notifyInput: {
@@ -130,7 +133,7 @@ const CASES: Case[] = [
   {
     client: 'codex',
     notify: (h) => ({ command: codexHook(h, 'PermissionRequest') }),
-    resume: (h) => codexHook(h, 'UserPromptSubmit'),
+    resume: (h) => ({ command: codexHook(h, 'UserPromptSubmit') }),
     notifyInput: {
       session_id: '019a0000-0000-7000-8000-00000000c0de',
       turn_id: 't1',
@@ -195,6 +198,16 @@ describe("each client's own waiting hook, as coord setup wrote it", () => {
       );
       child.stdin?.end(JSON.stringify({ cwd, ...input }));
     });
+  /** An http hook as Qwen Code sends it: the payload as the body, the headers with its unset variables empty. */
+  const post = async (hook: { url: string; headers: Record<string, string> }, input: Json) => {
+    const headers = Object.fromEntries(Object.entries(hook.headers).map(([k, v]) => [k, v.replace(/\$\{\w+\}/g, '')]));
+    const res = await fetch(hook.url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ cwd, ...input }),
+    });
+    return { code: res.ok ? 0 : res.status, stdout: (await res.text()) === '{}' ? '' : 'not {}', stderr: '' };
+  };
   const waiting = async (): Promise<Item[]> => {
     const res = await d.fetch('/v1/attention?board=default');
     return ((await res.json()) as { items: Item[] }).items.filter((i) => i.kind === 'agent_waiting');
@@ -204,7 +217,9 @@ describe("each client's own waiting hook, as coord setup wrote it", () => {
     for (const c of CASES) {
       const home = homes.get(c.client) ?? '';
       assert.match(c.notify(home).command, new RegExp(` hook notify --client ${c.client}\\b`), c.client);
-      assert.match(c.resume(home), new RegExp(` hook resume --client ${c.client}\\b`), c.client);
+      const resume = c.resume(home);
+      const said = 'command' in resume ? resume.command : resume.statusMessage;
+      assert.match(said, new RegExp(`[ (]hook resume --client ${c.client}\\b`), c.client);
     }
     // Only the notifications that mean "waiting on you" (not Copilot's shell_completed, Qwen's auth_success).
     assert.equal(CASES[1]?.notify(homes.get('qwen') ?? '').matcher, 'permission_prompt|idle_prompt|elicitation_dialog');
@@ -231,7 +246,12 @@ describe("each client's own waiting hook, as coord setup wrote it", () => {
       assert.equal(item.why, c.why);
       assert.match(item.what, /is waiting for you/);
     }
-    const resumed = await Promise.all(CASES.map((c) => run(c.resume(homes.get(c.client) ?? ''), c.resumeInput, c.env)));
+    const resumed = await Promise.all(
+      CASES.map((c) => {
+        const hook = c.resume(homes.get(c.client) ?? '');
+        return 'command' in hook ? run(hook.command, c.resumeInput, c.env) : post(hook, c.resumeInput);
+      }),
+    );
     resumed.forEach((r, i) => {
       assert.equal(r.code, 0, `${CASES[i]?.client}: ${r.stderr}`);
       assert.equal(r.stdout, '');

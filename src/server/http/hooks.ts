@@ -1,7 +1,7 @@
 /**
  * A client's own `http` hook (SPEC §10 "the client's cheapest hook"): Claude Code and Qwen Code post the hook
  * input to `POST /v1/hooks/:client/:event` — no process starts per call — and read the answer as the hook's
- * JSON output. This route only reads who and where from the input and the headers setup wrote, and puts
+ * JSON output (`pre-shell`, `post-shell`; `resume`, SPEC §19, for Qwen Code's UserPromptSubmit). This route only reads who and where from the input and the headers setup wrote, and puts
  * core's answer in the client's words (its profile's hook contract); the shell check is core's (shell-check.ts).
  *
  * Who: the session id in the hook input, named as the client's MCP server names it (core/agent-name.ts), or
@@ -23,7 +23,7 @@ import { ShellLooks } from '../../core/shell-check.js';
 import { commandText, namedTrees } from '../../core/shell-edits.js';
 import { boardForRepo, findWorkTree, otherWorkTrees } from '../../state-dir/board-name.js';
 
-const EVENTS: ReadonlySet<string> = new Set(['pre-shell', 'post-shell']);
+const EVENTS: ReadonlySet<string> = new Set(['pre-shell', 'post-shell', 'resume']);
 
 /** Whether the daemon's own user owns the work tree's folder (always true where there are no uids). */
 function ownWorkTree(root: string): boolean {
@@ -55,6 +55,15 @@ export function registerHookRoutes(app: FastifyInstance, ctx: Ctx, looks = new S
         .send(s.stdout.trim() || '{}');
     const mode = header(req.headers['coord-guard']).toLowerCase();
     const session = text(input[profile.identity.hookField ?? 'session_id']) ?? text(input.session_id);
+    // SPEC §19: the agent goes on (its client's prompt hook, Qwen Code's before every model call): whatever it
+    // waited for was answered. Going on is the agent's on every board; nothing to check, nothing to say.
+    if (event === 'resume') {
+      if (session) {
+        const agent = agentOfKey(client, `${client}:${session}`, header(req.headers['coord-agent']) || undefined).agent;
+        ctx.presence.wait({ agent, board: '', message: null, at: 0 });
+      }
+      return answer({ stdout: '{}' });
+    }
     const cwd = text(input.cwd);
     const tree = cwd ? findWorkTree(cwd) : null;
     // Not coord's to check: no session to name the agent, outside every repository, a work tree another user
