@@ -159,6 +159,26 @@ describe("coord's plugins, as their clients load them", () => {
     assert.match(primed?.appendContext ?? '', /^coord: you are cline#/);
   });
 
+  // SPEC §19. Cline 3.0.65's ask_question tool: input {question, options} (@cline/core's `ask_question`
+  // definition); it runs the host's askQuestion callback, which waits for the user's answer.
+  test('cline: its ask_question tool makes the agent waiting in coord attention until the tool has run', async () => {
+    const mod = await loaded('cline', '.cline/plugins/coord.js');
+    const hooks = (mod.default as { hooks: Record<string, (ctx: unknown) => Promise<unknown>> }).hooks;
+    const waiting = async () => {
+      const res = await daemon.fetch('/v1/attention');
+      const { items } = (await res.json()) as { items: { kind: string; agent?: string; why: string }[] };
+      return items.filter((i) => i.kind === 'agent_waiting' && i.agent?.startsWith('cline#')).map((i) => i.why);
+    };
+    const call = {
+      toolCall: { toolName: 'ask_question', toolCallId: 'tc1' },
+      input: { question: 'Keep the old API?', options: ['yes', 'no'] },
+    };
+    assert.equal(await hooks.beforeTool?.(call), undefined, 'the question is asked');
+    assert.deepEqual(await waiting(), ['asks you: Keep the old API?']);
+    assert.equal(await hooks.afterTool?.(call), undefined);
+    assert.deepEqual(await waiting(), []);
+  });
+
   test("pi: the extension offers coord mcp's core tools (a call returns coord's text) and blocks an edit of a held file from tool_call", async () => {
     const mod = await loaded('pi', '.pi/agent/extensions/coord.ts');
     const factory = mod.default as (pi: unknown) => Promise<void>;
