@@ -182,12 +182,16 @@ async function dispatch(
  */
 function waitingText(raw: HookInput, client: string): string {
   const said = str(raw.message) ?? str(raw.title);
-  if (said) return said.slice(0, 2000);
+  // Gemini CLI's ToolPermission names the tool's dialog ("Tool Confirm Shell Command requires execution"); its
+  // details say what: the command, the file.
+  const details = raw.details && typeof raw.details === 'object' ? (raw.details as HookInput) : {};
+  const what = str(details.command) ?? str(details.fileName);
+  if (said) return (what ? `${said}: ${what}` : said).slice(0, 2000);
   const tool = str(raw.tool_name);
   if (!tool) return 'waiting for you';
   const input = raw.tool_input && typeof raw.tool_input === 'object' ? (raw.tool_input as HookInput) : {};
-  const what = str(input.command) ?? str(input.description);
-  return `${client} needs your permission to use ${tool}${what ? `: ${what}` : ''}`.slice(0, 2000);
+  const asked = str(input.command) ?? str(input.description);
+  return `${client} needs your permission to use ${tool}${asked ? `: ${asked}` : ''}`.slice(0, 2000);
 }
 
 /** The hook input with the tool call where coord's hooks read it (`tool_name`, `tool_input` an object). */

@@ -87,7 +87,7 @@ const CASES: Case[] = [
       details: { type: 'exec', title: 'Shell', command: 'git push', rootCommand: 'git' },
     },
     resumeInput: { hook_event_name: 'BeforeAgent', prompt: 'yes, push it' },
-    why: 'Tool Shell requires execution',
+    why: 'Tool Shell requires execution: git push',
   },
   {
     client: 'qwen',
