@@ -102,6 +102,10 @@ const EVENTS = {
   stop: 'Stop',
   'pre-shell': 'PreToolUse',
   'post-shell': 'PostToolUse',
+  // SPEC §19: PermissionRequest runs before Codex asks its user to approve a command or a network access
+  // (a hook that says nothing leaves the question to the user); UserPromptSubmit, when the user answers.
+  notify: 'PermissionRequest',
+  resume: 'UserPromptSubmit',
 } as const;
 
 export const codex: ClientProfile = {
@@ -116,7 +120,7 @@ export const codex: ClientProfile = {
         {
           format: 'codex-toml',
           path: join(dir, 'config.toml'),
-          what: '[mcp_servers.coord], [[hooks.PreToolUse]] apply_patch and Bash, [[hooks.PostToolUse]] Bash, [[hooks.SessionStart]], [[hooks.Stop]], their [hooks.state] trust, mcp_optional_startup_grace_ms',
+          what: '[mcp_servers.coord], [[hooks.PreToolUse]] apply_patch and Bash, [[hooks.PostToolUse]] Bash, [[hooks.SessionStart]], [[hooks.Stop]], [[hooks.PermissionRequest]], [[hooks.UserPromptSubmit]], their [hooks.state] trust, mcp_optional_startup_grace_ms',
           block: {
             mcpCommand: s.mcp.command,
             mcpArgs: s.mcp.args,
@@ -125,6 +129,8 @@ export const codex: ClientProfile = {
             postShell: s.hook('post-shell'),
             prime: s.hook('session-start'),
             stop: s.hook('stop'),
+            notify: s.hook('notify'),
+            resume: s.hook('resume'),
           },
         },
         {

@@ -17,7 +17,16 @@ const EVENTS = {
   stop: 'Stop',
   'pre-shell': 'PreToolUse',
   'post-shell': 'PostToolUse',
+  // SPEC §19: its Notification hook (fire and forget) for a permission prompt or a question to the user;
+  // UserPromptSubmit when the user answers with a prompt.
+  notify: 'Notification',
+  resume: 'UserPromptSubmit',
 } as const;
+/**
+ * SPEC §19: the notification types that mean the agent waits for its person (not `shell_completed`,
+ * `agent_completed`, or `agent_idle`, which is a background agent's).
+ */
+const WAITING = ['permission_prompt', 'elicitation_dialog'];
 const EDIT = ['edit', 'create'];
 /** Its shell tool: SPEC §10 shell edits are seen around it (command hooks: Copilot CLI has no http hooks). */
 const SHELL = ['bash'];
@@ -55,7 +64,7 @@ export const copilot: ClientProfile = {
         {
           format: 'json',
           path: user ? join(home, 'hooks', 'coord.json') : join(s.root, '.github', 'hooks', 'coord.json'),
-          what: `hooks PreToolUse (${EDIT.join('|')}; ${SHELL.join('|')}), PostToolUse (${SHELL.join('|')}), SessionStart, Stop`,
+          what: `hooks PreToolUse (${EDIT.join('|')}; ${SHELL.join('|')}), PostToolUse (${SHELL.join('|')}), SessionStart, Stop, Notification (${WAITING.join('|')}), UserPromptSubmit`,
           edits: [
             { op: 'set', path: ['version'], value: 1 },
             {
@@ -83,6 +92,14 @@ export const copilot: ClientProfile = {
               mark: s.mark('session-start'),
             },
             { op: 'group', path: ['hooks', EVENTS.stop], group: hook('stop'), mark: s.mark('stop') },
+            // SPEC §19: the agent waits for its person (coord attention), and goes on.
+            {
+              op: 'group',
+              path: ['hooks', EVENTS.notify],
+              group: hook('notify', WAITING.join('|')),
+              mark: s.mark('notify'),
+            },
+            { op: 'group', path: ['hooks', EVENTS.resume], group: hook('resume'), mark: s.mark('resume') },
           ],
         },
         {

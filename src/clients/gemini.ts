@@ -9,6 +9,11 @@ const EVENTS = {
   stop: 'AfterAgent',
   'pre-shell': 'BeforeTool',
   'post-shell': 'AfterTool',
+  // SPEC §19: Gemini CLI's Notification hook fires when a tool waits for the user's confirmation
+  // (`notification_type: "ToolPermission"`, interactive sessions only: headless mode refuses such a tool);
+  // BeforeAgent, when the user sends a prompt.
+  notify: 'Notification',
+  resume: 'BeforeAgent',
 } as const;
 const EDIT = ['write_file', 'replace'];
 const SHELL = ['run_shell_command'];
@@ -106,7 +111,7 @@ export const gemini: ClientProfile = {
         {
           format: 'json',
           path: join(dir, 'settings.json'),
-          what: `mcpServers.coord (trust: true); hooks BeforeTool (${EDIT.join('|')}, ${SHELL.join('|')}), AfterTool (${SHELL.join('|')}), SessionStart, AfterAgent`,
+          what: `mcpServers.coord (trust: true); hooks BeforeTool (${EDIT.join('|')}, ${SHELL.join('|')}), AfterTool (${SHELL.join('|')}), SessionStart, AfterAgent, Notification (ToolPermission), BeforeAgent`,
           edits: [
             // trust: true — Gemini CLI offers an untrusted server's tools only after a confirmation, which headless mode cannot give.
             {
@@ -140,6 +145,19 @@ export const gemini: ClientProfile = {
               mark: s.mark('session-start'),
             },
             { op: 'group', path: ['hooks', EVENTS.stop], group: group('stop', 'coord-stop'), mark: s.mark('stop') },
+            // SPEC §19: the agent waits for its person (coord attention), and goes on.
+            {
+              op: 'group',
+              path: ['hooks', EVENTS.notify],
+              group: group('notify', 'coord-notify', 'ToolPermission'),
+              mark: s.mark('notify'),
+            },
+            {
+              op: 'group',
+              path: ['hooks', EVENTS.resume],
+              group: group('resume', 'coord-resume'),
+              mark: s.mark('resume'),
+            },
           ],
         },
         {

@@ -53,6 +53,9 @@ export interface CodexTomlBlock {
   postShell: string;
   prime: string;
   stop: string;
+  /** SPEC §19: before Codex asks its user to approve a command (PermissionRequest), and at a user prompt. */
+  notify?: string;
+  resume?: string;
 }
 
 /**

@@ -14,7 +14,12 @@ const EVENTS = {
   stop: 'Stop',
   'pre-shell': 'PreToolUse',
   'post-shell': 'PostToolUse',
+  // SPEC §19: as Claude Code's — Notification (`permission_prompt`, `idle_prompt`), UserPromptSubmit.
+  notify: 'Notification',
+  resume: 'UserPromptSubmit',
 } as const;
+/** SPEC §19: the notifications that mean the agent waits for its person (not `auth_success`). */
+const WAITING = ['permission_prompt', 'idle_prompt', 'elicitation_dialog'];
 const EDIT = ['edit', 'write_file'];
 const SHELL = ['run_shell_command'];
 
@@ -39,7 +44,7 @@ const httpShellHook = (site: { url(event: ClientEvent): string; key: string }, e
   allowedEnvVars: ['COORD_AGENT', 'COORD_BOARD', 'COORD_GUARD'],
   timeout: 30,
   name: `coord-${event}`,
-  statusMessage: `coord: ${event === 'pre-shell' ? 'noting the work tree' : 'checking what the command changed'} (${mark})`,
+  statusMessage: `coord: ${event === 'pre-shell' ? 'noting the work tree' : event === 'resume' ? 'the agent goes on' : 'checking what the command changed'} (${mark})`,
 });
 
 export const qwen: ClientProfile = {
@@ -63,7 +68,7 @@ export const qwen: ClientProfile = {
         {
           format: 'json',
           path: join(dir, 'settings.json'),
-          what: `mcpServers.coord (trust: true); hooks PreToolUse (${EDIT.join('|')}; ${SHELL.join('|')}${site ? ': http' : ''}), PostToolUse (${SHELL.join('|')}${site ? ': http' : ''}), SessionStart, Stop`,
+          what: `mcpServers.coord (trust: true); hooks PreToolUse (${EDIT.join('|')}; ${SHELL.join('|')}${site ? ': http' : ''}), PostToolUse (${SHELL.join('|')}${site ? ': http' : ''}), SessionStart, Stop, Notification, UserPromptSubmit${site ? ' (http)' : ''}`,
           edits: [
             {
               op: 'set',
@@ -95,6 +100,21 @@ export const qwen: ClientProfile = {
               mark: s.mark('session-start'),
             },
             { op: 'group', path: ['hooks', EVENTS.stop], group: group('stop'), mark: s.mark('stop') },
+            // SPEC §19: the agent waits for its person (coord attention), and goes on.
+            {
+              op: 'group',
+              path: ['hooks', EVENTS.notify],
+              group: group('notify', WAITING.join('|')),
+              mark: s.mark('notify'),
+            },
+            // Qwen Code runs UserPromptSubmit before every model call that sends a prompt or tool results: an
+            // http hook where setup may write the key (no process per call), else a command hook.
+            {
+              op: 'group',
+              path: ['hooks', EVENTS.resume],
+              group: site ? { hooks: [httpShellHook(site, 'resume', s.mark('resume'))] } : group('resume'),
+              mark: s.mark('resume'),
+            },
           ],
         },
         {

@@ -106,13 +106,18 @@ async function dispatch(
     return { code: r.code, stdout: '', stderr: r.message ? `${r.message}\n` : '' };
   }
   const profile = profileOf(args.client);
-  const raw =
+  const read =
     given ??
     (await readInput().catch((e: unknown): HookInput => {
       // Only an edit's check needs the input; context and stop hooks go on without it.
       if (e instanceof BadHookInput && args.event !== 'pre-edit') return {};
       throw e;
     }));
+  // Copilot CLI's camelCase payloads name the session `sessionId` (its Notification's documented shape).
+  const raw =
+    read.session_id === undefined && typeof read.sessionId === 'string'
+      ? { ...read, session_id: read.sessionId }
+      : read;
   const input = asCoordReads(profile, raw);
   const cwd = str(input.cwd) ?? (env.CLAUDE_PROJECT_DIR || process.cwd());
   // A plugin that runs in a child of its client (Cline's sandbox) names the process whose parent is the client;
@@ -151,7 +156,11 @@ async function dispatch(
   const board = resolveBoard(undefined, env, cwd);
   if (args.event === 'notify' || args.event === 'resume') {
     const { tellWaiting } = await import('./waiting.js');
-    await tellWaiting(daemon, { agent, board, waiting: args.event === 'notify' ? waitingText(raw) : null });
+    await tellWaiting(daemon, {
+      agent,
+      board,
+      waiting: args.event === 'notify' ? waitingText(raw, profile.title) : null,
+    });
     return { code: 0, stdout: '', stderr: '' };
   }
   if (args.event === 'session-start') {
@@ -167,9 +176,22 @@ async function dispatch(
   return speak(args.client, 'stop', await stopCheck(input, { agent, board, stateDir }, daemon));
 }
 
-/** What the client's notification says (Claude Code: `message`; others: `title`), else that it waits. */
-function waitingText(raw: HookInput): string {
-  return (str(raw.message) ?? str(raw.title) ?? 'waiting for you').slice(0, 2000);
+/**
+ * What the client's notification says (Claude Code, Qwen Code, Copilot CLI, Gemini CLI: `message`; else
+ * `title`); Codex's PermissionRequest says nothing itself: the tool and the command it asks to run.
+ */
+function waitingText(raw: HookInput, client: string): string {
+  const said = str(raw.message) ?? str(raw.title);
+  // Gemini CLI's ToolPermission names the tool's dialog ("Tool Confirm Shell Command requires execution"); its
+  // details say what: the command, the file.
+  const details = raw.details && typeof raw.details === 'object' ? (raw.details as HookInput) : {};
+  const what = str(details.command) ?? str(details.fileName);
+  if (said) return (what ? `${said}: ${what}` : said).slice(0, 2000);
+  const tool = str(raw.tool_name);
+  if (!tool) return 'waiting for you';
+  const input = raw.tool_input && typeof raw.tool_input === 'object' ? (raw.tool_input as HookInput) : {};
+  const asked = str(input.command) ?? str(input.description);
+  return `${client} needs your permission to use ${tool}${asked ? `: ${asked}` : ''}`.slice(0, 2000);
 }
 
 /** The hook input with the tool call where coord's hooks read it (`tool_name`, `tool_input` an object). */

@@ -8,14 +8,25 @@
  * hook names the client from the sandbox's parent. Each conversation starts with `coord prime`'s context
  * (`hooks.beforeRun` → `appendContext`). Cline has no plugin event that keeps a finished run going
  * (`afterRun` returns nothing), so there is no stop check. `coord setup cline --write` writes the loader
- * into `~/.cline/plugins/`.
+ * into `~/.cline/plugins/`. SPEC §19: its question tool (`ask_question`) waits for the user's answer, so
+ * before it runs coord's notify hook lists the agent as waiting in `coord attention`, and after it the resume
+ * hook takes it off (Cline's tool approvals are a callback of its host, which no plugin sees).
  */
-
 import { CLINE_TOOLS } from '../clients/tool-names.js';
-import { afterShell, beforeShell, commandText, type HookCommand, inProcessHooks, preEditReason } from './hook-call.js';
+import {
+  afterShell,
+  beforeShell,
+  commandText,
+  type HookCommand,
+  inProcessHooks,
+  preEditReason,
+  tellWaiting,
+} from './hook-call.js';
 
 /** Cline's tools that write files, and its shell tools: the client profile's list. */
 export const { edit: EDIT_TOOLS, shell: SHELL_TOOLS } = CLINE_TOOLS;
+/** Its tool that asks the user a question and waits for the answer (SPEC §19). */
+export const ASK_TOOL = 'ask_question';
 
 export interface BeforeToolContext {
   toolCall: { toolName: string; input?: unknown; toolCallId?: string };
@@ -55,6 +66,12 @@ export function coordPlugin(hook: HookCommand & { prime?: string[] }): ClinePlug
       },
       async beforeTool(ctx) {
         const tool = ctx.toolCall.toolName;
+        if (tool === ASK_TOOL) {
+          const input = (ctx.input ?? ctx.toolCall.input ?? {}) as { question?: unknown };
+          const q = typeof input.question === 'string' ? input.question : '';
+          await tellWaiting(inSandbox, process.cwd(), q ? `asks you: ${q}` : 'asks you a question');
+          return undefined;
+        }
         if (SHELL_TOOLS.includes(tool)) {
           await beforeShell(inSandbox, callOf(ctx));
           return undefined;
@@ -64,6 +81,10 @@ export function coordPlugin(hook: HookCommand & { prime?: string[] }): ClinePlug
         return reason ? { skip: true, reason } : undefined;
       },
       async afterTool(ctx) {
+        if (ctx.toolCall.toolName === ASK_TOOL) {
+          await tellWaiting(inSandbox, process.cwd(), null);
+          return undefined;
+        }
         if (!SHELL_TOOLS.includes(ctx.toolCall.toolName)) return undefined;
         const reason = await afterShell(inSandbox, callOf(ctx));
         return reason ? { appendContext: reason } : undefined;

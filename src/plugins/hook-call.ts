@@ -62,7 +62,10 @@ export function inProcessHooks(): Promise<HookAnswer | null> {
 }
 
 /** The same hook for another event: `… hook pre-edit …` → `… hook post-shell …`. */
-export function eventArgv(argv: string[], event: 'pre-edit' | 'pre-shell' | 'post-shell' | 'stop'): string[] {
+export function eventArgv(
+  argv: string[],
+  event: 'pre-edit' | 'pre-shell' | 'post-shell' | 'stop' | 'notify' | 'resume',
+): string[] {
   const at = argv.indexOf('hook');
   return at < 0 ? argv : [...argv.slice(0, at + 1), event, ...argv.slice(at + 2)];
 }
@@ -122,6 +125,15 @@ export async function stopReason(hook: HookCommand, cwd: string, again: boolean)
   } catch {
     return null;
   }
+}
+
+/**
+ * SPEC §19: the agent waits for its person (`message`: what for — a permission, a question), or (null) goes on:
+ * coord's notify/resume hook tells the daemon, for `coord attention`. Never fails the client.
+ */
+export async function tellWaiting(hook: HookCommand, cwd: string, message: string | null): Promise<void> {
+  const event = message === null ? 'resume' : 'notify';
+  await runHook(eventArgv(hook.argv, event), message === null ? {} : { message }, cwd, hook.fromParentOfPlugin);
 }
 
 /** What a coord command prints (coord prime's context), or '' when it fails or is not there. */

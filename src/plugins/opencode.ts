@@ -9,7 +9,10 @@
  * the session as a prompt, once. Each session's system prompt also carries `coord prime`'s context (who
  * the agent is, what it holds, the top of its inbox), asked once per session. `coord setup
  * opencode|kilo --write` writes a one-line loader into the client's plugins folder that calls
- * `coordPlugin` with the hook's command line. The hooks run inside OpenCode (hook-call.ts).
+ * `coordPlugin` with the hook's command line. The hooks run inside OpenCode (hook-call.ts). SPEC §19: its
+ * bus events say when a session waits for its person — `permission.asked` (a tool the config says to ask
+ * about), `question.asked` (its question tool) — and when the person answered (`permission.replied`,
+ * `question.replied`, `question.rejected`): coord's notify and resume hooks tell `coord attention`.
  */
 
 import { OPENCODE_TOOLS } from '../clients/tool-names.js';
@@ -21,6 +24,7 @@ import {
   inProcessHooks,
   preEditReason,
   stopReason,
+  tellWaiting,
 } from './hook-call.js';
 
 /** OpenCode's and Kilo's tools that write files, and its shell tool: the client profile's list. */
@@ -53,7 +57,13 @@ export interface ToolAfter {
   callID?: string;
   args?: Record<string, unknown>;
 }
+/** One of OpenCode's bus events, as its plugin `event` hook receives it (the part coord reads). */
+export interface BusEvent {
+  type: string;
+  properties?: Record<string, unknown>;
+}
 export interface Hooks {
+  event: (input: { event: BusEvent }) => Promise<void>;
   'tool.execute.before': (input: ToolBefore, output: ToolArgs) => Promise<void>;
   'tool.execute.after': (input: ToolAfter, output: { output: string }) => Promise<void>;
   'experimental.chat.system.transform': (input: { sessionID?: string }, output: { system: string[] }) => Promise<void>;
@@ -69,6 +79,11 @@ export function coordPlugin(hook: HookCommand & { prime?: string[] }): (ctx: Plu
   /** Sessions going on because of the stop check: their next idle does not hold them again. */
   const kept = new Set<string>();
   return async (ctx) => ({
+    // SPEC §19: waiting for the person, and answered.
+    event: async ({ event }) => {
+      const said = waitingFor(event);
+      if (said !== undefined) await tellWaiting(hook, ctx.directory, said);
+    },
     'experimental.chat.system.transform': async (input, output) => {
       if (!hook.prime || !input.sessionID) return;
       let text = primed.get(input.sessionID);
@@ -113,4 +128,33 @@ export function coordPlugin(hook: HookCommand & { prime?: string[] }): (ctx: Plu
       await session.promptAsync({ path: { id }, body: { parts: [{ type: 'text', text: reason }] } });
     },
   });
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/**
+ * What a bus event says of waiting (SPEC §19): the words for `coord attention` when a session starts waiting
+ * for its person, null when the person answered, undefined for any other event. `permission.asked` carries
+ * the permission (`bash`, `edit`, …) and its patterns (the command, the path); `question.asked` its questions.
+ */
+export function waitingFor(event: BusEvent): string | null | undefined {
+  const p = event.properties ?? {};
+  switch (event.type) {
+    case 'permission.asked': {
+      const what = strings(p.patterns).join(', ');
+      return `needs your permission to use ${typeof p.permission === 'string' ? p.permission : 'a tool'}${what ? `: ${what}` : ''}`;
+    }
+    case 'question.asked': {
+      const first = (Array.isArray(p.questions) ? p.questions[0] : undefined) as Record<string, unknown> | undefined;
+      const q =
+        typeof first?.question === 'string' ? first.question : typeof first?.header === 'string' ? first.header : '';
+      return q ? `asks you: ${q}` : 'asks you a question';
+    }
+    case 'permission.replied':
+    case 'question.replied':
+    case 'question.rejected':
+      return null;
+    default:
+      return undefined;
+  }
 }

@@ -75,6 +75,62 @@ describe("coord's plugins, as their clients load them", () => {
       await transform({ sessionID: 's1' }, { system });
       assert.match(system[0] ?? '', new RegExp(`^coord: you are ${client}#`), 'the system prompt carries coord prime');
     });
+
+    // SPEC §19. The bus events' shapes: OpenCode's packages/opencode/src/permission (Event.Asked = the
+    // PermissionRequest {id, sessionID, permission, patterns, metadata, always, tool?}; Event.Replied
+    // {sessionID, requestID, reply}) and its question tool's `question.asked` {id, sessionID, questions}.
+    test(`${client}: its permission.asked and question.asked events make the agent waiting in coord attention; the reply ends it`, async () => {
+      const mod = await loaded(client, `.config/${client}/plugins/coord.js`);
+      const plugin = mod.CoordPlugin as (ctx: { directory: string }) => Promise<Record<string, unknown>>;
+      const hooks = await plugin({ directory: repo });
+      const event = hooks.event as (i: { event: { type: string; properties: unknown } }) => Promise<void>;
+      const waiting = async () => {
+        const res = await daemon.fetch('/v1/attention');
+        const { items } = (await res.json()) as { items: { kind: string; agent?: string; why: string }[] };
+        return items.filter((i) => i.kind === 'agent_waiting' && i.agent?.startsWith(`${client}#`));
+      };
+      const sessionID = 'ses_01';
+      await event({ event: { type: 'session.status', properties: { sessionID, status: { type: 'busy' } } } });
+      assert.deepEqual(await waiting(), [], 'an event that is not a wait says nothing');
+      await event({
+        event: {
+          type: 'permission.asked',
+          properties: {
+            id: 'per_01',
+            sessionID,
+            permission: 'bash',
+            patterns: ['git push origin main'],
+            metadata: {},
+            always: ['git push *'],
+            tool: { messageID: 'msg_01', callID: 'call_01' },
+          },
+        },
+      });
+      assert.deepEqual(
+        (await waiting()).map((i) => i.why),
+        ['needs your permission to use bash: git push origin main'],
+      );
+      await event({
+        event: { type: 'permission.replied', properties: { sessionID, requestID: 'per_01', reply: 'once' } },
+      });
+      assert.deepEqual(await waiting(), []);
+      await event({
+        event: {
+          type: 'question.asked',
+          properties: {
+            id: 'que_01',
+            sessionID,
+            questions: [{ question: 'Which database?', header: 'Database', options: [{ label: 'SQLite' }] }],
+          },
+        },
+      });
+      assert.deepEqual(
+        (await waiting()).map((i) => i.why),
+        ['asks you: Which database?'],
+      );
+      await event({ event: { type: 'question.rejected', properties: { sessionID, requestID: 'que_01' } } });
+      assert.deepEqual(await waiting(), []);
+    });
   }
 
   test('cline: hooks.beforeTool skips an editor call on a held file with the reason, and lets other tools run', async () => {
@@ -101,6 +157,26 @@ describe("coord's plugins, as their clients load them", () => {
       .beforeRun({ snapshot: { conversationId: 'c1' } })
       .finally(() => process.chdir(cwd));
     assert.match(primed?.appendContext ?? '', /^coord: you are cline#/);
+  });
+
+  // SPEC §19. Cline 3.0.65's ask_question tool: input {question, options} (@cline/core's `ask_question`
+  // definition); it runs the host's askQuestion callback, which waits for the user's answer.
+  test('cline: its ask_question tool makes the agent waiting in coord attention until the tool has run', async () => {
+    const mod = await loaded('cline', '.cline/plugins/coord.js');
+    const hooks = (mod.default as { hooks: Record<string, (ctx: unknown) => Promise<unknown>> }).hooks;
+    const waiting = async () => {
+      const res = await daemon.fetch('/v1/attention');
+      const { items } = (await res.json()) as { items: { kind: string; agent?: string; why: string }[] };
+      return items.filter((i) => i.kind === 'agent_waiting' && i.agent?.startsWith('cline#')).map((i) => i.why);
+    };
+    const call = {
+      toolCall: { toolName: 'ask_question', toolCallId: 'tc1' },
+      input: { question: 'Keep the old API?', options: ['yes', 'no'] },
+    };
+    assert.equal(await hooks.beforeTool?.(call), undefined, 'the question is asked');
+    assert.deepEqual(await waiting(), ['asks you: Keep the old API?']);
+    assert.equal(await hooks.afterTool?.(call), undefined);
+    assert.deepEqual(await waiting(), []);
   });
 
   test("pi: the extension offers coord mcp's core tools (a call returns coord's text) and blocks an edit of a held file from tool_call", async () => {

@@ -25,7 +25,20 @@ export interface CodexCommands {
   postShell: string;
   prime: string;
   stop: string;
+  /** SPEC §19 (coord attention): before Codex asks its user to approve (PermissionRequest), and at a prompt. */
+  notify?: string;
+  resume?: string;
 }
+
+const hookTable = (event: string, command: string) => [
+  '',
+  `[[hooks.${event}]]`,
+  '',
+  `[[hooks.${event}.hooks]]`,
+  'type = "command"',
+  `command = ${s(command)}`,
+  'timeout = 30',
+];
 
 export function codexBlock(c: CodexCommands): string {
   return [
@@ -75,6 +88,8 @@ export function codexBlock(c: CodexCommands): string {
     'type = "command"',
     `command = ${s(c.stop)}`,
     'timeout = 30',
+    ...(c.notify ? hookTable('PermissionRequest', c.notify) : []),
+    ...(c.resume ? hookTable('UserPromptSubmit', c.resume) : []),
     END,
     '',
   ].join('\n');

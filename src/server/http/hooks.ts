@@ -1,9 +1,10 @@
 /**
  * A client's own `http` hook (SPEC §10 "the client's cheapest hook"): Claude Code and Qwen Code post the hook
  * input to `POST /v1/hooks/:client/:event` — no process starts per call — and read the answer as the hook's
- * JSON output. This route only reads who and where from the input and the headers setup wrote, and puts
- * core's answer in the client's words (its profile's hook contract); the shell check's looks are the server's
- * (../shell-check.ts), its rules core's (shell-edits.ts).
+ * JSON output (`pre-shell`, `post-shell`; `resume`, SPEC §19, for Qwen Code's UserPromptSubmit). This route only
+ * reads who and where from the input and the headers setup wrote, and puts core's answer in the client's words
+ * (its profile's hook contract); the shell check's looks are the server's (../shell-check.ts), its rules core's
+ * (shell-edits.ts).
  *
  * Who: the session id in the hook input, named as the client's MCP server names it (core/agent-name.ts), or
  * `Coord-Agent` ($COORD_AGENT, interpolated by the client). Board: `Coord-Board` ($COORD_BOARD), else the
@@ -25,7 +26,7 @@ import { commandText, namedTrees } from '../../core/shell-edits.js';
 import { boardForRepo, findWorkTree, otherWorkTrees } from '../../state-dir/board-name.js';
 import { type ShellCall, ShellLooks } from '../shell-check.js';
 
-const EVENTS: ReadonlySet<string> = new Set(['pre-shell', 'post-shell']);
+const EVENTS: ReadonlySet<string> = new Set(['pre-shell', 'post-shell', 'resume']);
 
 /** Whether the daemon's own user owns the work tree's folder (always true where there are no uids). */
 function ownWorkTree(root: string): boolean {
@@ -62,6 +63,17 @@ function shellCall(client: ClientKind, input: Record<string, unknown>, headers: 
   };
 }
 
+/**
+ * SPEC §19: the agent goes on (its client's prompt hook; Qwen Code's runs before every model call): whatever it
+ * waited for was answered. Going on is the agent's on every board; nothing to check, nothing to say.
+ */
+function resume(ctx: Ctx, client: ClientKind, input: Record<string, unknown>, headers: IncomingHttpHeaders): void {
+  const session = text(input[profileOf(client).identity.hookField ?? 'session_id']) ?? text(input.session_id);
+  if (!session) return;
+  const agent = agentOfKey(client, `${client}:${session}`, header(headers['coord-agent']) || undefined).agent;
+  ctx.presence.wait({ agent, board: '', message: null, at: 0 });
+}
+
 export function registerHookRoutes(app: FastifyInstance, ctx: Ctx, looks = new ShellLooks()): void {
   app.post(PATHS.hook, async (req, reply) => {
     const { client, event } = req.params as { client: string; event: string };
@@ -77,6 +89,10 @@ export function registerHookRoutes(app: FastifyInstance, ctx: Ctx, looks = new S
         .type('application/json')
         .send(s.stdout.trim() || '{}');
     const mode = header(req.headers['coord-guard']).toLowerCase();
+    if (event === 'resume') {
+      resume(ctx, client, input, req.headers);
+      return answer({ stdout: '{}' });
+    }
     const call = mode === 'off' ? null : shellCall(client, input, req.headers);
     if (!call) return answer({ stdout: '{}' });
     if (event === 'pre-shell') {
