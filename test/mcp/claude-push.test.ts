@@ -123,6 +123,9 @@ describe('push into a live session through Claude Code’s messaging socket', ()
     await me.call('who');
     const first = await send('claude#restart', 'before');
     await waitFor(() => userTexts(frames).some((t) => t.includes(first.id)), 'the first frame');
+    // Its delivery is recorded after the frame is written: a daemon stopped in between pushes it again after the
+    // restart (at least once). Once recorded, it is never pushed again — what this test holds.
+    await waitFor(async () => (await receiptOf(first.id, 'claude#restart'))?.delivered_via === 'push', 'first receipt');
     await d.stop();
     d = await spawnDaemon({ stateDir: d.stateDir });
     const second = await send('claude#restart', 'after the restart');
