@@ -11,35 +11,53 @@ import { emit } from '../output.js';
 export function describeTask(t: Task): string {
   const lines = [
     `#${t.id}  ${t.title}`,
-    `state ${t.state}${t.claimed_by ? ` · ${t.state === 'claimed' ? 'held' : 'last held'} by ${t.claimed_by}` : ''}${t.lease_until ? ` until ${t.lease_until}` : ''}`,
+    stateLine(t),
     `kind ${t.kind} · priority ${t.priority} · attempts ${t.attempts} · board ${t.board}`,
     `posted by ${t.created_by} at ${t.created_at}${t.for ? ` · for ${t.for}` : ''} · expires ${t.expires_at}`,
+    ...relationLines(t),
   ];
+  if (t.body) lines.push('', t.body);
+  if (t.result_status) lines.push('', `result (${t.result_status}): ${JSON.stringify(t.result)}`);
+  if (t.change) lines.push(...changeLines(t.change));
+  const integration = t.integration ? integrationLine(t.id, t.integration) : null;
+  if (integration) lines.push(`integration: ${integration}`);
+  if (t.usage) lines.push(usageLine(t.usage));
+  lines.push(...notesLines(t));
+  return lines.join('\n');
+}
+
+/** `state claimed · held by a until …`: its state and who holds (or last held) it. */
+function stateLine(t: Task): string {
+  const holder = t.claimed_by ? ` · ${t.state === 'claimed' ? 'held' : 'last held'} by ${t.claimed_by}` : '';
+  return `state ${t.state}${holder}${t.lease_until ? ` until ${t.lease_until}` : ''}`;
+}
+
+/** Its labels, blockers, parent and children. */
+function relationLines(t: Task): string[] {
+  const lines: string[] = [];
   if (t.labels.length) lines.push(`labels ${t.labels.join(', ')}`);
   // SPEC §11: a blocker counts once landed — completed and, where it has commits, merged.
   if (t.blocked.length) lines.push(`blocked by ${t.blocked.map(blockerText).join(', ')}`);
   else if (t.blocked_by.length) lines.push(`after ${t.blocked_by.map((id) => `#${id}`).join(', ')} (all landed)`);
   if (t.parent) lines.push(`parent #${t.parent}`);
   if (t.children) lines.push(`children ${t.children.completed}/${t.children.total} completed`);
-  if (t.body) lines.push('', t.body);
-  if (t.result_status) lines.push('', `result (${t.result_status}): ${JSON.stringify(t.result)}`);
-  if (t.change) lines.push(...changeLines(t.change));
-  const integration = t.integration ? integrationLine(t.id, t.integration) : null;
-  if (integration) lines.push(`integration: ${integration}`);
-  // SPEC §18 "Budgets": what its supervised runs used, summed over tries.
-  if (t.usage) {
-    const u = t.usage;
-    const cost = u.cost_usd === undefined ? '' : ` · $${u.cost_usd.toFixed(2)}`;
-    lines.push(`usage ${u.input_tokens} in + ${u.output_tokens} out tokens${cost} · ${u.wall_s} s wall`);
-  }
-  if (t.notes?.length) {
-    lines.push(
-      '',
-      `notes (${t.notes_count}${(t.notes_count ?? 0) > t.notes.length ? `, last ${t.notes.length}` : ''}):`,
-    );
-    for (const n of t.notes) lines.push(`  ${n.at} ${n.agent}: ${n.text.replace(/\n/g, '\n    ')}`);
-  }
-  return lines.join('\n');
+  return lines;
+}
+
+/** SPEC §18 "Budgets": what its supervised runs used, summed over tries. */
+function usageLine(u: NonNullable<Task['usage']>): string {
+  const cost = u.cost_usd === undefined ? '' : ` · $${u.cost_usd.toFixed(2)}`;
+  return `usage ${u.input_tokens} in + ${u.output_tokens} out tokens${cost} · ${u.wall_s} s wall`;
+}
+
+function notesLines(t: Task): string[] {
+  if (!t.notes?.length) return [];
+  const shown = (t.notes_count ?? 0) > t.notes.length ? `, last ${t.notes.length}` : '';
+  return [
+    '',
+    `notes (${t.notes_count}${shown}):`,
+    ...t.notes.map((n) => `  ${n.at} ${n.agent}: ${n.text.replace(/\n/g, '\n    ')}`),
+  ];
 }
 
 export function registerShow(program: Command): void {
