@@ -32,13 +32,24 @@ function collect(v: unknown, into: Named, depth = 0): void {
     return;
   }
   for (const [k, val] of Object.entries(v)) {
-    const ids = typeof val === 'string' ? [val] : Array.isArray(val) ? val.filter((x) => typeof x === 'string') : [];
     if (k === 'ref' && typeof val === 'string') into.refs.add(val);
-    else if (TASK_FIELDS.has(k)) for (const id of ids) into.tasks.add(id.replace(/^#/, ''));
-    else if (LOCK_FIELDS.has(k)) for (const id of ids) into.locks.add(id);
-    else if (MESSAGE_FIELDS.has(k)) for (const id of ids) into.messages.add(id);
-    else collect(val, into, depth + 1);
+    else if (!addIds(k, idsOf(val), into)) collect(val, into, depth + 1);
   }
+}
+
+/** The ids a field's value names: the string itself, or a list's strings. */
+function idsOf(val: unknown): string[] {
+  if (typeof val === 'string') return [val];
+  return Array.isArray(val) ? val.filter((x) => typeof x === 'string') : [];
+}
+
+/** Adds the ids of a field that names tasks, locks or messages to their set; false for any other field. */
+function addIds(k: string, ids: string[], into: Named): boolean {
+  if (TASK_FIELDS.has(k)) for (const id of ids) into.tasks.add(id.replace(/^#/, ''));
+  else if (LOCK_FIELDS.has(k)) for (const id of ids) into.locks.add(id);
+  else if (MESSAGE_FIELDS.has(k)) for (const id of ids) into.messages.add(id);
+  else return false;
+  return true;
 }
 
 /** Throws `not_found` when the input names a task, lock or message of a board other than `board`. */

@@ -52,20 +52,10 @@ export function claimLine(t: Task, now: number): string {
 }
 
 export function inboxText(view: InboxOutput, now: number, since: number | undefined): string {
-  const lines: string[] = [];
   const messages = view.messages ?? [];
   const n = view.claims.length + view.tasks.length + view.gone.length + messages.length;
-  // SPEC §11: blocked tasks are counted, never listed (they cannot be claimed yet).
-  const blocked = view.blocked > 0 ? ` · ${view.blocked} blocked` : '';
-  if (n === 0)
-    return since === undefined
-      ? `inbox empty${blocked} · cursor ${view.cursor}`
-      : `no changes${blocked} · cursor ${view.cursor}`;
-  const parts = [];
-  if (messages.length) parts.push(`${view.unread ?? messages.length} message${messages.length === 1 ? '' : 's'}`);
-  if (view.claims.length) parts.push(`${view.claims.length} claimed by you`);
-  parts.push(`${view.tasks.length + view.more} to claim${blocked}`);
-  lines.push(`${parts.join(', ')} · cursor ${view.cursor}`);
+  if (n === 0) return emptyText(view, since);
+  const lines = [headLine(view, messages.length)];
   // Unread messages first (SPEC §12): they stay listed until acknowledged (ack_message).
   for (const m of messages) lines.push(messageLine(m, now));
   const unlisted = (view.unread ?? 0) - messages.length;
@@ -75,4 +65,21 @@ export function inboxText(view: InboxOutput, now: number, since: number | undefi
   if (view.more > 0) lines.push(`+${view.more} more (coord ls)`);
   for (const g of view.gone) lines.push(`- #${g.id} ${g.state}${g.claimed_by ? ` by ${g.claimed_by}` : ''}`);
   return lines.join('\n');
+}
+
+// SPEC §11: blocked tasks are counted, never listed (they cannot be claimed yet).
+const blockedPart = (view: InboxOutput) => (view.blocked > 0 ? ` · ${view.blocked} blocked` : '');
+
+function emptyText(view: InboxOutput, since: number | undefined): string {
+  const what = since === undefined ? 'inbox empty' : 'no changes';
+  return `${what}${blockedPart(view)} · cursor ${view.cursor}`;
+}
+
+/** `2 messages, 1 claimed by you, 3 to claim · 1 blocked · cursor 42` */
+function headLine(view: InboxOutput, listed: number): string {
+  const parts = [];
+  if (listed) parts.push(`${view.unread ?? listed} message${listed === 1 ? '' : 's'}`);
+  if (view.claims.length) parts.push(`${view.claims.length} claimed by you`);
+  parts.push(`${view.tasks.length + view.more} to claim${blockedPart(view)}`);
+  return `${parts.join(', ')} · cursor ${view.cursor}`;
 }
