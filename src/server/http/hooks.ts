@@ -14,14 +14,14 @@
 import { statSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { PATHS } from '../../api/paths.js';
-import { isClientKind, profileOf } from '../../clients/index.js';
+import { type ClientKind, isClientKind, profileOf } from '../../clients/index.js';
 import type { ClientEvent } from '../../clients/profile.js';
 import { agentOfKey } from '../../core/agent-name.js';
 import { CoordError } from '../../core/errors.js';
 import type { Ctx } from '../../core/operation.js';
 import { ShellLooks } from '../../core/shell-check.js';
 import { commandText, namedTrees } from '../../core/shell-edits.js';
-import { boardForRepo, findWorkTree, otherWorkTrees } from '../../state-dir/board-name.js';
+import { boardForRepo, findWorkTree, otherWorkTrees, type WorkTree } from '../../state-dir/board-name.js';
 
 const EVENTS: ReadonlySet<string> = new Set(['pre-shell', 'post-shell']);
 
@@ -39,14 +39,43 @@ function ownWorkTree(root: string): boolean {
 const header = (v: string | string[] | undefined): string => (Array.isArray(v) ? (v[0] ?? '') : (v ?? '')).trim();
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
+/** The route's client and event, and the hook input (a JSON object). */
+function parseHook(
+  params: unknown,
+  body: unknown,
+): { client: ClientKind; event: string; input: Record<string, unknown> } {
+  const { client, event } = params as { client: string; event: string };
+  if (!isClientKind(client) || !EVENTS.has(event))
+    throw new CoordError('not_found', `no hook ${event} for client ${client}`);
+  const input = (body ?? {}) as Record<string, unknown>;
+  if (typeof input !== 'object' || Array.isArray(input))
+    throw new CoordError('invalid_request', 'the hook input must be a JSON object');
+  return { client, event, input };
+}
+
+/** The shell call the hook reports: who runs it, on which board, in which work trees. */
+function shellCall(
+  client: ClientKind,
+  session: string,
+  tree: WorkTree,
+  headers: Record<string, string | string[] | undefined>,
+  input: Record<string, unknown>,
+) {
+  const who = agentOfKey(client, `${client}:${session}`, header(headers['coord-agent']) || undefined);
+  return {
+    agent: who.agent,
+    sessionId: who.sessionId,
+    board: header(headers['coord-board']) || boardForRepo(tree.home),
+    worktree: tree.root,
+    callId: text(input.tool_use_id) ?? text(input.toolUseId) ?? '',
+    // SPEC §14: the other work trees the command names are looked at too (the work tree of an edit is the path's).
+    others: namedTrees(commandText(input), otherWorkTrees(tree)).filter(ownWorkTree),
+  };
+}
+
 export function registerHookRoutes(app: FastifyInstance, ctx: Ctx, looks = new ShellLooks()): void {
   app.post(PATHS.hook, async (req, reply) => {
-    const { client, event } = req.params as { client: string; event: string };
-    if (!isClientKind(client) || !EVENTS.has(event))
-      throw new CoordError('not_found', `no hook ${event} for client ${client}`);
-    const input = (req.body ?? {}) as Record<string, unknown>;
-    if (typeof input !== 'object' || Array.isArray(input))
-      throw new CoordError('invalid_request', 'the hook input must be a JSON object');
+    const { client, event, input } = parseHook(req.params, req.body);
     const profile = profileOf(client);
     const answer = (s: { stdout: string }) =>
       reply
@@ -60,22 +89,13 @@ export function registerHookRoutes(app: FastifyInstance, ctx: Ctx, looks = new S
     // Not coord's to check: no session to name the agent, outside every repository, a work tree another user
     // owns (git runs there as the daemon's user: its config is not ours to run), or switched off.
     if (mode === 'off' || !session || !tree || !ownWorkTree(tree.root)) return answer({ stdout: '{}' });
-    const who = agentOfKey(client, `${client}:${session}`, header(req.headers['coord-agent']) || undefined);
-    const call = {
-      agent: who.agent,
-      sessionId: who.sessionId,
-      board: header(req.headers['coord-board']) || boardForRepo(tree.home),
-      worktree: tree.root,
-      callId: text(input.tool_use_id) ?? text(input.toolUseId) ?? '',
-      // SPEC §14: the other work trees the command names are looked at too (the work tree of an edit is the path's).
-      others: namedTrees(commandText(input), otherWorkTrees(tree)).filter(ownWorkTree),
-    };
+    const call = shellCall(client, session, tree, req.headers, input);
     if (event === 'pre-shell') {
       await looks.before(ctx, call);
       return answer({ stdout: '{}' });
     }
     // SPEC §19: a shell command ran, so a permission prompt the agent waited at was answered.
-    ctx.presence.wait({ agent: who.agent, board: call.board, message: null, at: 0 });
+    ctx.presence.wait({ agent: call.agent, board: call.board, message: null, at: 0 });
     const reason = await looks.after(ctx, call);
     if (!reason) return answer({ stdout: '{}' });
     if (mode === 'warn')
