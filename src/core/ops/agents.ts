@@ -46,7 +46,7 @@ export const listAgents = defineOperation({
     }
     for (const a of byName.values()) {
       a.unread ??= 0;
-      a.active = a.claims.length > 0 || a.locks.length > 0 || now - Date.parse(a.last_seen) < ACTIVE_WINDOW_MS;
+      a.active = isActive(a, now);
     }
     // Active first, then the most recently seen; the answer carries the first ANSWER_LIST_MAX and counts.
     const all = [...byName.values()].sort(
@@ -56,6 +56,9 @@ export const listAgents = defineOperation({
     return all.length > agents.length ? { agents, total: all.length } : { agents };
   },
 });
+
+const isActive = (a: AgentSeen, now: number): boolean =>
+  a.claims.length > 0 || a.locks.length > 0 || now - Date.parse(a.last_seen) < ACTIVE_WINDOW_MS;
 
 function boundHoldings(a: AgentSeen): AgentSeen {
   const out = { ...a, claims: firstOf(a.claims), locks: firstOf(a.locks) };
