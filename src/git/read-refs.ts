@@ -74,27 +74,16 @@ async function layoutOf(repo: string): Promise<Layout | null> {
   return layout;
 }
 
-function fromFiles(layout: Layout, names: string[]): Map<string, RefTip> {
+/** The branch a git dir's HEAD names (`ref: refs/heads/x`); null when detached or unreadable. */
+function headOf(gitDir: string): string | null {
+  const head = readText(join(gitDir, 'HEAD'))?.trim() ?? '';
+  return head.startsWith('ref: ') ? head.slice('ref: '.length) : null;
+}
+
+/** Which branch each work tree has checked out: ref → the work tree's folder (the main one first). */
+function checkedOutBranches(layout: Layout): Map<string, string> {
   const { common } = layout;
-  let packed: Map<string, string> | undefined;
-  const packedRef = (name: string) => {
-    if (packed === undefined) {
-      packed = new Map();
-      for (const line of (readText(join(common, 'packed-refs')) ?? '').split('\n')) {
-        if (line.startsWith('#') || line.startsWith('^') || line === '') continue;
-        const [sha = '', ref = ''] = line.split(' ');
-        if (!SHA.test(sha)) throw new Unreadable(`packed-refs: ${line}`);
-        packed.set(ref, sha);
-      }
-    }
-    return packed.get(name);
-  };
-  // Which branch each work tree has checked out: `ref: refs/heads/x` in its HEAD.
   const checkedOut = new Map<string, string>();
-  const headOf = (gitDir: string): string | null => {
-    const head = readText(join(gitDir, 'HEAD'))?.trim() ?? '';
-    return head.startsWith('ref: ') ? head.slice('ref: '.length) : null;
-  };
   if (layout.mainTree !== null) {
     const ref = headOf(common);
     if (ref !== null) checkedOut.set(ref, layout.mainTree);
@@ -114,7 +103,25 @@ function fromFiles(layout: Layout, names: string[]): Map<string, RefTip> {
       throw new Unreadable(`worktrees/${id}/gitdir: ${gitFile}`);
     if (!checkedOut.has(ref)) checkedOut.set(ref, dirname(gitFile));
   }
+  return checkedOut;
+}
 
+function fromFiles(layout: Layout, names: string[]): Map<string, RefTip> {
+  const { common } = layout;
+  let packed: Map<string, string> | undefined;
+  const packedRef = (name: string) => {
+    if (packed === undefined) {
+      packed = new Map();
+      for (const line of (readText(join(common, 'packed-refs')) ?? '').split('\n')) {
+        if (line.startsWith('#') || line.startsWith('^') || line === '') continue;
+        const [sha = '', ref = ''] = line.split(' ');
+        if (!SHA.test(sha)) throw new Unreadable(`packed-refs: ${line}`);
+        packed.set(ref, sha);
+      }
+    }
+    return packed.get(name);
+  };
+  const checkedOut = checkedOutBranches(layout);
   const refs = new Map<string, RefTip>();
   for (const name of names) {
     const loose = readText(join(common, name))?.trim();

@@ -106,12 +106,17 @@ export function taskText(t: Task, now: number): string {
   lines.push(...changeLines(t.change));
   const merged = t.integration ? integrationLine(t.id, t.integration) : null;
   if (merged) lines.push(`integration: ${merged}`);
-  if (t.notes?.length) {
-    const more = (t.notes_count ?? 0) - t.notes.length;
-    lines.push(`notes (${t.notes_count}${more > 0 ? `, last ${t.notes.length}` : ''}):`);
-    for (const n of t.notes) lines.push(noteLine(n, now));
-  }
+  lines.push(...notesLines(t, now));
   return lines.join('\n');
+}
+
+function notesLines(t: Task, now: number): string[] {
+  if (!t.notes?.length) return [];
+  const more = (t.notes_count ?? 0) - t.notes.length;
+  return [
+    `notes (${t.notes_count}${more > 0 ? `, last ${t.notes.length}` : ''}):`,
+    ...t.notes.map((n) => noteLine(n, now)),
+  ];
 }
 
 export function whoText(agents: AgentSeen[], me: string, board: string, now: number, total?: number): string {
