@@ -80,13 +80,7 @@ export class Bridge {
   private async forward(m: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
     const request = isJSONRPCRequest(m) ? m : undefined;
-    if (request && isDiscoverProbe(request) && !this.init) {
-      // Claude Code probes for the 2026-07-28 protocol first and falls back to `initialize` on "method not
-      // found", as a 2025-era server answers: an expected step of the handshake, so nothing is logged and no
-      // daemon is started for it.
-      void this.opts.agent.send(discoverUnsupported(request.id)).catch(() => {});
-      return;
-    }
+    if (request && this.answeredProbe(request)) return;
     if (request) this.pending.add(request.id);
     if (isInitializeRequest(m)) this.nameAgent(m.params.clientInfo.name);
     await this.relay(m, request);
@@ -106,16 +100,36 @@ export class Bridge {
         return;
       } catch (err) {
         if (err instanceof DaemonGone) this.drop();
-        if (err instanceof DaemonGone && !this.closed && (attempt === 1 || Date.now() < giveUpAt)) {
+        if (this.retries(err, attempt, giveUpAt)) {
           this.opts.log(`${err.message} — reconnecting`);
           if (attempt > 1) await sleep(Math.min(250, 25 * attempt));
           continue;
         }
-        this.opts.log(`could not relay ${'method' in m ? m.method : 'a response'}: ${(err as Error).message}`);
-        if (request) this.fail(request.id, `coord mcp could not reach the coord daemon: ${(err as Error).message}`);
+        this.gaveUp(m, request, err as Error);
         return;
       }
     }
+  }
+
+  /**
+   * Claude Code probes for the 2026-07-28 protocol first and falls back to `initialize` on "method not
+   * found", as a 2025-era server answers: an expected step of the handshake, so nothing is logged and no
+   * daemon is started for it. True when `request` was that probe, answered.
+   */
+  private answeredProbe(request: JSONRPCRequest): boolean {
+    if (!isDiscoverProbe(request) || this.init) return false;
+    void this.opts.agent.send(discoverUnsupported(request.id)).catch(() => {});
+    return true;
+  }
+
+  /** A lost daemon is tried again: at once the first time, then until `giveUpAt`, unless the relay closed. */
+  private retries(err: unknown, attempt: number, giveUpAt: number): err is DaemonGone {
+    return err instanceof DaemonGone && !this.closed && (attempt === 1 || Date.now() < giveUpAt);
+  }
+
+  private gaveUp(m: JSONRPCMessage, request: JSONRPCRequest | undefined, err: Error): void {
+    this.opts.log(`could not relay ${'method' in m ? m.method : 'a response'}: ${err.message}`);
+    if (request) this.fail(request.id, `coord mcp could not reach the coord daemon: ${err.message}`);
   }
 
   /**

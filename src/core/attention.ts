@@ -134,147 +134,165 @@ const held = (f: StoppedIntegration['followup'], now: number) =>
 export const isDirtyTarget = (reason: string | null) =>
   reason !== null && /dirty|uncommitted|local changes/i.test(reason);
 
-function integrationItem(i: StoppedIntegration, now: number): AttentionItem | null {
-  const base = { task_id: i.task_id, agent: i.agent, since: i.since };
+/** A conflict or failed check stops one merge until its follow-up is worked on. */
+function stoppedMergeItem(i: StoppedIntegration, kind: 'conflict' | 'check_failed', now: number): AttentionItem | null {
+  if (held(i.followup, now)) return null;
   const t = `#${i.task_id} ${short(i.title, 60)}`;
   const target = i.target ?? 'the target';
+  const what =
+    kind === 'conflict'
+      ? `${t} conflicts with ${target}${i.reason ? ` in ${short(i.reason)}` : ''}`
+      : `${t} failed the check on ${target}`;
+  const base = { task_id: i.task_id, agent: i.agent, since: i.since, id: `${kind}:${i.task_id}`, kind, what };
+  const f = i.followup;
+  if (f && f.state === 'queued') {
+    return {
+      ...base,
+      why: `its follow-up #${f.id} waits and no agent is working on it`,
+      command: `coord claim ${f.id} --agent ${i.agent}`,
+    };
+  }
+  return { ...base, why: stoppedMergeWhy(f), command: `coord integrate --retry ${i.task_id} --once` };
+}
+
+/** Why a stopped merge whose follow-up is not simply queued still needs a person. */
+function stoppedMergeWhy(f: StoppedIntegration['followup']): string {
+  if (!f) return 'nothing is working on it';
+  const state = f.state === 'claimed' ? 'held by a claim whose lease has lapsed' : f.state;
+  return `its follow-up #${f.id} is ${state} and the merge is still stopped`;
+}
+
+/** A blocked merge: a dirty checked-out target holds the whole queue; anything else holds this task. */
+function blockedItem(i: StoppedIntegration): AttentionItem {
+  const target = i.target ?? 'the target';
+  const dirty = isDirtyTarget(i.reason);
+  const kind = dirty ? 'target_dirty' : 'integration_blocked';
+  return {
+    task_id: i.task_id,
+    agent: i.agent,
+    since: i.since,
+    id: `${kind}:${i.task_id}`,
+    kind,
+    what: dirty ? `${target}'s work tree has uncommitted changes` : `#${i.task_id} cannot be merged into ${target}`,
+    why: `${dirty ? `the queue waits behind #${i.task_id}: ` : ''}${short(i.reason ?? 'blocked', 200)}`,
+    command: `coord integrate --retry ${i.task_id} --once`,
+  };
+}
+
+function integrationItem(i: StoppedIntegration, now: number): AttentionItem | null {
   switch (i.state) {
     case 'awaiting_review':
       return {
-        ...base,
+        task_id: i.task_id,
+        agent: i.agent,
+        since: i.since,
         id: `review:${i.task_id}`,
         kind: 'review',
-        what: `${t} is ready to merge into ${target}`,
+        what: `#${i.task_id} ${short(i.title, 60)} is ready to merge into ${i.target ?? 'the target'}`,
         why: 'the integrator runs with --review: a person approves each merge',
         command: `coord approve ${i.task_id}`,
       };
     case 'conflict':
-    case 'check_failed': {
-      if (held(i.followup, now)) return null;
-      const kind = i.state;
-      const what =
-        kind === 'conflict'
-          ? `${t} conflicts with ${target}${i.reason ? ` in ${short(i.reason)}` : ''}`
-          : `${t} failed the check on ${target}`;
-      const f = i.followup;
-      if (f && f.state === 'queued') {
-        return {
-          ...base,
-          id: `${kind}:${i.task_id}`,
-          kind,
-          what,
-          why: `its follow-up #${f.id} waits and no agent is working on it`,
-          command: `coord claim ${f.id} --agent ${i.agent}`,
-        };
-      }
-      return {
-        ...base,
-        id: `${kind}:${i.task_id}`,
-        kind,
-        what,
-        why: f
-          ? `its follow-up #${f.id} is ${f.state === 'claimed' ? 'held by a claim whose lease has lapsed' : f.state} and the merge is still stopped`
-          : 'nothing is working on it',
-        command: `coord integrate --retry ${i.task_id} --once`,
-      };
-    }
-    case 'blocked': {
-      const dirty = isDirtyTarget(i.reason);
-      const kind = dirty ? 'target_dirty' : 'integration_blocked';
-      return {
-        ...base,
-        id: `${kind}:${i.task_id}`,
-        kind,
-        what: dirty ? `${target}'s work tree has uncommitted changes` : `#${i.task_id} cannot be merged into ${target}`,
-        why: `${dirty ? `the queue waits behind #${i.task_id}: ` : ''}${short(i.reason ?? 'blocked', 200)}`,
-        command: `coord integrate --retry ${i.task_id} --once`,
-      };
-    }
+    case 'check_failed':
+      return stoppedMergeItem(i, i.state, now);
+    case 'blocked':
+      return blockedItem(i);
   }
+}
+
+function waitingItem(a: AgentRunState): AttentionItem | null {
+  if (a.state !== 'waiting') return null;
+  return {
+    id: `agent_waiting:${a.agent}`,
+    kind: 'agent_waiting',
+    what: `${a.agent} is waiting for you`,
+    why: short(a.reason ?? 'it asks for input or permission', 200),
+    since: a.since,
+    command: `answer it in its session${a.task_id ? ` (task #${a.task_id})` : ''}`,
+    agent: a.agent,
+    ...(a.task_id ? { task_id: a.task_id } : {}),
+  };
+}
+
+function budgetItem(budget: AttentionFacts['budget']): AttentionItem | null {
+  if (!budget) return null;
+  return {
+    id: 'budget_spent:run',
+    kind: 'budget_spent',
+    what: 'the run has spent its budget',
+    why: `${budget.what}: nothing new is launched`,
+    since: budget.since,
+    command: 'coord run with a larger --budget-tokens / --budget-usd',
+  };
+}
+
+function failedItem(t: FailedTask): AttentionItem {
+  return {
+    id: `task_failed:${t.task_id}`,
+    kind: 'task_failed',
+    what: `#${t.task_id} ${short(t.title, 60)} failed`,
+    why: t.last_note ? short(t.last_note, 200) : `${t.agent ?? 'its agent'} gave up on it`,
+    since: t.since,
+    command: `coord note ${t.task_id} ${q('seen: <what you did about it>')}`,
+    task_id: t.task_id,
+    ...(t.agent ? { agent: t.agent } : {}),
+  };
+}
+
+function pausedItem(p: PausedTask): AttentionItem {
+  return {
+    id: `task_paused:${p.task_id}`,
+    kind: 'task_paused',
+    what: `#${p.task_id} ${short(p.title, 60)} is paused at a usage limit`,
+    why: `it resumes at ${p.until}`,
+    since: p.since,
+    command: `wait until ${p.until}, or coord cancel ${p.task_id}`,
+    task_id: p.task_id,
+    ...(p.agent ? { agent: p.agent } : {}),
+  };
+}
+
+function idleItem(c: HeldClaim, f: AttentionFacts): AttentionItem | null {
+  if (f.now - Date.parse(c.last_seen) < f.idle_after_ms) return null;
+  return {
+    id: `agent_idle:${c.agent}:${c.task_id}`,
+    kind: 'agent_idle',
+    what: `${c.agent} holds #${c.task_id} ${short(c.title, 60)} but has done nothing since ${c.last_seen}`,
+    why: `no activity for ${Math.floor((f.now - Date.parse(c.last_seen)) / 60_000)} min: it may be stuck or gone`,
+    since: c.last_seen,
+    command: `coord cancel ${c.task_id}`,
+    task_id: c.task_id,
+    agent: c.agent,
+  };
+}
+
+function oldHoldItem(h: OldHold, now: number, holdAfter: number): AttentionItem | null {
+  if (now - Date.parse(h.since) < holdAfter) return null;
+  const where = h.worktree ? ` in ${h.worktree}` : '';
+  return {
+    id: `hold_old:${h.lock_id}`,
+    kind: 'hold_old',
+    what: `${short(h.resources.join(' '))} held until merged${where}`,
+    why: `changed${h.task_id ? ` for #${h.task_id}` : ''} by ${h.agent} over a day ago and never merged: other agents cannot edit these paths`,
+    since: h.since,
+    command: `coord unlock ${h.lock_id}`,
+    agent: h.agent,
+    ...(h.task_id ? { task_id: h.task_id } : {}),
+  };
 }
 
 /** Everything waiting on a person, most urgent first (then the oldest first). */
 export function attentionList(f: AttentionFacts): AttentionItem[] {
-  const items: AttentionItem[] = [];
-  for (const a of f.agents ?? []) {
-    if (a.state !== 'waiting') continue;
-    items.push({
-      id: `agent_waiting:${a.agent}`,
-      kind: 'agent_waiting',
-      what: `${a.agent} is waiting for you`,
-      why: short(a.reason ?? 'it asks for input or permission', 200),
-      since: a.since,
-      command: `answer it in its session${a.task_id ? ` (task #${a.task_id})` : ''}`,
-      agent: a.agent,
-      ...(a.task_id ? { task_id: a.task_id } : {}),
-    });
-  }
-  if (f.budget) {
-    items.push({
-      id: 'budget_spent:run',
-      kind: 'budget_spent',
-      what: 'the run has spent its budget',
-      why: `${f.budget.what}: nothing new is launched`,
-      since: f.budget.since,
-      command: 'coord run with a larger --budget-tokens / --budget-usd',
-    });
-  }
-  for (const i of f.integrations) {
-    const item = integrationItem(i, f.now);
-    if (item) items.push(item);
-  }
-  for (const t of f.failed) {
-    items.push({
-      id: `task_failed:${t.task_id}`,
-      kind: 'task_failed',
-      what: `#${t.task_id} ${short(t.title, 60)} failed`,
-      why: t.last_note ? short(t.last_note, 200) : `${t.agent ?? 'its agent'} gave up on it`,
-      since: t.since,
-      command: `coord note ${t.task_id} ${q('seen: <what you did about it>')}`,
-      task_id: t.task_id,
-      ...(t.agent ? { agent: t.agent } : {}),
-    });
-  }
-  for (const p of f.paused ?? []) {
-    items.push({
-      id: `task_paused:${p.task_id}`,
-      kind: 'task_paused',
-      what: `#${p.task_id} ${short(p.title, 60)} is paused at a usage limit`,
-      why: `it resumes at ${p.until}`,
-      since: p.since,
-      command: `wait until ${p.until}, or coord cancel ${p.task_id}`,
-      task_id: p.task_id,
-      ...(p.agent ? { agent: p.agent } : {}),
-    });
-  }
-  for (const c of f.claims) {
-    if (f.now - Date.parse(c.last_seen) < f.idle_after_ms) continue;
-    items.push({
-      id: `agent_idle:${c.agent}:${c.task_id}`,
-      kind: 'agent_idle',
-      what: `${c.agent} holds #${c.task_id} ${short(c.title, 60)} but has done nothing since ${c.last_seen}`,
-      why: `no activity for ${Math.floor((f.now - Date.parse(c.last_seen)) / 60_000)} min: it may be stuck or gone`,
-      since: c.last_seen,
-      command: `coord cancel ${c.task_id}`,
-      task_id: c.task_id,
-      agent: c.agent,
-    });
-  }
   const holdAfter = f.hold_after_ms ?? OLD_HOLD_MS;
-  for (const h of f.holds) {
-    if (f.now - Date.parse(h.since) < holdAfter) continue;
-    const where = h.worktree ? ` in ${h.worktree}` : '';
-    items.push({
-      id: `hold_old:${h.lock_id}`,
-      kind: 'hold_old',
-      what: `${short(h.resources.join(' '))} held until merged${where}`,
-      why: `changed${h.task_id ? ` for #${h.task_id}` : ''} by ${h.agent} over a day ago and never merged: other agents cannot edit these paths`,
-      since: h.since,
-      command: `coord unlock ${h.lock_id}`,
-      agent: h.agent,
-      ...(h.task_id ? { task_id: h.task_id } : {}),
-    });
-  }
+  const items = [
+    ...(f.agents ?? []).map(waitingItem),
+    budgetItem(f.budget),
+    ...f.integrations.map((i) => integrationItem(i, f.now)),
+    ...f.failed.map(failedItem),
+    ...(f.paused ?? []).map(pausedItem),
+    ...f.claims.map((c) => idleItem(c, f)),
+    ...f.holds.map((h) => oldHoldItem(h, f.now, holdAfter)),
+  ].filter((i): i is AttentionItem => Boolean(i));
   const rank = (k: AttentionKind) => ATTENTION_KINDS.indexOf(k);
   return items.sort(
     (a, b) => rank(a.kind) - rank(b.kind) || a.since.localeCompare(b.since) || a.id.localeCompare(b.id),

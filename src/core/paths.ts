@@ -18,6 +18,18 @@ const isAbsolute = (p: string): boolean => p.startsWith('/') || /^[A-Za-z]:\//.t
  */
 export const isKindKey = (k: string): boolean => /^[a-z][a-z0-9-]+:[^/\\]/.test(k);
 
+/** The segments without empty ones and `.`, each `..` taking the one before it; null when one climbs above the root. */
+function resolveDots(segments: string[]): string[] | null {
+  const parts: string[] = [];
+  for (const s of segments) {
+    if (s === '' || s === '.') continue;
+    if (s !== '..') parts.push(s);
+    else if (parts.length === 0) return null;
+    else parts.pop();
+  }
+  return parts;
+}
+
 /** `./a//b/../c` → `a/c`; `src/` stays a directory; climbing above the root or naming it is refused. */
 export function normaliseResource(raw: string): Normalised {
   if (raw.length === 0) return { ok: false, message: 'an empty path names nothing' };
@@ -37,17 +49,9 @@ export function normaliseResource(raw: string): Normalised {
       message: `"${raw}" is absolute — give a path relative to the repository root (coord mcp and the CLI do this for you)`,
     };
   }
-  const parts: string[] = [];
   const segments = path.split('/');
-  for (const s of segments) {
-    if (s === '' || s === '.') continue;
-    if (s === '..') {
-      if (parts.length === 0) return { ok: false, message: `"${raw}" climbs out of the repository root` };
-      parts.pop();
-    } else {
-      parts.push(s);
-    }
-  }
+  const parts = resolveDots(segments);
+  if (!parts) return { ok: false, message: `"${raw}" climbs out of the repository root` };
   if (parts.length === 0) {
     return { ok: false, message: `"${raw}" names the repository root — lock a directory or file inside it` };
   }

@@ -86,6 +86,34 @@ export function exchange(x: Exchange): Promise<Sent> {
 }
 
 type Answer = { status: number; body: string };
+/** How an answer's body ends: after `length` bytes, at the last chunk, or when the connection closes. */
+type Framing = { kind: 'length'; length: number } | { kind: 'chunked' } | { kind: 'close' };
+
+/** The status of an HTTP/1.x status line; null when it is not one. */
+function statusOf(line: string | undefined): number | null {
+  const m = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(line ?? '');
+  return m?.[1] ? Number(m[1]) : null;
+}
+
+/** Header lines by lower-case name; null when one is not `name: value`. */
+function headersOf(lines: string[]): Map<string, string> | null {
+  const headers = new Map<string, string>();
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) return null;
+    headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+  }
+  return headers;
+}
+
+function framingOf(status: number, headers: Map<string, string>): Framing | 'bad' {
+  const encoding = headers.get('transfer-encoding');
+  const length = headers.get('content-length');
+  if (encoding !== undefined) return encoding.toLowerCase() === 'chunked' ? { kind: 'chunked' } : 'bad';
+  if (length !== undefined) return /^\d{1,12}$/.test(length) ? { kind: 'length', length: Number(length) } : 'bad';
+  if (status === 204 || status === 304) return { kind: 'length', length: 0 };
+  return { kind: 'close' };
+}
 
 /**
  * An HTTP/1.1 answer read as its bytes arrive: `push` returns the answer once it is complete, `'bad'` when the
@@ -95,7 +123,7 @@ export class AnswerReader {
   private buf: Buffer = Buffer.alloc(0);
   private status = 0;
   /** Set once the head is read: how the body ends. */
-  private framing: { kind: 'length'; length: number } | { kind: 'chunked' } | { kind: 'close' } | null = null;
+  private framing: Framing | null = null;
   started = false;
 
   push(chunk: Buffer): Answer | 'bad' | null {
@@ -108,27 +136,15 @@ export class AnswerReader {
       if (at < 0) return this.buf.length > 64 * 1024 ? 'bad' : null;
       const lines = this.buf.subarray(0, at).toString('latin1').split('\r\n');
       this.buf = this.buf.subarray(at + 4);
-      const m = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(lines[0] ?? '');
-      if (!m?.[1]) return 'bad';
-      const status = Number(m[1]);
+      const status = statusOf(lines[0]);
+      if (status === null) return 'bad';
       if (status >= 100 && status < 200) continue; // 100 Continue and the like: the answer follows
-      const headers = new Map<string, string>();
-      for (const line of lines.slice(1)) {
-        const colon = line.indexOf(':');
-        if (colon <= 0) return 'bad';
-        headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
-      }
+      const headers = headersOf(lines.slice(1));
+      if (!headers) return 'bad';
       this.status = status;
-      const encoding = headers.get('transfer-encoding');
-      const length = headers.get('content-length');
-      if (encoding !== undefined) {
-        if (encoding.toLowerCase() !== 'chunked') return 'bad';
-        this.framing = { kind: 'chunked' };
-      } else if (length !== undefined) {
-        if (!/^\d{1,12}$/.test(length)) return 'bad';
-        this.framing = { kind: 'length', length: Number(length) };
-      } else if (status === 204 || status === 304) this.framing = { kind: 'length', length: 0 };
-      else this.framing = { kind: 'close' };
+      const framing = framingOf(status, headers);
+      if (framing === 'bad') return 'bad';
+      this.framing = framing;
     }
   }
 

@@ -45,39 +45,16 @@ export async function preCommit(
   if (mode === 'off') return { code: 0, message: '' };
   const cwd = process.cwd();
   const root = findRepoRoot(cwd) ?? cwd;
-  // --no-renames: a rename is its source deleted and its destination added, and both must be free —
-  // with rename detection `git mv locked.ts x.ts` listed only x.ts and committed the locked file away.
-  const staged = childProcess().spawnSync('git', ['diff', '--cached', '--name-only', '--no-renames', '-z'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  const fold = foldsCase(root);
-  const keys = (staged.stdout ?? '')
-    .split('\0')
-    .filter(Boolean)
-    // A path too long for a key is checked as its deepest folder that fits (a lock on lib/ still covers it).
-    .flatMap((p) => editKey(fold ? p.toLowerCase() : p) ?? []);
+  const keys = stagedKeys(root);
   if (keys.length === 0) return { code: 0, message: '' };
   const board = resolveBoard(undefined, env, root);
-  // The committer is whichever agent's shell ran git (or a human, who holds no agent's name).
-  const named = resolveAgent({ env });
-  const me = new Set<string>(named ? [named] : []);
-  for (const kind of CLIENT_KINDS) {
-    const id = identify(kind, env, { skip: ['git'] });
-    if (id) me.add(id.agent);
-  }
+  const me = committers(env);
   let locks: LiveLock[];
   try {
     const answer = await daemon().get<{ locks: LiveLock[] }>(withQuery(PATHS.locks, query({ board })));
-    if (answer.status !== 200 || !Array.isArray(answer.body?.locks)) {
-      // A live daemon's answer is never "down" (SPEC §10): one that refuses the look refuses the commit.
-      const reason = refusalReason(answer.status, answer.body, 'commit');
-      if (mode === 'warn') return { code: 0, message: `coord guard (COORD_GUARD=warn): ${reason}` };
-      return {
-        code: 1,
-        message: `coord guard: commit refused — ${reason}\n(COORD_GUARD=warn git commit … to commit anyway)`,
-      };
-    }
+    // A live daemon's answer is never "down" (SPEC §10): one that refuses the look refuses the commit.
+    if (answer.status !== 200 || !Array.isArray(answer.body?.locks))
+      return refuse(mode, refusalReason(answer.status, answer.body, 'commit'));
     locks = answer.body.locks;
   } catch (e) {
     if (!(e instanceof DaemonDown)) throw e;
@@ -109,6 +86,39 @@ export async function preCommit(
   const reason = !conflicts.some((c) => c.hold)
     ? conflictReason(conflicts)
     : `lock_conflict: ${[...new Set(conflicts.map((c) => conflictLine(c, root)))].join('; ')} — do not work around it; ask that agent (coord who) or wait until it is merged (coord changes)`;
+  return refuse(mode, reason);
+}
+
+/** The staged paths as lock keys (folded where the file system folds case). */
+function stagedKeys(root: string): string[] {
+  // --no-renames: a rename is its source deleted and its destination added, and both must be free —
+  // with rename detection `git mv locked.ts x.ts` listed only x.ts and committed the locked file away.
+  const staged = childProcess().spawnSync('git', ['diff', '--cached', '--name-only', '--no-renames', '-z'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  const fold = foldsCase(root);
+  return (
+    (staged.stdout ?? '')
+      .split('\0')
+      .filter(Boolean)
+      // A path too long for a key is checked as its deepest folder that fits (a lock on lib/ still covers it).
+      .flatMap((p) => editKey(fold ? p.toLowerCase() : p) ?? [])
+  );
+}
+
+/** The committer is whichever agent's shell ran git (or a human, who holds no agent's name). */
+function committers(env: NodeJS.ProcessEnv): Set<string> {
+  const named = resolveAgent({ env });
+  const me = new Set<string>(named ? [named] : []);
+  for (const kind of CLIENT_KINDS) {
+    const id = identify(kind, env, { skip: ['git'] });
+    if (id) me.add(id.agent);
+  }
+  return me;
+}
+
+function refuse(mode: GuardMode, reason: string): CommitCheck {
   if (mode === 'warn') return { code: 0, message: `coord guard (COORD_GUARD=warn): ${reason}` };
   return {
     code: 1,

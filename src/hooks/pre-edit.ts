@@ -52,21 +52,9 @@ export interface PreEditEnv {
 
 export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdict> {
   if (env.mode === 'off') return { kind: 'allow' };
-  const cwd = str(input.cwd) ?? env.cwd;
-  // Each path as spelt (`..` after a symlinked folder climbs from its target, as the OS reads it) and
-  // lexically resolved (as clients that normalise paths read it): both keys are checked.
-  const requests = editRequests(
-    located(pathsToWrite(input).flatMap((p) => [isAbsolute(p) ? p : `${cwd}/${p}`, resolve(cwd, p)])),
-    findWorkTree(cwd)?.root ?? null,
-    env.board,
-  );
+  const requests = requestsOf(input, env);
   if (requests.length === 0) return { kind: 'allow' };
-  if (!env.identity) {
-    const why = 'coord: cannot tell which agent this session is';
-    return env.mode === 'strict'
-      ? { kind: 'deny', reason: `coord_unreachable: ${why} — COORD_GUARD=strict refuses the edit` }
-      : { kind: 'allow', warning: `${why}; edit allowed unchecked` };
-  }
+  if (!env.identity) return unknownAgent(env.mode);
   // SPEC §10: a name the daemon would refuse is a refusal of the edit, never "daemon down".
   const badName = badAgentReason(env.identity.agent);
   if (badName) return refuse(env.mode, badName);
@@ -80,24 +68,49 @@ export async function preEdit(input: HookInput, env: PreEditEnv): Promise<Verdic
       if (d.decision === 'deny') denied.push(d);
       else if (d.warning && !notes.includes(d.warning)) notes.push(d.warning);
     }
-    if (denied.length === 0) return notes.length > 0 ? { kind: 'allow', note: notes.join('\n') } : { kind: 'allow' };
-    // Plain conflicts of several requests read as one lock_conflict line; other refusals each say their own.
-    const plain = denied.length > 1 && denied.every((d) => d.conflicts.length > 0 && !d.conflicts.some(isHold));
-    const reasons = denied.map((d) => d.reason ?? conflictReason(d.conflicts));
-    return refuse(
-      env.mode,
-      plain ? conflictReason(denied.flatMap((d) => d.conflicts)) : [...new Set(reasons)].join('\n'),
-    );
+    return verdictOf(env.mode, denied, notes);
   } catch (e) {
     if (e instanceof DaemonBusy) return refuse(env.mode, busyReason(e.waitedS));
     if (!(e instanceof DaemonDown)) throw e;
-    if (env.mode === 'strict')
-      return {
-        kind: 'deny',
-        reason: `coord_unreachable: ${e.message} — COORD_GUARD=strict refuses edits until it runs (coord serve)`,
-      };
-    return { kind: 'allow', warning: `coord: ${e.message}; edit allowed without a lock check` };
+    return daemonDown(env.mode, e);
   }
+}
+
+/** The edit's paths as requests, one per board and work tree. */
+function requestsOf(input: HookInput, env: PreEditEnv): EditRequest[] {
+  const cwd = str(input.cwd) ?? env.cwd;
+  // Each path as spelt (`..` after a symlinked folder climbs from its target, as the OS reads it) and
+  // lexically resolved (as clients that normalise paths read it): both keys are checked.
+  return editRequests(
+    located(pathsToWrite(input).flatMap((p) => [isAbsolute(p) ? p : `${cwd}/${p}`, resolve(cwd, p)])),
+    findWorkTree(cwd)?.root ?? null,
+    env.board,
+  );
+}
+
+function unknownAgent(mode: GuardMode): Verdict {
+  const why = 'coord: cannot tell which agent this session is';
+  return mode === 'strict'
+    ? { kind: 'deny', reason: `coord_unreachable: ${why} — COORD_GUARD=strict refuses the edit` }
+    : { kind: 'allow', warning: `${why}; edit allowed unchecked` };
+}
+
+/** The daemon's decisions on every request as one verdict. */
+function verdictOf(mode: GuardMode, denied: Decision[], notes: string[]): Verdict {
+  if (denied.length === 0) return notes.length > 0 ? { kind: 'allow', note: notes.join('\n') } : { kind: 'allow' };
+  // Plain conflicts of several requests read as one lock_conflict line; other refusals each say their own.
+  const plain = denied.length > 1 && denied.every((d) => d.conflicts.length > 0 && !d.conflicts.some(isHold));
+  const reasons = denied.map((d) => d.reason ?? conflictReason(d.conflicts));
+  return refuse(mode, plain ? conflictReason(denied.flatMap((d) => d.conflicts)) : [...new Set(reasons)].join('\n'));
+}
+
+function daemonDown(mode: GuardMode, e: DaemonDown): Verdict {
+  if (mode === 'strict')
+    return {
+      kind: 'deny',
+      reason: `coord_unreachable: ${e.message} — COORD_GUARD=strict refuses edits until it runs (coord serve)`,
+    };
+  return { kind: 'allow', warning: `coord: ${e.message}; edit allowed without a lock check` };
 }
 
 const isHold = (c: ConflictLine): boolean => (c as { hold?: boolean }).hold === true;

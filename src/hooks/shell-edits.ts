@@ -147,22 +147,69 @@ export async function postShell(input: HookInput, env: ShellEnv): Promise<Verdic
   if (env.mode === 'off' || !env.identity) return { kind: 'allow' };
   const tree = findWorkTree(str(input.cwd) ?? env.cwd);
   if (!tree) return { kind: 'allow' };
-  const file = snapshotFile(env.stateDir, env.identity.agent, tree.root, input);
-  let before: Kept;
+  const before = takeKept(snapshotFile(env.stateDir, env.identity.agent, tree.root, input));
+  if (!before) return { kind: 'allow' }; // no pre-shell look: nothing to compare with
+  const changed = changedTrees(tree.root, before, env.board || boardForRepo(tree.home));
+  if (changed.every((c) => c.requests.length === 0)) return { kind: 'allow' };
+  const agent = env.identity.agent;
+  let lines: string[];
   try {
-    before = JSON.parse(readFileSync(file, 'utf8')) as Kept;
+    lines = await refusedLines(changed, tree.root, agent, env.daemon(), env.deadline);
+  } catch (e) {
+    if (e instanceof DaemonBusy) return { kind: 'allow', warning: `coord_busy: ${e.message}; shell edits not checked` };
+    if (e instanceof DaemonDown) return { kind: 'allow', warning: `coord: ${e.message}; shell edits not checked` };
+    throw e;
+  }
+  return shellVerdict(env.mode, lines);
+}
+
+/** What the daemon says of each tree's changes: a line for each refused (a name it would refuse, for all). */
+async function refusedLines(
+  changed: ReturnType<typeof changedTrees>,
+  sessionRoot: string,
+  agent: string,
+  daemon: HookDaemon,
+  deadline: number,
+): Promise<string[]> {
+  const badName = badAgentReason(agent);
+  const lines: string[] = [];
+  for (const c of changed) {
+    if (c.requests.length === 0) continue;
+    const where = c.root === sessionRoot ? undefined : relative(sessionRoot, c.root);
+    const line = badName
+      ? badName
+      : await decideShellChanges(
+          c.requests,
+          (r) => decide(daemon, { agent, ...r }, deadline),
+          c.before,
+          c.after,
+          where,
+        );
+    if (line) lines.push(line);
+  }
+  return lines;
+}
+
+/** What pre-shell kept for this call, read once and removed; null when it kept nothing. */
+function takeKept(file: string): Kept | null {
+  let kept: Kept;
+  try {
+    kept = JSON.parse(readFileSync(file, 'utf8')) as Kept;
   } catch {
-    return { kind: 'allow' }; // no pre-shell look: nothing to compare with
+    return null;
   }
   rmSync(file, { force: true });
-  const board = env.board || boardForRepo(tree.home);
-  // Each work tree's changes, decided as edits of that tree (SPEC §14: the work tree of an edit is the path's).
+  return kept;
+}
+
+/** Each work tree's changes, as edits of that tree (SPEC §14: the work tree of an edit is the path's). */
+function changedTrees(sessionRoot: string, before: Kept, board: string) {
   const looks: { root: string; before: ShellLook; after: ShellLook }[] = [];
-  for (const [root, was] of [[tree.root, before] as const, ...Object.entries(before.others ?? {})]) {
+  for (const [root, was] of [[sessionRoot, before] as const, ...Object.entries(before.others ?? {})]) {
     const after = snapshot(root);
     if (after) looks.push({ root, before: was, after });
   }
-  const changed = looks.map((l) => ({
+  return looks.map((l) => ({
     ...l,
     requests: editRequests(
       shellChanges(l.before, l.after, headChanges(l.root, l.before, l.after)).map((key) => ({
@@ -170,37 +217,15 @@ export async function postShell(input: HookInput, env: ShellEnv): Promise<Verdic
         tree: l.root,
         key,
       })),
-      tree.root,
+      sessionRoot,
     ),
   }));
-  if (changed.every((c) => c.requests.length === 0)) return { kind: 'allow' };
-  const agent = env.identity.agent;
-  const badName = badAgentReason(agent);
-  const lines: string[] = [];
-  try {
-    const daemon = env.daemon();
-    for (const c of changed) {
-      if (c.requests.length === 0) continue;
-      const where = c.root === tree.root ? undefined : relative(tree.root, c.root);
-      const line = badName
-        ? badName
-        : await decideShellChanges(
-            c.requests,
-            (r) => decide(daemon, { agent, ...r }, env.deadline),
-            c.before,
-            c.after,
-            where,
-          );
-      if (line) lines.push(line);
-    }
-  } catch (e) {
-    if (e instanceof DaemonBusy) return { kind: 'allow', warning: `coord_busy: ${e.message}; shell edits not checked` };
-    if (e instanceof DaemonDown) return { kind: 'allow', warning: `coord: ${e.message}; shell edits not checked` };
-    throw e;
-  }
+}
+
+function shellVerdict(mode: GuardMode, lines: string[]): Verdict {
   if (lines.length === 0) return { kind: 'allow' };
   const reason = [...new Set(lines)].join('\n');
-  return env.mode === 'warn'
+  return mode === 'warn'
     ? { kind: 'allow', warning: `coord (COORD_GUARD=warn): ${reason}` }
     : { kind: 'continue', reason };
 }

@@ -95,18 +95,14 @@ export function resolveDaemonConfig(
   env: NodeJS.ProcessEnv,
   terminal: DaemonTerminal = { stderrIsTTY: false },
 ): DaemonConfig {
-  const port = Number(flags.port ?? env.COORD_PORT ?? DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new Error(`--port must be 0–65535, got ${flags.port}`);
-  const durability = flags.durability ?? env.COORD_DURABILITY ?? 'full';
-  if (durability !== 'full' && durability !== 'normal')
-    throw new Error(`--durability must be full or normal, got ${JSON.stringify(durability)}`);
+  const port = portOf(flags, env);
+  const durability = durabilityOf(flags, env);
   return {
     stateDir: resolveStateDir(flags.state, env),
     port,
     host: bindAddress(flags.host),
     store: flags.store ?? env.COORD_STORE ?? 'sqlite',
-    allowedHosts: [...(flags.allowHost ?? []), ...(env.COORD_ALLOWED_HOSTS?.split(',').filter(Boolean) ?? [])],
+    allowedHosts: allowedHosts(flags, env),
     logLevel: env.COORD_LOG_LEVEL ?? 'info',
     logFormat: logFormat(flags.logFormat ?? env.COORD_LOG_FORMAT, terminal),
     sweepMs: Number(env.COORD_SWEEP_MS ?? 1000),
@@ -115,9 +111,33 @@ export function resolveDaemonConfig(
     publicUrl: publicUrl(flags.publicUrl ?? env.COORD_PUBLIC_URL),
     integrate: integrateConfig(flags),
     idleAfterMs: idleAfter(flags.idleAfter),
-    notify: flags.notify ? { command: flags.notify, everyMs: Number(env.COORD_NOTIFY_MS ?? 2000) } : null,
+    notify: notifyConfig(flags, env),
     run: runConfig(flags, env),
   };
+}
+
+function portOf(flags: DaemonFlags, env: NodeJS.ProcessEnv): number {
+  const port = Number(flags.port ?? env.COORD_PORT ?? DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`--port must be 0–65535, got ${flags.port}`);
+  return port;
+}
+
+function durabilityOf(flags: DaemonFlags, env: NodeJS.ProcessEnv): 'full' | 'normal' {
+  const durability = flags.durability ?? env.COORD_DURABILITY ?? 'full';
+  if (durability !== 'full' && durability !== 'normal')
+    throw new Error(`--durability must be full or normal, got ${JSON.stringify(durability)}`);
+  return durability;
+}
+
+/** Host headers accepted besides the bind address: --allow-host and COORD_ALLOWED_HOSTS (comma-separated). */
+const allowedHosts = (flags: DaemonFlags, env: NodeJS.ProcessEnv): string[] => [
+  ...(flags.allowHost ?? []),
+  ...(env.COORD_ALLOWED_HOSTS?.split(',').filter(Boolean) ?? []),
+];
+
+function notifyConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv): DaemonConfig['notify'] {
+  return flags.notify ? { command: flags.notify, everyMs: Number(env.COORD_NOTIFY_MS ?? 2000) } : null;
 }
 
 function idleAfter(flag: string | undefined): number {

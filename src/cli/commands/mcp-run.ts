@@ -35,7 +35,7 @@ export async function runMcp(flags: McpFlags): Promise<void> {
   const agent = resolveAgent({ flag: flags.agent, env, session: identity?.agent });
   const board = resolveBoard(flags.board, env, workspace);
   const boardGiven = givenBoard(flags.board, env) !== undefined;
-  if (flags.tools !== undefined && flags.tools !== 'lean' && flags.tools !== 'core' && flags.tools !== 'all') {
+  if (!isToolSurface(flags.tools)) {
     log(`--tools must be lean, core or all, got "${flags.tools}"`);
     process.exit(EXIT.usage);
   }
@@ -54,19 +54,16 @@ export async function runMcp(flags: McpFlags): Promise<void> {
   }
   const stateDir = resolveStateDir(flags.state, env);
   const session = holdIdentitySession(stateDir, identity?.sessionId, log);
-  const headers: Record<string, string> = {
-    'coord-board': board,
-    'coord-session': session.sessionId,
-    // Outside a repository, the working directory is the root that file paths are relative to.
-    'coord-root': encodeURIComponent(findRepoRoot(workspace) ?? workspace),
-    // Only a guess from the working directory may be replaced by what the client says per call or in roots.
-    ...(fromClient || boardGiven ? {} : { 'coord-workspace': 'guessed' }),
-    ...(agent ? { 'coord-agent': agent } : {}),
-    ...(tools ? { 'coord-tools': tools } : {}),
-    ...(kind ? { 'coord-client': kind } : {}),
-    // SPEC §18: an agent `coord run` started holds its claim from its first call.
-    ...(env.COORD_CLAIM ? { 'coord-claim': env.COORD_CLAIM } : {}),
-  };
+  const headers = relayHeaders({
+    board,
+    sessionId: session.sessionId,
+    workspace,
+    guessed: !fromClient && !boardGiven,
+    agent,
+    tools,
+    kind,
+    claim: env.COORD_CLAIM,
+  });
   // Claude Code's messaging socket, when it offers one (SPEC §12): the bridge names the agent in `headers`.
   const push = claudePushFromEnv(env, {
     board,
@@ -108,4 +105,33 @@ function holdIdentitySession(stateDir: string, id: string | undefined, log: (m: 
     log(`session ${id} is held by another coord mcp of this client; using a session of its own`);
     return holdSessionLock(stateDir);
   }
+}
+
+const isToolSurface = (tools: string | undefined) =>
+  tools === undefined || tools === 'lean' || tools === 'core' || tools === 'all';
+
+/** What the relay tells the daemon on every request: whose session it is, on which board, from where. */
+function relayHeaders(o: {
+  board: string;
+  sessionId: string;
+  workspace: string;
+  guessed: boolean;
+  agent: string | undefined;
+  tools: string | undefined;
+  kind: string | null | undefined;
+  claim: string | undefined;
+}): Record<string, string> {
+  return {
+    'coord-board': o.board,
+    'coord-session': o.sessionId,
+    // Outside a repository, the working directory is the root that file paths are relative to.
+    'coord-root': encodeURIComponent(findRepoRoot(o.workspace) ?? o.workspace),
+    // Only a guess from the working directory may be replaced by what the client says per call or in roots.
+    ...(o.guessed ? { 'coord-workspace': 'guessed' } : {}),
+    ...(o.agent ? { 'coord-agent': o.agent } : {}),
+    ...(o.tools ? { 'coord-tools': o.tools } : {}),
+    ...(o.kind ? { 'coord-client': o.kind } : {}),
+    // SPEC §18: an agent `coord run` started holds its claim from its first call.
+    ...(o.claim ? { 'coord-claim': o.claim } : {}),
+  };
 }

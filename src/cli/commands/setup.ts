@@ -132,23 +132,17 @@ export async function runSetup(
   cwd: string,
 ): Promise<SetupOutcome> {
   const scope = (flags.scope as Scope | undefined) ?? profileOf(client).setup.defaultScope;
-  const pinned = flags.state ?? env.COORD_STATE;
-  const launch: Launch = {
-    node: process.execPath,
-    bin: realpathSync(BIN),
-    hookBin: realpathSync(HOOK_BIN),
-    stateArgs: pinned ? ['--state', resolve(pinned)] : [],
-  };
+  const launch = launchOf(flags.state ?? env.COORD_STATE);
   const root = findRepoRoot(cwd) ?? cwd;
   const stateDir = resolveStateDir(flags.state, env);
-  const tools = flags.tools === 'all' || flags.tools === 'core' || flags.tools === 'lean' ? flags.tools : undefined;
+  const tools = toolsOverride(flags.tools, client);
   const ctx: SetupContext = {
     client,
     scope,
     root,
     env,
     launch,
-    ...(tools && tools !== profileOf(client).toolSurface ? { tools } : {}),
+    ...(tools ? { tools } : {}),
     ...(scope === 'user' && !flags.remove ? { daemon: hookDaemon(stateDir, env, Boolean(flags.write)) } : {}),
   };
   const plans = planFor(ctx);
@@ -162,7 +156,7 @@ export async function runSetup(
     };
   }
   // Every file is read, merged and written under one lock: another setup writing here waits its turn.
-  const lockDir = scope === 'project' ? root : env.HOME || homedir();
+  const lockDir = lockDirOf(scope, root, env);
   const waiting = () => process.stderr.write(`waiting for another coord setup writing in ${lockDir} (${SETUP_LOCK})\n`);
   // Test seam: COORD_TEST_SETUP_PAUSE holds the lock between reading the files and writing them until that file exists.
   const gate = env.COORD_TEST_SETUP_PAUSE;
@@ -171,6 +165,26 @@ export async function runSetup(
   );
 }
 
+/** How a client starts coord: this node, this coord's bins, and the state directory when one is pinned. */
+function launchOf(pinned: string | undefined): Launch {
+  return {
+    node: process.execPath,
+    bin: realpathSync(BIN),
+    hookBin: realpathSync(HOOK_BIN),
+    stateArgs: pinned ? ['--state', resolve(pinned)] : [],
+  };
+}
+
+/** `--tools` when it names a set other than the client profile's own (which needs no flag). */
+function toolsOverride(flag: string | undefined, client: ClientKind): SetupContext['tools'] {
+  const tools = flag === 'all' || flag === 'core' || flag === 'lean' ? flag : undefined;
+  return tools && tools !== profileOf(client).toolSurface ? tools : undefined;
+}
+
+/** The folder whose setup lock serialises writers: the repository for a project setup, else the home. */
+const lockDirOf = (scope: Scope, root: string, env: NodeJS.ProcessEnv) =>
+  scope === 'project' ? root : env.HOME || homedir();
+
 async function write(
   ctx: SetupContext,
   plans: FilePlan[],
@@ -178,7 +192,7 @@ async function write(
   launch: Launch,
   gate?: string,
 ): Promise<SetupOutcome> {
-  const { client, scope, root, env } = ctx;
+  const { client, scope } = ctx;
   const manifest: Manifest = readManifest(mpath) ?? { version: 1, client, scope, files: [], trusted: [] };
   const files: FileOutcome[] = [];
   const notes: string[] = [];
@@ -187,10 +201,7 @@ async function write(
     const before = read(p.path);
     return { p, before, after: p.apply(before) };
   });
-  if (gate) {
-    writeFileSync(`${gate}.reached`, '');
-    while (!existsSync(gate)) await new Promise((r) => setTimeout(r, 20));
-  }
+  if (gate) await pauseAt(gate);
   const changes: Change[] = [];
   const others = otherSetups(mpath);
   for (const { p, before, after } of next) {
@@ -209,38 +220,55 @@ async function write(
   changes.push({ path: mpath, before: read(mpath), next: recordText });
   commitAll(changes);
   if (profileOf(client).setup.after === 'codex-trust') {
-    const toml = plans[0];
-    const bin = env.COORD_CODEX_BIN || 'codex';
-    const trust = await trustCodexHooks(bin, root, launch.hookBin, env);
-    if (trust.problem) {
-      notes.push(
-        `the Codex hooks are written but not trusted (${trust.problem}); Codex skips untrusted hooks without a word — trust them in codex with /hooks, or rerun with the codex binary on PATH (or COORD_CODEX_BIN)`,
-      );
-    }
-    manifest.trusted = [...new Set([...manifest.trusted, ...trust.keys])];
-    if (toml) {
-      const rec = record(manifest, toml.path, null);
-      const now = read(toml.path);
-      if (now !== null && now !== rec.after) {
-        rec.after = now;
-        const f = files.find((x) => x.path === toml.path);
-        if (f) f.status = 'written';
-      }
-    }
+    const problem = await trustCodex(ctx, plans[0], manifest, files, launch);
+    if (problem) notes.push(problem);
   }
   writeManifest(mpath, manifest);
   return { client, scope, files, notes };
 }
 
+/** Test seam: says the gate is reached, then waits until the test opens it. */
+async function pauseAt(gate: string): Promise<void> {
+  writeFileSync(`${gate}.reached`, '');
+  while (!existsSync(gate)) await new Promise((r) => setTimeout(r, 20));
+}
+
+/**
+ * Codex runs only hooks the user trusted: trust the ones setup wrote, record their keys, and take Codex's own
+ * rewrite of config.toml as what setup wrote. Returns a note when they could not be trusted.
+ */
+async function trustCodex(
+  ctx: SetupContext,
+  toml: FilePlan | undefined,
+  manifest: Manifest,
+  files: FileOutcome[],
+  launch: Launch,
+): Promise<string | undefined> {
+  const bin = ctx.env.COORD_CODEX_BIN || 'codex';
+  const trust = await trustCodexHooks(bin, ctx.root, launch.hookBin, ctx.env);
+  manifest.trusted = [...new Set([...manifest.trusted, ...trust.keys])];
+  if (toml) {
+    const rec = record(manifest, toml.path, null);
+    const now = read(toml.path);
+    if (now !== null && now !== rec.after) {
+      rec.after = now;
+      const f = files.find((x) => x.path === toml.path);
+      if (f) f.status = 'written';
+    }
+  }
+  if (!trust.problem) return undefined;
+  return `the Codex hooks are written but not trusted (${trust.problem}); Codex skips untrusted hooks without a word — trust them in codex with /hooks, or rerun with the codex binary on PATH (or COORD_CODEX_BIN)`;
+}
+
 async function remove(ctx: SetupContext, plans: FilePlan[], mpath: string): Promise<SetupOutcome> {
   const manifest = readManifest(mpath);
+  const trusted = manifest?.trusted ?? [];
   const files: FileOutcome[] = [];
   const notes: string[] = [];
   const changes: Change[] = [];
   const others = otherSetups(mpath);
   for (const p of plans) {
     const current = read(p.path);
-    const rec = manifest?.files.find((f) => f.path === p.path);
     // A file another client's setup wrote too (AGENTS.md, .mcp.json): coord's part there is theirs as
     // well, so it stays until the last of them is removed (issue 34 item 15).
     const sharer = others.find((m) => m.files.some((f) => f.path === p.path));
@@ -251,36 +279,52 @@ async function remove(ctx: SetupContext, plans: FilePlan[], mpath: string): Prom
       );
       continue;
     }
-    let next: string | null;
-    if (rec && current === rec.after) next = rec.before;
-    else if (rec) next = p.undo(current, rec.before, manifest?.trusted ?? []);
-    else {
-      // No record: coord's entries are found by their names and marks; a file is never deleted (it may
-      // have been there before coord), at most emptied of coord's part.
-      next = current === null ? null : p.undo(current, undefined, manifest?.trusted ?? []);
-      if (next === null && current !== null) next = '';
-    }
+    const rec = manifest?.files.find((f) => f.path === p.path);
+    const next = withoutCoord(p, current, rec, trusted);
     if (next === current) {
       files.push({ path: p.path, what: p.what, status: 'unchanged' });
       continue;
     }
     changes.push({ path: p.path, before: current, next });
-    files.push({
-      path: p.path,
-      what: p.what,
-      status: next === null ? 'deleted' : rec && current === rec.after ? 'restored' : 'removed',
-    });
+    files.push({ path: p.path, what: p.what, status: removedStatus(current, next, rec) });
   }
   commitAll(changes);
   // Folders coord created, deepest first, if nothing else has moved in.
   for (const dir of [...(manifest?.dirs ?? [])].sort((a, b) => b.length - a.length)) removeEmptyTree(dir);
   dropManifest(mpath);
-  if (changes.length === 0) notes.push(`nothing of coord's was there: no file changed`);
-  else if (!manifest)
-    notes.push(
-      `no record of a coord setup here (${mpath}): took out coord's entries found by their marks in ${changes.length} file${changes.length === 1 ? '' : 's'}`,
-    );
+  const note = removedNote(changes.length, manifest, mpath);
+  if (note) notes.push(note);
   return { client: ctx.client, scope: ctx.scope, files, notes };
+}
+
+/** A file without coord's part: as it was before setup if untouched since, else with coord's entries undone. */
+function withoutCoord(
+  p: FilePlan,
+  current: string | null,
+  rec: FileRecord | undefined,
+  trusted: string[],
+): string | null {
+  if (rec && current === rec.after) return rec.before;
+  if (rec) return p.undo(current, rec.before, trusted);
+  // No record: coord's entries are found by their names and marks; a file is never deleted (it may
+  // have been there before coord), at most emptied of coord's part.
+  if (current === null) return null;
+  return p.undo(current, undefined, trusted) ?? '';
+}
+
+function removedStatus(
+  current: string | null,
+  next: string | null,
+  rec: FileRecord | undefined,
+): FileOutcome['status'] {
+  if (next === null) return 'deleted';
+  return rec && current === rec.after ? 'restored' : 'removed';
+}
+
+function removedNote(changed: number, manifest: Manifest | null, mpath: string): string | undefined {
+  if (changed === 0) return `nothing of coord's was there: no file changed`;
+  if (manifest) return undefined;
+  return `no record of a coord setup here (${mpath}): took out coord's entries found by their marks in ${changed} file${changed === 1 ? '' : 's'}`;
 }
 
 /**

@@ -75,50 +75,67 @@ export interface Change {
   next: string | null;
 }
 
+/** A change ready to be put in place: its new text in `tmp` beside `file` (none for a deletion). */
+interface Staged {
+  tmp: string;
+  file: string;
+  change: Change;
+}
+
 /** Applies every change or none; throws SetupUnwritable (nothing changed) when one cannot be made. */
 export function commitAll(changes: Change[]): void {
-  const staged: { tmp: string; file: string; change: Change }[] = [];
+  const staged: Staged[] = [];
   const made: string[] = [];
-  const done: { file: string; change: Change }[] = [];
+  const done: Staged[] = [];
   try {
-    for (const change of changes) {
-      const file = target(change.path);
-      if (change.next === null) {
-        if (existsSync(file)) accessSync(dirname(file), constants.W_OK);
-        staged.push({ tmp: '', file, change });
-        continue;
-      }
-      const top = folderToCreate(change.path);
-      if (top) {
-        mkdirSync(dirname(file), { recursive: true });
-        made.push(top);
-      }
-      const mode = existsSync(file) ? statSync(file).mode & 0o7777 : undefined;
-      if (mode !== undefined) accessSync(file, constants.W_OK);
-      const tmp = `${file}.coord-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-      writeFileSync(tmp, change.next, mode === undefined ? {} : { mode });
-      staged.push({ tmp, file, change });
-    }
+    for (const change of changes) staged.push(stage(change, made));
     for (const s of staged) {
       if (s.change.next === null) rmSync(s.file, { force: true });
       else renameSync(s.tmp, s.file);
       done.push(s);
     }
   } catch (e) {
-    for (const d of done.reverse()) {
-      try {
-        if (d.change.before === null) rmSync(d.file, { force: true });
-        else writeFileSync(d.file, d.change.before);
-      } catch {
-        // best effort: the error below says what failed
-      }
-    }
-    for (const s of staged) if (s.tmp) rmSync(s.tmp, { force: true });
-    for (const dir of made.sort((a, b) => b.length - a.length)) removeEmptyTree(dir);
+    rollBack(done, staged, made);
     const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     const at = (e as NodeJS.ErrnoException).path ?? '';
     throw new SetupUnwritable(`cannot write ${at || 'a file'} (${why}): nothing was written`);
   }
+}
+
+/**
+ * Stages one change, touching no target: a deletion only checks it may delete; a new text is written to a
+ * temporary file beside its target (same mode), creating its folders (recorded in `made`) first.
+ */
+function stage(change: Change, made: string[]): Staged {
+  const file = target(change.path);
+  if (change.next === null) {
+    if (existsSync(file)) accessSync(dirname(file), constants.W_OK);
+    return { tmp: '', file, change };
+  }
+  const top = folderToCreate(change.path);
+  if (top) {
+    mkdirSync(dirname(file), { recursive: true });
+    made.push(top);
+  }
+  const mode = existsSync(file) ? statSync(file).mode & 0o7777 : undefined;
+  if (mode !== undefined) accessSync(file, constants.W_OK);
+  const tmp = `${file}.coord-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(tmp, change.next, mode === undefined ? {} : { mode });
+  return { tmp, file, change };
+}
+
+/** Puts back what was replaced (latest first), removes what was staged and the folders made for it. */
+function rollBack(done: Staged[], staged: Staged[], made: string[]): void {
+  for (const d of done.reverse()) {
+    try {
+      if (d.change.before === null) rmSync(d.file, { force: true });
+      else writeFileSync(d.file, d.change.before);
+    } catch {
+      // best effort: the error below says what failed
+    }
+  }
+  for (const s of staged) if (s.tmp) rmSync(s.tmp, { force: true });
+  for (const dir of made.sort((a, b) => b.length - a.length)) removeEmptyTree(dir);
 }
 
 /** `dir` and the empty folders under it, when they hold nothing else. */

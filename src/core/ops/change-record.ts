@@ -59,16 +59,18 @@ export async function verifyDone(
     mine && mine.worktree === at.root ? mine.dirty : null,
   );
   const dirty = uncommitted.filter((p) => touched.some((t) => overlaps(t, p)));
-  if (dirty.length > 0 && !input.allow_dirty) {
-    const where = shortTree(at.root, null);
-    throw new CoordError(
-      'uncommitted_changes',
-      `${dirty.slice(0, 20).join(', ')}${dirty.length > 20 ? ` and ${dirty.length - 20} more` : ''} in ${where} ${dirty.length === 1 ? 'is' : 'are'} not committed — commit them (git add … && git commit), then submit again; or submit with allow_dirty: true to leave them out`,
-      { task_id: input.task_id, worktree: at.root, paths: dirty },
-    );
-  }
+  if (dirty.length > 0 && !input.allow_dirty) throw uncommittedChanges(input.task_id, at.root, dirty);
   return {
     change: record,
     hold: { agent: task.claimed_by, worktree: at.root, paths: touched },
   };
+}
+
+function uncommittedChanges(taskId: string, root: string, dirty: string[]): CoordError {
+  const where = shortTree(root, null);
+  return new CoordError(
+    'uncommitted_changes',
+    `${dirty.slice(0, 20).join(', ')}${dirty.length > 20 ? ` and ${dirty.length - 20} more` : ''} in ${where} ${dirty.length === 1 ? 'is' : 'are'} not committed — commit them (git add … && git commit), then submit again; or submit with allow_dirty: true to leave them out`,
+    { task_id: taskId, worktree: root, paths: dirty },
+  );
 }

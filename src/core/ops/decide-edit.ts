@@ -8,8 +8,9 @@
 import { AUTO_LOCK_LEASE_S, conflictReason } from '../edit-decision.js';
 import { newLockId } from '../ids.js';
 import { DEFAULT_BOARD } from '../model.js';
-import { defineOperation } from '../operation.js';
+import { type Ctx, defineOperation } from '../operation.js';
 import { DecideEditOutput } from '../output-schemas.js';
+import type { LockConflict } from '../ports.js';
 import { DecideEditInput } from '../schemas.js';
 import { pendingElsewhere } from './pending-elsewhere.js';
 import { lockConflictError, settleHolds } from './settle-holds.js';
@@ -51,20 +52,13 @@ export const decideEdit = defineOperation({
     ctx.presence.touch(input.agent, board, now);
     const base = { board, resources: input.paths };
     if (d.decision === 'deny') {
-      const holdReason = d.conflicts.some((c) => c.hold)
-        ? await lockConflictError(
-            ctx,
-            { ok: false, reason: 'lock_conflict', conflicts: d.conflicts },
-            input.outside ? null : (input.worktree ?? null),
-          )
-        : null;
       return {
         ...base,
         decision: 'deny' as const,
         lock_id: null,
         renewed: [],
         lease_until: null,
-        reason: holdReason ? `lock_conflict: ${holdReason.message}` : conflictReason(d.conflicts, now),
+        reason: await denyReason(ctx, d.conflicts, input.outside ? null : (input.worktree ?? null), now),
         conflicts: d.conflicts,
         warning: null,
       };
@@ -82,3 +76,14 @@ export const decideEdit = defineOperation({
     };
   },
 });
+
+/**
+ * Why the edit is refused: plain locks in conflictReason's words; a change hold as lockConflictError says it,
+ * with each holding work tree's branch, seen `from` the asking agent's work tree.
+ */
+async function denyReason(ctx: Ctx, conflicts: LockConflict[], from: string | null, now: number): Promise<string> {
+  const holdReason = conflicts.some((c) => c.hold)
+    ? await lockConflictError(ctx, { ok: false, reason: 'lock_conflict', conflicts }, from)
+    : null;
+  return holdReason ? `lock_conflict: ${holdReason.message}` : conflictReason(conflicts, now);
+}

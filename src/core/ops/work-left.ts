@@ -56,19 +56,24 @@ export async function noteEndedClaim(
     const dirty = uncommitted.filter((p) => touched.some((t) => overlaps(t, p)));
     if (record.commits.length === 0 && dirty.length === 0) return null;
     const where = shortTree(at.root, repo ? mainTreeOf(repo.repo) : null);
-    const parts: string[] = [];
-    if (record.commits.length > 0) {
-      const last = record.commits[0];
-      parts.push(
-        `${record.commits.length} commit${record.commits.length === 1 ? '' : 's'} since the claim${last ? ` (${last.sha.slice(0, 6)} "${last.subject.slice(0, 60)}")` : ''}`,
-      );
-    }
-    if (dirty.length > 0) parts.push(`uncommitted: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ' …' : ''}`);
-    const text = `${WORK_LEFT}${where} on branch ${at.branch ?? '(detached)'}: ${parts.join(', ')}`;
+    const text = `${WORK_LEFT}${where} on branch ${at.branch ?? '(detached)'}: ${workLeft(record.commits, dirty)}`;
     await coordNote(ctx, taskId, 'coord', text);
     return text;
   } catch (e) {
     if (isCoordError(e)) return null;
     throw e;
   }
+}
+
+/** `2 commits since the claim (a1b2c3 "subject"), uncommitted: a.ts, b.ts` */
+function workLeft(commits: { sha: string; subject: string }[], dirty: string[]): string {
+  const parts: string[] = [];
+  if (commits.length > 0) {
+    const last = commits[0];
+    parts.push(
+      `${commits.length} commit${commits.length === 1 ? '' : 's'} since the claim${last ? ` (${last.sha.slice(0, 6)} "${last.subject.slice(0, 60)}")` : ''}`,
+    );
+  }
+  if (dirty.length > 0) parts.push(`uncommitted: ${dirty.slice(0, 10).join(', ')}${dirty.length > 10 ? ' …' : ''}`);
+  return parts.join(', ');
 }

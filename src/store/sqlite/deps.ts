@@ -71,6 +71,22 @@ function reachable(db: Db, from: readonly string[]): Map<string, string[]> {
 
 const rowOf = (db: Db, id: string) => stmt(db, 'SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
 
+/** Blockers about to be added: each exists, is on the task's board and visible, and closes no cycle. */
+function checkAdded(tx: Tx, task: TaskRow, agent: string, added: string[]): Lost | null {
+  if (added.length === 0) return null;
+  const checked = checkLinks(tx, task.board, agent, added, null);
+  if (!checked.ok) return checked;
+  const cycle = cycleThrough(reachable(tx.db, added), task.id, added);
+  return cycle ? { ok: false, reason: 'dependency_cycle', cycle } : null;
+}
+
+function checkBlockerCount(n: number): void {
+  if (n <= MAX_BLOCKERS) return;
+  throw new CoordError('invalid_request', `a task may wait for at most ${MAX_BLOCKERS} others (this would make ${n})`, {
+    issues: [{ path: 'add', message: `at most ${MAX_BLOCKERS} blockers per task` }],
+  });
+}
+
 /** Adds and removes blockers of one task: all checks first, then the writes (SPEC §11). */
 export function setDeps(tx: Tx, cmd: SetDepsCommand): Outcome<{ task: Task }> {
   const task = rowOf(tx.db, cmd.task_id);
@@ -84,22 +100,10 @@ export function setDeps(tx: Tx, cmd: SetDepsCommand): Outcome<{ task: Task }> {
   const before = JSON.parse(task.blocked_by as string) as string[];
   const removed = before.filter((id) => cmd.remove.includes(id));
   const added = cmd.add.filter((id) => !before.includes(id) && !cmd.remove.includes(id));
-  if (added.length > 0) {
-    const checked = checkLinks(tx, task.board, cmd.agent, added, null);
-    if (!checked.ok) return checked;
-    const cycle = cycleThrough(reachable(tx.db, added), task.id, added);
-    if (cycle) return { ok: false, reason: 'dependency_cycle', cycle };
-  }
+  const lost = checkAdded(tx, task, cmd.agent, added);
+  if (lost) return lost;
   const after = [...before.filter((id) => !removed.includes(id)), ...added];
-  if (after.length > MAX_BLOCKERS) {
-    throw new CoordError(
-      'invalid_request',
-      `a task may wait for at most ${MAX_BLOCKERS} others (this would make ${after.length})`,
-      {
-        issues: [{ path: 'add', message: `at most ${MAX_BLOCKERS} blockers per task` }],
-      },
-    );
-  }
+  checkBlockerCount(after.length);
   if (removed.length === 0 && added.length === 0) return { ok: true, task: toTask(task) };
   const states = linkRows(tx.db, [...removed, ...added]);
   // SPEC §11: a blocker that has not landed holds the task back (one that landed already counted).
@@ -145,32 +149,44 @@ export function taskStates(db: Db, ids: readonly string[]): BlockerState[] {
 export const openBlockers = (db: Db, r: TaskRow): Blocker[] =>
   shownOpen(taskStates(db, JSON.parse(r.blocked_by as string) as string[]));
 
-/** A plan (SPEC §11): its tasks in dependency order, one transaction, all or nothing; replayed by key. */
-export function createPlan(tx: Tx, cmd: PlanCommand): Outcome<{ tasks: Record<string, Task>; created: boolean }> {
-  if (cmd.idempotency_key !== null) {
-    const seen = stmt(tx.db, 'SELECT * FROM plans WHERE board = ? AND idempotency_key = ?').get(
-      cmd.board,
-      cmd.idempotency_key,
-    ) as { payload_hash: string; refs: string } | undefined;
-    if (seen) {
-      const refs = JSON.parse(seen.refs) as Record<string, string>;
-      const conflict = idempotencyConflict(seen, cmd.payload_hash, Object.values(refs)[0] ?? '');
-      if (conflict) return conflict;
-      const tasks: Record<string, Task> = {};
-      for (const [ref, id] of Object.entries(refs)) {
-        const r = rowOf(tx.db, id);
-        if (r) tasks[ref] = toTask(r);
-      }
-      return { ok: true, tasks, created: false };
-    }
+type PlanMade = { tasks: Record<string, Task>; created: boolean };
+
+/** A plan made before under this key: its tasks as they are now (another payload: a conflict); null when new. */
+function replayPlan(tx: Tx, cmd: PlanCommand): Outcome<PlanMade> | null {
+  if (cmd.idempotency_key === null) return null;
+  const seen = stmt(tx.db, 'SELECT * FROM plans WHERE board = ? AND idempotency_key = ?').get(
+    cmd.board,
+    cmd.idempotency_key,
+  ) as { payload_hash: string; refs: string } | undefined;
+  if (!seen) return null;
+  const refs = JSON.parse(seen.refs) as Record<string, string>;
+  const conflict = idempotencyConflict(seen, cmd.payload_hash, Object.values(refs)[0] ?? '');
+  if (conflict) return conflict;
+  const tasks: Record<string, Task> = {};
+  for (const [ref, id] of Object.entries(refs)) {
+    const r = rowOf(tx.db, id);
+    if (r) tasks[ref] = toTask(r);
   }
-  // Existing tasks the plan names: every one is checked before the first insert.
+  return { ok: true, tasks, created: false };
+}
+
+/** The ids of existing tasks a plan names as blockers or parents, each once. */
+function existingNamed(cmd: PlanCommand): string[] {
   const existing = new Set<string>();
   for (const t of cmd.tasks) {
     for (const l of [...t.blocked_by, ...(t.parent ? [t.parent] : [])]) if ('id' in l) existing.add(l.id);
   }
-  const found = linkRows(tx.db, [...existing]);
-  const checked = checkLinkRows(found, cmd.board, cmd.agent, [...existing], null);
+  return [...existing];
+}
+
+/** A plan (SPEC §11): its tasks in dependency order, one transaction, all or nothing; replayed by key. */
+export function createPlan(tx: Tx, cmd: PlanCommand): Outcome<PlanMade> {
+  const replayed = replayPlan(tx, cmd);
+  if (replayed) return replayed;
+  // Existing tasks the plan names: every one is checked before the first insert.
+  const existing = existingNamed(cmd);
+  const found = linkRows(tx.db, existing);
+  const checked = checkLinkRows(found, cmd.board, cmd.agent, existing, null);
   if (!checked.ok) return checked;
   const ids = new Map<string, string>();
   const resolve = (l: { ref: string } | { id: string }): string => ('id' in l ? l.id : ids.get(l.ref)!);

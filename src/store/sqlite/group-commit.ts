@@ -88,61 +88,12 @@ export class GroupCommit {
 
   /** One BEGIN … COMMIT over `batch`; returns the writes to run again in a fresh transaction. */
   private attempt(batch: Write[]): Write[] {
-    if (!this.db.open) {
-      for (const w of batch) w.failed(new TypeError('The database connection is not open'));
-      return [];
-    }
-    try {
-      this.begin.run();
-    } catch (e) {
-      for (const w of batch) w.failed(e);
-      return [];
-    }
-    const now = this.clock.now();
-    let opened: Opened;
-    try {
-      opened = this.opening(now);
-    } catch (e) {
-      this.abandon();
-      for (const w of batch) w.failed(e);
-      return [];
-    }
+    const started = this.start(batch);
+    if (!started) return [];
+    const { now, opened } = started;
     const errors = new Map<Write, unknown>();
-    if (batch.length === 1) {
-      // Alone: no savepoint; its error rolls the whole transaction back.
-      try {
-        batch[0]!.run(now, opened);
-      } catch (e) {
-        this.abandon();
-        batch[0]!.failed(e);
-        return [];
-      }
-    } else {
-      for (const [i, w] of batch.entries()) {
-        try {
-          this.savepoint.run();
-          w.run(now, opened);
-          this.release.run();
-        } catch (e) {
-          errors.set(w, e);
-          // Some errors (disk full, I/O error) make SQLite roll the whole transaction back, not just the
-          // write's savepoint. The writes before it are gone with it: answer this one, run the others again.
-          if (!this.db.inTransaction) {
-            w.failed(e);
-            return batch.filter((_, j) => j !== i);
-          }
-          try {
-            this.rollbackTo.run();
-            this.release.run();
-          } catch {
-            // The savepoint could not be undone: start the batch again without this write.
-            this.abandon();
-            w.failed(e);
-            return batch.filter((_, j) => j !== i);
-          }
-        }
-      }
-    }
+    const rerun = batch.length === 1 ? this.runAlone(batch[0]!, now, opened) : this.runEach(batch, now, opened, errors);
+    if (rerun) return rerun;
     try {
       this.commit.run();
     } catch (e) {
@@ -161,6 +112,67 @@ export class GroupCommit {
     return [];
   }
 
+  /** BEGIN and the opening step; null (every write of the batch answered with the error) when either fails. */
+  private start(batch: Write[]): { now: number; opened: Opened } | null {
+    if (!this.db.open) return failAll(batch, new TypeError('The database connection is not open'));
+    try {
+      this.begin.run();
+    } catch (e) {
+      return failAll(batch, e);
+    }
+    const now = this.clock.now();
+    try {
+      return { now, opened: this.opening(now) };
+    } catch (e) {
+      this.abandon();
+      return failAll(batch, e);
+    }
+  }
+
+  /** Alone: no savepoint; its error rolls the whole transaction back (then [] — it is answered — else null). */
+  private runAlone(w: Write, now: number, opened: Opened): Write[] | null {
+    try {
+      w.run(now, opened);
+      return null;
+    } catch (e) {
+      this.abandon();
+      w.failed(e);
+      return [];
+    }
+  }
+
+  /**
+   * Each write in its own savepoint, its error kept in `errors` and its changes undone; null when the
+   * transaction survived them all, else the writes to run again in a fresh one.
+   */
+  private runEach(batch: Write[], now: number, opened: Opened, errors: Map<Write, unknown>): Write[] | null {
+    for (const [i, w] of batch.entries()) {
+      try {
+        this.savepoint.run();
+        w.run(now, opened);
+        this.release.run();
+      } catch (e) {
+        errors.set(w, e);
+        // Some errors (disk full, I/O error) make SQLite roll the whole transaction back, not just the
+        // write's savepoint. The writes before it are gone with it: answer this one, run the others again.
+        if (!this.db.inTransaction) {
+          w.failed(e);
+          return batch.filter((_, j) => j !== i);
+        }
+        try {
+          this.rollbackTo.run();
+          this.release.run();
+        } catch {
+          // The savepoint could not be undone: start the batch again without this write.
+          this.abandon();
+          w.failed(e);
+          return batch.filter((_, j) => j !== i);
+        }
+      }
+    }
+    return null;
+  }
+
   /** Rolls back whatever of the transaction is left (nothing, when SQLite already did). */
   private abandon(): void {
     try {
@@ -169,4 +181,10 @@ export class GroupCommit {
       // Nothing more can be undone; the next BEGIN starts clean or fails on its own.
     }
   }
+}
+
+/** Answers every write of a batch that never ran with the error that stopped it. */
+function failAll(batch: Write[], e: unknown): null {
+  for (const w of batch) w.failed(e);
+  return null;
 }
