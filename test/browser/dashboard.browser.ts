@@ -257,8 +257,15 @@ describe('the dashboard in headless Chromium', () => {
     assert.match(text, /dialog shipped/);
     assert.match(text, /src\/server\/web\/detail\.js/);
     assert.match(text, /screenshot\.txt/);
-    const history = await page.$$eval('#detail .d-history li .type', (types) => types.map((t) => t.textContent));
-    assert.deepEqual(history, ['task.created', 'task.claimed', 'task.completed']);
+    // Each event under the catalogue's friendly label, its type as the tooltip.
+    const history = await page.$$eval('#detail .d-history li .type', (types) =>
+      types.map((t) => [t.textContent, t.getAttribute('title')]),
+    );
+    assert.deepEqual(history, [
+      ['created', 'task.created'],
+      ['claimed', 'task.claimed'],
+      ['completed', 'task.completed'],
+    ]);
     await page.keyboard.press('Escape');
     await page.waitForSelector('#detail', { state: 'hidden' });
     assert.equal(await page.evaluate(() => document.activeElement?.dataset?.id), id);
