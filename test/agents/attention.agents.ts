@@ -39,11 +39,15 @@ describe('a real Claude Code session at a permission prompt', {
   let daemon: SpawnedDaemon | undefined;
   let fake: FakeModel | undefined;
   after(async () => {
+    let pane: string | undefined;
     try {
+      pane = tmux('list-panes', '-a', '-F', '#{pane_pid}').trim();
       tmux('kill-server');
     } catch {
       // never started, or gone
     }
+    // Wait for Claude Code to be gone before its HOME is removed: it writes its state as it exits.
+    for (let i = 0; pane && i < 50 && isAlive(Number(pane)); i++) await new Promise((r) => setTimeout(r, 100));
     await fake?.close();
     await daemon?.stop();
   });
@@ -103,3 +107,12 @@ describe('a real Claude Code session at a permission prompt', {
     t.diagnostic(JSON.stringify(item));
   });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

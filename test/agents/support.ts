@@ -34,7 +34,14 @@ const CACHE = process.env.COORD_AGENTS_CACHE || join(homedir(), '.cache', 'coord
  */
 const RUN_ROOT = mkdtempSync(join(tmpdir(), 'coord-agents-run-'));
 process.on('exit', () => {
-  if (process.env.COORD_AGENTS_KEEP !== '1') rmSync(RUN_ROOT, { recursive: true, force: true });
+  if (process.env.COORD_AGENTS_KEEP === '1') return;
+  // A client killed a moment ago (tmux kill-server) may still be writing its state: retry, and never let
+  // tidying up turn a passing test file into a failing one.
+  try {
+    rmSync(RUN_ROOT, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  } catch (err) {
+    process.stderr.write(`could not remove ${RUN_ROOT}: ${(err as Error).message}\n`);
+  }
 });
 export const tempDir = (prefix = 'tmp-'): string => mkdtempSync(join(RUN_ROOT, prefix));
 
