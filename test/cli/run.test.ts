@@ -141,7 +141,8 @@ describe('coord run: bad input', () => {
  * A scripted `claude`: it does its task the way an agent would — a file committed on its branch in its work tree,
  * then `coord submit` with the claim it was started holding — and the prompt's words pick a variation: `LINGERS`
  * stays 2 s after submitting (the integrator may merge meanwhile), `SCRATCHES` leaves an uncommitted file after
- * submitting, `WAITS` commits half its work and waits to be asked to stop (recording that it was asked).
+ * submitting, `WAITS` commits half its work and waits to be asked to stop (recording that it was asked),
+ * `RETRIED` commits a first part on its first try and exits without submitting (its retry does the rest).
  */
 function scriptedClaude(): string {
   const bin = tempDir('coord-run-agent-');
@@ -157,6 +158,12 @@ case "$2" in *WAITS*)
   trap 'echo asked > "${bin}/asked-$COORD_TASK"; exit 143' TERM
   sleep 300 & wait
   exit 1;;
+esac
+case "$2" in *RETRIED*) if [ ! -e "${bin}/tried-$COORD_TASK" ]; then
+  touch "${bin}/tried-$COORD_TASK"
+  echo first > first.txt && git add first.txt && git commit -q -m "first try"
+  exit 1
+fi;;
 esac
 echo "$COORD_TASK" > "t-$COORD_TASK.txt"
 claim=$(echo "$COORD_CLAIM" | cut -d: -f2)
@@ -247,6 +254,36 @@ describe('coord run: work trees and stopping, with scripted agents', () => {
       'work nobody merged is kept',
     );
     assert.match(git(dir, 'worktree', 'list'), new RegExp(id('Step c SCRATCHES')));
+  });
+
+  test("a retry in the task's work tree continues its change record: the first try's commits are recorded and merged with the second's", async () => {
+    const dir = repo();
+    const board = 'retry-record';
+    const id = await postPlan(dir, board, [{ ref: 'r', title: 'Step RETRIED' }]);
+    const env = { PATH: `${scriptedClaude()}:${process.env.PATH}` };
+    const out = await json(
+      dir,
+      ['run', '--agents', 'claude:1', '--once', '--integrate', '--board', board, '--backoff', '0'],
+      env,
+    );
+    assert.deepEqual(
+      out.runs.map((r: { submitted: boolean }) => r.submitted),
+      [false, true],
+      'the first try exits without submitting, the retry submits',
+    );
+    const task = id('Step RETRIED');
+    const { change } = (await json(dir, ['show', task])).task as {
+      change: { commits: { subject: string }[]; paths: string[]; merged_as?: string };
+    };
+    assert.deepEqual(
+      change.commits.map((c) => c.subject),
+      [`task ${task}`, 'first try'],
+      "both tries' commits are in the change record",
+    );
+    assert.deepEqual([...change.paths].sort(), ['first.txt', `t-${task}.txt`]);
+    assert.ok(change.merged_as, JSON.stringify(change));
+    assert.equal(git(dir, 'show', 'main:first.txt'), 'first', "the first try's work is merged");
+    assert.equal(git(dir, 'show', `main:t-${task}.txt`), task, "the second try's work is merged");
   });
 
   test("--keep-worktrees keeps a merged task's work tree", async () => {

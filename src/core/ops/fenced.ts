@@ -2,10 +2,12 @@
 import { resultHash } from '../canonical-json.js';
 import { describeIntegration } from '../describe-integration.js';
 import { CoordError } from '../errors.js';
+import type { WorkTreeFacts } from '../git-port.js';
 import { type Ctx, defineOperation } from '../operation.js';
 import { unwrap } from '../outcomes.js';
 import { HeartbeatOutput, SubmitOutput, TaskEnvelope } from '../output-schemas.js';
 import { HeartbeatInput, ReleaseInput, SubmitInput } from '../schemas.js';
+import type { ClaimTree } from '../worktree-ports.js';
 import { type Verified, verifyDone } from './change-record.js';
 import { settleEnded } from './settle-holds.js';
 import { noteWorkLeft } from './work-left.js';
@@ -90,7 +92,8 @@ export const submitResult = defineOperation({
 /**
  * SPEC §18: a supervisor claims before it makes the task's work tree, so the claim learns its work tree from
  * the first heartbeat that names it — the claim's HEAD then is where the change record and the lost-work note
- * count commits from.
+ * count commits from. A retry continues the task in the work tree and branch its last try left: it counts
+ * from where that try began, so the change record (and the merge) holds every try's commits, not the last's.
  */
 async function recordTreeOnce(ctx: Ctx, taskId: string, claimId: string, worktree: string): Promise<void> {
   const known = await ctx.store.claimTree(taskId);
@@ -98,5 +101,13 @@ async function recordTreeOnce(ctx: Ctx, taskId: string, claimId: string, worktre
   const task = await ctx.store.getTask(taskId);
   if (task?.state !== 'claimed' || !task.claimed_by) return;
   const tree = await trackTree(ctx, task.board, task.claimed_by, worktree);
-  if (tree) await ctx.store.recordClaimTree(taskId, { claim_id: claimId, worktree: tree.root, head: tree.head });
+  if (!tree) return;
+  const head = (await continuedFrom(ctx, known, tree)) ?? tree.head;
+  await ctx.store.recordClaimTree(taskId, { claim_id: claimId, worktree: tree.root, head });
+}
+
+/** Where the task's last claim in this same work tree began, while that is still in its branch's history. */
+async function continuedFrom(ctx: Ctx, known: ClaimTree | null, tree: WorkTreeFacts): Promise<string | null> {
+  if (!ctx.git || !known?.head || known.worktree !== tree.root || !tree.branch || known.head === tree.head) return null;
+  return (await ctx.git.contains(tree.root, tree.branch, known.head).catch(() => false)) ? known.head : null;
 }
