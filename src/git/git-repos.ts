@@ -56,12 +56,26 @@ export class GitRepos implements GitPort {
 
   locate(dir: string): Promise<WorkTreeFacts | null> {
     return this.fresh(this.located, dir, async () => {
-      const run = await runGit(dir, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], {
-        ok: [128],
-      }).catch(() => null);
-      if (run?.code !== 0) return null;
-      const [root = '', commonDir = ''] = run.stdout.split('\n');
-      if (!root) return null;
+      // One git process in the usual case (a work tree on a branch with a commit): its top, common dir, HEAD
+      // and HEAD's ref — the first thing a new work tree's first hook (or a supervisor's claim) waits for.
+      const run = await runGit(
+        dir,
+        [
+          'rev-parse',
+          '--path-format=absolute',
+          '--show-toplevel',
+          '--git-common-dir',
+          'HEAD^{commit}',
+          '--symbolic-full-name',
+          'HEAD',
+        ],
+        { ok: [128] },
+      ).catch(() => null);
+      const [root = '', commonDir = '', sha = '', ref = ''] = run?.stdout.split('\n') ?? [];
+      if (!root || !commonDir) return null;
+      if (run?.code === 0 && /^[0-9a-f]{40,64}$/.test(sha) && (ref === 'HEAD' || ref.startsWith('refs/heads/')))
+        return { root, commonDir, head: sha, branch: ref === 'HEAD' ? null : ref.slice('refs/heads/'.length) };
+      // No commit yet (or a name git finds ambiguous): asked one fact at a time.
       const head = await headOf(root);
       const sym = await runGit(root, ['symbolic-ref', '-q', '--short', 'HEAD'], { ok: [1] });
       return { root, commonDir, head, branch: sym.code === 0 ? sym.stdout.trim() : null };
