@@ -101,8 +101,9 @@ childMain<Args>(FILE, async (a) => {
     log: () => {},
   });
   const running = supervisor.run();
-  // The supervisor is up and waiting in claim-next, as `coord run` is between tasks.
-  await new Promise((r) => setTimeout(r, 300));
+  // The supervisor is up and has been waiting a while, as `coord run` is between tasks: past its first long poll
+  // in claim-next (the supervisor once slept a second after each empty one, and missed a task posted then).
+  await new Promise((r) => setTimeout(r, 1500));
   const t0 = Date.now();
   await invoke(op.createTask, ctx, { agent: 'planner', board: 'b', title: 'x' });
   const ms = (await started(mark)) - t0;

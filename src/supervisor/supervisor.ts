@@ -79,8 +79,9 @@ export class Supervisor {
         if (!more) break;
       }
       // Nothing to launch now: wait for a task to become ready (the daemon's long poll answers the moment one
-      // does) where a slot is free, else for an agent to end.
-      if (await this.claimWaiting()) continue;
+      // does) where a slot is free — and look again at once when it answers, even empty (a task posted just
+      // after it would otherwise wait for this loop's second) — else for an agent to end.
+      if ((await this.claimWaiting()) !== 'no slot') continue;
       await new Promise<void>((r) => {
         const t = setTimeout(r, 1000);
         this.wake = () => {
@@ -97,24 +98,26 @@ export class Supervisor {
     return { runs: this.finished, spent: this.spentWhy };
   }
 
-  /** Waits up to a second in claim-next for a client with a free slot; true when it started an agent. */
-  private async claimWaiting(): Promise<boolean> {
-    if (this.stopping || this.spentWhy !== null) return false;
+  /** Waits up to a second in claim-next for a client with a free slot (none: 'no slot', at once). */
+  private async claimWaiting(): Promise<'started' | 'waited' | 'no slot'> {
+    if (this.stopping || this.spentWhy !== null) return 'no slot';
     const free = this.o.agents.find(
       (a) => this.running(a.client) < a.slots && !this.retries.some((r) => r.client === a.client),
     );
-    if (!free) return false;
+    if (!free) return 'no slot';
     const agent = launchName(free.client);
+    const asked = Date.now();
     const grant = await this.board
       .claimNext({ agent, board: this.o.board, lease_s: this.o.leaseS, wait_s: 1 })
       .catch(() => null);
-    if (!grant) return false;
+    // A poll that did not wait (it failed: the daemon restarting) is not repeated in a busy loop.
+    if (!grant) return Date.now() - asked < 500 ? 'no slot' : 'waited';
     if (this.stopping) {
       await this.board.release({ task_id: grant.task.id, claim_id: grant.claim_id }).catch(() => 0);
-      return false;
+      return 'no slot';
     }
     this.start(free.client, agent, grant, 1, null);
-    return true;
+    return 'started';
   }
 
   /** --once: is anything still to come? (A retry is counted by the caller; the integrator may land blockers.) */
