@@ -7,6 +7,7 @@
 import { afterExit, launchName } from '../core/supervision.js';
 import type { SupervisorBoard } from './board.js';
 import type { Live, Retry, SupervisorOptions } from './options.js';
+import { removableTree, removeTree } from './worktree.js';
 
 export interface Ending {
   submitted: boolean;
@@ -92,3 +93,22 @@ export async function settle(
 
 /** A note is at most 8 KiB: the tail of a long one is what matters. */
 const clipNote = (s: string): string => (Buffer.byteLength(s) > 8000 ? `…${s.slice(-7000)}` : s);
+
+/**
+ * SPEC §18: a submitted task's work tree goes once its work is in the target (never one with unmerged work).
+ * `toRemove` maps task ids to their work trees; each one settled (removed, or kept with work nobody merged) leaves it.
+ */
+export async function removeMerged(
+  board: SupervisorBoard,
+  o: SupervisorOptions,
+  toRemove: Map<string, string>,
+): Promise<void> {
+  for (const [taskId, tree] of toRemove) {
+    const task = await board.showTask(taskId).catch(() => null);
+    if (task?.change?.merged_as === undefined) continue;
+    if (await removableTree(tree, o.target)) {
+      await removeTree(o.repo, tree).catch((e) => o.log(`removing ${tree}: ${(e as Error).message}`));
+    }
+    toRemove.delete(taskId);
+  }
+}

@@ -11,12 +11,11 @@ import type { ClaimGrant } from '../core/model.js';
 import { type AgentRun, type AgentState, budgetSpent, launchName, sumUsage, taskPrompt } from '../core/supervision.js';
 import type { AgentProcess } from './agent-process.js';
 import type { SupervisorBoard } from './board.js';
-import { type Ending, settle } from './endings.js';
+import { type Ending, removeMerged, settle } from './endings.js';
 import { launchAgent } from './launch.js';
 import { keepLeaseOf, type Live, newLive, type Retry, type SupervisorOptions } from './options.js';
 import { prepare } from './prepare.js';
 import { applySignal, type SignalTarget } from './signals.js';
-import { removableTree, removeTree } from './worktree.js';
 
 export type { CoordLaunch, SupervisorOptions } from './options.js';
 export { defaultWorktrees, realDir } from './options.js';
@@ -73,7 +72,7 @@ export class Supervisor {
     for (;;) {
       if (this.stopping) break;
       await this.launchWhatFits();
-      await this.removeMerged();
+      await removeMerged(this.board, this.o, this.toRemove);
       if (this.o.once && this.live.size === 0 && this.retries.length === 0) {
         const more = await this.readyLeft();
         if (!more) break;
@@ -93,7 +92,7 @@ export class Supervisor {
     await Promise.all([...this.live.values()].map((l) => this.end(l, 'stop')));
     // Wait for each agent's ending to be recorded (released, noted).
     while (this.live.size > 0) await sleep(50);
-    await this.removeMerged();
+    await removeMerged(this.board, this.o, this.toRemove);
     await this.reporting;
     return { runs: this.finished, spent: this.spentWhy };
   }
@@ -296,17 +295,5 @@ export class Supervisor {
   private async end(l: Live, why: 'stop'): Promise<void> {
     l.endedBy = why;
     await l.proc?.stop(this.o.graceMs);
-  }
-
-  /** SPEC §18: a submitted task's work tree goes once its work is in the target (never one with unmerged work). */
-  private async removeMerged(): Promise<void> {
-    for (const [taskId, tree] of this.toRemove) {
-      const task = await this.board.showTask(taskId).catch(() => null);
-      if (task?.change?.merged_as === undefined) continue;
-      if (await removableTree(tree, this.o.target)) {
-        await removeTree(this.o.repo, tree).catch((e) => this.o.log(`removing ${tree}: ${(e as Error).message}`));
-      }
-      this.toRemove.delete(taskId);
-    }
   }
 }
