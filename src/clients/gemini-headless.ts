@@ -11,12 +11,18 @@
  * other entry of the person's `.gemini` (credentials, sessions, GEMINI.md, extensions, trusted folders) is a
  * symbolic link to theirs — Gemini CLI runs as their own, and no file of theirs is written by coord.
  *
+ * Gemini CLI's folder trust (on unless the person's settings turn it off) stops a headless run in a folder the
+ * person has not trusted (exit 55). A task's work tree is new, but it is the same repository: it is trusted when
+ * the main work tree is, by the person's own trustedFolders.json (`GEMINI_CLI_TRUST_WORKSPACE=true` for this
+ * process), and otherwise left to Gemini CLI's check (the person trusts the repository, its parent, or sets
+ * `GEMINI_CLI_TRUST_WORKSPACE` themselves).
+ *
  * The default approval mode is `auto_edit` with `run_shell_command(git)` allowed: the agent edits its work
  * tree and commits without asking; anything else that needs a confirmation is refused (headless mode never
  * asks). `--permission-mode` passes Gemini CLI's own (`default`, `auto_edit`, `yolo`, `plan`) instead.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { ClientEvent, HeadlessProfile, HeadlessSpec, StreamSignal } from './profile.js';
 import { num, obj, parsedLine, waitOf } from './stream-lines.js';
 
@@ -77,6 +83,45 @@ export function mergedSettings(user: Record<string, unknown>, s: HeadlessSpec): 
   };
 }
 
+const real = (p: string): string => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
+/**
+ * Is `dir` trusted by the rules of a trustedFolders.json, as Gemini CLI reads them: the longest rule whose
+ * folder holds `dir` decides (`TRUST_FOLDER` its own folder, `TRUST_PARENT` the folder above, `DO_NOT_TRUST`).
+ */
+export function trustedBy(rules: Record<string, unknown>, dir: string): boolean {
+  const at = real(dir);
+  let longest = -1;
+  let level: unknown;
+  for (const [rule, trust] of Object.entries(rules)) {
+    const folder = real(trust === 'TRUST_PARENT' ? dirname(rule) : rule);
+    const holds = at === folder || at.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
+    if (holds && rule.length > longest) {
+      longest = rule.length;
+      level = trust;
+    }
+  }
+  return level === 'TRUST_FOLDER' || level === 'TRUST_PARENT';
+}
+
+/** The main work tree, trusted by the person (folder trust off, or trustedFolders.json): so is the task's. */
+function mainTrusted(user: Record<string, unknown>, theirs: string | null, gitCommonDir: string): boolean {
+  if (obj(obj(obj(user.security).folderTrust)).enabled === false) return true;
+  const file = process.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || (theirs && join(theirs, 'trustedFolders.json'));
+  if (!file || !existsSync(file) || basename(gitCommonDir) !== '.git') return false;
+  try {
+    return trustedBy(obj(parseJsonc(readFileSync(file, 'utf8'))), dirname(gitCommonDir));
+  } catch {
+    return false;
+  }
+}
+
 /** The person's own `.gemini` folder: `$GEMINI_CLI_HOME/.gemini` as Gemini CLI reads it, else `~/.gemini`. */
 const userGeminiDir = (env: NodeJS.ProcessEnv): string | null => {
   const home = env.GEMINI_CLI_HOME || env.HOME;
@@ -87,7 +132,10 @@ const userGeminiDir = (env: NodeJS.ProcessEnv): string | null => {
  * The launch's home: `<scratch>/gemini-home/.gemini` holding a link to each entry of the person's `.gemini`
  * but settings.json (made once; a link already there stays). Returns that folder and the person's settings.
  */
-function linkedHome(scratch: string, env: NodeJS.ProcessEnv): { home: string; user: Record<string, unknown> } {
+function linkedHome(
+  scratch: string,
+  env: NodeJS.ProcessEnv,
+): { home: string; theirs: string | null; user: Record<string, unknown> } {
   const home = join(scratch, 'gemini-home');
   const dir = join(home, '.gemini');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -112,14 +160,18 @@ function linkedHome(scratch: string, env: NodeJS.ProcessEnv): { home: string; us
       }
     }
   }
-  return { home, user };
+  return { home, theirs, user };
 }
 
 export const geminiHeadless: HeadlessProfile = {
   bin: 'gemini',
   install: 'npm install -g @google/gemini-cli',
   launch(s) {
-    const { home, user } = linkedHome(s.scratch, process.env);
+    const { home, theirs, user } = linkedHome(s.scratch, process.env);
+    const trust =
+      process.env.GEMINI_CLI_TRUST_WORKSPACE === undefined && mainTrusted(user, theirs, s.gitCommonDir)
+        ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' }
+        : {};
     return {
       args: [
         '-p',
@@ -130,7 +182,7 @@ export const geminiHeadless: HeadlessProfile = {
         s.permissionMode ?? 'auto_edit',
         ...(s.resume === undefined ? [] : ['--resume', s.resume]),
       ],
-      env: { GEMINI_CLI_HOME: home },
+      env: { GEMINI_CLI_HOME: home, ...trust },
       files: [
         {
           path: join(home, '.gemini', 'settings.json'),

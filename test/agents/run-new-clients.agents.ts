@@ -34,12 +34,14 @@ const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, encod
  * A person's own config files for the client, written before the run: coord run must leave them byte for byte
  * (written as each client itself rewrites them on start: Qwen Code adds its `$version`, OpenCode its `$schema`).
  */
-function userFiles(client: Client, home: string): Record<string, string> {
-  // The harness's model wiring is the person's own: API-key auth (the fake is named by GOOGLE_GEMINI_BASE_URL).
+function userFiles(client: Client, home: string, repo: string): Record<string, string> {
+  // API-key auth (the fake is named by GOOGLE_GEMINI_BASE_URL), and the person trusts their repository: the
+  // task's new work tree is trusted as the same repository (Gemini CLI's headless mode stops in an untrusted one).
   if (client === 'gemini')
     return {
       [join(home, '.gemini', 'settings.json')]:
         `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2)}\n`,
+      [join(home, '.gemini', 'trustedFolders.json')]: `${JSON.stringify({ [repo]: 'TRUST_FOLDER' }, null, 2)}\n`,
     };
   if (client === 'qwen')
     return {
@@ -65,7 +67,11 @@ const setupFiles = (client: Client, home: string): string[] =>
 
 /** The harness's model wiring (environment only): the same as new-clients.ts gives each client. */
 function modelEnv(client: Client, fake: FakeModel): Record<string, string> {
-  if (client === 'gemini') return geminiModelEnv(client, fake);
+  if (client === 'gemini') {
+    // Trust comes from the person's trustedFolders.json (userFiles), not the harness's blanket variable.
+    const { GEMINI_CLI_TRUST_WORKSPACE: _, ...env } = geminiModelEnv(client, fake);
+    return env;
+  }
   if (client === 'qwen')
     return { OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: 'sk-fake', OPENAI_MODEL: 'fake-model' };
   if (client === 'copilot')
@@ -129,7 +135,7 @@ describe('coord run with the real Gemini CLI, Qwen Code, Copilot CLI and OpenCod
     it(`${client}:1 --once: the agent edits (its pre-edit hook auto-locks), commits in its linked work tree and submits; the user's files are untouched`, async () => {
       const repo = makeRepo(`coord-run-${client}-`);
       const home = isolatedHome(`coord-run-${client}-`);
-      const mine = userFiles(client, home);
+      const mine = userFiles(client, home, repo);
       for (const [path, content] of Object.entries(mine)) {
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, content);
