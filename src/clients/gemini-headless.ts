@@ -214,6 +214,12 @@ export const geminiHeadless: HeadlessProfile = {
     }
     return out;
   },
+  // Gemini CLI retries a 429 itself, and says so on stderr only: `Attempt 1 failed with status 429. Retrying
+  // with backoff... ApiError: {…}` (the wait is not in it unless the API's message names one).
+  readErr(line) {
+    const m = /Attempt \d+ failed with status (\d+)/.exec(line);
+    return m ? [{ kind: 'retry', status: Number(m[1]), delayMs: waitOf(line) }] : [];
+  },
 };
 
 /** A 429 in an error text, with the wait it names. */
