@@ -56,8 +56,12 @@ export function mergedSettings(user: Record<string, unknown>, s: HeadlessSpec): 
     hooks: [{ type: 'command', command: s.hook(event), name, timeout: 30_000 }],
   });
   const hooks = obj(user.hooks);
+  // coord's own hooks from `coord setup gemini` (user scope) give way to this launch's: each runs once.
+  const marks = (['pre-edit', 'pre-shell', 'post-shell', 'session-start'] as const).map((e) => s.mark(e));
   const add = (event: string, ...groups: unknown[]) => [
-    ...(Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []),
+    ...(Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).filter(
+      (g) => !marks.some((m) => JSON.stringify(g).includes(m)),
+    ),
     ...groups,
   ];
   const tools = obj(user.tools);

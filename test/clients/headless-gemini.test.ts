@@ -63,7 +63,10 @@ describe("Gemini CLI's headless profile", () => {
   // mine
   "security": { "auth": { "selectedType": "oauth-personal" } },
   "mcpServers": { "mine": { "command": "my-server" } },
-  "hooks": { "BeforeTool": [{ "matcher": "write_file", "hooks": [{ "type": "command", "command": "my-hook // not a comment" }] }] }
+  "hooks": { "BeforeTool": [
+    { "matcher": "write_file", "hooks": [{ "type": "command", "command": "my-hook // not a comment" }] },
+    { "matcher": "write_file|replace", "hooks": [{ "type": "command", "command": "node coord.js hook pre-edit --client gemini" }] }
+  ] }
 }
 `,
       'oauth_creds.json': '{"token":"t"}\n',
@@ -85,7 +88,9 @@ describe("Gemini CLI's headless profile", () => {
     assert.equal(settings.mcpServers.coord.trust, true);
     assert.deepEqual(settings.mcpServers.coord.env, { COORD_AGENT: 'gemini#1', COORD_CLAIM: 'c1' });
     assert.equal(settings.hooks.BeforeTool[0].hooks[0].command, 'my-hook // not a comment');
-    assert.match(JSON.stringify(settings.hooks.BeforeTool), /hook pre-edit --client gemini/);
+    // coord's pre-edit hook of `coord setup gemini` gives way to this launch's: it runs once.
+    assert.equal(JSON.stringify(settings.hooks.BeforeTool).match(/hook pre-edit --client gemini/g)?.length, 1);
+    assert.match(JSON.stringify(settings.hooks.BeforeTool), /coord-hook\.cjs hook pre-edit --client gemini/);
     assert.match(JSON.stringify(settings.hooks.BeforeTool), /hook pre-shell --client gemini/);
     assert.deepEqual(settings.tools.allowed, ['run_shell_command(git)']);
     // Their credentials and sessions are theirs, linked (a resumed session is found where Gemini CLI keeps it).
