@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { COORD, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
@@ -70,7 +70,8 @@ function modelEnv(client: Client, fake: FakeModel): Record<string, string> {
   if (client === 'gemini') {
     // Trust comes from the person's trustedFolders.json (userFiles), not the harness's blanket variable.
     const { GEMINI_CLI_TRUST_WORKSPACE: _, ...env } = geminiModelEnv(client, fake);
-    return env;
+    // One process, not two: Gemini CLI otherwise starts itself again with a larger heap (its whole bundle twice).
+    return { ...env, GEMINI_CLI_NO_RELAUNCH: 'true' };
   }
   if (client === 'qwen')
     return { OPENAI_BASE_URL: `${fake.url}/v1`, OPENAI_API_KEY: 'sk-fake', OPENAI_MODEL: 'fake-model' };
@@ -187,6 +188,9 @@ describe('coord run with the real Gemini CLI, Qwen Code, Copilot CLI and OpenCod
         );
         for (const [path, content] of Object.entries(mine)) assert.equal(readFileSync(path, 'utf8'), content, path);
         for (const path of setupFiles(client, home)) assert.equal(existsSync(path), false, path);
+        // Gemini CLI ran in a home of the launch's own: nothing new in the person's .gemini either.
+        if (client === 'gemini')
+          assert.deepEqual(readdirSync(join(home, '.gemini')).sort(), ['settings.json', 'trustedFolders.json']);
       } finally {
         await fake.close();
       }
