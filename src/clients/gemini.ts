@@ -1,7 +1,8 @@
 /** Gemini CLI (SPEC §10, §17): `settings.json` (MCP server trusted, hooks), `GEMINI.md`. */
 import { join } from 'node:path';
 import { additionalContext, exit2Deny, json } from './answers.js';
-import type { ClientEvent, ClientProfile, HeadlessProfile, StreamSignal } from './profile.js';
+import { geminiHeadless } from './gemini-headless.js';
+import type { ClientEvent, ClientProfile } from './profile.js';
 
 const EVENTS = {
   'pre-edit': 'BeforeTool',
@@ -17,81 +18,6 @@ const EVENTS = {
 } as const;
 const EDIT = ['write_file', 'replace'];
 const SHELL = ['run_shell_command'];
-
-const parsedLine = (line: string): Record<string, unknown> | null => {
-  try {
-    const v: unknown = JSON.parse(line);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-};
-const n = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
-/**
- * SPEC §18: `gemini -p --output-format stream-json`. Gemini CLI has no per-process MCP or hooks flag; it reads a
- * system settings file named by `GEMINI_CLI_SYSTEM_SETTINGS_PATH`, which overrides the user's: coord writes one
- * for this launch in its own state directory (coord's MCP server, trusted, with coord's variables; its hooks;
- * git allowed in the shell), and the user's settings.json is never written. The default approval mode accepts
- * edits; `--permission-mode` passes Gemini's own (`yolo`, `default`, `plan`).
- */
-const geminiHeadless: HeadlessProfile = {
-  bin: 'gemini',
-  install: 'npm install -g @google/gemini-cli',
-  launch(s) {
-    const group = (event: ClientEvent, name: string, matcher?: string) => ({
-      ...(matcher ? { matcher } : {}),
-      hooks: [{ type: 'command', command: s.hook(event), name, timeout: 30_000 }],
-    });
-    const settings = {
-      mcpServers: { coord: { command: s.mcp.command, args: s.mcp.args, env: s.coordEnv, trust: true } },
-      tools: { allowed: ['run_shell_command(git)'] },
-      hooks: {
-        BeforeTool: [
-          group('pre-edit', 'coord-pre-edit', EDIT.join('|')),
-          group('pre-shell', 'coord-pre-shell', SHELL.join('|')),
-        ],
-        AfterTool: [group('post-shell', 'coord-post-shell', SHELL.join('|'))],
-        SessionStart: [group('session-start', 'coord-prime')],
-      },
-    };
-    const path = join(s.scratch, 'gemini-system-settings.json');
-    return {
-      args: [
-        '-p',
-        s.prompt,
-        '--output-format',
-        'stream-json',
-        '--approval-mode',
-        s.permissionMode ?? 'auto_edit',
-        ...(s.resume === undefined ? [] : ['--resume', 'latest']),
-      ],
-      env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: path },
-      files: [{ path, content: `${JSON.stringify(settings, null, 2)}\n` }],
-    };
-  },
-  read(line) {
-    const e = parsedLine(line);
-    if (!e) return [];
-    const out: StreamSignal[] = [];
-    if (e.type === 'init' && typeof e.session_id === 'string') out.push({ kind: 'session', id: e.session_id });
-    if (e.type === 'message' && e.role === 'assistant') out.push({ kind: 'state', state: 'working' });
-    if (e.type === 'tool_use') out.push({ kind: 'turn' }, { kind: 'state', state: 'working' });
-    if (e.type === 'result') {
-      const st = (e.stats ?? {}) as Record<string, unknown>;
-      const err = (e.error ?? {}) as { message?: unknown };
-      out.push({
-        kind: 'result',
-        input_tokens: n(st.input_tokens),
-        output_tokens: n(st.output_tokens),
-        cost_usd: null,
-        is_error: e.status === 'error',
-        text: typeof err.message === 'string' ? err.message : null,
-      });
-    }
-    return out;
-  },
-};
 
 export const gemini: ClientProfile = {
   kind: 'gemini',
