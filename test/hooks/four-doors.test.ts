@@ -1,9 +1,9 @@
 /**
  * "One door, not four" (issue 34): the edit path has four entry routes — the command hook (a process per edit),
  * the hook run inside a client (plugins: hooks/main.ts `hookAnswer` in process), the `decide_edit` MCP tool
- * (Claude Code's `mcp_tool` hook) and the shell hooks (here the daemon's `http` post-shell) — and each must give
- * the same answer for the same edit. One table of edits, each door fed it in its own input shape over a fresh
- * repository with the same locks and holds: the same paths allowed, the same refused, naming the same holder.
+ * (Claude Code's `mcp_tool` hook) and the shell hooks (the command hooks' pre-shell/post-shell, and the
+ * daemon's `http` ones) — and each must give the same answer for the same edit. One table of edits, each door
+ * fed it in its own input shape over a fresh repository with the same locks and holds: the same paths allowed, the same refused, naming the same holder.
  * Real git, a real daemon (the MCP door on its own in-process store, with real git too).
  */
 import assert from 'node:assert/strict';
@@ -84,6 +84,14 @@ async function givenLocks(
   await holdInA('src/c.ts');
   for (const t of [trees.A, trees.B]) mkdirSync(join(t, 'lib', DEEP), { recursive: true });
 }
+
+/** The shell command of a shell door's row: it writes each file. */
+const writeAll = (files: string[], text: string) => {
+  for (const f of files) {
+    mkdirSync(dirname(f), { recursive: true });
+    writeFileSync(f, `${text}\n`);
+  }
+};
 
 const denyOf = (stdout: string): string | null => {
   const out = stdout ? JSON.parse(stdout).hookSpecificOutput : null;
@@ -183,6 +191,23 @@ describe('the four doors of the edit path give one answer for one table of edits
         return denyOf(r.text === '{}' ? '' : r.text);
       };
     },
+    'shell hook (command pre-shell, post-shell)': async () => async (row, trees, session) => {
+      const cwd = trees[row.session];
+      const written = row.files.map((f) => join(trees[row.in], f));
+      const command = `touch ${written.map((f) => relative(cwd, f)).join(' ')}`;
+      const hook = async (event: 'pre-shell' | 'post-shell') => {
+        const r = await runCoord(['hook', event, '--client', 'claude', '--state', d.stateDir], {
+          stdin: { cwd, tool_name: 'Bash', tool_use_id: session, tool_input: { command } },
+          env: { CLAUDE_CODE_SESSION_ID: session },
+          cwd,
+        });
+        assert.equal(r.code, 0, r.stderr);
+        return r.stdout.trim() ? (JSON.parse(r.stdout) as { reason?: string }) : {};
+      };
+      await hook('pre-shell');
+      writeAll(written, session);
+      return (await hook('post-shell')).reason ?? null;
+    },
     'shell hook (http post-shell)': async () => async (row, trees, session) => {
       const cwd = trees[row.session];
       const written = row.files.map((f) => join(trees[row.in], f));
@@ -203,10 +228,7 @@ describe('the four doors of the edit path give one answer for one table of edits
         return (await res.json()) as { reason?: string };
       };
       await post('pre-shell');
-      for (const f of written) {
-        mkdirSync(dirname(f), { recursive: true });
-        writeFileSync(f, `${session}\n`);
-      }
+      writeAll(written, session);
       return (await post('post-shell')).reason ?? null;
     },
   };
