@@ -49,12 +49,17 @@ export class ShellLooks {
   /** Before the command: git's look now (tracked changes only), kept for the post hook. */
   async before(ctx: Ctx, call: ShellCall): Promise<void> {
     const git = requireGit(ctx);
-    const look = await git.shellLook(call.worktree, false);
-    const others: [string, ShellLook][] = [];
-    for (const tree of call.others ?? []) {
-      const other = await git.shellLook(tree, false).catch(() => null);
-      if (other) others.push([tree, other]);
-    }
+    // The named other trees are looked at while the session's is (the client waits for all of them).
+    const [look, ...named] = await Promise.all([
+      git.shellLook(call.worktree, false),
+      ...(call.others ?? []).map((tree) =>
+        git.shellLook(tree, false).then(
+          (l): [string, ShellLook] => [tree, l],
+          () => null,
+        ),
+      ),
+    ]);
+    const others = named.flatMap((o) => (o ? [o] : []));
     // Looks carry the wall clock's time (file times are compared with it), so their age does too.
     const now = Date.now();
     for (const [k, v] of this.looks) if (now - v.look.takenAt > LOOK_TTL_MS) this.looks.delete(k);
