@@ -61,6 +61,13 @@ const TABLE: Row[] = [
     refused: { path: 'big/f-299.ts', holder: 'alice' },
   },
   {
+    name: '300 files, the first and the last locked (two requests refused)',
+    session: 'B',
+    in: 'B',
+    files: Array.from({ length: 300 }, (_, i) => `two/f-${i}.ts`),
+    refused: { path: 'two/f-299.ts', holder: 'alice' },
+  },
+  {
     name: "wt-A's held file, from a session in wt-B",
     session: 'B',
     in: 'A',
@@ -79,7 +86,7 @@ async function givenLocks(
   lock: (paths: string[]) => Promise<unknown>,
   holdInA: (path: string) => Promise<void>,
 ) {
-  await lock(['src/locked.ts', 'lib/', 'big/f-299.ts']);
+  await lock(['src/locked.ts', 'lib/', 'big/f-299.ts', 'two/f-0.ts', 'two/f-299.ts']);
   writeFileSync(join(trees.A, 'src/c.ts'), 'alice was here\n');
   await holdInA('src/c.ts');
   for (const t of [trees.A, trees.B]) mkdirSync(join(t, 'lib', DEEP), { recursive: true });
@@ -101,6 +108,8 @@ const denyOf = (stdout: string): string | null => {
 describe('the four doors of the edit path give one answer for one table of edits', () => {
   let d: SpawnedDaemon;
   const answers: Record<string, (string | null)[]> = {};
+  /** Each door's reasons, the clock masked (every door's locks are taken at their own time) and the temporary folder. */
+  const reasons: Record<string, (string | null)[]> = {};
   before(async () => {
     d = await spawnDaemon();
   });
@@ -249,11 +258,24 @@ describe('the four doors of the edit path give one answer for one table of edits
         }
       }
       answers[name] = got.map((r) => (r === null ? 'allow' : 'refuse'));
+      // Each door's repository is its own temporary folder: its name is masked too.
+      const masked = (r: string) =>
+        r.replace(/until \d\d:\d\d:\d\d UTC( \(in [^)]*\))?/g, 'until T').replace(/\/\S*\/project-wt/g, '…/project-wt');
+      reasons[name] = got.map((r) => (r === null ? null : masked(r)));
     });
 
   test('every door answered the whole table alike', () => {
     const shapes = Object.values(answers).map((a) => JSON.stringify(a));
     assert.equal(shapes.length, Object.keys(doors).length);
     assert.equal(new Set(shapes).size, 1, JSON.stringify(answers));
+  });
+
+  test('the edit doors word every refusal alike (several refused requests read as one lock_conflict line)', () => {
+    const edit = ['command hook', 'in-process hook (plugins)', 'decide_edit MCP tool'].map((n) => reasons[n]);
+    assert.equal(edit.length, 3);
+    for (const r of edit.slice(1)) assert.deepEqual(r, edit[0]);
+    const two = edit[0]?.[TABLE.findIndex((r) => r.name.startsWith('300 files, the first'))] ?? '';
+    assert.equal(two.split('\n').length, 1, two);
+    assert.match(two, /^lock_conflict: two\/f-0\.ts is held by alice until T; two\/f-299\.ts is held by alice/);
   });
 });
