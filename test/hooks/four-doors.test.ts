@@ -278,4 +278,10 @@ describe('the four doors of the edit path give one answer for one table of edits
     assert.equal(two.split('\n').length, 1, two);
     assert.match(two, /^lock_conflict: two\/f-0\.ts is held by alice until T; two\/f-299\.ts is held by alice/);
   });
+
+  test('the two shell doors (command hooks, http hooks) word every report alike', () => {
+    const shell = reasons['shell hook (command pre-shell, post-shell)'];
+    assert.ok(shell);
+    assert.deepEqual(reasons['shell hook (http post-shell)'], shell);
+  });
 });
