@@ -50,7 +50,6 @@ export function snapshot(root: string, untracked = true): ShellLook | null {
     `--untracked-files=${untracked ? 'all' : 'no'}`,
     '--no-renames',
     '--branch',
-    // Only `# branch.oid` is read: no walk of the history to count commits ahead of and behind the upstream.
     '--no-ahead-behind',
   ]);
   if (r === null) return null;
