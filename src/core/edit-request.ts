@@ -3,8 +3,11 @@
  * edit asks the daemon, computed once for every door (the command hooks, the `mcp_tool` tool, the daemon's
  * shell looks). The paths of one edit become lock keys grouped by board and by the work tree each path lies
  * in, each group cut into requests the daemon accepts (never a path skipped), and a daemon's refusal is worded
- * as a refusal of the edit. Pure; imports only paths.ts and names.ts (the command hooks load it).
+ * as a refusal of the edit; the daemon's decisions on an edit's requests become one answer (`decideEdits`), the
+ * same for every door — each door only puts it in its client's words. Pure; imports only paths.ts, names.ts and
+ * edit-decision.ts (the command hooks load it).
  */
+import { type ConflictLine, conflictReason } from './edit-decision.js';
 import { isAgentName } from './names.js';
 import { isKindKey, MAX_RESOURCE_CHARS, normaliseResource } from './paths.js';
 
@@ -103,4 +106,55 @@ export function refusalReason(status: number, body: unknown, what = 'edit'): str
   const code = typeof error?.code === 'string' ? error.code : `http_${status}`;
   const message = typeof error?.message === 'string' ? `: ${error.message}` : '';
   return `${code}: the coord daemon refused to check this ${what}${message} — the ${what} is refused (coord never lets one through unchecked while it runs)`;
+}
+
+/** What deciding one request answered: decide_edit's answer (core/ops/decide-edit.ts), or a refusal of it. */
+export interface EditDecision {
+  decision: 'allow' | 'deny';
+  reason?: string | null | undefined;
+  conflicts: ConflictLine[];
+  /** Allow: changes not merged yet in another work tree that no hold covers (SPEC §14); absent from older daemons. */
+  warning?: string | null | undefined;
+}
+
+/** A daemon's HTTP answer to one request (the command hooks): a 200 decision, else a refusal of the edit. */
+export function decisionOf(status: number, body: unknown, what = 'edit'): EditDecision {
+  const d = body as EditDecision | null;
+  if (status === 200 && d?.decision) return d;
+  return { decision: 'deny', reason: refusalReason(status, body, what), conflicts: [] };
+}
+
+/** The daemon's own refusal of a request (an in-process door: a CoordError's code and message) as a decision. */
+export const refusedDecision = (error: { code: string; message: string }): EditDecision => ({
+  decision: 'deny',
+  reason: refusalReason(0, { error: { code: error.code, message: error.message } }),
+  conflicts: [],
+});
+
+/** The one answer to an edit: refused (`denied`, the reason the model reads), or allowed with `note`s, or plainly. */
+export interface EditAnswer {
+  denied: string | null;
+  note: string | null;
+  decisions: EditDecision[];
+}
+
+const isHold = (c: ConflictLine): boolean => (c as { hold?: boolean }).hold === true;
+
+/**
+ * Every request of an edit decided (`decide`: the door's way to the daemon, which never throws for a refusal),
+ * as one answer: plain conflicts of several requests read as one `lock_conflict` line; other refusals (a hold, a
+ * daemon's refusal) each say their own; an allowed edit carries the warnings once each (SPEC §14).
+ */
+export async function decideEdits<R>(requests: R[], decide: (r: R) => Promise<EditDecision>): Promise<EditAnswer> {
+  const decisions: EditDecision[] = [];
+  for (const r of requests) decisions.push(await decide(r));
+  const denied = decisions.filter((d) => d.decision === 'deny');
+  if (denied.length === 0) {
+    const notes = [...new Set(decisions.flatMap((d) => (d.warning ? [d.warning] : [])))];
+    return { denied: null, note: notes.length > 0 ? notes.join('\n') : null, decisions };
+  }
+  const plain = denied.length > 1 && denied.every((d) => d.conflicts.length > 0 && !d.conflicts.some(isHold));
+  const reasons = denied.map((d) => d.reason ?? conflictReason(d.conflicts));
+  const reason = plain ? conflictReason(denied.flatMap((d) => d.conflicts)) : [...new Set(reasons)].join('\n');
+  return { denied: reason, note: null, decisions };
 }

@@ -2,8 +2,9 @@
  * SPEC §10 "Shell edits are seen too": what a shell command changed in a work tree, told from two looks at
  * what git says is changed — one before the command (the shell tool's pre hook), one after — and how the
  * model is told about a path another agent holds. Pure functions over data: the looks are taken by git
- * (src/git for the daemon, the command hook's own `git status` otherwise). Imports nothing (the command
- * hooks load it).
+ * (src/git for the daemon, the command hook's own `git status` otherwise); `decideShellLooks` is the one decision
+ * of a command's changes every shell door makes (the command hooks, the daemon's `http` hooks). Imports only
+ * edit-request.ts and holds.ts (the command hooks load it).
  *
  * A look lists the changed files (staged, unstaged, untracked-not-ignored), each with git's status code, its
  * size and mtime, and its ctime. A path counts as changed by the command when its entry appeared, vanished
@@ -13,6 +14,9 @@
  * `git status` costs); an untracked file then counts as changed only by its ctime — one the command created
  * or wrote — and an untracked file the command deleted is not seen (git never had it).
  */
+
+import { type EditDecision, editRequests } from './edit-request.js';
+import { shortTree } from './holds.js';
 
 /** One changed file as git and the file system see it. */
 export interface ShellEntry {
@@ -192,5 +196,36 @@ export async function decideShellChanges<R extends { paths: string[] }>(
     if (free.length > 0) await decide({ ...r, paths: free });
   }
   const lines = [...(conflicts.length > 0 ? [shellConflictReason(conflicts, before, after, where)] : []), ...refusals];
+  return lines.length > 0 ? [...new Set(lines)].join('\n') : null;
+}
+
+/** One work tree's looks around a command, and the paths HEAD's tree changed between them (headMove, git's list). */
+export interface TreeLooks {
+  root: string;
+  before: ShellLook;
+  after: ShellLook;
+  committed: readonly string[];
+}
+
+/**
+ * A command's changes in each work tree it was looked at in, decided as edits of that tree's paths (SPEC §10;
+ * §14: the work tree of an edit is the path's) on `board`, by an agent whose session works in `sessionTree`:
+ * the lines to tell the model, or null. `refused`: a reason that refuses every change undecided (an agent name
+ * the daemon would refuse) — never read as "nothing changed".
+ */
+export async function decideShellLooks(
+  looks: TreeLooks[],
+  at: { board: string; sessionTree: string; refused?: string | null | undefined },
+  decide: (request: ReturnType<typeof editRequests>[number]) => Promise<EditDecision>,
+): Promise<string | null> {
+  const lines: string[] = [];
+  for (const l of looks) {
+    const located = shellChanges(l.before, l.after, l.committed).map((key) => ({ board: at.board, tree: l.root, key }));
+    const requests = editRequests(located, at.sessionTree);
+    if (requests.length === 0) continue;
+    const where = l.root === at.sessionTree ? undefined : shortTree(l.root, at.sessionTree);
+    const line = at.refused ? at.refused : await decideShellChanges(requests, decide, l.before, l.after, where);
+    if (line) lines.push(line);
+  }
   return lines.length > 0 ? [...new Set(lines)].join('\n') : null;
 }

@@ -49,6 +49,8 @@ export async function shellLook(tree: string, untracked: boolean): Promise<Shell
     '--no-renames',
     '--ignore-submodules=all',
     '--branch',
+    // Only `# branch.oid` is read: no walk of the history to count commits ahead of and behind the upstream.
+    '--no-ahead-behind',
   ]);
   const listed: [string, string][] = [];
   let head: string | undefined;

@@ -17,6 +17,8 @@
  * busy (stopped, swapping, a long fsync): a call with a deadline waits for it
  * until then, and only then gives up with DaemonBusy — never "allowed".
  */
+import { PATHS } from '../api/paths.js';
+import { decisionOf, type EditDecision, type EditRequest } from '../core/edit-request.js';
 import { liveDaemon } from '../state-dir/daemon-live.js';
 import { exchange } from './http-lite.js';
 
@@ -117,3 +119,14 @@ export const query = (params: Record<string, string | undefined>): string => {
   for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, v);
   return q.toString();
 };
+
+/**
+ * decide_edit over HTTP, one request at a time, for the command hooks' edits and shell changes: a live daemon
+ * that answers anything but a decision refuses the request (SPEC §10: never read as "down").
+ */
+export const httpDecide =
+  (daemon: HookDaemon, agent: string, deadline: number) =>
+  async (r: EditRequest): Promise<EditDecision> => {
+    const answer = await daemon.post(PATHS.decideEdit, { agent, ...r }, deadline);
+    return decisionOf(answer.status, answer.body);
+  };

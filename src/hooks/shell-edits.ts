@@ -12,24 +12,22 @@
 
 import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
-import { PATHS } from '../api/paths.js';
+import { join } from 'node:path';
 import type { AgentIdentity } from '../client/agent-identity.js';
-import { badAgentReason, type EditRequest, editRequests, refusalReason } from '../core/edit-request.js';
+import { badAgentReason } from '../core/edit-request.js';
 import { sha256Hex } from '../core/sha256.js';
 import {
   commandText,
-  decideShellChanges,
+  decideShellLooks,
   headMove,
   headOf,
   namedTrees,
   porcelainPath,
-  type ShellDecision,
   type ShellLook,
-  shellChanges,
+  type TreeLooks,
 } from '../core/shell-edits.js';
 import { boardForRepo, findWorkTree, otherWorkTrees } from '../state-dir/board-name.js';
-import { DaemonBusy, DaemonDown, type HookDaemon } from './daemon.js';
+import { DaemonBusy, DaemonDown, type HookDaemon, httpDecide } from './daemon.js';
 import type { GuardMode, Verdict } from './guard-mode.js';
 import { type HookInput, str } from './input.js';
 
@@ -52,6 +50,7 @@ export function snapshot(root: string, untracked = true): ShellLook | null {
     `--untracked-files=${untracked ? 'all' : 'no'}`,
     '--no-renames',
     '--branch',
+    '--no-ahead-behind',
   ]);
   if (r === null) return null;
   const entries: ShellLook['entries'] = {};
@@ -149,45 +148,18 @@ export async function postShell(input: HookInput, env: ShellEnv): Promise<Verdic
   if (!tree) return { kind: 'allow' };
   const before = takeKept(snapshotFile(env.stateDir, env.identity.agent, tree.root, input));
   if (!before) return { kind: 'allow' }; // no pre-shell look: nothing to compare with
-  const changed = changedTrees(tree.root, before, env.board || boardForRepo(tree.home));
-  if (changed.every((c) => c.requests.length === 0)) return { kind: 'allow' };
+  const looks = treeLooks(tree.root, before);
   const agent = env.identity.agent;
-  let lines: string[];
+  const at = { board: env.board || boardForRepo(tree.home), sessionTree: tree.root, refused: badAgentReason(agent) };
+  let line: string | null;
   try {
-    lines = await refusedLines(changed, tree.root, agent, env.daemon(), env.deadline);
+    line = await decideShellLooks(looks, at, httpDecide(env.daemon(), agent, env.deadline));
   } catch (e) {
     if (e instanceof DaemonBusy) return { kind: 'allow', warning: `coord_busy: ${e.message}; shell edits not checked` };
     if (e instanceof DaemonDown) return { kind: 'allow', warning: `coord: ${e.message}; shell edits not checked` };
     throw e;
   }
-  return shellVerdict(env.mode, lines);
-}
-
-/** What the daemon says of each tree's changes: a line for each refused (a name it would refuse, for all). */
-async function refusedLines(
-  changed: ReturnType<typeof changedTrees>,
-  sessionRoot: string,
-  agent: string,
-  daemon: HookDaemon,
-  deadline: number,
-): Promise<string[]> {
-  const badName = badAgentReason(agent);
-  const lines: string[] = [];
-  for (const c of changed) {
-    if (c.requests.length === 0) continue;
-    const where = c.root === sessionRoot ? undefined : relative(sessionRoot, c.root);
-    const line = badName
-      ? badName
-      : await decideShellChanges(
-          c.requests,
-          (r) => decide(daemon, { agent, ...r }, deadline),
-          c.before,
-          c.after,
-          where,
-        );
-    if (line) lines.push(line);
-  }
-  return lines;
+  return shellVerdict(env.mode, line);
 }
 
 /** What pre-shell kept for this call, read once and removed; null when it kept nothing. */
@@ -202,41 +174,19 @@ function takeKept(file: string): Kept | null {
   return kept;
 }
 
-/** Each work tree's changes, as edits of that tree (SPEC §14: the work tree of an edit is the path's). */
-function changedTrees(sessionRoot: string, before: Kept, board: string) {
-  const looks: { root: string; before: ShellLook; after: ShellLook }[] = [];
+/** Each work tree's looks before and after the command (SPEC §14: the work tree of an edit is the path's). */
+function treeLooks(sessionRoot: string, before: Kept): TreeLooks[] {
+  const looks: TreeLooks[] = [];
   for (const [root, was] of [[sessionRoot, before] as const, ...Object.entries(before.others ?? {})]) {
     const after = snapshot(root);
-    if (after) looks.push({ root, before: was, after });
+    if (after) looks.push({ root, before: was, after, committed: headChanges(root, was, after) });
   }
-  return looks.map((l) => ({
-    ...l,
-    requests: editRequests(
-      shellChanges(l.before, l.after, headChanges(l.root, l.before, l.after)).map((key) => ({
-        board,
-        tree: l.root,
-        key,
-      })),
-      sessionRoot,
-    ),
-  }));
+  return looks;
 }
 
-function shellVerdict(mode: GuardMode, lines: string[]): Verdict {
-  if (lines.length === 0) return { kind: 'allow' };
-  const reason = [...new Set(lines)].join('\n');
+function shellVerdict(mode: GuardMode, reason: string | null): Verdict {
+  if (reason === null) return { kind: 'allow' };
   return mode === 'warn'
     ? { kind: 'allow', warning: `coord (COORD_GUARD=warn): ${reason}` }
     : { kind: 'continue', reason };
-}
-
-/** One request; a daemon that answers anything but a decision refuses it (SPEC §10: never read as "down"). */
-async function decide(
-  daemon: HookDaemon,
-  body: { agent: string } & EditRequest,
-  deadline: number,
-): Promise<ShellDecision> {
-  const answer = await daemon.post<ShellDecision | null>(PATHS.decideEdit, body, deadline);
-  if (answer.status === 200 && answer.body?.decision) return answer.body;
-  return { decision: 'deny', reason: refusalReason(answer.status, answer.body), conflicts: [] };
 }

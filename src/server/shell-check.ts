@@ -8,13 +8,10 @@
  * never comes (the client was killed) is forgotten. The looks are the daemon's state, so they live here in the
  * server; the rules (which changes are edits, what to tell the model) are core's (shell-edits.ts, edit-request.ts).
  */
-import { type EditRequest, editRequests, refusalReason } from '../core/edit-request.js';
 import { CoordError } from '../core/errors.js';
-import { shortTree } from '../core/holds.js';
-import { invoke } from '../core/invoke.js';
 import type { Ctx } from '../core/operation.js';
-import { operations as op } from '../core/operations.js';
-import { decideShellChanges, headMove, type ShellDecision, type ShellLook, shellChanges } from '../core/shell-edits.js';
+import { decideShellLooks, headMove, type ShellLook, type TreeLooks } from '../core/shell-edits.js';
+import { invokeDecide } from './edit-decide.js';
 
 /** Looks kept at once, and for how long: a shell call longer than this is checked against no look (allowed). */
 const MAX_LOOKS = 512;
@@ -52,12 +49,17 @@ export class ShellLooks {
   /** Before the command: git's look now (tracked changes only), kept for the post hook. */
   async before(ctx: Ctx, call: ShellCall): Promise<void> {
     const git = requireGit(ctx);
-    const look = await git.shellLook(call.worktree, false);
-    const others: [string, ShellLook][] = [];
-    for (const tree of call.others ?? []) {
-      const other = await git.shellLook(tree, false).catch(() => null);
-      if (other) others.push([tree, other]);
-    }
+    // The named other trees are looked at while the session's is (the client waits for all of them).
+    const [look, ...named] = await Promise.all([
+      git.shellLook(call.worktree, false),
+      ...(call.others ?? []).map((tree) =>
+        git.shellLook(tree, false).then(
+          (l): [string, ShellLook] => [tree, l],
+          () => null,
+        ),
+      ),
+    ]);
+    const others = named.flatMap((o) => (o ? [o] : []));
     // Looks carry the wall clock's time (file times are compared with it), so their age does too.
     const now = Date.now();
     for (const [k, v] of this.looks) if (now - v.look.takenAt > LOOK_TTL_MS) this.looks.delete(k);
@@ -79,27 +81,21 @@ export class ShellLooks {
     if (!kept) return null;
     this.looks.delete(key);
     const git = requireGit(ctx);
-    const sessionCtx = { ...ctx, session_id: call.sessionId };
-    const decide = (r: EditRequest) =>
-      invoke(op.decideEdit, sessionCtx, { agent: call.agent, ...r }).catch((e: unknown) => {
-        if (e instanceof CoordError)
-          return { decision: 'deny' as const, reason: refusalReason(0, { error: e }), conflicts: [] };
-        throw e;
-      }) as Promise<ShellDecision>;
-    const lines: string[] = [];
+    const looks: TreeLooks[] = [];
     for (const [tree, before] of [[call.worktree, kept.look] as const, ...kept.others]) {
       const after = await git.shellLook(tree, true).catch(() => null);
       if (!after) continue;
       // A command that moved HEAD or committed changed the paths HEAD's tree changed too (SPEC §10).
       const moved = headMove(before, after);
-      const committed = moved ? await git.headChanges(tree, moved.from, moved.to) : [];
-      const located = shellChanges(before, after, committed).map((k) => ({ board: call.board, tree, key: k }));
-      const requests = editRequests(located, call.worktree);
-      const where = tree === call.worktree ? undefined : shortTree(tree, call.worktree);
-      const line = requests.length > 0 ? await decideShellChanges(requests, decide, before, after, where) : null;
-      if (line) lines.push(line);
+      looks.push({
+        root: tree,
+        before,
+        after,
+        committed: moved ? await git.headChanges(tree, moved.from, moved.to) : [],
+      });
     }
-    return lines.length > 0 ? lines.join('\n') : null;
+    const decide = invokeDecide({ ...ctx, session_id: call.sessionId }, call.agent);
+    return decideShellLooks(looks, { board: call.board, sessionTree: call.worktree }, decide);
   }
 
   get size(): number {

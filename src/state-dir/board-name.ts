@@ -10,6 +10,7 @@
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { type EditRequest, editRequests, type LocatedPath } from '../core/edit-request.js';
 import { sha256Hex } from '../core/sha256.js';
 
 export interface WorkTree {
@@ -119,6 +120,28 @@ export function locatePath(path: string): TreePath | null {
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
   const dir = /[\\/]$/.test(path) && rel !== '' ? '/' : '';
   return { tree, board: boardForRepo(tree.home), key: fileKey(tree.root, (rel.split(sep).join('/') || '.') + dir) };
+}
+
+/**
+ * SPEC §10, §14: an edit's paths as the requests every door asks the daemon (core/edit-request.ts) — the command
+ * hooks, the plugins (the same hooks in process) and the `decide_edit` MCP tool. Each path (a relative one from
+ * `base`) is located in both spellings: as spelt (`..` after a symlinked folder climbs from its target, as the OS
+ * reads it) and lexically resolved (as clients that normalise paths read it) — both keys are decided. The agent's
+ * session works in `sessionDir`'s work tree (null: none); `board` fixes every path's board ($COORD_BOARD).
+ */
+export function editRequestsOf(
+  paths: readonly string[],
+  base: string,
+  sessionDir: string | null,
+  board?: string | undefined,
+): EditRequest[] {
+  const located: LocatedPath[] = [];
+  for (const p of paths)
+    for (const abs of [isAbsolute(p) ? p : `${base}/${p}`, resolve(base, p)]) {
+      const at = locatePath(abs);
+      if (at) located.push({ board: at.board, tree: at.tree.root, key: at.key });
+    }
+  return editRequests(located, sessionDir === null ? null : (findWorkTree(sessionDir)?.root ?? null), board);
 }
 
 /** A key as the file system sees it: NFC always (one spelling per name), lower case where case is folded. */

@@ -1,9 +1,9 @@
 /**
  * "One door, not four" (issue 34): the edit path has four entry routes — the command hook (a process per edit),
  * the hook run inside a client (plugins: hooks/main.ts `hookAnswer` in process), the `decide_edit` MCP tool
- * (Claude Code's `mcp_tool` hook) and the shell hooks (here the daemon's `http` post-shell) — and each must give
- * the same answer for the same edit. One table of edits, each door fed it in its own input shape over a fresh
- * repository with the same locks and holds: the same paths allowed, the same refused, naming the same holder.
+ * (Claude Code's `mcp_tool` hook) and the shell hooks (the command hooks' pre-shell/post-shell, and the
+ * daemon's `http` ones) — and each must give the same answer for the same edit. One table of edits, each door
+ * fed it in its own input shape over a fresh repository with the same locks and holds: the same paths allowed, the same refused, naming the same holder.
  * Real git, a real daemon (the MCP door on its own in-process store, with real git too).
  */
 import assert from 'node:assert/strict';
@@ -61,6 +61,13 @@ const TABLE: Row[] = [
     refused: { path: 'big/f-299.ts', holder: 'alice' },
   },
   {
+    name: '300 files, the first and the last locked (two requests refused)',
+    session: 'B',
+    in: 'B',
+    files: Array.from({ length: 300 }, (_, i) => `two/f-${i}.ts`),
+    refused: { path: 'two/f-299.ts', holder: 'alice' },
+  },
+  {
     name: "wt-A's held file, from a session in wt-B",
     session: 'B',
     in: 'A',
@@ -79,11 +86,19 @@ async function givenLocks(
   lock: (paths: string[]) => Promise<unknown>,
   holdInA: (path: string) => Promise<void>,
 ) {
-  await lock(['src/locked.ts', 'lib/', 'big/f-299.ts']);
+  await lock(['src/locked.ts', 'lib/', 'big/f-299.ts', 'two/f-0.ts', 'two/f-299.ts']);
   writeFileSync(join(trees.A, 'src/c.ts'), 'alice was here\n');
   await holdInA('src/c.ts');
   for (const t of [trees.A, trees.B]) mkdirSync(join(t, 'lib', DEEP), { recursive: true });
 }
+
+/** The shell command of a shell door's row: it writes each file. */
+const writeAll = (files: string[], text: string) => {
+  for (const f of files) {
+    mkdirSync(dirname(f), { recursive: true });
+    writeFileSync(f, `${text}\n`);
+  }
+};
 
 const denyOf = (stdout: string): string | null => {
   const out = stdout ? JSON.parse(stdout).hookSpecificOutput : null;
@@ -93,6 +108,8 @@ const denyOf = (stdout: string): string | null => {
 describe('the four doors of the edit path give one answer for one table of edits', () => {
   let d: SpawnedDaemon;
   const answers: Record<string, (string | null)[]> = {};
+  /** Each door's reasons, the clock masked (every door's locks are taken at their own time) and the temporary folder. */
+  const reasons: Record<string, (string | null)[]> = {};
   before(async () => {
     d = await spawnDaemon();
   });
@@ -183,6 +200,23 @@ describe('the four doors of the edit path give one answer for one table of edits
         return denyOf(r.text === '{}' ? '' : r.text);
       };
     },
+    'shell hook (command pre-shell, post-shell)': async () => async (row, trees, session) => {
+      const cwd = trees[row.session];
+      const written = row.files.map((f) => join(trees[row.in], f));
+      const command = `touch ${written.map((f) => relative(cwd, f)).join(' ')}`;
+      const hook = async (event: 'pre-shell' | 'post-shell') => {
+        const r = await runCoord(['hook', event, '--client', 'claude', '--state', d.stateDir], {
+          stdin: { cwd, tool_name: 'Bash', tool_use_id: session, tool_input: { command } },
+          env: { CLAUDE_CODE_SESSION_ID: session },
+          cwd,
+        });
+        assert.equal(r.code, 0, r.stderr);
+        return r.stdout.trim() ? (JSON.parse(r.stdout) as { reason?: string }) : {};
+      };
+      await hook('pre-shell');
+      writeAll(written, session);
+      return (await hook('post-shell')).reason ?? null;
+    },
     'shell hook (http post-shell)': async () => async (row, trees, session) => {
       const cwd = trees[row.session];
       const written = row.files.map((f) => join(trees[row.in], f));
@@ -203,10 +237,7 @@ describe('the four doors of the edit path give one answer for one table of edits
         return (await res.json()) as { reason?: string };
       };
       await post('pre-shell');
-      for (const f of written) {
-        mkdirSync(dirname(f), { recursive: true });
-        writeFileSync(f, `${session}\n`);
-      }
+      writeAll(written, session);
       return (await post('post-shell')).reason ?? null;
     },
   };
@@ -227,11 +258,30 @@ describe('the four doors of the edit path give one answer for one table of edits
         }
       }
       answers[name] = got.map((r) => (r === null ? 'allow' : 'refuse'));
+      // Each door's repository is its own temporary folder: its name is masked too.
+      const masked = (r: string) =>
+        r.replace(/until \d\d:\d\d:\d\d UTC( \(in [^)]*\))?/g, 'until T').replace(/\/\S*\/project-wt/g, '…/project-wt');
+      reasons[name] = got.map((r) => (r === null ? null : masked(r)));
     });
 
   test('every door answered the whole table alike', () => {
     const shapes = Object.values(answers).map((a) => JSON.stringify(a));
     assert.equal(shapes.length, Object.keys(doors).length);
     assert.equal(new Set(shapes).size, 1, JSON.stringify(answers));
+  });
+
+  test('the edit doors word every refusal alike (several refused requests read as one lock_conflict line)', () => {
+    const edit = ['command hook', 'in-process hook (plugins)', 'decide_edit MCP tool'].map((n) => reasons[n]);
+    assert.equal(edit.length, 3);
+    for (const r of edit.slice(1)) assert.deepEqual(r, edit[0]);
+    const two = edit[0]?.[TABLE.findIndex((r) => r.name.startsWith('300 files, the first'))] ?? '';
+    assert.equal(two.split('\n').length, 1, two);
+    assert.match(two, /^lock_conflict: two\/f-0\.ts is held by alice until T; two\/f-299\.ts is held by alice/);
+  });
+
+  test('the two shell doors (command hooks, http hooks) word every report alike', () => {
+    const shell = reasons['shell hook (command pre-shell, post-shell)'];
+    assert.ok(shell);
+    assert.deepEqual(reasons['shell hook (http post-shell)'], shell);
   });
 });
