@@ -5,7 +5,8 @@
  * repository) is decided in its place in the sequence.
  */
 import type { CoordError } from '../core/errors.js';
-import { git, IDENTITY, type MergeOutcome, mergeTree, ownMerge } from './integrate-merge.js';
+import { git, IDENTITY, mergeTree, ownMerge } from './integrate-git.js';
+import type { MergeOutcome } from './integrate-merge.js';
 import type { WindowRequest, WindowTask } from './integrate-window.js';
 import { splitZ } from './run-git.js';
 

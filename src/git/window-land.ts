@@ -4,7 +4,8 @@
  * with `--push` on the remote, which the local target then follows.
  */
 import type { CoordError } from '../core/errors.js';
-import { dirtyPaths, git, type MergeOutcome, type RemoteTarget } from './integrate-merge.js';
+import { dirtyPaths, git } from './integrate-git.js';
+import type { MergeOutcome, RemoteTarget } from './integrate-merge.js';
 import type { WindowRequest, WindowResult } from './integrate-window.js';
 import { readRefs } from './read-refs.js';
 import { swapOnce } from './ref-swapper.js';
