@@ -3,6 +3,7 @@
  * commits it writes, and the few questions it asks of a repository — its merge of two commits as a tree,
  * a work tree's changed paths, and the merge commit an interrupted integrator already made.
  */
+import type { CoordError } from '../core/errors.js';
 import { type GitRun, runGit, splitZ } from './run-git.js';
 
 /** coord's name on the merge commits it writes: the merge is its act, whoever configured the repository. */
@@ -43,6 +44,35 @@ export async function dirtyPaths(worktree: string): Promise<string[]> {
     if (entry[0] === 'R' || entry[0] === 'C') i++;
   }
   return paths;
+}
+
+/** A checked-out target with staged or unstaged changes: the `blocked` reason, else null. */
+export async function dirtyTarget(target: string, worktree: string | null): Promise<string | null> {
+  if (worktree === null) return null;
+  const dirty = await dirtyPaths(worktree);
+  return dirty.length > 0
+    ? `${target} is checked out in ${worktree} with uncommitted changes: ${dirty.slice(0, 20).join(', ')}`
+    : null;
+}
+
+/**
+ * After a local swap, a checked-out target's work tree: two-tree checkout of old → new, which refuses
+ * (changing nothing) if it would overwrite a local change or an untracked file; then the ref is swapped
+ * back, so the target and its work tree still agree. Answers a `blocked` reason, or null.
+ */
+export async function updateWorktree(
+  req: { repo: string; target: string },
+  worktree: string,
+  old: string,
+  commit: string,
+): Promise<string | null> {
+  const refused = await git(worktree, ['read-tree', '-m', '-u', old, commit]).then(
+    () => null,
+    (e: CoordError) => String(e.details.stderr ?? e.message),
+  );
+  if (refused === null) return null;
+  await git(req.repo, ['update-ref', `refs/heads/${req.target}`, old, commit]);
+  return `${req.target} is checked out in ${worktree}, which could not be updated: ${refused}`;
 }
 
 /** The merge of `ours` and `theirs` as a tree, or the conflicting paths. */

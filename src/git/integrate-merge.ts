@@ -12,7 +12,7 @@
  *   to overwrite anything); a dirty one blocks, and nothing changes.
  */
 import type { CoordError } from '../core/errors.js';
-import { dirtyPaths, git, IDENTITY, mergeTree, ownMerge, unusable } from './integrate-git.js';
+import { dirtyTarget, git, IDENTITY, mergeTree, ownMerge, unusable, updateWorktree } from './integrate-git.js';
 import { readRefs } from './read-refs.js';
 import { type RefSwapper, swapOnce } from './ref-swapper.js';
 
@@ -156,15 +156,6 @@ async function computeMerge(req: MergeRequest, old: string): Promise<Computed> {
   return { kind: 'move', commit: merged.commit, how: 'merge' };
 }
 
-/** A checked-out target with staged or unstaged changes: the `blocked` reason, else null. */
-async function dirtyTarget(target: string, worktree: string | null): Promise<string | null> {
-  if (worktree === null) return null;
-  const dirty = await dirtyPaths(worktree);
-  return dirty.length > 0
-    ? `${target} is checked out in ${worktree} with uncommitted changes: ${dirty.slice(0, 20).join(', ')}`
-    : null;
-}
-
 /** The swap: true moved, false the target moved meanwhile (merge again), a string a `blocked` reason. */
 async function swapTarget(req: MergeRequest, commit: string, old: string): Promise<boolean | string> {
   if (req.remote) {
@@ -175,26 +166,6 @@ async function swapTarget(req: MergeRequest, commit: string, old: string): Promi
   return req.swapper
     ? await req.swapper.swap(req.repo, ref, commit, old)
     : await swapOnce(req.repo, ref, commit, old, req.message);
-}
-
-/**
- * After a local swap, a checked-out target's work tree: two-tree checkout of old → new, which refuses
- * (changing nothing) if it would overwrite a local change or an untracked file; then the ref is swapped
- * back, so the target and its work tree still agree. Answers a `blocked` reason, or null.
- */
-async function updateWorktree(
-  req: MergeRequest,
-  worktree: string,
-  old: string,
-  commit: string,
-): Promise<string | null> {
-  const refused = await git(worktree, ['read-tree', '-m', '-u', old, commit]).then(
-    () => null,
-    (e: CoordError) => String(e.details.stderr ?? e.message),
-  );
-  if (refused === null) return null;
-  await git(req.repo, ['update-ref', `refs/heads/${req.target}`, old, commit]);
-  return `${req.target} is checked out in ${worktree}, which could not be updated: ${refused}`;
 }
 
 /**

@@ -3,8 +3,7 @@
  * tip the chain was built on, to the longest green prefix — locally (and a checked-out work tree with it), or
  * with `--push` on the remote, which the local target then follows.
  */
-import type { CoordError } from '../core/errors.js';
-import { dirtyPaths, git } from './integrate-git.js';
+import { dirtyTarget, updateWorktree } from './integrate-git.js';
 import type { MergeOutcome, RemoteTarget } from './integrate-merge.js';
 import type { WindowRequest, WindowResult } from './integrate-window.js';
 import { readRefs } from './read-refs.js';
@@ -30,9 +29,6 @@ export async function targetTip(req: WindowRequest, ref: string): Promise<Tip | 
   const tip = (await readRefs(req.repo, [ref]))?.get(ref);
   return tip ?? { reason: `the target branch ${req.target} does not exist` };
 }
-
-const dirtyReason = (target: string, worktree: string | undefined, dirty: string[]) =>
-  `${target} is checked out in ${worktree} with uncommitted changes: ${dirty.slice(0, 20).join(', ')}`;
 
 /**
  * Moves the target from the tip the chain was built on to its green prefix's tip, by compare-and-swap, and
@@ -63,40 +59,17 @@ export async function land(
   const newTip = links.at(-1)?.tip ?? from.sha;
   if (req.remote) return pushLinks(req, req.remote, ref, from.sha, newTip, links, settle, merged);
   const worktree = from.worktree;
-  const dirty = worktree !== null ? await dirtyPaths(worktree) : [];
-  if (dirty.length > 0) {
-    const reason = dirtyReason(req.target, worktree ?? undefined, dirty);
-    return settle(links, () => ({ state: 'blocked', reason }));
-  }
+  const dirty = await dirtyTarget(req.target, worktree);
+  if (dirty !== null) return settle(links, () => ({ state: 'blocked', reason: dirty }));
   await req.beforeSwap?.();
   const message = links.at(-1)?.task.message ?? 'coord: integrate';
   const swapped = req.swapper
     ? await req.swapper.swap(req.repo, ref, newTip, from.sha)
     : await swapOnce(req.repo, ref, newTip, from.sha, message);
   if (!swapped) return 'again';
-  const refused = worktree === null ? null : await updateWorktree(req, ref, worktree, from.sha, newTip);
+  const refused = worktree === null ? null : await updateWorktree(req, worktree, from.sha, newTip);
   if (refused !== null) return settle(links, () => ({ state: 'blocked', reason: refused }));
   return settle(links, merged(worktree));
-}
-
-/**
- * After the swap, a checked-out target's work tree follows (`read-tree -m -u`, which refuses to overwrite
- * anything); a refusal swaps the ref back, so the target and its work tree still agree: the `blocked` reason.
- */
-async function updateWorktree(
-  req: WindowRequest,
-  ref: string,
-  worktree: string,
-  from: string,
-  newTip: string,
-): Promise<string | null> {
-  const refused = await git(worktree, ['read-tree', '-m', '-u', from, newTip]).then(
-    () => null,
-    (e: CoordError) => String(e.details.stderr ?? e.message),
-  );
-  if (refused === null) return null;
-  await git(req.repo, ['update-ref', ref, from, newTip]);
-  return `${req.target} is checked out in ${worktree}, which could not be updated: ${refused}`;
 }
 
 /**
@@ -116,11 +89,8 @@ async function pushLinks(
 ): Promise<WindowResult | 'again'> {
   // As one at a time: a dirty checked-out local target blocks before the remote moves (it could not follow).
   const local = (await readRefs(req.repo, [ref]))?.get(ref);
-  const dirty = local?.worktree ? await dirtyPaths(local.worktree) : [];
-  if (dirty.length > 0) {
-    const reason = dirtyReason(req.target, local?.worktree ?? undefined, dirty);
-    return settle(links, () => ({ state: 'blocked', reason }));
-  }
+  const dirty = await dirtyTarget(req.target, local?.worktree || null);
+  if (dirty !== null) return settle(links, () => ({ state: 'blocked', reason: dirty }));
   await req.beforeSwap?.();
   const pushed = await remote.push(newTip, from);
   if (!pushed.pushed) {
