@@ -6,7 +6,7 @@
  * (`git diff TARGET...HEAD`: every commit of the head not in the target), so a follow-up's fix, submitted
  * on the same branch, counts too.
  */
-import { git } from './integrate-merge.js';
+import { git } from './integrate-git.js';
 import { splitZ } from './run-git.js';
 
 /** Each head's changed paths against the target ref; a head git cannot read is absent (it is merged alone). */

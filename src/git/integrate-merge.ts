@@ -12,9 +12,9 @@
  *   to overwrite anything); a dirty one blocks, and nothing changes.
  */
 import type { CoordError } from '../core/errors.js';
+import { dirtyTarget, git, IDENTITY, mergeTree, ownMerge, unusable, updateWorktree } from './integrate-git.js';
 import { readRefs } from './read-refs.js';
 import { type RefSwapper, swapOnce } from './ref-swapper.js';
-import { type GitRun, runGit, splitZ } from './run-git.js';
 
 /** What the check of a merged commit said (see integrate-check.ts). */
 export type CheckVerdict = { ok: true; flaky?: true } | { ok: false; output: string; reason: string };
@@ -75,87 +75,7 @@ export type MergeOutcome =
   /** Nothing changed; `reason` says what a person must do (or what will unblock it by itself). */
   | { state: 'blocked'; reason: string };
 
-/** coord's name on the merge commits it writes: the merge is its act, whoever configured the repository. */
-export const IDENTITY = {
-  GIT_AUTHOR_NAME: 'coord',
-  GIT_AUTHOR_EMAIL: 'coord@localhost',
-  GIT_COMMITTER_NAME: 'coord',
-  GIT_COMMITTER_EMAIL: 'coord@localhost',
-};
-
 const short = (sha: string) => sha.slice(0, 7);
-
-/** A merge of a large repository (or a slow disk) still fits; a hung git does not hold the queue forever. */
-const MERGE_DEADLINE_MS = 60_000;
-
-/** git in the merge engine: `ok` lists the exit codes that are answers. */
-export const git = (cwd: string, args: string[], ok: number[] = [], env?: Record<string, string>): Promise<GitRun> =>
-  runGit(cwd, args, { ok, deadlineMs: MERGE_DEADLINE_MS, ...(env ? { env } : {}) });
-
-/** The work tree that has `refs/heads/<target>` checked out, if any (`git worktree list --porcelain -z`). */
-export async function checkedOutAt(repo: string, target: string): Promise<string | null> {
-  const fields = splitZ((await git(repo, ['worktree', 'list', '--porcelain', '-z'])).stdout);
-  let path: string | null = null;
-  for (const field of fields) {
-    if (field.startsWith('worktree ')) path = field.slice('worktree '.length);
-    else if (field === `branch refs/heads/${target}` && path !== null) return path;
-  }
-  return null;
-}
-
-/** Paths with staged or unstaged changes in a work tree (untracked files do not count: read-tree guards them). */
-export async function dirtyPaths(worktree: string): Promise<string[]> {
-  // Not trimmed: a status entry starts with a space when only the work tree differs (` M path`).
-  const fields = splitZ((await git(worktree, ['status', '--porcelain', '-z', '--untracked-files=no'])).stdout);
-  const paths: string[] = [];
-  for (let i = 0; i < fields.length; i++) {
-    const entry = fields[i] ?? '';
-    paths.push(entry.slice(3));
-    // A rename or copy carries its source path as the next field.
-    if (entry[0] === 'R' || entry[0] === 'C') i++;
-  }
-  return paths;
-}
-
-/** The merge of `ours` and `theirs` as a tree, or the conflicting paths. */
-export async function mergeTree(
-  repo: string,
-  ours: string,
-  theirs: string,
-): Promise<{ tree: string } | { conflicts: string[] }> {
-  const args = ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', ours, theirs];
-  const run = await git(repo, args, [1]);
-  const [tree = '', ...paths] = splitZ(run.stdout);
-  return run.code === 0 ? { tree } : { conflicts: [...new Set(paths.filter((p) => p !== ''))] };
-}
-
-/** Why this repository cannot be merged into at all, or null when it can. */
-async function unusable(repo: string): Promise<string | null> {
-  try {
-    await git(repo, ['rev-parse', '--git-dir']);
-    return null;
-  } catch (e) {
-    return /does not exist/.test((e as Error).message)
-      ? `${repo} does not exist any more`
-      : `${repo} is not a git repository any more`;
-  }
-}
-
-/**
- * The merge commit this engine made of `head` on `target`'s first-parent line (its subject is `subject`,
- * `head` a later parent), or null. An integrator that died after its swap and before recording it left
- * one: the head is then in the target, and the result to record is that commit, not the head.
- */
-export async function ownMerge(repo: string, tip: string, head: string, subject: string): Promise<string | null> {
-  // Only the first-parent commits not reachable from the head can have merged it; bounded all the same.
-  const args = ['log', '--first-parent', '--max-count=1000', '--format=%H%x00%P%x00%s', tip, `^${head}`, '--'];
-  const run = await git(repo, args).catch(() => null);
-  for (const line of run?.stdout.split('\n') ?? []) {
-    const [sha = '', parents = '', s = ''] = line.split('\0');
-    if (s === subject && parents.split(' ').slice(1).includes(head)) return sha;
-  }
-  return null;
-}
 
 /** Where the target stands for one round: its tip, the work tree it is checked out in, or why it cannot be used. */
 type TargetAt = { old: string; worktree: string | null } | { blocked: string };
@@ -236,15 +156,6 @@ async function computeMerge(req: MergeRequest, old: string): Promise<Computed> {
   return { kind: 'move', commit: merged.commit, how: 'merge' };
 }
 
-/** A checked-out target with staged or unstaged changes: the `blocked` reason, else null. */
-async function dirtyTarget(target: string, worktree: string | null): Promise<string | null> {
-  if (worktree === null) return null;
-  const dirty = await dirtyPaths(worktree);
-  return dirty.length > 0
-    ? `${target} is checked out in ${worktree} with uncommitted changes: ${dirty.slice(0, 20).join(', ')}`
-    : null;
-}
-
 /** The swap: true moved, false the target moved meanwhile (merge again), a string a `blocked` reason. */
 async function swapTarget(req: MergeRequest, commit: string, old: string): Promise<boolean | string> {
   if (req.remote) {
@@ -258,26 +169,6 @@ async function swapTarget(req: MergeRequest, commit: string, old: string): Promi
 }
 
 /**
- * After a local swap, a checked-out target's work tree: two-tree checkout of old → new, which refuses
- * (changing nothing) if it would overwrite a local change or an untracked file; then the ref is swapped
- * back, so the target and its work tree still agree. Answers a `blocked` reason, or null.
- */
-async function updateWorktree(
-  req: MergeRequest,
-  worktree: string,
-  old: string,
-  commit: string,
-): Promise<string | null> {
-  const refused = await git(worktree, ['read-tree', '-m', '-u', old, commit]).then(
-    () => null,
-    (e: CoordError) => String(e.details.stderr ?? e.message),
-  );
-  if (refused === null) return null;
-  await git(req.repo, ['update-ref', `refs/heads/${req.target}`, old, commit]);
-  return `${req.target} is checked out in ${worktree}, which could not be updated: ${refused}`;
-}
-
-/**
  * Merges `head` into `target` once (see the file comment). Never throws for a state of the repository a
  * person can fix: that is `blocked` with the reason; a git failure nobody expects still throws.
  */
@@ -287,7 +178,7 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
   for (let round = 0; round < (req.rounds ?? 20); round++) {
     const at = await targetAt(req, branchElsewhere);
     if ('blocked' in at) return { state: 'blocked', reason: at.blocked };
-    const { old, worktree } = at;
+    const { old } = at;
     const computed = await computeMerge(req, old);
     if (computed.kind === 'outcome') return computed.outcome;
     const { commit, how } = computed;
@@ -299,22 +190,34 @@ export async function integrateHead(req: MergeRequest): Promise<MergeOutcome> {
       flaky = verdict.flaky === true;
     }
     if (req.dryRun) return { state: 'ready', how, commit, old };
-    const dirty = await dirtyTarget(req.target, worktree);
-    if (dirty !== null) return { state: 'blocked', reason: dirty };
-
-    await req.beforeSwap?.(commit);
-    // The swap: only from the tip this merge was computed on. A moved target fails here and is merged again.
-    const swapped = await swapTarget(req, commit, old);
-    if (swapped === false) continue;
-    if (typeof swapped === 'string') return { state: 'blocked', reason: swapped };
-
-    // The remote moved: the local target follows it (a refusal there leaves it for the next turn to report).
-    if (req.remote) await req.remote.follow(commit);
-    else if (worktree !== null) {
-      const refused = await updateWorktree(req, worktree, old, commit);
-      if (refused !== null) return { state: 'blocked', reason: refused };
-    }
-    return { state: 'merged', how, commit, old, worktree, ...(flaky ? { flaky: true as const } : {}) };
+    const moved = await moveTarget(req, at, commit);
+    // A moved target failed the swap: merged again on top of it.
+    if (moved === 'again') continue;
+    if (moved !== null) return { state: 'blocked', reason: moved };
+    return { state: 'merged', how, commit, old, worktree: at.worktree, ...(flaky ? { flaky: true as const } : {}) };
   }
   return { state: 'blocked', reason: `${req.target} kept moving while it was merged; tried again next turn` };
+}
+
+/**
+ * The target moved from `old` to the merged, checked `commit`: the swap, then a checked-out work tree (or,
+ * with `--push`, the local target) following it. Answers null when it moved, 'again' when the target moved
+ * meanwhile, or a `blocked` reason (nothing changed).
+ */
+async function moveTarget(
+  req: MergeRequest,
+  { old, worktree }: { old: string; worktree: string | null },
+  commit: string,
+): Promise<string | null | 'again'> {
+  const dirty = await dirtyTarget(req.target, worktree);
+  if (dirty !== null) return dirty;
+  await req.beforeSwap?.(commit);
+  // The swap: only from the tip this merge was computed on. A moved target fails here and is merged again.
+  const swapped = await swapTarget(req, commit, old);
+  if (swapped === false) return 'again';
+  if (typeof swapped === 'string') return swapped;
+  // The remote moved: the local target follows it (a refusal there leaves it for the next turn to report).
+  if (req.remote) await req.remote.follow(commit);
+  else if (worktree !== null) return updateWorktree(req, worktree, old, commit);
+  return null;
 }

@@ -10,7 +10,8 @@
  * is left as it is — they are the person's to push.
  */
 import type { CoordError } from '../core/errors.js';
-import { dirtyPaths, git, type PushAnswer, type RemoteTarget } from './integrate-merge.js';
+import { dirtyPaths, git } from './integrate-git.js';
+import type { PushAnswer, RemoteTarget } from './integrate-merge.js';
 import { readRefs } from './read-refs.js';
 import { runGit } from './run-git.js';
 

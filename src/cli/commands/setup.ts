@@ -4,9 +4,9 @@
  * marked instructions section. Prints what it would write; `--write` writes
  * it (twice changes nothing); `--remove` puts every file back as it was.
  */
-import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { CliError } from '../../client/daemon-client.js';
@@ -17,18 +17,15 @@ import { resolveStateDir } from '../../state-dir/state-dir.js';
 import { ensureToken, hookKeyOf, readToken } from '../../state-dir/token.js';
 import { fail } from '../output.js';
 import { TomlConflict, trustCodexHooks } from '../setup/codex-toml.js';
-import { type Change, commitAll, folderToCreate, readText, removeEmptyTree, SetupUnwritable } from '../setup/commit.js';
+import { readText, SetupUnwritable } from '../setup/commit.js';
 import { ConfigUnreadable } from '../setup/json-file.js';
-import {
-  dropManifest,
-  type FileRecord,
-  type Manifest,
-  manifestPath,
-  readManifest,
-  writeManifest,
-} from '../setup/manifest.js';
+import { type Manifest, manifestPath, writeManifest } from '../setup/manifest.js';
 import { type FilePlan, type Launch, planFor, type Scope, type SetupContext } from '../setup/plans.js';
+import { removePlans } from '../setup/remove-files.js';
 import { SETUP_LOCK, withSetupLock } from '../setup/setup-lock.js';
+import { type FileOutcome, record, writePlans } from '../setup/write-files.js';
+
+export type { FileOutcome } from '../setup/write-files.js';
 
 interface SetupFlags {
   tools?: string;
@@ -37,14 +34,6 @@ interface SetupFlags {
   scope?: string;
   state?: string;
   json?: boolean;
-}
-
-export interface FileOutcome {
-  path: string;
-  what: string;
-  /** printed: not asked to write · written · unchanged · restored · removed (deleted: coord had created it). */
-  status: 'printed' | 'written' | 'unchanged' | 'restored' | 'removed' | 'deleted';
-  content?: string;
 }
 
 export interface SetupOutcome {
@@ -185,6 +174,7 @@ function toolsOverride(flag: string | undefined, client: ClientKind): SetupConte
 const lockDirOf = (scope: Scope, root: string, env: NodeJS.ProcessEnv) =>
   scope === 'project' ? root : env.HOME || homedir();
 
+/** `--write`: every file and the record of them (setup/write-files.ts), then the client's own step. */
 async function write(
   ctx: SetupContext,
   plans: FilePlan[],
@@ -193,44 +183,14 @@ async function write(
   gate?: string,
 ): Promise<SetupOutcome> {
   const { client, scope } = ctx;
-  const manifest: Manifest = readManifest(mpath) ?? { version: 1, client, scope, files: [], trusted: [] };
-  const files: FileOutcome[] = [];
+  const { manifest, files } = await writePlans(ctx, plans, mpath, gate);
   const notes: string[] = [];
-  // Compute every file first: one that cannot be read as config stops setup before anything is written.
-  const next = plans.map((p) => {
-    const before = read(p.path);
-    return { p, before, after: p.apply(before) };
-  });
-  if (gate) await pauseAt(gate);
-  const changes: Change[] = [];
-  const others = otherSetups(mpath);
-  for (const { p, before, after } of next) {
-    const rec = record(manifest, p.path, beforeCoord(p, before, others, manifest.trusted));
-    if (after !== before) {
-      const made = folderToCreate(p.path);
-      if (made) manifest.dirs = [...new Set([...(manifest.dirs ?? []), made])];
-      changes.push({ path: p.path, before, next: after });
-    }
-    rec.after = after;
-    files.push({ path: p.path, what: p.what, status: after === before ? 'unchanged' : 'written' });
-  }
-  // Every file and the record of them, or none of them.
-  const recordText = `${JSON.stringify(manifest, null, 2)}\n`;
-  mkdirSync(dirname(mpath), { recursive: true, mode: 0o700 });
-  changes.push({ path: mpath, before: read(mpath), next: recordText });
-  commitAll(changes);
   if (profileOf(client).setup.after === 'codex-trust') {
     const problem = await trustCodex(ctx, plans[0], manifest, files, launch);
     if (problem) notes.push(problem);
   }
   writeManifest(mpath, manifest);
   return { client, scope, files, notes };
-}
-
-/** Test seam: says the gate is reached, then waits until the test opens it. */
-async function pauseAt(gate: string): Promise<void> {
-  writeFileSync(`${gate}.reached`, '');
-  while (!existsSync(gate)) await new Promise((r) => setTimeout(r, 20));
 }
 
 /**
@@ -260,108 +220,9 @@ async function trustCodex(
   return `the Codex hooks are written but not trusted (${trust.problem}); Codex skips untrusted hooks without a word — trust them in codex with /hooks, or rerun with the codex binary on PATH (or COORD_CODEX_BIN)`;
 }
 
+/** `--remove`: every file put back (setup/remove-files.ts). */
 async function remove(ctx: SetupContext, plans: FilePlan[], mpath: string): Promise<SetupOutcome> {
-  const manifest = readManifest(mpath);
-  const trusted = manifest?.trusted ?? [];
-  const files: FileOutcome[] = [];
-  const notes: string[] = [];
-  const changes: Change[] = [];
-  const others = otherSetups(mpath);
-  for (const p of plans) {
-    const current = read(p.path);
-    // A file another client's setup wrote too (AGENTS.md, .mcp.json): coord's part there is theirs as
-    // well, so it stays until the last of them is removed (issue 34 item 15).
-    const sharer = others.find((m) => m.files.some((f) => f.path === p.path));
-    if (sharer && current !== null) {
-      files.push({ path: p.path, what: p.what, status: 'unchanged' });
-      notes.push(
-        `kept ${p.path}: coord setup ${sharer.client} uses it too (coord setup ${sharer.client} --remove takes it out)`,
-      );
-      continue;
-    }
-    const rec = manifest?.files.find((f) => f.path === p.path);
-    const next = withoutCoord(p, current, rec, trusted);
-    if (next === current) {
-      files.push({ path: p.path, what: p.what, status: 'unchanged' });
-      continue;
-    }
-    changes.push({ path: p.path, before: current, next });
-    files.push({ path: p.path, what: p.what, status: removedStatus(current, next, rec) });
-  }
-  commitAll(changes);
-  // Folders coord created, deepest first, if nothing else has moved in.
-  for (const dir of [...(manifest?.dirs ?? [])].sort((a, b) => b.length - a.length)) removeEmptyTree(dir);
-  dropManifest(mpath);
-  const note = removedNote(changes.length, manifest, mpath);
-  if (note) notes.push(note);
-  return { client: ctx.client, scope: ctx.scope, files, notes };
-}
-
-/** A file without coord's part: as it was before setup if untouched since, else with coord's entries undone. */
-function withoutCoord(
-  p: FilePlan,
-  current: string | null,
-  rec: FileRecord | undefined,
-  trusted: string[],
-): string | null {
-  if (rec && current === rec.after) return rec.before;
-  if (rec) return p.undo(current, rec.before, trusted);
-  // No record: coord's entries are found by their names and marks; a file is never deleted (it may
-  // have been there before coord), at most emptied of coord's part.
-  if (current === null) return null;
-  return p.undo(current, undefined, trusted) ?? '';
-}
-
-function removedStatus(
-  current: string | null,
-  next: string | null,
-  rec: FileRecord | undefined,
-): FileOutcome['status'] {
-  if (next === null) return 'deleted';
-  return rec && current === rec.after ? 'restored' : 'removed';
-}
-
-function removedNote(changed: number, manifest: Manifest | null, mpath: string): string | undefined {
-  if (changed === 0) return `nothing of coord's was there: no file changed`;
-  if (manifest) return undefined;
-  return `no record of a coord setup here (${mpath}): took out coord's entries found by their marks in ${changed} file${changed === 1 ? '' : 's'}`;
-}
-
-/**
- * What a file held before any coord setup wrote it, recorded as this setup's `before`: where another
- * client's setup wrote the same file (`.mcp.json`, `AGENTS.md`), the file as it is now without coord's
- * shared entry — never that other setup's entry, which `--remove` would otherwise put back after both
- * setups were removed (issue 34 item 15); the user's own changes since are kept.
- */
-function beforeCoord(p: FilePlan, current: string | null, others: Manifest[], trusted: string[]): string | null {
-  const sharer = others.flatMap((m) => m.files).find((f) => f.path === p.path);
-  if (!sharer || current === null) return current;
-  return p.undo(current, sharer.before, trusted);
-}
-
-/** The records of the other clients' setups in this state directory. */
-function otherSetups(mpath: string): Manifest[] {
-  const dir = dirname(mpath);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names
-    .filter((n) => n.endsWith('.json') && join(dir, n) !== mpath)
-    .map((n) => readManifest(join(dir, n)))
-    .filter((m): m is Manifest => m !== null);
-}
-
-/** The record of a file, made on first touch: its content before coord ever wrote it is never replaced. */
-function record(m: Manifest, path: string, before: string | null): FileRecord {
-  let rec = m.files.find((f) => f.path === path);
-  if (!rec) {
-    rec = { path, before, after: before ?? '' };
-    m.files.push(rec);
-  }
-  return rec;
+  return { client: ctx.client, scope: ctx.scope, ...(await removePlans(plans, mpath)) };
 }
 
 function report(out: SetupOutcome): string {
