@@ -8,17 +8,12 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { it } from 'node:test';
 import { waitFor } from '../support/wait-for.js';
 import { startFakeGemini } from './fake-gemini.js';
-import { hasTmux, Interactive } from './interactive.js';
+import { describeInteractive } from './interactive.js';
 
-describe('a real Gemini CLI session at a tool confirmation', {
-  skip: hasTmux ? false : 'tmux is not installed',
-}, () => {
-  const session = new Interactive('gemini');
-  after(() => session.close());
-
+describeInteractive('a real Gemini CLI session at a tool confirmation', 'gemini', (session) => {
   it('shows up as waiting in coord attention, with what Gemini CLI said', async (t) => {
     await session.setUp('coord-agent-attn-gemini-');
     const repo = session.repo;

@@ -11,18 +11,13 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { it } from 'node:test';
 import { startFakeAnthropic } from './fake-anthropic.js';
-import { hasTmux, Interactive } from './interactive.js';
+import { describeInteractive } from './interactive.js';
 
 const KEY = 'sk-ant-fake-key';
 
-describe('a real Claude Code session at a permission prompt', {
-  skip: hasTmux ? false : 'tmux is not installed',
-}, () => {
-  const session = new Interactive('claude');
-  after(() => session.close());
-
+describeInteractive('a real Claude Code session at a permission prompt', 'claude', (session) => {
   it('shows up as waiting in coord attention, with what Claude Code said', async (t) => {
     const agent = await session.setUp('coord-agent-attn-');
     const repo = session.repo;

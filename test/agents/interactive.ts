@@ -5,13 +5,23 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { after, describe } from 'node:test';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { waitFor } from '../support/wait-for.js';
 import { type Agent, modelEnv, setUpAgent } from './clients.js';
 import type { FakeModel } from './fake-model.js';
 import { type ClientName, clientBin, coord, describeRun, makeRepo } from './support.js';
 
-export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+/** A suite around one interactive session of `client`, ended after it; skipped where tmux is not installed. */
+export function describeInteractive(title: string, client: ClientName, body: (session: Interactive) => void): void {
+  describe(title, { skip: hasTmux ? false : 'tmux is not installed' }, () => {
+    const session = new Interactive(client);
+    after(() => session.close());
+    body(session);
+  });
+}
 
 export interface AttentionItem {
   kind: string;
