@@ -9,10 +9,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
 import { startFakeChat } from './fake-chat.js';
 import { coordTool, type NewClient, setUpNew, startNew } from './new-clients.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo } from './support.js';
 
 interface Who {
@@ -22,13 +22,7 @@ interface Who {
 const SHELL: Partial<Record<NewClient, string>> = { copilot: 'bash', qwen: 'run_shell_command' };
 
 describe('real clients of SPEC §17: shell edits are seen too', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of ['copilot', 'qwen'] as const) {
     it(`${client}: a shell command that changes a file another agent holds is reported to the model with lock_conflict and the restore hint; the free file it changed is auto-locked`, async (t) => {

@@ -10,11 +10,12 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { COORD, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
+import { COORD } from '../support/daemon.js';
 import { startFakeChat } from './fake-chat.js';
 import type { FakeModel, Step } from './fake-model.js';
 import { binOf, coordTool, editSteps } from './new-clients.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { cleanEnv, coord, describeRun, isolatedHome, makeRepo, run } from './support.js';
 
 const CLIENTS = ['qwen', 'copilot', 'opencode'] as const;
@@ -98,13 +99,7 @@ function doTask(client: Client, tree: string, taskId: string): Step[] {
 }
 
 describe('coord run with the real Qwen Code, Copilot CLI and OpenCode', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of CLIENTS) {
     it(`${client}:1 --once: the agent edits (its pre-edit hook auto-locks), commits in its linked work tree and submits; the user's files are untouched`, async () => {

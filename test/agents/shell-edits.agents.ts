@@ -8,11 +8,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
+import { spawnDaemon } from '../support/daemon.js';
 import { argv, modelEnv, setUpAgent, startAgent, startFake, toolName } from './clients.js';
 import { startFakeChat } from './fake-chat.js';
 import { coordTool, type NewClient, setUpNew, startNew, stopClineHubs } from './new-clients.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, clientBin, coord, describeRun, makeRepo, start, tempDir } from './support.js';
 
 interface Who {
@@ -27,13 +28,7 @@ const SHELL: Partial<Record<ClientName, (command: string) => { tool: string; arg
 };
 
 describe('real clients: shell edits are seen too', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of ['claude', 'codex', 'gemini'] as const) {
     it(`${client}: a shell command that changes a file another agent holds is reported to the model with lock_conflict and the restore hint; the free file it changed is auto-locked`, async (t) => {
@@ -107,13 +102,7 @@ const PLUGIN_SHELL: Record<
 };
 
 describe('real plugin clients: shell edits are seen too', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of ['opencode', 'kilo', 'cline', 'pi'] as const satisfies NewClient[]) {
     it(`${client}: a shell command that changes a file another agent holds is reported to the model with lock_conflict and the restore hint; the free file it changed is auto-locked`, async (t) => {
