@@ -13,12 +13,9 @@ import { spawnDaemon } from '../support/daemon.js';
 import { argv, modelEnv, setUpAgent, startAgent, startFake, toolName } from './clients.js';
 import { startFakeChat } from './fake-chat.js';
 import { coordTool, type NewClient, setUpNew, startNew, stopClineHubs } from './new-clients.js';
+import { assertShellEditTold, type Who } from './shell-edit-checks.js';
 import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, clientBin, coord, describeRun, makeRepo, start, tempDir } from './support.js';
-
-interface Who {
-  agents: { name: string; locks: string[] }[];
-}
 
 const SHELL: Partial<Record<ClientName, (command: string) => { tool: string; args: Record<string, unknown> }>> = {
   claude: (command) => ({ tool: 'Bash', args: { command, description: 'edit from the shell' } }),
@@ -68,17 +65,7 @@ describe('real clients: shell edits are seen too', () => {
       } finally {
         await fake.close();
       }
-      const turns = fake.turns();
-      const told = JSON.stringify(turns.map((x) => x.body));
-      const m =
-        /lock_conflict: your command changed src\/a\.ts, which alice holds — restore it \(git restore src\/a\.ts\)/.exec(
-          told,
-        );
-      t.diagnostic(`${client}: ${m ? m[0] : told.slice(-2000)}`);
-      assert.ok(m, `the model was told: ${told.slice(-3000)}`);
-      const holders = who.agents.filter((a) => a.locks.includes('src/b.ts')).map((a) => a.name);
-      assert.equal(holders.length, 1, JSON.stringify(who));
-      assert.notEqual(holders[0], 'alice');
+      assertShellEditTold(t, client, fake, who);
       // The shell hooks' agent is the session's own (its MCP server's `who` marks it "(you)").
       const mine = fake
         .results()
@@ -131,16 +118,7 @@ describe('real plugin clients: shell edits are seen too', () => {
         await fake.close();
         if (client === 'cline') stopClineHubs(agent.home);
       }
-      const told = JSON.stringify(fake.turns().map((x) => x.body));
-      const m =
-        /lock_conflict: your command changed src\/a\.ts, which alice holds — restore it \(git restore src\/a\.ts\)/.exec(
-          told,
-        );
-      t.diagnostic(`${client}: ${m ? m[0] : told.slice(-2000)}`);
-      assert.ok(m, `the model was told: ${told.slice(-3000)}`);
-      const holders = who.agents.filter((a) => a.locks.includes('src/b.ts')).map((a) => a.name);
-      assert.equal(holders.length, 1, JSON.stringify(who));
-      assert.notEqual(holders[0], 'alice');
+      assertShellEditTold(t, client, fake, who);
     });
   }
 });
