@@ -7,9 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId, Transport } from '@modelcontextprotocol/server';
-import { claudeDeny } from '../clients/answers.js';
 import { derivedAgentName } from '../core/agent-name.js';
-import { busyReason, DECIDE_EDIT_TOOL } from '../core/edit-decision.js';
 import { type DaemonEndpoint, DaemonGone, DaemonLink } from './daemon-link.js';
 // The SDK's own guards are zod schemas: loading them is most of `coord mcp`'s start-up (jsonrpc.ts).
 import {
@@ -19,6 +17,8 @@ import {
   isJSONRPCRequest,
   isJSONRPCResultResponse,
 } from './jsonrpc.js';
+import { HookGuard } from './mcp-hook-guard.js';
+import { discoverUnsupported, isDiscoverProbe, OwnRequests, protocolOf, rpc } from './mcp-own-requests.js';
 
 /** How long a call keeps reconnecting to a daemon that went away before it fails. */
 const RECONNECT_WINDOW_MS = 15_000;
@@ -35,7 +35,6 @@ export interface BridgeOptions {
   log: (message: string) => void;
 }
 
-const INTERNAL = 'coord-bridge:';
 const REVIVE_POLL_MS = 500;
 
 export class Bridge {
@@ -45,14 +44,15 @@ export class Bridge {
   private readonly subscriptions = new Set<string>();
   /** The agent's requests still waiting for an answer. */
   private readonly pending = new Set<RequestId>();
-  private readonly internal = new Map<RequestId, (m: JSONRPCMessage) => void>();
-  private nextInternal = 0;
+  private readonly own = new OwnRequests();
   /** Messages go to the daemon one at a time, in the order the agent sent them. */
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
-  /** decide_edit calls a hook waits on (SPEC §10 down is not slow), and those answered coord_busy here. */
-  private readonly hookCalls = new Set<RequestId>();
-  private readonly answeredBusy = new Set<RequestId>();
+  /** decide_edit calls a hook waits on (SPEC §10 down is not slow), answered coord_busy if the daemon is late. */
+  private readonly hooks = new HookGuard((id, m) => {
+    this.pending.delete(id);
+    this.toAgent(m);
+  });
 
   constructor(private readonly opts: BridgeOptions) {}
 
@@ -60,7 +60,7 @@ export class Bridge {
   run(): Promise<void> {
     return new Promise<void>((resolve) => {
       this.opts.agent.onmessage = (m) => {
-        this.watchHookCall(m);
+        this.hooks.watch(m);
         this.queue = this.queue.then(() => this.forward(m));
       };
       this.opts.agent.onclose = () => {
@@ -163,13 +163,14 @@ export class Bridge {
     );
     if (replay && this.init) {
       try {
-        const answer = await this.ask(link, this.init);
+        const answer = await this.own.ask(link, this.init);
         link.protocolVersion = protocolOf(answer);
         if (this.initialized) {
           await link.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
           this.listen(link);
         }
-        for (const uri of this.subscriptions) await this.ask(link, { ...rpc('resources/subscribe'), params: { uri } });
+        for (const uri of this.subscriptions)
+          await this.own.ask(link, { ...rpc('resources/subscribe'), params: { uri } });
       } catch (err) {
         link.abandon();
         throw err;
@@ -185,65 +186,22 @@ export class Bridge {
     this.link = undefined;
   }
 
-  /**
-   * SPEC §10 "Down is not slow", for the native hook: a client's hook waits on decide_edit only until its own
-   * timeout (`timeout_s`, 30 by default), after which Claude Code would let the edit through unchecked. A
-   * daemon that has not answered 2 s before that (stopped, swamped) gets the edit refused with coord_busy,
-   * here, where the call is seen leaving; its late answer is dropped.
-   */
-  private watchHookCall(m: JSONRPCMessage): void {
-    if (!isJSONRPCRequest(m) || m.method !== 'tools/call') return;
-    const params = m.params as { name?: unknown; arguments?: { timeout_s?: unknown } } | undefined;
-    if (params?.name !== DECIDE_EDIT_TOOL) return;
-    const timeout = Number(params.arguments?.timeout_s ?? 30);
-    const waitS = Math.max(1, (Number.isFinite(timeout) ? timeout : 30) - 2);
-    this.hookCalls.add(m.id);
-    setTimeout(() => {
-      if (!this.hookCalls.delete(m.id)) return;
-      this.answeredBusy.add(m.id);
-      this.pending.delete(m.id);
-      const text = JSON.stringify(claudeDeny(busyReason(waitS)));
-      void this.opts.agent
-        .send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text }] } })
-        .catch((err) => this.opts.log(`stdout: ${(err as Error).message}`));
-    }, waitS * 1000).unref();
-  }
-
   private fromDaemon(m: JSONRPCMessage, link: DaemonLink): void {
-    if ((isJSONRPCResultResponse(m) || isJSONRPCErrorResponse(m)) && m.id !== undefined) {
-      this.hookCalls.delete(m.id);
+    if (isJSONRPCResultResponse(m) || isJSONRPCErrorResponse(m)) {
       // Answered coord_busy already: the agent must not see a second answer.
-      if (this.answeredBusy.delete(m.id)) {
+      if (m.id !== undefined && this.hooks.late(m.id)) {
         this.pending.delete(m.id);
         return;
       }
-    }
-    if (isJSONRPCResultResponse(m) || isJSONRPCErrorResponse(m)) {
-      const own = m.id !== undefined ? this.internal.get(m.id) : undefined;
-      if (own) {
-        own(m);
-        return;
-      }
+      if (this.own.took(m.id, m)) return;
       if (m.id !== undefined) this.pending.delete(m.id);
       if (isJSONRPCResultResponse(m) && m.id === this.init?.id) link.protocolVersion = protocolOf(m);
     }
-    void this.opts.agent.send(m).catch((err) => this.opts.log(`stdout: ${(err as Error).message}`));
+    this.toAgent(m);
   }
 
-  /** A request of the bridge's own (a replay), answered to the bridge and never shown to the agent. */
-  private async ask(link: DaemonLink, request: JSONRPCRequest): Promise<JSONRPCMessage> {
-    const id = `${INTERNAL}${this.nextInternal++}`;
-    const answer = new Promise<JSONRPCMessage>((resolve) => this.internal.set(id, resolve));
-    try {
-      const { answered } = await link.post({ ...request, id });
-      // The answer is read off the stream before the stream ends, so it wins the race if it came at all.
-      const reply = await Promise.race([answer, answered.then(() => undefined)]);
-      if (!reply) throw new DaemonGone(`the daemon did not answer ${request.method}`);
-      if (isJSONRPCErrorResponse(reply)) throw new Error(`${request.method} failed: ${reply.error.message}`);
-      return reply;
-    } finally {
-      this.internal.delete(id);
-    }
+  private toAgent(m: JSONRPCMessage): void {
+    void this.opts.agent.send(m).catch((err) => this.opts.log(`stdout: ${(err as Error).message}`));
   }
 
   /** The standalone stream carries every push; when it ends, the daemon has gone away. */
@@ -288,31 +246,6 @@ export class Bridge {
 
   private fail(id: RequestId, message: string): void {
     this.pending.delete(id);
-    this.hookCalls.delete(id);
-    if (this.answeredBusy.has(id)) return;
-    void this.opts.agent
-      .send({ jsonrpc: '2.0', id, error: { code: -32603, message } })
-      .catch((err) => this.opts.log(`stdout: ${(err as Error).message}`));
+    if (!this.hooks.settled(id)) this.toAgent({ jsonrpc: '2.0', id, error: { code: -32603, message } });
   }
-}
-
-/** `server/discover`: the 2026-07-28 protocol's opening probe. */
-export const DISCOVER = 'server/discover';
-const isDiscoverProbe = (m: JSONRPCRequest): boolean => m.method === DISCOVER;
-
-/** The answer of a server that speaks the 2025 protocols: the client falls back to `initialize`. */
-export const discoverUnsupported = (id: RequestId): JSONRPCMessage => ({
-  jsonrpc: '2.0',
-  id,
-  error: {
-    code: -32601,
-    message: `Method not found: ${DISCOVER} — send initialize (2025-11-25, 2025-06-18, 2025-03-26)`,
-  },
-});
-
-const rpc = (method: string): JSONRPCRequest => ({ jsonrpc: '2.0', id: 0, method });
-
-function protocolOf(m: JSONRPCMessage): string | undefined {
-  const v = isJSONRPCResultResponse(m) ? (m.result as { protocolVersion?: unknown }).protocolVersion : undefined;
-  return typeof v === 'string' ? v : undefined;
 }

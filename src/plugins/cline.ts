@@ -13,15 +13,7 @@
  * hook takes it off (Cline's tool approvals are a callback of its host, which no plugin sees).
  */
 import { CLINE_TOOLS } from '../clients/tool-names.js';
-import {
-  afterShell,
-  beforeShell,
-  commandText,
-  type HookCommand,
-  inProcessHooks,
-  preEditReason,
-  tellWaiting,
-} from './hook-call.js';
+import { type HookCommand, pluginHooks } from './hook-call.js';
 
 /** Cline's tools that write files, and its shell tools: the client profile's list. */
 export const { edit: EDIT_TOOLS, shell: SHELL_TOOLS } = CLINE_TOOLS;
@@ -43,9 +35,8 @@ export interface ClinePlugin {
 }
 
 export function coordPlugin(hook: HookCommand & { prime?: string[] }): ClinePlugin {
-  void inProcessHooks();
   const primed = new Set<string>();
-  const inSandbox = { ...hook, fromParentOfPlugin: true };
+  const hooks = pluginHooks({ ...hook, fromParentOfPlugin: true });
   const callOf = (ctx: BeforeToolContext) => ({
     tool_name: ctx.toolCall.toolName,
     tool_input: ctx.input ?? ctx.toolCall.input,
@@ -61,7 +52,7 @@ export function coordPlugin(hook: HookCommand & { prime?: string[] }): ClinePlug
         const id = ctx.snapshot?.conversationId ?? '';
         if (!hook.prime || primed.has(id)) return undefined;
         primed.add(id);
-        const text = await commandText(hook.prime, process.cwd(), true);
+        const text = await hooks.prime(hook.prime, process.cwd());
         return text ? { appendContext: text } : undefined;
       },
       async beforeTool(ctx) {
@@ -69,24 +60,24 @@ export function coordPlugin(hook: HookCommand & { prime?: string[] }): ClinePlug
         if (tool === ASK_TOOL) {
           const input = (ctx.input ?? ctx.toolCall.input ?? {}) as { question?: unknown };
           const q = typeof input.question === 'string' ? input.question : '';
-          await tellWaiting(inSandbox, process.cwd(), q ? `asks you: ${q}` : 'asks you a question');
+          await hooks.tellWaiting(process.cwd(), q ? `asks you: ${q}` : 'asks you a question');
           return undefined;
         }
         if (SHELL_TOOLS.includes(tool)) {
-          await beforeShell(inSandbox, callOf(ctx));
+          await hooks.beforeShell(callOf(ctx));
           return undefined;
         }
         if (!EDIT_TOOLS.includes(tool)) return undefined;
-        const reason = await preEditReason(inSandbox, callOf(ctx));
+        const reason = await hooks.preEdit(callOf(ctx));
         return reason ? { skip: true, reason } : undefined;
       },
       async afterTool(ctx) {
         if (ctx.toolCall.toolName === ASK_TOOL) {
-          await tellWaiting(inSandbox, process.cwd(), null);
+          await hooks.tellWaiting(process.cwd(), null);
           return undefined;
         }
         if (!SHELL_TOOLS.includes(ctx.toolCall.toolName)) return undefined;
-        const reason = await afterShell(inSandbox, callOf(ctx));
+        const reason = await hooks.afterShell(callOf(ctx));
         return reason ? { appendContext: reason } : undefined;
       },
     },

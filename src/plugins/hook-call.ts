@@ -175,3 +175,20 @@ function spawned(
     child.stdin.end(input === undefined ? '' : JSON.stringify({ cwd, ...input }));
   });
 }
+
+/**
+ * A plugin's hook calls, bound to the command `coord setup` gave it; making them starts loading the hooks into
+ * this process, so the first edit does not wait for it.
+ */
+export function pluginHooks(hook: HookCommand) {
+  void inProcessHooks();
+  return {
+    preEdit: (call: ToolCall) => preEditReason(hook, call),
+    beforeShell: (call: ToolCall) => beforeShell(hook, call),
+    afterShell: (call: ToolCall) => afterShell(hook, call),
+    stop: (cwd: string, again: boolean) => stopReason(hook, cwd, again),
+    tellWaiting: (cwd: string, message: string | null) => tellWaiting(hook, cwd, message),
+    /** `coord prime`'s context (`argv` as setup wrote it). */
+    prime: (argv: string[], cwd: string) => commandText(argv, cwd, hook.fromParentOfPlugin),
+  };
+}

@@ -16,16 +16,7 @@
  */
 
 import { OPENCODE_TOOLS } from '../clients/tool-names.js';
-import {
-  afterShell,
-  beforeShell,
-  commandText,
-  type HookCommand,
-  inProcessHooks,
-  preEditReason,
-  stopReason,
-  tellWaiting,
-} from './hook-call.js';
+import { type HookCommand, pluginHooks } from './hook-call.js';
 
 /** OpenCode's and Kilo's tools that write files, and its shell tool: the client profile's list. */
 export const { edit: EDIT_TOOLS, shell: SHELL_TOOLS } = OPENCODE_TOOLS;
@@ -74,7 +65,7 @@ export interface Hooks {
 }
 
 export function coordPlugin(hook: HookCommand & { prime?: string[] }): (ctx: PluginInput) => Promise<Hooks> {
-  void inProcessHooks();
+  const hooks = pluginHooks(hook);
   const primed = new Map<string, Promise<string>>();
   /** Sessions going on because of the stop check: their next idle does not hold them again. */
   const kept = new Set<string>();
@@ -82,13 +73,13 @@ export function coordPlugin(hook: HookCommand & { prime?: string[] }): (ctx: Plu
     // SPEC §19: waiting for the person, and answered.
     event: async ({ event }) => {
       const said = waitingFor(event);
-      if (said !== undefined) await tellWaiting(hook, ctx.directory, said);
+      if (said !== undefined) await hooks.tellWaiting(ctx.directory, said);
     },
     'experimental.chat.system.transform': async (input, output) => {
       if (!hook.prime || !input.sessionID) return;
       let text = primed.get(input.sessionID);
       if (!text) {
-        text = commandText(hook.prime, ctx.directory);
+        text = hooks.prime(hook.prime, ctx.directory);
         primed.set(input.sessionID, text);
       }
       const context = await text;
@@ -97,16 +88,16 @@ export function coordPlugin(hook: HookCommand & { prime?: string[] }): (ctx: Plu
     'tool.execute.before': async (input, output) => {
       const call = { tool_name: input.tool, tool_input: output.args, cwd: ctx.directory };
       if (SHELL_TOOLS.includes(input.tool)) {
-        await beforeShell(hook, { ...call, ...(input.callID ? { tool_use_id: input.callID } : {}) });
+        await hooks.beforeShell({ ...call, ...(input.callID ? { tool_use_id: input.callID } : {}) });
         return;
       }
       if (!EDIT_TOOLS.includes(input.tool)) return;
-      const reason = await preEditReason(hook, call);
+      const reason = await hooks.preEdit(call);
       if (reason) throw new Error(reason);
     },
     'tool.execute.after': async (input, output) => {
       if (!SHELL_TOOLS.includes(input.tool)) return;
-      const reason = await afterShell(hook, {
+      const reason = await hooks.afterShell({
         tool_name: input.tool,
         tool_input: input.args ?? {},
         cwd: ctx.directory,
@@ -120,7 +111,7 @@ export function coordPlugin(hook: HookCommand & { prime?: string[] }): (ctx: Plu
     'experimental.text.complete': async (input) => {
       const id = input.sessionID;
       const again = kept.delete(id);
-      const reason = await stopReason(hook, ctx.directory, again);
+      const reason = await hooks.stop(ctx.directory, again);
       const session = ctx.client?.session;
       if (!reason || !session?.promptAsync) return;
       kept.add(id);

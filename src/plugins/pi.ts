@@ -14,15 +14,7 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { PI_TOOLS } from '../clients/tool-names.js';
-import {
-  afterShell,
-  beforeShell,
-  commandText,
-  type HookCommand,
-  inProcessHooks,
-  preEditReason,
-  stopReason,
-} from './hook-call.js';
+import { type HookCommand, pluginHooks } from './hook-call.js';
 
 /** Pi's tools that write files, and its shell tool: the client profile's list. */
 export const { edit: EDIT_TOOLS, shell: SHELL_TOOLS } = PI_TOOLS;
@@ -143,7 +135,7 @@ class McpChild {
 
 export function coordExtension(config: PiConfig): (pi: PiApi) => Promise<void> {
   return async (pi) => {
-    void inProcessHooks();
+    const hooks = pluginHooks(config.hook);
     const mcp = new McpChild(config.mcp);
     pi.on('session_shutdown', () => mcp.close());
     let tools: McpTool[] = [];
@@ -177,7 +169,7 @@ export function coordExtension(config: PiConfig): (pi: PiApi) => Promise<void> {
     pi.on('before_agent_start', async (_event, ctx) => {
       if (primed || !config.prime) return undefined;
       primed = true;
-      const text = await commandText(config.prime, ctx.cwd ?? process.cwd());
+      const text = await hooks.prime(config.prime, ctx.cwd ?? process.cwd());
       return text ? { message: { customType: 'coord', content: text, display: false } } : undefined;
     });
     const callOf = (event: { toolName: string; toolCallId?: string; input: unknown }, ctx: { cwd?: string }) => ({
@@ -188,17 +180,17 @@ export function coordExtension(config: PiConfig): (pi: PiApi) => Promise<void> {
     });
     pi.on('tool_call', async (event, ctx) => {
       if (SHELL_TOOLS.includes(event.toolName)) {
-        await beforeShell(config.hook, callOf(event, ctx));
+        await hooks.beforeShell(callOf(event, ctx));
         return undefined;
       }
       if (!EDIT_TOOLS.includes(event.toolName)) return undefined;
-      const reason = await preEditReason(config.hook, callOf(event, ctx));
+      const reason = await hooks.preEdit(callOf(event, ctx));
       return reason ? { block: true, reason } : undefined;
     });
     // SPEC §10 shell edits: a held file the command changed is told to the model after the command's output.
     pi.on('tool_result', async (event, ctx) => {
       if (!SHELL_TOOLS.includes(event.toolName)) return undefined;
-      const reason = await afterShell(config.hook, callOf(event, ctx));
+      const reason = await hooks.afterShell(callOf(event, ctx));
       return reason ? { content: [...event.content, { type: 'text', text: `\n\n${reason}` }] } : undefined;
     });
     // The stop check, at the end of a turn that called no tool (the agent is about to stop): what arrived
@@ -210,7 +202,7 @@ export function coordExtension(config: PiConfig): (pi: PiApi) => Promise<void> {
       if (event.toolResults.length > 0) return;
       const again = kept;
       kept = false;
-      const reason = await stopReason(config.hook, ctx.cwd ?? process.cwd(), again);
+      const reason = await hooks.stop(ctx.cwd ?? process.cwd(), again);
       if (!reason) return;
       kept = true;
       pi.sendMessage(

@@ -9,24 +9,14 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it, type TestContext } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
-import { type Agent, CLIENT_NAMES, hooksWritten, setUpAgent, startAgent, startFake } from './clients.js';
+import { describe, it } from 'node:test';
+import { CLIENT_NAMES, readyAgent, startAgent, startFake } from './clients.js';
 import type { Step } from './fake-model.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, coord, describeRun, makeRepo, tempDir } from './support.js';
 
 const A1 = 'export const a = 1;';
 const CAFE = 'export const cafe = 1;';
-
-async function ready(t: TestContext, client: ClientName, repo: string, stateDir: string): Promise<Agent | null> {
-  const agent = await setUpAgent(client, repo, stateDir);
-  assert.equal(agent.setup.code, 0, `coord setup ${client} --write: ${describeRun(agent.setup)}`);
-  if (!hooksWritten(agent)) {
-    t.skip(`coord setup ${client} --write writes no pre-edit hook yet`);
-    return null;
-  }
-  return agent;
-}
 
 /** A repository with src/a.ts and src/café.ts, and links to them from inside and outside it. */
 function aliasRepo(client: ClientName): { repo: string; outside: string } {
@@ -108,18 +98,12 @@ function steps(client: ClientName, repo: string, outside: string): { labels: str
 }
 
 describe('real clients: every alias of a locked file is refused', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of CLIENT_NAMES) {
     it(`${client}: a symlink (inside and outside the repository), a symlinked folder, ./ .. // spellings, the absolute path and the NFD spelling of a locked file are refused${client === 'codex' ? '; so are a move onto it, a move of it, its delete and an indented header' : ''}`, async (t) => {
       const { repo, outside } = aliasRepo(client);
-      const agent = await ready(t, client, repo, daemon.stateDir);
+      const agent = await readyAgent(t, client, repo, daemon.stateDir);
       if (!agent) return;
       const held = await coord(
         ['lock', 'src/a.ts', `src/caf\u00e9.ts`, '--agent', 'alice', '--lease', '600', '--json'],

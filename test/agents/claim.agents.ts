@@ -4,22 +4,16 @@
  * next request the client sent its (fake) model, byte for byte.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
 import { bytes, CLIENT_NAMES, coordText, setUpAgent, startAgent, startFake, toolName } from './clients.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo } from './support.js';
 
 /** An 80-character title: the §6 budget is stated for one. */
 const TITLE = 'Fix the flaky login test: the session cookie expires between the two retries now';
 
 describe('real clients claim over MCP and read coord text', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of CLIENT_NAMES) {
     it(`${client}: set up by coord setup --write only, it is primed at session start, claims a task, and its model reads an empty inbox in ≤ 64 bytes and a task line in ≤ 140`, async (t) => {

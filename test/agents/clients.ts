@@ -4,13 +4,25 @@
  * was told. The model wiring (base URL, dummy key, provider) is the harness's own and is given on the
  * command line or in the environment, never in the files coord setup manages.
  */
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TestContext } from 'node:test';
 import { startFakeAnthropic } from './fake-anthropic.js';
 import { startFakeGemini } from './fake-gemini.js';
 import type { FakeModel, Step, ToolResult } from './fake-model.js';
 import { startFakeOpenAI } from './fake-openai.js';
-import { type ClientName, cleanEnv, clientBin, coord, isolatedHome, type Run, type Started, start } from './support.js';
+import {
+  type ClientName,
+  cleanEnv,
+  clientBin,
+  coord,
+  describeRun,
+  isolatedHome,
+  type Run,
+  type Started,
+  start,
+} from './support.js';
 
 export const CLIENT_NAMES: ClientName[] = ['claude', 'codex', 'gemini'];
 
@@ -167,4 +179,28 @@ export function hooksWritten(agent: Agent): boolean {
   if (agent.client === 'codex')
     return /hooks[.\]]*PreToolUse|PreToolUse/.test(read(join(agent.home, '.codex', 'config.toml')));
   return /BeforeTool/.test(read(join(agent.home, '.gemini', 'settings.json')));
+}
+
+/**
+ * `client` set up in `repo` (the setup asserted to succeed), or null with the test skipped where coord setup
+ * does not know the client yet, or (`needsHook`) writes it no pre-edit hook yet.
+ */
+export async function readyAgent(
+  t: TestContext,
+  client: ClientName,
+  repo: string,
+  stateDir: string,
+  needsHook = true,
+): Promise<Agent | null> {
+  const agent = await setUpAgent(client, repo, stateDir);
+  if (agent.setup.stderr.includes(`unknown client "${client}"`)) {
+    t.skip(`coord setup ${client} does not exist yet`);
+    return null;
+  }
+  assert.equal(agent.setup.code, 0, `coord setup ${client} --write: ${describeRun(agent.setup)}`);
+  if (needsHook && !hooksWritten(agent)) {
+    t.skip(`coord setup ${client} --write writes no pre-edit hook yet`);
+    return null;
+  }
+  return agent;
 }

@@ -13,9 +13,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { boardForDir } from '../../src/state-dir/board-name.js';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import {
   type Agent,
   argv,
@@ -28,6 +27,7 @@ import {
   startFake,
 } from './clients.js';
 import type { FakeModel, Step } from './fake-model.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, clientBin, describeRun, makeRepo, start } from './support.js';
 
 const A2 = 'export const a = 2;';
@@ -75,13 +75,7 @@ async function run(
 }
 
 describe('real clients: the holes of issue 34 (items 1, 3, 4) are closed through their own tools', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of CLIENT_NAMES) {
     describe(client, () => {

@@ -7,44 +7,29 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it, type TestContext } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
+import { spawnDaemon } from '../support/daemon.js';
 import { waitFor } from '../support/wait-for.js';
 import {
-  type Agent,
   argv,
   CLIENT_NAMES,
   coordText,
   editResult,
   editResults,
   editSteps,
-  hooksWritten,
   modelEnv,
-  setUpAgent,
+  readyAgent,
   startAgent,
   startFake,
   toolName,
 } from './clients.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, clientBin, coord, describeRun, makeRepo, type Run, start, tempDir } from './support.js';
 
 const A1 = 'export const a = 1;';
 const A2 = 'export const a = 2;';
 const B1 = 'export const b = 1;';
 const B2 = 'export const b = 2;';
-
-async function ready(t: TestContext, client: ClientName, repo: string, stateDir: string): Promise<Agent | null> {
-  const agent = await setUpAgent(client, repo, stateDir);
-  if (agent.setup.stderr.includes(`unknown client "${client}"`)) {
-    t.skip(`coord setup ${client} does not exist yet`);
-    return null;
-  }
-  assert.equal(agent.setup.code, 0, `coord setup ${client} --write: ${describeRun(agent.setup)}`);
-  if (!hooksWritten(agent)) {
-    t.skip(`coord setup ${client} --write writes no pre-edit hook yet`);
-    return null;
-  }
-  return agent;
-}
 
 interface Who {
   agents: { name: string; locks: string[]; claims: unknown[] }[];
@@ -58,18 +43,12 @@ async function holders(repo: string, env: NodeJS.ProcessEnv, path: string): Prom
 const read = (repo: string, file: string) => readFileSync(join(repo, file), 'utf8');
 
 describe('real clients: the pre-edit hook enforces locks', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of CLIENT_NAMES) {
     it(`${client}: its model's edit of a file another agent holds is blocked (file unchanged, the model told lock_conflict with the holder), while its edit of a file it locked itself goes through`, async (t) => {
       const repo = makeRepo(`coord-agent-block-${client}-`);
-      const agent = await ready(t, client, repo, daemon.stateDir);
+      const agent = await readyAgent(t, client, repo, daemon.stateDir);
       if (!agent) return;
       const held = await coord(['lock', 'src/a.ts', '--agent', 'alice', '--lease', '600', '--json'], {
         cwd: repo,
@@ -125,9 +104,9 @@ describe('real clients: the pre-edit hook enforces locks', () => {
     const other: ClientName = client === 'claude' ? 'codex' : 'claude';
     it(`${client}: an edit of a free file succeeds and auto-locks it for the session's agent, which blocks ${other}'s edit until the ${client} session ends`, async (t) => {
       const repo = makeRepo(`coord-agent-autolock-${client}-`);
-      const first = await ready(t, client, repo, daemon.stateDir);
+      const first = await readyAgent(t, client, repo, daemon.stateDir);
       if (!first) return;
-      const second = await ready(t, other, repo, daemon.stateDir);
+      const second = await readyAgent(t, other, repo, daemon.stateDir);
       if (!second) return;
       let claimedBy: string[] = [];
       let heldBy: string[] = [];
@@ -212,7 +191,7 @@ describe('real clients: with the daemon down the pre-edit hook fails open', () =
   it('claude: with no daemon and no coord mcp connected (its MCP server, which would start one, left out) the native mcp_tool hook is skipped and the edit goes through', async (t) => {
     const daemon = await spawnDaemon();
     const repo = makeRepo('coord-agent-down-claude-');
-    const agent = await ready(t, 'claude', repo, daemon.stateDir);
+    const agent = await readyAgent(t, 'claude', repo, daemon.stateDir);
     await daemon.stop();
     if (!agent) return;
     const fake = await startFake('claude', [...editSteps('claude', repo, 'src/a.ts', A1, A2), { say: 'done' }]);
@@ -250,7 +229,7 @@ describe('real clients: the stop hook', () => {
       const daemon = await spawnDaemon();
       try {
         const repo = makeRepo(`coord-agent-stop-${client}-`);
-        const agent = await ready(t, client, repo, daemon.stateDir);
+        const agent = await readyAgent(t, client, repo, daemon.stateDir);
         if (!agent) return;
         let id = '';
         const fake = await startFake(client, [

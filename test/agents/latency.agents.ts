@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { ROOT, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
+import { ROOT } from '../support/daemon.js';
 import { median } from '../support/timing.js';
 import {
   type Agent,
@@ -22,6 +22,7 @@ import {
   startFake,
 } from './clients.js';
 import type { Step } from './fake-model.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { cleanEnv, describeRun, makeRepo, tempDir } from './support.js';
 
 /** Edits per client and side: 5 in `test:agents`; `npm run bench:agents` asks for 20 (COORD_LATENCY_EDITS). */
@@ -110,13 +111,7 @@ function steps(agent: Agent, repo: string): Step[] {
 }
 
 describe('the pre-edit hook, timed as the client sees it', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of CLIENT_NAMES) {
     it(`${client}: ${EDITS} edits of a free file with and without coord's hooks (median reported)`, async (t) => {

@@ -8,11 +8,11 @@
  *   the arguments the client adds to each tool included.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { PROFILES } from '../../src/clients/index.js';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { bytes, CLIENT_NAMES, coordText, setUpAgent, startAgent, startFake, toolName } from './clients.js';
 import type { ToolResult } from './fake-model.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, coord, describeRun, makeRepo } from './support.js';
 
 const LOST_CLAIM_BUDGET = 300;
@@ -85,13 +85,7 @@ function splitError(client: ClientName, r: ToolResult): { coord: string; wrapper
 }
 
 describe('what each real client’s model receives of coord', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of CLIENT_NAMES) {
     it(`${client}: a lost claim reaches its model as coord's text in ≤ ${LOST_CLAIM_BUDGET} bytes naming the holder, with no JSON of coord's; its tool definitions fit its profile's surface`, async (t) => {

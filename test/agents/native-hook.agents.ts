@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
 import { waitFor } from '../support/wait-for.js';
 import { editResults, editSteps, setUpAgent, startAgent, startFake, toolName } from './clients.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo, tempDir } from './support.js';
 
 interface Who {
@@ -19,13 +19,7 @@ interface Who {
 }
 
 describe('real Claude Code: the native (mcp_tool) pre-edit hook', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   it("blocks the edit of a file another agent holds, auto-locks a free one for the MCP session's own agent, and the lock dies with the session", async (t) => {
     const repo = makeRepo('coord-agent-native-');

@@ -10,8 +10,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
 import { waitFor } from '../support/wait-for.js';
 import { startFakeChat } from './fake-chat.js';
 import {
@@ -28,6 +27,7 @@ import {
   startNew,
   stopClineHubs,
 } from './new-clients.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo } from './support.js';
 
 const TITLE = 'Fix the flaky login test: the session cookie expires between the two retries now';
@@ -43,13 +43,7 @@ interface Who {
 }
 
 describe('the clients of SPEC §17, set up by coord setup alone', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of NEW_CLIENTS) {
     it(`${client}: its model gets coord's tools and claims a task; an empty inbox, a task line and a lost claim fit their budgets; its edit of a file another agent holds is refused with the holder named, and its edit of a free file auto-locks it for its own agent until it exits`, async (t) => {

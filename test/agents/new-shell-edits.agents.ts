@@ -9,26 +9,17 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
 import { startFakeChat } from './fake-chat.js';
 import { coordTool, type NewClient, setUpNew, startNew } from './new-clients.js';
+import { assertShellEditTold, type Who } from './shell-edit-checks.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo } from './support.js';
-
-interface Who {
-  agents: { name: string; locks: string[] }[];
-}
 
 const SHELL: Partial<Record<NewClient, string>> = { copilot: 'bash', qwen: 'run_shell_command' };
 
 describe('real clients of SPEC §17: shell edits are seen too', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of ['copilot', 'qwen'] as const) {
     it(`${client}: a shell command that changes a file another agent holds is reported to the model with lock_conflict and the restore hint; the free file it changed is auto-locked`, async (t) => {
@@ -65,16 +56,7 @@ describe('real clients of SPEC §17: shell edits are seen too', () => {
       } finally {
         await fake.close();
       }
-      const told = JSON.stringify(fake.turns().map((x) => x.body));
-      const m =
-        /lock_conflict: your command changed src\/a\.ts, which alice holds — restore it \(git restore src\/a\.ts\)/.exec(
-          told,
-        );
-      t.diagnostic(`${client}: ${m ? m[0] : JSON.stringify(fake.results()).slice(0, 1500)}`);
-      assert.ok(m, `the model was told: ${told.slice(-3000)}`);
-      const holders = who.agents.filter((a) => a.locks.includes('src/b.ts')).map((a) => a.name);
-      assert.equal(holders.length, 1, JSON.stringify(who));
-      assert.notEqual(holders[0], 'alice');
+      assertShellEditTold(t, client, fake, who, () => JSON.stringify(fake.results()).slice(0, 1500));
       // The shell hooks' agent is the session's own (its MCP server's `who` marks it "(you)").
       const mine = fake
         .results()

@@ -11,12 +11,12 @@
  */
 import assert from 'node:assert/strict';
 import { loadavg } from 'node:os';
-import { after, before, describe, it, type TestContext } from 'node:test';
+import { describe, it } from 'node:test';
 import { boardForDir } from '../../src/state-dir/board-name.js';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { median } from '../support/timing.js';
-import { type Agent, bytes, coordText, setUpAgent, startAgent, startFake, toolName } from './clients.js';
+import { type Agent, bytes, coordText, readyAgent, startAgent, startFake, toolName } from './clients.js';
 import type { FakeModel, Recorded, Step } from './fake-model.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, coord, describeRun, makeRepo, type Run } from './support.js';
 
 const ROUNDS = 3;
@@ -33,24 +33,8 @@ interface Sent {
   receipts: Receipt[];
 }
 
-async function ready(t: TestContext, client: ClientName, repo: string, stateDir: string): Promise<Agent | null> {
-  const agent = await setUpAgent(client, repo, stateDir);
-  if (agent.setup.stderr.includes(`unknown client "${client}"`)) {
-    t.skip(`coord setup ${client} does not exist yet`);
-    return null;
-  }
-  assert.equal(agent.setup.code, 0, `coord setup ${client} --write: ${describeRun(agent.setup)}`);
-  return agent;
-}
-
 describe('real clients: a message from another agent reaches the model', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   /** The session's agent, as the board knows it once its first coord call is made. */
   async function sessionAgent(client: ClientName, repo: string, agent: Agent): Promise<string> {
@@ -78,7 +62,7 @@ describe('real clients: a message from another agent reaches the model', () => {
 
   it('claude: a message sent while its model is in a turn is pushed, and the very next model request carries it', async (t) => {
     const repo = makeRepo('coord-agent-push-claude-');
-    const agent = await ready(t, 'claude', repo, daemon.stateDir);
+    const agent = await readyAgent(t, 'claude', repo, daemon.stateDir, false);
     if (!agent) return;
     const board = boardOf(repo);
     const rounds: {
@@ -164,7 +148,7 @@ describe('real clients: a message from another agent reaches the model', () => {
   for (const client of ['codex', 'gemini'] as const) {
     it(`${client}: a message reaches the model from its next inbox, another at its stop hook — each exactly once`, async (t) => {
       const repo = makeRepo(`coord-agent-msg-${client}-`);
-      const agent = await ready(t, client, repo, daemon.stateDir);
+      const agent = await readyAgent(t, client, repo, daemon.stateDir, false);
       if (!agent) return;
       const board = boardOf(repo);
       let me = '';

@@ -5,8 +5,7 @@
  * every round exactly one wins; every other model reads that the task is held, and by whom.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
 import { startFakeChat } from './fake-chat.js';
 import type { FakeModel } from './fake-model.js';
 import {
@@ -18,19 +17,14 @@ import {
   startNew,
   stopClineHubs,
 } from './new-clients.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo } from './support.js';
 
 /** Rounds of the race: each a fresh task all six claim at once. */
 const ROUNDS = 3;
 
 describe('real clients race for one task', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   it('six clients claim one task at once, three rounds: in each exactly one wins, and every other model is told the task is held and by whom', async (t) => {
     const repo = makeRepo('coord-agent-race-');

@@ -11,13 +11,14 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { COORD, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
+import { COORD } from '../support/daemon.js';
 import { editSteps as geminiEditSteps, modelEnv as geminiModelEnv } from './clients.js';
 import { startFakeChat } from './fake-chat.js';
 import { startFakeGemini } from './fake-gemini.js';
 import type { FakeModel, Step } from './fake-model.js';
 import { binOf, coordTool as newCoordTool, editSteps as newEditSteps } from './new-clients.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { cleanEnv, clientBin, coord, describeRun, isolatedHome, makeRepo, run } from './support.js';
 
 const CLIENTS = ['gemini', 'qwen', 'copilot', 'opencode'] as const;
@@ -124,13 +125,7 @@ function doTask(client: Client, tree: string, taskId: string): Step[] {
 }
 
 describe('coord run with the real Gemini CLI, Qwen Code, Copilot CLI and OpenCode', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of CLIENTS) {
     it(`${client}:1 --once: the agent edits (its pre-edit hook auto-locks), commits in its linked work tree and submits; the user's files are untouched`, async () => {

@@ -8,12 +8,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { COORD, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
+import { COORD, type SpawnedDaemon } from '../support/daemon.js';
 import { modelEnv } from './clients.js';
 import { startFakeAnthropic } from './fake-anthropic.js';
 import type { Step } from './fake-model.js';
 import { startFakeOpenAI } from './fake-openai.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { cleanEnv, coord, describeRun, isolatedHome, makeRepo, run, type Started, start } from './support.js';
 
 const coordRunArgs = (args: string[]) => [...COORD.slice(1), 'run', ...args];
@@ -83,13 +84,7 @@ const doTask = (tree: string, taskId: string, from: string, to: string): Step[] 
 ];
 
 describe('coord run with the real Claude Code', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   it('claude:1 --once: the ready task is claimed for a fresh agent, done in its own work tree, committed and submitted', async () => {
     const repo = makeRepo('coord-run-');
@@ -322,13 +317,7 @@ describe('coord run with the real Claude Code', () => {
 });
 
 describe('coord run --integrate with the real Claude Code and Codex', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   it('a plan of 5 tasks with dependencies, claude:2,codex:1 --integrate: all merged in dependency order, each on its own branch and work tree, never more processes than asked', async () => {
     const repo = makeRepo('coord-run-plan-');

@@ -8,16 +8,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
+import { spawnDaemon } from '../support/daemon.js';
 import { argv, modelEnv, setUpAgent, startAgent, startFake, toolName } from './clients.js';
 import { startFakeChat } from './fake-chat.js';
 import { coordTool, type NewClient, setUpNew, startNew, stopClineHubs } from './new-clients.js';
+import { assertShellEditTold, type Who } from './shell-edit-checks.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, clientBin, coord, describeRun, makeRepo, start, tempDir } from './support.js';
-
-interface Who {
-  agents: { name: string; locks: string[] }[];
-}
 
 const SHELL: Partial<Record<ClientName, (command: string) => { tool: string; args: Record<string, unknown> }>> = {
   claude: (command) => ({ tool: 'Bash', args: { command, description: 'edit from the shell' } }),
@@ -27,13 +25,7 @@ const SHELL: Partial<Record<ClientName, (command: string) => { tool: string; arg
 };
 
 describe('real clients: shell edits are seen too', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of ['claude', 'codex', 'gemini'] as const) {
     it(`${client}: a shell command that changes a file another agent holds is reported to the model with lock_conflict and the restore hint; the free file it changed is auto-locked`, async (t) => {
@@ -73,17 +65,7 @@ describe('real clients: shell edits are seen too', () => {
       } finally {
         await fake.close();
       }
-      const turns = fake.turns();
-      const told = JSON.stringify(turns.map((x) => x.body));
-      const m =
-        /lock_conflict: your command changed src\/a\.ts, which alice holds — restore it \(git restore src\/a\.ts\)/.exec(
-          told,
-        );
-      t.diagnostic(`${client}: ${m ? m[0] : told.slice(-2000)}`);
-      assert.ok(m, `the model was told: ${told.slice(-3000)}`);
-      const holders = who.agents.filter((a) => a.locks.includes('src/b.ts')).map((a) => a.name);
-      assert.equal(holders.length, 1, JSON.stringify(who));
-      assert.notEqual(holders[0], 'alice');
+      assertShellEditTold(t, client, fake, who);
       // The shell hooks' agent is the session's own (its MCP server's `who` marks it "(you)").
       const mine = fake
         .results()
@@ -107,13 +89,7 @@ const PLUGIN_SHELL: Record<
 };
 
 describe('real plugin clients: shell edits are seen too', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of ['opencode', 'kilo', 'cline', 'pi'] as const satisfies NewClient[]) {
     it(`${client}: a shell command that changes a file another agent holds is reported to the model with lock_conflict and the restore hint; the free file it changed is auto-locked`, async (t) => {
@@ -142,16 +118,7 @@ describe('real plugin clients: shell edits are seen too', () => {
         await fake.close();
         if (client === 'cline') stopClineHubs(agent.home);
       }
-      const told = JSON.stringify(fake.turns().map((x) => x.body));
-      const m =
-        /lock_conflict: your command changed src\/a\.ts, which alice holds — restore it \(git restore src\/a\.ts\)/.exec(
-          told,
-        );
-      t.diagnostic(`${client}: ${m ? m[0] : told.slice(-2000)}`);
-      assert.ok(m, `the model was told: ${told.slice(-3000)}`);
-      const holders = who.agents.filter((a) => a.locks.includes('src/b.ts')).map((a) => a.name);
-      assert.equal(holders.length, 1, JSON.stringify(who));
-      assert.notEqual(holders[0], 'alice');
+      assertShellEditTold(t, client, fake, who);
     });
   }
 });

@@ -7,10 +7,10 @@
  * a plugin (docs/clients.md).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
 import { startFakeChat } from './fake-chat.js';
 import { coordTool, type NewClient, pinOf, setUpNew, startNew } from './new-clients.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo } from './support.js';
 
 const WITH_STOP: NewClient[] = ['copilot', 'qwen', 'opencode', 'kilo', 'pi'];
@@ -27,13 +27,7 @@ const TODO: Partial<Record<NewClient, string>> = {
 const NEWS = 'the parser is yours now, tests in test/parse';
 
 describe('the stop check with the real clients, set up by coord setup alone', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of WITH_STOP) {
     it(`${client}: a message that arrived while the agent worked is sent to its model when it would stop, once; then it stops`, {

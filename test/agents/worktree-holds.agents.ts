@@ -9,20 +9,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it, type TestContext } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
-import {
-  type Agent,
-  CLIENT_NAMES,
-  editResults,
-  editSteps,
-  hooksWritten,
-  setUpAgent,
-  startAgent,
-  startFake,
-} from './clients.js';
+import { describe, it } from 'node:test';
+import { type Agent, CLIENT_NAMES, editResults, editSteps, readyAgent, startAgent, startFake } from './clients.js';
 import type { Step } from './fake-model.js';
-import { type ClientName, coord, describeRun, makeRepo } from './support.js';
+import { suiteDaemon } from './suite-daemon.js';
+import { coord, describeRun, makeRepo } from './support.js';
 
 const A1 = 'export const a = 1;';
 const A2 = 'export const a = 2;';
@@ -35,20 +26,6 @@ const git = (cwd: string, ...args: string[]) =>
     encoding: 'utf8',
     stdio: 'pipe',
   });
-
-async function ready(t: TestContext, client: ClientName, tree: string, stateDir: string): Promise<Agent | null> {
-  const agent = await setUpAgent(client, tree, stateDir);
-  if (agent.setup.stderr.includes(`unknown client "${client}"`)) {
-    t.skip(`coord setup ${client} does not exist yet`);
-    return null;
-  }
-  assert.equal(agent.setup.code, 0, `coord setup ${client} --write: ${describeRun(agent.setup)}`);
-  if (!hooksWritten(agent)) {
-    t.skip(`coord setup ${client} --write writes no pre-edit hook yet`);
-    return null;
-  }
-  return agent;
-}
 
 /** One headless run of `agent` in `cwd` with these steps; the client's edit results as the model read them. */
 async function run(agent: Agent, cwd: string, steps: Step[], prompt: string) {
@@ -63,13 +40,7 @@ async function run(agent: Agent, cwd: string, steps: Step[], prompt: string) {
 }
 
 describe('real clients meet a change hold of another work tree (SPEC §14)', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   it('two real clients in two work trees: Claude Code as agent A claims, edits, is refused a dirty submit, submits after the commit; Codex as agent B is refused its edit of that path with the hold reason, allowed after the merge', async (t) => {
     const main = realpathSync(makeRepo('coord-agent-two-'));
@@ -77,8 +48,8 @@ describe('real clients meet a change hold of another work tree (SPEC §14)', () 
     const wtB = `${main}-wt-b`;
     git(main, 'worktree', 'add', '-q', '-b', 'feat-a', wtA);
     git(main, 'worktree', 'add', '-q', '-b', 'feat-b', wtB);
-    const a = await ready(t, 'claude', wtA, daemon.stateDir);
-    const b = a && (await ready(t, 'codex', wtB, daemon.stateDir));
+    const a = await readyAgent(t, 'claude', wtA, daemon.stateDir);
+    const b = a && (await readyAgent(t, 'codex', wtB, daemon.stateDir));
     if (!a || !b) return;
     const posted = await coord(['post', 'Set a to 3', '--json'], { cwd: main, env: a.env });
     const id = (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
@@ -137,7 +108,7 @@ describe('real clients meet a change hold of another work tree (SPEC §14)', () 
       const wtB = `${main}-wt-b`;
       git(main, 'worktree', 'add', '-q', '-b', 'feat-a', wtA);
       git(main, 'worktree', 'add', '-q', '-b', 'feat-b', wtB);
-      const agent = await ready(t, client, wtB, daemon.stateDir);
+      const agent = await readyAgent(t, client, wtB, daemon.stateDir);
       if (!agent) return;
       const cli = (cwd: string, ...args: string[]) => coord([...args, '--json'], { cwd, env: agent.env });
       const json = async (cwd: string, ...args: string[]) => {

@@ -6,19 +6,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { describe, it } from 'node:test';
 import { CLIENT_NAMES, coordText, setUpAgent, startAgent, startFake, toolName } from './clients.js';
+import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo, tempDir } from './support.js';
 
 describe('a real client in a linked worktree shares the main worktree board', () => {
-  let daemon: SpawnedDaemon;
-  before(async () => {
-    daemon = await spawnDaemon();
-  });
-  after(async () => {
-    await daemon.stop();
-  });
+  const daemon = suiteDaemon();
 
   for (const client of CLIENT_NAMES) {
     it(`${client}: started in a linked worktree, its model sees the task posted from the main worktree`, async (t) => {

@@ -17,7 +17,7 @@ import { CTIME_SLACK_MS } from '../../src/core/shell-edits.js';
 import { boardForDir } from '../../src/state-dir/board-name.js';
 import { hookKeyOf } from '../../src/state-dir/token.js';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
-import { repoWithWorktrees } from '../worktrees/git-repo.js';
+import { committedRepo, holdersOn, lockOn } from './daemon-on-repo.js';
 
 /** File times tell what a command wrote: a file changed before it must be older than the kernel's clock slack. */
 const aged = () => new Promise((r) => setTimeout(r, CTIME_SLACK_MS * 3));
@@ -31,12 +31,7 @@ describe('shell edits seen by the daemon through the http hook', () => {
   before(async () => {
     d = await spawnDaemon();
     key = hookKeyOf(d.token);
-    repo = repoWithWorktrees(0).main;
-    writeFileSync(join(repo, '.gitignore'), 'build/\n');
-    for (const f of ['src/held.ts', 'src/free.ts', 'src/dirty.ts', 'src/restored.ts', 'src/gone.ts'])
-      writeFileSync(join(repo, f), '1\n');
-    execFileSync('git', ['add', '.'], { cwd: repo });
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'y'], { cwd: repo });
+    repo = committedRepo(['src/held.ts', 'src/free.ts', 'src/dirty.ts', 'src/restored.ts', 'src/gone.ts']);
     board = boardForDir(repo) ?? '';
   });
   after(async () => {
@@ -64,14 +59,8 @@ describe('shell edits seen by the daemon through the http hook', () => {
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-  const holders = async () => {
-    const { locks } = (await (await d.fetch(`/v1/locks?board=${board}`)).json()) as {
-      locks: { agent: string; resources: string[] }[];
-    };
-    return Object.fromEntries(locks.flatMap((l) => l.resources.map((r) => [r, l.agent])));
-  };
-  const lock = (agent: string, path: string) =>
-    d.fetch('/v1/locks', { method: 'POST', json: { agent, board, resources: [path], lease_s: 600 } });
+  const holders = () => holdersOn(d, board);
+  const lock = (agent: string, path: string) => lockOn(d, board, agent, path);
 
   test("a command that changes a file another agent holds is answered with Claude Code's block and the restore hint; the free files it changed become the session agent's", async () => {
     assert.equal((await lock('alice', 'src/held.ts')).status, 201);

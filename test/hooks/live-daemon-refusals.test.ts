@@ -8,36 +8,21 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { boardForDir } from '../../src/state-dir/board-name.js';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
-import { repoWithWorktrees } from '../worktrees/git-repo.js';
+import { describe, test } from 'node:test';
+import { daemonOnRepo, lockOn } from './daemon-on-repo.js';
 import { runCoord } from './run-hook.js';
 
 describe("a live daemon's refusal is never read as down", () => {
-  let d: SpawnedDaemon;
-  let repo: string;
-  let board: string;
-  before(async () => {
-    d = await spawnDaemon();
-    repo = repoWithWorktrees(0).main;
-    board = boardForDir(repo) ?? '';
-  });
-  after(async () => {
-    await d.stop();
-  });
+  const on = daemonOnRepo();
 
   const edit = (client: string, input: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) =>
-    runCoord(['hook', 'pre-edit', '--client', client, '--state', d.stateDir], {
-      stdin: { hook_event_name: 'PreToolUse', cwd: repo, ...input },
+    runCoord(['hook', 'pre-edit', '--client', client, '--state', on.d.stateDir], {
+      stdin: { hook_event_name: 'PreToolUse', cwd: on.root, ...input },
       env,
-      cwd: repo,
+      cwd: on.root,
     });
   const lock = async (agent: string, path: string) =>
-    assert.equal(
-      (await d.fetch('/v1/locks', { method: 'POST', json: { agent, board, resources: [path], lease_s: 600 } })).status,
-      201,
-    );
+    assert.equal((await lockOn(on.d, on.board, agent, path)).status, 201);
   const reasonOf = (stdout: string): string => {
     const out = JSON.parse(stdout).hookSpecificOutput;
     assert.equal(out.permissionDecision, 'deny');
@@ -65,7 +50,7 @@ describe("a live daemon's refusal is never read as down", () => {
       tool_input: { command: ['*** Begin Patch', ...free, '*** End Patch'].join('\n') },
     });
     assert.deepEqual([ok.code, ok.stdout, ok.stderr], [0, '', '']);
-    const { locks } = (await (await d.fetch(`/v1/locks?board=${board}`)).json()) as {
+    const { locks } = (await (await on.d.fetch(`/v1/locks?board=${on.board}`)).json()) as {
       locks: { resources: string[] }[];
     };
     const held = new Set(locks.flatMap((l) => l.resources));
@@ -80,7 +65,7 @@ describe("a live daemon's refusal is never read as down", () => {
     test(`an agent name the daemon does not accept (${JSON.stringify(name)}) refuses the edit, saying why — never "edit allowed"`, async () => {
       const r = await edit(
         'claude',
-        { tool_name: 'Write', tool_input: { file_path: join(repo, 'src/named.ts') } },
+        { tool_name: 'Write', tool_input: { file_path: join(on.root, 'src/named.ts') } },
         { COORD_AGENT: name, CLAUDE_CODE_SESSION_ID: 'sess-name' },
       );
       assert.equal(r.code, 0, r.stderr);
@@ -95,19 +80,19 @@ describe("a live daemon's refusal is never read as down", () => {
     await lock('alice', 'lib/');
     const deep = join(...Array.from({ length: 60 }, (_, i) => `folder-number-${String(i).padStart(3, '0')}`));
     assert.ok(deep.length > 1024);
-    mkdirSync(join(repo, 'lib', deep), { recursive: true });
+    mkdirSync(join(on.root, 'lib', deep), { recursive: true });
     for (const mode of ['', 'strict']) {
       const r = await edit(
         'claude',
-        { tool_name: 'Write', tool_input: { file_path: join(repo, 'lib', deep, 'x.ts') } },
+        { tool_name: 'Write', tool_input: { file_path: join(on.root, 'lib', deep, 'x.ts') } },
         { CLAUDE_CODE_SESSION_ID: 'sess-deep', COORD_GUARD: mode },
       );
       assert.equal(r.code, 0, r.stderr);
       assert.match(reasonOf(r.stdout), /^lock_conflict: lib\/folder-number-000\/.* is held by alice \(as lib\/\)/);
     }
 
-    mkdirSync(join(repo, 'other', deep), { recursive: true });
-    const file = { tool_name: 'Write', tool_input: { file_path: join(repo, 'other', deep, 'y.ts') } };
+    mkdirSync(join(on.root, 'other', deep), { recursive: true });
+    const file = { tool_name: 'Write', tool_input: { file_path: join(on.root, 'other', deep, 'y.ts') } };
     const mine = await edit('claude', file, { CLAUDE_CODE_SESSION_ID: 'sess-deep' });
     assert.deepEqual([mine.code, mine.stdout, mine.stderr], [0, '', '']);
     const theirs = await edit('claude', file, { CLAUDE_CODE_SESSION_ID: 'sess-deep-2' });

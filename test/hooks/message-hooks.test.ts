@@ -6,13 +6,12 @@
  * session's hooks.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { identify } from '../../src/client/agent-identity.js';
-import { boardForDir } from '../../src/state-dir/board-name.js';
-import { COORD, childEnv, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
-import { repoWithWorktrees } from '../worktrees/git-repo.js';
+import { COORD, childEnv } from '../support/daemon.js';
+import { daemonOnRepo } from './daemon-on-repo.js';
 import { runCoord } from './run-hook.js';
 
 const [cmd, ...base] = COORD as [string, ...string[]];
@@ -25,35 +24,28 @@ interface Receipt {
 }
 
 describe('messages at session start and at the stop hook', () => {
-  let d: SpawnedDaemon;
-  let root: string;
-  let board: string;
-  before(async () => {
-    d = await spawnDaemon();
-    root = repoWithWorktrees(0).main;
-    board = boardForDir(root) ?? '';
-  });
-  after(async () => {
-    await d.stop();
-  });
+  const on = daemonOnRepo();
 
   const claude = (session: string) => {
     const env = { CLAUDE_CODE_SESSION_ID: session };
     return { env, agent: identify('claude', env)?.agent ?? '' };
   };
   const hook = (args: string[], env: NodeJS.ProcessEnv, stdin: Record<string, unknown> = {}) =>
-    runCoord([...args, '--state', d.stateDir], { stdin: { cwd: root, ...stdin }, env, cwd: root });
+    runCoord([...args, '--state', on.d.stateDir], { stdin: { cwd: on.root, ...stdin }, env, cwd: on.root });
   const prime = (env: NodeJS.ProcessEnv) =>
     hook(['prime', '--client', 'claude'], env, { hook_event_name: 'SessionStart', source: 'startup' });
   const stop = (env: NodeJS.ProcessEnv, active = false) =>
     hook(['hook', 'stop', '--client', 'claude'], env, { hook_event_name: 'Stop', stop_hook_active: active });
   const send = async (to: string, text: string, extra: Record<string, unknown> = {}) => {
-    const res = await d.fetch('/v1/messages', { method: 'POST', json: { board, agent: 'alice', to, text, ...extra } });
+    const res = await on.d.fetch('/v1/messages', {
+      method: 'POST',
+      json: { board: on.board, agent: 'alice', to, text, ...extra },
+    });
     assert.equal(res.status, 201, await res.clone().text());
     return ((await res.json()) as { message: { id: string } }).message.id;
   };
   const receipt = async (id: string): Promise<Receipt> => {
-    const sent = (await (await d.fetch(`/v1/messages?agent=alice&box=sent&board=${board}`)).json()) as {
+    const sent = (await (await on.d.fetch(`/v1/messages?agent=alice&box=sent&board=${on.board}`)).json()) as {
       messages: { id: string; receipts: Receipt[] }[];
     };
     const r = sent.messages.find((m) => m.id === id)?.receipts[0];
@@ -70,7 +62,7 @@ describe('messages at session start and at the stop hook', () => {
     assert.equal((first.stdout.match(new RegExp(id, 'g')) ?? []).length, 1, 'listed once, not also by the inbox');
     assert.equal((await receipt(id)).delivered_via, 'prime');
     assert.match((await prime(env)).stdout, new RegExp(`^msg ${id} `, 'm'), 'reading never consumes');
-    await d.fetch(`/v1/messages/${id}/ack`, { method: 'POST', json: { agent } });
+    await on.d.fetch(`/v1/messages/${id}/ack`, { method: 'POST', json: { agent } });
     assert.doesNotMatch((await prime(env)).stdout, new RegExp(id), 'gone once acknowledged');
   });
 
@@ -78,9 +70,9 @@ describe('messages at session start and at the stop hook', () => {
     const { env, agent } = claude('prime-crowded');
     for (let i = 0; i < 12; i++) await send(agent, `message ${i} `.padEnd(300, 'x'));
     for (let i = 0; i < 10; i++)
-      await d.fetch('/v1/tasks', {
+      await on.d.fetch('/v1/tasks', {
         method: 'POST',
-        json: { board, agent: 'alice', title: `task ${i}`.padEnd(90, '.') },
+        json: { board: on.board, agent: 'alice', title: `task ${i}`.padEnd(90, '.') },
       });
     const r = await prime(env);
     assert.ok(Buffer.byteLength(r.stdout) <= 1001, `${Buffer.byteLength(r.stdout)} bytes`);
@@ -93,7 +85,10 @@ describe('messages at session start and at the stop hook', () => {
     assert.equal((await stop(env)).stdout, '', 'nothing for it yet');
     const id = await send(agent, 'CI is red on main, can you look?');
     const task = (await (
-      await d.fetch('/v1/tasks', { method: 'POST', json: { board, agent: 'alice', title: 'review it', for: agent } })
+      await on.d.fetch('/v1/tasks', {
+        method: 'POST',
+        json: { board: on.board, agent: 'alice', title: 'review it', for: agent },
+      })
     ).json()) as { task: { id: string } };
     assert.equal((await stop(env, true)).stdout, '', 'a client already continuing for a stop hook is let go');
     assert.equal((await receipt(id)).delivered_at, null, '…and nothing was recorded as shown');
@@ -109,7 +104,7 @@ describe('messages at session start and at the stop hook', () => {
   test('a message the agent has already been shown (inbox) does not block its stop', async () => {
     const { env, agent } = claude('stop-seen');
     const id = await send(agent, 'FYI: I renamed the config loader');
-    await d.fetch(`/v1/inbox?agent=${encodeURIComponent(agent)}&board=${board}`);
+    await on.d.fetch(`/v1/inbox?agent=${encodeURIComponent(agent)}&board=${on.board}`);
     assert.equal((await receipt(id)).delivered_via, 'inbox');
     assert.equal((await stop(env)).stdout, '');
   });
@@ -118,8 +113,8 @@ describe('messages at session start and at the stop hook', () => {
     const env = { CLAUDE_CODE_SESSION_ID: 'mcp-and-hooks' };
     const transport = new StdioClientTransport({
       command: cmd,
-      args: [...base, 'mcp', '--client', 'claude', '--state', d.stateDir],
-      cwd: root,
+      args: [...base, 'mcp', '--client', 'claude', '--state', on.d.stateDir],
+      cwd: on.root,
       env: childEnv({ COORD_AGENT: '', COORD_BOARD: '', ...env }) as Record<string, string>,
       stderr: 'pipe',
     });
@@ -128,7 +123,7 @@ describe('messages at session start and at the stop hook', () => {
     try {
       // The name it acts as: the sender of what it sends.
       await mcp.callTool({ name: 'send_message', arguments: { to: 'alice', text: 'who am I?' } });
-      const got = (await (await d.fetch(`/v1/messages?agent=alice&board=${board}`)).json()) as {
+      const got = (await (await on.d.fetch(`/v1/messages?agent=alice&board=${on.board}`)).json()) as {
         messages: { from: string; text: string }[];
       };
       const name = got.messages.find((m) => m.text === 'who am I?')?.from ?? '';

@@ -4,37 +4,26 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { boardForDir } from '../../src/state-dir/board-name.js';
-import { COORD, childEnv, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { COORD, childEnv } from '../support/daemon.js';
 import { waitFor } from '../support/wait-for.js';
-import { repoWithWorktrees } from '../worktrees/git-repo.js';
+import { daemonOnRepo } from './daemon-on-repo.js';
 import { runCoord } from './run-hook.js';
 
 const [cmd, ...base] = COORD as [string, ...string[]];
 
 describe('one agent across a session’s MCP server and hooks', () => {
-  let d: SpawnedDaemon;
-  let root: string;
-  let board: string;
-  before(async () => {
-    d = await spawnDaemon();
-    root = repoWithWorktrees(0).main;
-    board = boardForDir(root) ?? '';
-  });
-  after(async () => {
-    await d.stop();
-  });
+  const on = daemonOnRepo();
 
   /** `named: false`: started as the `.mcp.json` entry Claude Code and Copilot CLI share starts it, without --client. */
   async function mcp(client: string, env: NodeJS.ProcessEnv, named = true) {
     const transport = new StdioClientTransport({
       command: cmd,
       // The core set: Gemini CLI's default (lean) leaves lock_files out, which this test calls.
-      args: [...base, 'mcp', ...(named ? ['--client', client] : []), '--tools', 'core', '--state', d.stateDir],
-      cwd: root,
+      args: [...base, 'mcp', ...(named ? ['--client', client] : []), '--tools', 'core', '--state', on.d.stateDir],
+      cwd: on.root,
       env: childEnv({ COORD_AGENT: '', COORD_BOARD: '', ...env }) as Record<string, string>,
       stderr: 'pipe',
     });
@@ -47,19 +36,21 @@ describe('one agent across a session’s MCP server and hooks', () => {
     return { client: c, call };
   }
   const edit = (client: string, file: string, env: NodeJS.ProcessEnv, session?: string) =>
-    runCoord(['hook', 'pre-edit', '--client', client, '--state', d.stateDir], {
+    runCoord(['hook', 'pre-edit', '--client', client, '--state', on.d.stateDir], {
       stdin: {
-        cwd: root,
+        cwd: on.root,
         tool_name: client === 'copilot' ? 'edit' : 'Edit',
-        tool_input: { file_path: join(root, file), path: join(root, file) },
+        tool_input: { file_path: join(on.root, file), path: join(on.root, file) },
         ...(session ? { session_id: session } : {}),
       },
       env,
-      cwd: root,
+      cwd: on.root,
     });
   const locksOf = async (agent: string) =>
     (
-      (await (await d.fetch(`/v1/locks?board=${board}`)).json()) as { locks: { agent: string; resources: string[] }[] }
+      (await (await on.d.fetch(`/v1/locks?board=${on.board}`)).json()) as {
+        locks: { agent: string; resources: string[] }[];
+      }
     ).locks.filter((l) => l.agent === agent);
 
   test('Claude Code: its own lock_files never blocks its edit; its auto-locks and locks are freed when its coord mcp exits', async () => {

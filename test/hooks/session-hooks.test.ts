@@ -3,31 +3,19 @@
  * answers Gemini CLI in JSON; the stop hook blocks once for a task handed to the agent, never twice.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { identify } from '../../src/client/agent-identity.js';
-import { boardForDir } from '../../src/state-dir/board-name.js';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
-import { repoWithWorktrees } from '../worktrees/git-repo.js';
+import { daemonOnRepo } from './daemon-on-repo.js';
 import { runCoord } from './run-hook.js';
 
 describe('session-start and stop hooks', () => {
-  let d: SpawnedDaemon;
-  let root: string;
-  let board: string;
+  const on = daemonOnRepo();
   const session = { CLAUDE_CODE_SESSION_ID: 'primed-session' };
   const me = identify('claude', session)?.agent ?? '';
-  before(async () => {
-    d = await spawnDaemon();
-    root = repoWithWorktrees(0).main;
-    board = boardForDir(root) ?? '';
-  });
-  after(async () => {
-    await d.stop();
-  });
   const hook = (args: string[], stdin: unknown, env: NodeJS.ProcessEnv = session) =>
-    runCoord([...args, '--state', d.stateDir], { stdin: { cwd: root, ...(stdin as object) }, env, cwd: root });
+    runCoord([...args, '--state', on.d.stateDir], { stdin: { cwd: on.root, ...(stdin as object) }, env, cwd: on.root });
   const post = (json: Record<string, unknown>) =>
-    d.fetch('/v1/tasks', { method: 'POST', json: { board, agent: 'poster', ...json } });
+    on.d.fetch('/v1/tasks', { method: 'POST', json: { board: on.board, agent: 'poster', ...json } });
 
   test('coord prime names the agent and board, lists its inbox and the four rules, in at most 1,000 bytes', async () => {
     for (let i = 0; i < 25; i++)
@@ -35,7 +23,7 @@ describe('session-start and stop hooks', () => {
     const r = await hook(['prime', '--client', 'claude'], { hook_event_name: 'SessionStart', source: 'startup' });
     assert.equal(r.code, 0, r.stderr);
     assert.ok(Buffer.byteLength(r.stdout) <= 1001, `${Buffer.byteLength(r.stdout)} bytes`);
-    assert.match(r.stdout, new RegExp(`^coord: you are ${me.replace('#', '#')} on board ${board}`));
+    assert.match(r.stdout, new RegExp(`^coord: you are ${me.replace('#', '#')} on board ${on.board}`));
     assert.match(r.stdout, /to claim/);
     assert.match(r.stdout, /Rules: 1\) claim_task .* 4\) Files you edit are locked for you/);
   });

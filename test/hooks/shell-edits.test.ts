@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { identify } from '../../src/client/agent-identity.js';
 import { boardForDir } from '../../src/state-dir/board-name.js';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
-import { repoWithWorktrees } from '../worktrees/git-repo.js';
+import { committedRepo, holdersOn, lockOn } from './daemon-on-repo.js';
 import { runCoord } from './run-hook.js';
 
 const agentOf = (session: string) => identify('claude', { CLAUDE_CODE_SESSION_ID: session })?.agent ?? '';
@@ -23,12 +23,7 @@ describe('shell edits are seen too', () => {
   let board: string;
   before(async () => {
     d = await spawnDaemon();
-    repo = repoWithWorktrees(0).main;
-    writeFileSync(join(repo, '.gitignore'), 'build/\n');
-    for (const f of ['src/held.ts', 'src/free.ts', 'src/dirty.ts', 'src/restored.ts'])
-      writeFileSync(join(repo, f), '1\n');
-    execFileSync('git', ['add', '.'], { cwd: repo });
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'y'], { cwd: repo });
+    repo = committedRepo(['src/held.ts', 'src/free.ts', 'src/dirty.ts', 'src/restored.ts']);
     board = boardForDir(repo) ?? '';
   });
   after(async () => {
@@ -47,14 +42,8 @@ describe('shell edits are seen too', () => {
       env: { CLAUDE_CODE_SESSION_ID: session },
       cwd: repo,
     });
-  const holders = async () => {
-    const { locks } = (await (await d.fetch(`/v1/locks?board=${board}`)).json()) as {
-      locks: { agent: string; resources: string[] }[];
-    };
-    return Object.fromEntries(locks.flatMap((l) => l.resources.map((r) => [r, l.agent])));
-  };
-  const lock = (agent: string, path: string) =>
-    d.fetch('/v1/locks', { method: 'POST', json: { agent, board, resources: [path], lease_s: 600 } });
+  const holders = () => holdersOn(d, board);
+  const lock = (agent: string, path: string) => lockOn(d, board, agent, path);
 
   test("a command that changes a file another agent holds is reported to the model with lock_conflict and the restore hint; the free files it changed become the agent's", async () => {
     assert.equal((await lock('alice', 'src/held.ts')).status, 201);

@@ -5,76 +5,17 @@
  * random task sets each lane's result is what one-at-a-time gives.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { checkPlan } from '../../src/core/integration.js';
 import { splitLanes } from '../../src/core/integration-lanes.js';
-import { operations as op } from '../../src/core/operations.js';
-import { Integrator } from '../../src/git/integrator.js';
 import { resolveDaemonConfig } from '../../src/server/config.js';
-import { boardInProcess } from '../../src/server/integrate/board-in-process.js';
-import { git, testRepo } from '../git/repo.js';
-import { harness, makeSqliteStore, tempDir } from '../support/ctx.js';
+import { git } from '../git/repo.js';
+import { tempDir } from '../support/ctx.js';
 import { waitFor } from '../support/wait-for.js';
-
-/** One commit per task off `main` (fixed dates, so the same ids in any repository): `files` path → text. */
-function makeBranches(main: string, tasks: Record<string, string>[]): string[] {
-  const from = git(main, 'rev-parse', 'main');
-  let stream = '';
-  tasks.forEach((files, i) => {
-    const ms = Object.entries(files).map(([p, t]) => `M 644 inline ${p}\ndata ${Buffer.byteLength(t)}\n${t}\n`);
-    stream += `commit refs/heads/t-${i}\ncommitter t <t@example.com> 1700000000 +0000\ndata 6\ntask ${i}\nfrom ${from}\n${ms.join('')}\n`;
-  });
-  execFileSync('git', ['fast-import', '--quiet'], { cwd: main, input: stream });
-  return tasks.map((_, i) => git(main, 'rev-parse', `t-${i}`));
-}
-
-/** A board with one completed task per branch, queued in order, and an integrator on it. */
-async function queued(
-  tasks: Record<string, string>[],
-  opts: {
-    check: string;
-    window: number;
-    lanes: boolean;
-    base?: Record<string, string>;
-    idleFirst?: boolean;
-    jobs?: number;
-  },
-) {
-  const h = await harness(makeSqliteStore);
-  const r = testRepo({ 'README.md': 'base\n', ...opts.base });
-  const integrator = new Integrator(boardInProcess(h.ctx), {
-    board: 'default',
-    repo: r.main,
-    target: 'main',
-    stateDir: tempDir('coord-state-'),
-    holder: `lanes ${opts.lanes}`,
-    check: { command: opts.check, timeoutMs: 60_000 },
-    window: opts.window,
-    jobs: opts.jobs,
-    lanes: opts.lanes ? { scopes: [] } : undefined,
-  });
-  // A turn with nothing to do first, as a running integrator has had: it must leave the window as it was.
-  if (opts.idleFirst) assert.equal((await integrator.turn()).progressed, 0);
-  const ids: string[] = [];
-  for (const [i, head] of makeBranches(r.main, tasks).entries()) {
-    const { task } = await h.call(op.createTask, { agent: 'planner', title: `task ${i}` });
-    const grant = await h.call(op.claimTask, { task_id: task.id, agent: 'codex#1' });
-    await h.call(op.submitResult, {
-      task_id: task.id,
-      claim_id: grant.claim_id,
-      status: 'completed',
-      agent: 'codex#1',
-    });
-    await h.call(op.queueIntegration, { task_id: task.id, branch: `t-${i}`, head });
-    ids.push(task.id);
-  }
-  const state = async (id: string) => (await h.call(op.showTask, { task_id: id })).task.integration?.state;
-  return { r, ids, integrator, state };
-}
+import { CHECK, propertyRuns, queued, specs as randomSpecs, type Spec, specFiles } from './board-queue.js';
 
 test('a lane whose check is still running does not hold back a lane that changes other files', async () => {
   const dir = tempDir('coord-lanes-');
@@ -86,6 +27,7 @@ test('a lane whose check is still running does not hold back a lane that changes
     check,
     window: 1,
     lanes: true,
+    holder: 'lanes true',
   });
   const turn = q.integrator.turn();
   try {
@@ -115,6 +57,7 @@ test('a task that changes the file of a task still being checked waits in its la
     check,
     window: 1,
     lanes: true,
+    holder: 'lanes true',
     base: { 'shared.txt': `${lines.join('\n')}\n` },
     // Window 1 (with room for more checks at once): task 1 is never in task 0's window.
     idleFirst: true,
@@ -158,24 +101,10 @@ test('tasks that share a path, or paths under one scope, are one lane in their o
   assert.throws(() => resolveDaemonConfig({ lanes: true }, {}), /go with --integrate/);
 });
 
-interface Spec {
-  file: string;
-  red: boolean;
-}
-
-/** A red task adds `red-<i>`, which the check refuses. */
-const CHECK = 'test -z "$(ls | grep ^red-)"';
-
 /** Each task's state, the target's final tree, and for each file the order its tasks landed in. */
 async function integrateAll(specs: Spec[], window: number, lanes: boolean) {
-  const files = specs.map((s, i) => ({
-    [`src/${s.file}.txt`]: `task ${i}\n`,
-    ...(s.red ? { [`red-${i}`]: 'red\n' } : {}),
-  }));
-  const q = await queued(files, { check: CHECK, window, lanes });
-  while ((await q.integrator.turn()).progressed > 0);
-  const states = [];
-  for (const id of q.ids) states.push(await q.state(id));
+  const q = await queued(specFiles(specs), { check: CHECK, window, lanes, holder: `lanes ${lanes}` });
+  const states = await q.drain();
   const landed = git(q.r.main, 'log', '--first-parent', '--reverse', '--format=%s', 'main')
     .split('\n')
     .map((s) => /task (\d+)$/.exec(s)?.[1])
@@ -191,37 +120,28 @@ async function integrateAll(specs: Spec[], window: number, lanes: boolean) {
 }
 
 test('with lanes, each task ends as one-at-a-time leaves it, and each file gets its tasks in the same order', async () => {
-  const spec = fc.record({ file: fc.constantFrom('a', 'b', 'c', 'd'), red: fc.boolean() });
-  await fc.assert(
-    fc.asyncProperty(
-      fc.array(spec, { minLength: 2, maxLength: 5 }),
-      fc.integer({ min: 1, max: 3 }),
-      async (specs, window) => {
-        const serial = await integrateAll(specs, 1, false);
-        const laned = await integrateAll(specs, window, true);
-        assert.deepEqual(laned.states, serial.states);
-        assert.equal(laned.tree, serial.tree);
-        assert.deepEqual(laned.perFile, serial.perFile);
-        assert.equal(laned.clean, '');
-      },
-    ),
-    // CI time (each run integrates its tasks twice with real checks): one fixed set that always covers a
-    // red task in each of two lanes, a task its red neighbour lets merge and a conflict in one lane, then two
-    // random ones.
-    {
-      numRuns: 3,
-      examples: [
-        [
-          [
-            { file: 'a', red: true },
-            { file: 'a', red: false },
-            { file: 'b', red: true },
-            { file: 'b', red: false },
-            { file: 'a', red: false },
-          ],
-          2,
-        ],
-      ],
+  // The fixed set always covers a red task in each of two lanes, a task its red neighbour lets merge and a
+  // conflict in one lane.
+  const example: [Spec[], number] = [
+    [
+      { file: 'a', red: true },
+      { file: 'a', red: false },
+      { file: 'b', red: true },
+      { file: 'b', red: false },
+      { file: 'a', red: false },
+    ],
+    2,
+  ];
+  await propertyRuns(
+    fc.tuple(randomSpecs(['a', 'b', 'c', 'd'], 5), fc.integer({ min: 1, max: 3 })),
+    example,
+    async ([specs, window]) => {
+      const serial = await integrateAll(specs, 1, false);
+      const laned = await integrateAll(specs, window, true);
+      assert.deepEqual(laned.states, serial.states);
+      assert.equal(laned.tree, serial.tree);
+      assert.deepEqual(laned.perFile, serial.perFile);
+      assert.equal(laned.clean, '');
     },
   );
 });

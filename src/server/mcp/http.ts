@@ -6,96 +6,20 @@
  * `Coord-Session`, and reconnects under it after a daemon restart.
  */
 import { randomUUID } from 'node:crypto';
-import { isAbsolute } from 'node:path';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { isClientKind, profileByMcpName, profileOf } from '../../clients/index.js';
 import type { Grant } from '../../core/connector-ports.js';
 import { DEFAULT_BOARD, DEFAULT_LEASE_S } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
-import { AgentName, BoardName } from '../../core/schemas.js';
 import type { ConnectorAuth } from '../oauth/bearer.js';
-import { parseWith } from './parse-with.js';
+import { clientNameOf, type Identity, identityOf } from './http-identity.js';
+import { answeredWithoutSession, rpcError, sdk } from './http-wire.js';
 import { McpSession } from './session.js';
 
 /** A 16 MiB artifact as base64 inside a JSON-RPC message. */
 export const MCP_BODY_LIMIT = 24 * 1024 * 1024;
-
-/** Where a client says who it is: `Coord-*` headers, or `agent`/`board` query parameters. */
-export const HttpIdentity = z.object({
-  agent: AgentName.optional(),
-  board: BoardName.optional(),
-  /** URI-encoded: a header cannot carry every character a path may have. */
-  root: z
-    .string()
-    .transform((s, ctx) => {
-      try {
-        return decodeURIComponent(s);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be URI-encoded' });
-        return z.NEVER;
-      }
-    })
-    .refine(isAbsolute, 'must be an absolute path')
-    .optional(),
-  session: z.uuid().optional(),
-  /** `guessed`: board and root came from a working directory; the client's own word may replace them. */
-  workspace: z.literal('guessed').optional(),
-  /** SPEC §17: which tools to list; by default what the profile of the client's `initialize` name says, else all. */
-  tools: z.enum(['lean', 'core', 'all']).optional(),
-  /**
-   * The client's kind (`coord mcp --client`): its profile says how its model reads results and which
-   * tools it gets. A kind this daemon does not know (a newer coord mcp) is as if none were given.
-   */
-  client: z.string().optional(),
-  /**
-   * SPEC §18: `<task_id>:<claim_id>` ($COORD_CLAIM of an agent `coord run` started): the session starts holding
-   * that claim, so `submit_result` needs no claim_id. The claim is the supervisor's, fenced as any other.
-   */
-  claim: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,12}:[^\s:]{1,100}$/, 'must be TASK_ID:CLAIM_ID')
-    .optional(),
-});
-
-/** A request with no session that is no initialize: answered here (true), or it opens a session (false). */
-async function answeredWithoutSession(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-  // The 2026-07-28 opening probe, answered as a 2025-era server does so the client falls back to initialize.
-  const body = req.body as { method?: unknown; id?: unknown } | undefined;
-  if (req.method === 'POST' && body?.method === 'server/discover' && isId(body.id)) {
-    const message = 'Method not found: server/discover — send initialize (2025-11-25, 2025-06-18, 2025-03-26)';
-    reply.code(200).send({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message } });
-    return true;
-  }
-  const { isInitializeRequest } = await sdk();
-  if (req.method === 'POST' && isInitializeRequest(req.body)) return false;
-  reply.code(400).send(rpcError(-32000, 'Bad Request: no Mcp-Session-Id; send initialize first'));
-  return true;
-}
-
-type Identity = z.output<typeof HttpIdentity>;
-
-/**
- * Who opens a session, from its headers or query; a connector is the grant's agent on the grant's board, whatever
- * those say (SPEC §16).
- */
-function identityOf(req: FastifyRequest, grant: Grant | null): Identity {
-  if (grant) return { agent: grant.agent, board: grant.board };
-  const h = req.headers;
-  const q = req.query as Record<string, unknown>;
-  return parseWith(HttpIdentity, {
-    agent: h['coord-agent'] ?? q.agent,
-    board: h['coord-board'] ?? q.board,
-    root: h['coord-root'],
-    session: h['coord-session'],
-    workspace: h['coord-workspace'],
-    tools: h['coord-tools'] ?? q.tools,
-    client: h['coord-client'] ?? q.client,
-    claim: h['coord-claim'],
-  });
-}
 
 interface HttpSession {
   transport: NodeStreamableHTTPServerTransport;
@@ -308,34 +232,3 @@ export class McpHttp {
     return live;
   }
 }
-
-/** The client's name in its `initialize` request. */
-const clientNameOf = (body: unknown): string | undefined => {
-  const name = (body as { params?: { clientInfo?: { name?: unknown } } } | undefined)?.params?.clientInfo?.name;
-  return typeof name === 'string' ? name : undefined;
-};
-
-const isId = (id: unknown): id is string | number => typeof id === 'string' || typeof id === 'number';
-/**
- * The MCP SDK and the tools are loaded with the first /mcp request, not at start: a daemon nobody talks MCP
- * to (or not yet) does not hold them in memory (≈ 10 MB of its idle RSS; issue 15).
- */
-let loaded:
-  | Promise<{
-      isInitializeRequest: typeof import('@modelcontextprotocol/server').isInitializeRequest;
-      NodeStreamableHTTPServerTransport: typeof import('@modelcontextprotocol/node').NodeStreamableHTTPServerTransport;
-      buildMcpServer: typeof import('./server.js').buildMcpServer;
-    }>
-  | undefined;
-const sdk = () =>
-  (loaded ??= Promise.all([
-    import('@modelcontextprotocol/server'),
-    import('@modelcontextprotocol/node'),
-    import('./server.js'),
-  ]).then(([server, node, tools]) => ({
-    isInitializeRequest: server.isInitializeRequest,
-    NodeStreamableHTTPServerTransport: node.NodeStreamableHTTPServerTransport,
-    buildMcpServer: tools.buildMcpServer,
-  })));
-
-const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
