@@ -32,18 +32,11 @@ import { DB_NOW, moveDue, type Probe, probeSql, sweepProbeSql } from './due.js';
 import { endSession } from './end-session.js';
 import { EventFeed } from './event-feed.js';
 import { heartbeat, release, submit } from './fenced.js';
+import { holdAtSubmit } from './holds.js';
 import { inbox } from './inbox.js';
 import { queueIntegration } from './integration.js';
 import { integrationPort } from './integration-port.js';
-import {
-  acquireLocks,
-  freeClaimLocks,
-  freeLapsedLocks,
-  holdAtSubmit,
-  liveLocks,
-  releaseLock,
-  renewLock,
-} from './locks.js';
+import { acquireLocks, freeClaimLocks, freeLapsedLocks, liveLocks, releaseLock, renewLock } from './locks.js';
 import { messagesPort } from './messages-port.js';
 import { withNote } from './notes.js';
 import { claimNextOne, claimOne, submitOne } from './one-trip.js';

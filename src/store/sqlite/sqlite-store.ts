@@ -27,6 +27,7 @@ import { anyDue, moveDue } from './due.js';
 import { endSession } from './end-session.js';
 import { heartbeat, release, submit } from './fenced.js';
 import { GroupCommit, type GroupCommitStats } from './group-commit.js';
+import { holdAtSubmit } from './holds.js';
 import { EmptyInboxes, inbox, quickInbox } from './inbox.js';
 import { queueIntegration } from './integration.js';
 import { integrationPort } from './integration-port.js';
@@ -35,7 +36,6 @@ import {
   anyLockLapsed,
   freeClaimLocks,
   freeLapsedLocks,
-  holdAtSubmit,
   liveLocks,
   releaseLock,
   renewLock,
