@@ -2,9 +2,10 @@
 import type { TasksPort } from '../shared/store-ports.js';
 import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
 import { createTask } from './create-task.js';
-import { createPlan, setDeps, taskStates } from './deps.js';
+import { setDeps, taskStates } from './deps.js';
 import { inbox } from './inbox.js';
 import { guarded } from './pg-errors.js';
+import { createPlan } from './plans.js';
 import { activity, getTask, listEvents, listTasks } from './read.js';
 import type { PostgresCore } from './store-core.js';
 

@@ -2,8 +2,9 @@
 import type { TasksPort } from '../shared/store-ports.js';
 import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
 import { createTask } from './create-task.js';
-import { createPlan, setDeps, taskStates } from './deps.js';
+import { setDeps, taskStates } from './deps.js';
 import { inbox, quickInbox } from './inbox.js';
+import { createPlan } from './plans.js';
 import { activity, getTask, listEvents, listTasks } from './read.js';
 import type { SqliteCore } from './store-core.js';
 
