@@ -15,14 +15,20 @@ import {
   revokedEvent,
   type TokenRow,
   toClient,
-  toCode,
   toGrant,
 } from '../shared/connector-rows.js';
+import {
+  type Answer,
+  accessGrant,
+  approvedCode,
+  codeBeforeSpend,
+  grantOfCode,
+  refreshRefusal,
+  reused,
+} from '../shared/connector-rules.js';
 import type { Queryable } from './database.js';
 import { row, rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
-
-type Answer<M extends keyof Connectors> = Awaited<ReturnType<Connectors[M]>>;
 
 const UNUSED =
   'FROM oauth_clients WHERE NOT EXISTS (SELECT 1 FROM connector_grants g WHERE g.client_id = oauth_clients.client_id)';
@@ -69,9 +75,9 @@ export async function addConnectCode(
 }
 
 export async function approve(tx: Tx, cmd: Parameters<Connectors['approve']>[0]): Promise<Answer<'approve'>> {
-  const c = { ...cmd.code };
+  let spent: { board: string | null; agent: string | null } | undefined;
   if (cmd.connect_hash !== null) {
-    const spent = await row<{ board: string | null; agent: string | null }>(
+    spent = await row<{ board: string | null; agent: string | null }>(
       tx.db,
       'DELETE FROM connect_codes WHERE hash = @hash AND expires_at > @now::bigint RETURNING board, agent',
       { hash: cmd.connect_hash, now: tx.now },
@@ -82,9 +88,8 @@ export async function approve(tx: Tx, cmd: Parameters<Connectors['approve']>[0])
       await rows(tx.db, 'DELETE FROM connect_codes WHERE wrong >= @max::int', { max: CONNECT_CODE_MAX_WRONG });
       return { ok: false };
     }
-    if (cmd.from_connect?.board && spent.board) c.board = spent.board;
-    if (cmd.from_connect?.agent && spent.agent) c.agent = spent.agent;
   }
+  const c = approvedCode(cmd, spent ?? null);
   await rows(
     tx.db,
     `INSERT INTO oauth_codes (hash, client_id, redirect_uri, challenge, resource, board, agent, expires_at)
@@ -132,33 +137,14 @@ async function forgetSpent(tx: Tx): Promise<void> {
 export async function redeemCode(tx: Tx, cmd: Parameters<Connectors['redeemCode']>[0]): Promise<Answer<'redeemCode'>> {
   await forgetSpent(tx);
   const r = await row<CodeRow>(tx.db, 'SELECT * FROM oauth_codes WHERE hash = @hash FOR UPDATE', { hash: cmd.hash });
-  if (!r) return { ok: false, reason: 'unknown' };
-  if (r.used) {
-    return {
-      ok: false,
-      reason: 'reused',
-      revoked: r.grant_id && ((await revoke(tx, r.grant_id, 'token_reused'))?.id ?? null),
-    };
+  const refused = codeBeforeSpend(r, cmd);
+  if (refused === 'reused') {
+    return reused(r!.grant_id && ((await revoke(tx, r!.grant_id, 'token_reused'))?.id ?? null));
   }
-  if (r.client_id !== cmd.client_id) return { ok: false, reason: 'wrong_client' };
+  if (refused) return refused;
   await rows(tx.db, 'UPDATE oauth_codes SET used = true WHERE hash = @hash', { hash: cmd.hash });
-  if (Number(r.expires_at) <= tx.now) return { ok: false, reason: 'expired' };
-  const code = toCode(r);
-  const why = cmd.check(code);
-  if (why !== null) return { ok: false, reason: 'refused', why };
-  const client = await getClient(tx.db, code.client_id);
-  if (!client) return { ok: false, reason: 'wrong_client' };
-  const grant: Grant = {
-    id: cmd.grant_id,
-    client_id: code.client_id,
-    client_name: client.name,
-    board: code.board,
-    agent: code.agent,
-    resource: code.resource,
-    created_at: tx.now,
-    last_used_at: null,
-    revoked_at: null,
-  };
+  const grant = grantOfCode(r!, cmd, await getClient(tx.db, r!.client_id), tx.now);
+  if ('ok' in grant) return grant;
   await rows(
     tx.db,
     `INSERT INTO connector_grants (id, client_id, client_name, board, agent, resource, created_at)
@@ -183,12 +169,11 @@ export async function rotateRefresh(
     },
   );
   if (!t) return { ok: false, reason: 'unknown' };
-  const grant = await grantById(tx.db, t.grant_id);
-  if (!grant || grant.revoked_at !== null) return { ok: false, reason: 'unknown' };
-  if (grant.client_id !== cmd.client_id) return { ok: false, reason: 'wrong_client' };
-  if (t.spent)
-    return { ok: false, reason: 'reused', revoked: (await revoke(tx, grant.id, 'token_reused'))?.id ?? null };
-  if (Number(t.expires_at) <= tx.now) return { ok: false, reason: 'expired' };
+  const found = await grantById(tx.db, t.grant_id);
+  const refused = refreshRefusal(t, found, cmd, tx.now);
+  if (refused === 'reused') return reused((await revoke(tx, found!.id, 'token_reused'))?.id ?? null);
+  if (refused) return refused;
+  const grant = found!;
   await rows(tx.db, 'UPDATE oauth_tokens SET spent = true WHERE hash = @hash', { hash: cmd.hash });
   await rows(tx.db, "DELETE FROM oauth_tokens WHERE grant_id = @id AND kind = 'access'", { id: grant.id });
   await insertTokens(tx, grant.id, cmd.tokens);
@@ -207,7 +192,7 @@ export async function grantOfAccessToken(
      WHERE t.hash = @hash AND t.kind = 'access' AND t.expires_at > @now::bigint AND g.revoked_at IS NULL`,
     { hash, now },
   );
-  return r ? { ...toGrant(r), token_expires_at: Number(r.token_expires_at) } : null;
+  return accessGrant(r);
 }
 
 export async function pendingConnect(

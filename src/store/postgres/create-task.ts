@@ -1,7 +1,6 @@
-import { newTaskId } from '../../core/ids.js';
 import type { Task } from '../../core/model.js';
 import type { CreateTaskCommand, Outcome } from '../../core/ports.js';
-import { type Links, openCount } from '../shared/deps-rows.js';
+import { type Links, taskValues } from '../shared/deps-rows.js';
 import { idempotencyConflict } from '../shared/idempotency.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
 import { taskCreated } from '../shared/task-events.js';
@@ -48,24 +47,7 @@ async function tryInsert(
   cmd: Omit<CreateTaskCommand, 'blocked_by' | 'parent'>,
   links: Links,
 ): Promise<TaskRow | undefined> {
-  const r = await row<TaskRow>(tx.db, INSERT, {
-    id: newTaskId(),
-    board: cmd.board,
-    kind: cmd.kind,
-    title: cmd.title,
-    body: cmd.body,
-    priority: cmd.priority,
-    labels: cmd.labels,
-    for_agent: cmd.for,
-    created_by: cmd.created_by,
-    now: tx.now,
-    expires_at: tx.now + cmd.ttl_ms,
-    idempotency_key: cmd.idempotency_key,
-    payload_hash: cmd.payload_hash,
-    blocked_by: links.blockers.map((b) => b.id),
-    blockers_open: openCount(links.blockers),
-    parent: links.parent,
-  });
+  const r = await row<TaskRow>(tx.db, INSERT, taskValues(cmd, links, tx.now));
   if (!r) return undefined;
   await insertEdges(tx, r.id, links.blockers);
   if (r.parent !== null) {

@@ -12,7 +12,10 @@ import {
   approvalEvent,
   type IntegrationRow,
   integrationEvent,
+  integrationsById,
   type QueueRow,
+  recordValues,
+  resultNote,
   toIntegration,
   toldMessage,
   toQueued,
@@ -108,27 +111,9 @@ export async function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): 
   }
   let followup: string | null = null;
   if (cmd.followup) followup = (await insertTask(tx, cmd.followup, { blockers: [], parent: null })).id;
-  const r = (await row<IntegrationRow>(tx.db, RECORD, {
-    task_id: cmd.task_id,
-    state: cmd.state,
-    reason: cmd.reason,
-    commit: cmd.commit,
-    head: cmd.head,
-    target: cmd.target,
-    followup,
-    flaky: cmd.flaky,
-    now: tx.now,
-  })) as IntegrationRow;
-  if (cmd.note !== null) {
-    await insertNote(tx, {
-      task_id: cmd.task_id,
-      board: cmd.board,
-      agent: 'coord',
-      text: cmd.note,
-      key: null,
-      hash: '',
-    });
-  }
+  const r = (await row<IntegrationRow>(tx.db, RECORD, recordValues(cmd, followup, tx.now))) as IntegrationRow;
+  const note = resultNote(cmd);
+  if (note) await insertNote(tx, note);
   appendEvent(tx, integrationEvent(cmd, followup));
   // SPEC §11: a merge is when work with commits lands — its dependents may be ready now (task.ready).
   if (r.state === 'merged') await landed(tx, cmd.task_id, 'coord');
@@ -177,14 +162,10 @@ export async function integrationsOf(
   db: Queryable,
   ids: string[],
 ): Promise<Record<string, ReturnType<typeof toIntegration>>> {
-  const out: Record<string, ReturnType<typeof toIntegration>> = {};
-  if (ids.length === 0) return out;
-  for (const r of await rows<IntegrationRow>(db, 'SELECT * FROM integrations WHERE task_id = ANY(@ids::text[])', {
-    ids,
-  })) {
-    out[r.task_id] = toIntegration(r);
-  }
-  return out;
+  if (ids.length === 0) return {};
+  return integrationsById(
+    await rows<IntegrationRow>(db, 'SELECT * FROM integrations WHERE task_id = ANY(@ids::text[])', { ids }),
+  );
 }
 
 export async function integrationTaskIds(

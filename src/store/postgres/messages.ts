@@ -1,5 +1,3 @@
-/** Messages between agents (SPEC §12), the twin of sqlite/messages.ts. */
-import { newMessageId } from '../../core/ids.js';
 import type { DeliverCommand, ListMessagesQuery, SendMessageCommand } from '../../core/message-ports.js';
 import type { Message } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
@@ -13,8 +11,8 @@ import {
   recordsSomething,
   sentEvent,
 } from '../shared/message-rows.js';
+import { deliverValues, linkedTaskRefusal, listValues, messageValues, readableBy } from '../shared/message-rules.js';
 import type { TaskRow } from '../shared/rows.js';
-import { rowVisibleTo } from '../shared/visibility.js';
 import type { Queryable } from './database.js';
 import { row, rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
@@ -39,10 +37,11 @@ export async function sendMessage(
   cmd: SendMessageCommand,
 ): Promise<Outcome<{ message: Message; created: boolean }>> {
   if (cmd.task_id !== null) {
-    const task = await row<TaskRow>(tx.db, 'SELECT * FROM tasks WHERE id = @id', { id: cmd.task_id });
-    if (!task || task.board !== cmd.board || !rowVisibleTo(task, cmd.from)) {
-      return { ok: false, reason: 'not_found' };
-    }
+    const refused = linkedTaskRefusal(
+      await row<TaskRow>(tx.db, 'SELECT * FROM tasks WHERE id = @id', { id: cmd.task_id }),
+      cmd,
+    );
+    if (refused) return refused;
   }
   for (;;) {
     if (cmd.idempotency_key !== null) {
@@ -53,18 +52,7 @@ export async function sendMessage(
       }
     }
     // Nothing inserted: a taken id, or a concurrent send with the same key committed first: look again.
-    const r = await row<MessageRow>(tx.db, INSERT, {
-      id: newMessageId(),
-      board: cmd.board,
-      sender: cmd.from,
-      to_agent: cmd.to,
-      text: cmd.text,
-      task_id: cmd.task_id,
-      ack_required: cmd.ack_required,
-      now: tx.now,
-      idempotency_key: cmd.idempotency_key,
-      payload_hash: cmd.payload_hash,
-    });
+    const r = await row<MessageRow>(tx.db, INSERT, messageValues(cmd, tx.now));
     if (!r) continue;
     await rows(tx.db, RECEIPTS, {
       message_id: r.id,
@@ -80,13 +68,7 @@ export async function sendMessage(
 }
 
 export async function listMessages(db: Queryable, q: ListMessagesQuery): Promise<Message[]> {
-  const p = {
-    agent: q.agent ?? null,
-    board: q.board ?? null,
-    task_id: q.task_id ?? null,
-    unacked: q.unacked,
-    limit: q.limit,
-  };
+  const p = listValues(q);
   const filters = '(@board::text IS NULL OR m.board = @board) AND (@task_id::text IS NULL OR m.task_id = @task_id)';
   const open = `(NOT @unacked::boolean OR EXISTS (SELECT 1 FROM message_receipts r WHERE r.message_id = m.id AND r.acked_at IS NULL))`;
   let sql: string;
@@ -104,10 +86,7 @@ export async function listMessages(db: Queryable, q: ListMessagesQuery): Promise
 }
 
 export async function getMessage(db: Queryable, id: string, agent: string | undefined): Promise<Message | null> {
-  const m = (await load(db, [id], agent))[0];
-  if (!m) return null;
-  if (agent === undefined || m.from === agent || m.receipts.some((r) => r.agent === agent)) return m;
-  return null;
+  return readableBy((await load(db, [id], agent))[0], agent);
 }
 
 const OPEN = 'recipient = @agent AND board = @board AND acked_at IS NULL';
@@ -116,14 +95,7 @@ const SELECTED = `SELECT * FROM message_receipts WHERE ${OPEN} AND (@all::boolea
   AND (@ids::text[] IS NULL OR message_id = ANY(@ids::text[])) ORDER BY (delivered_at IS NOT NULL), msg_seq LIMIT @limit`;
 const UNREAD = `SELECT count(*)::int AS n FROM message_receipts WHERE ${OPEN}`;
 
-const params = (cmd: DeliverCommand) => ({
-  agent: cmd.agent,
-  board: cmd.board,
-  since: cmd.since ?? null,
-  all: cmd.all,
-  ids: cmd.ids ?? null,
-  limit: cmd.limit,
-});
+const params = deliverValues;
 
 /** Read-only, one index probe: has the agent any unacknowledged message on the board? (Most inbox polls: no.) */
 export const anyOpen = async (db: Queryable, agent: string, board: string): Promise<boolean> =>

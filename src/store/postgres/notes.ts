@@ -1,13 +1,12 @@
 /** Notes on tasks (SPEC §12), the twin of sqlite/notes.ts. */
 
-import { newNoteId } from '../../core/ids.js';
 import type { AddNoteCommand } from '../../core/message-ports.js';
 import type { Note, Task } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
 import { idempotencyConflict } from '../shared/idempotency.js';
 import { type NoteRow, notedEvent, toNote } from '../shared/message-rows.js';
+import { type NoteDraftRow, noteOf, noteRefusal, noteValues, rideAlong } from '../shared/note-rules.js';
 import type { TaskRow } from '../shared/rows.js';
-import { rowVisibleTo } from '../shared/visibility.js';
 import type { Queryable } from './database.js';
 import { row, rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
@@ -18,46 +17,25 @@ const INSERT = `INSERT INTO notes (id, task_id, board, agent, text, at, idempote
   ON CONFLICT DO NOTHING RETURNING *`;
 const BY_KEY = 'SELECT * FROM notes WHERE board = @board AND idempotency_key = @key';
 
-export async function insertNote(
-  tx: Tx,
-  n: { task_id: string; board: string; agent: string; text: string; key: string | null; hash: string },
-  via?: string,
-): Promise<NoteRow | undefined> {
-  const r = await row<NoteRow>(tx.db, INSERT, {
-    id: newNoteId(),
-    task_id: n.task_id,
-    board: n.board,
-    agent: n.agent,
-    text: n.text,
-    at: tx.now,
-    idempotency_key: n.key,
-    payload_hash: n.hash,
-  });
+export async function insertNote(tx: Tx, n: NoteDraftRow, via?: string): Promise<NoteRow | undefined> {
+  const r = await row<NoteRow>(tx.db, INSERT, noteValues(n, tx.now));
   if (r) appendEvent(tx, notedEvent(n.board, r, via));
   return r;
 }
 
 export async function addNote(tx: Tx, cmd: AddNoteCommand): Promise<Outcome<{ note: Note; created: boolean }>> {
   const task = await row<TaskRow>(tx.db, 'SELECT * FROM tasks WHERE id = @id', { id: cmd.task_id });
-  if (!task || !rowVisibleTo(task, cmd.agent)) {
-    return { ok: false, reason: 'not_found' };
-  }
+  const refused = noteRefusal(task, cmd);
+  if (refused) return refused;
   for (;;) {
     if (cmd.idempotency_key !== null) {
-      const existing = await row<NoteRow>(tx.db, BY_KEY, { board: task.board, key: cmd.idempotency_key });
+      const existing = await row<NoteRow>(tx.db, BY_KEY, { board: task!.board, key: cmd.idempotency_key });
       if (existing) {
         const conflict = idempotencyConflict(existing, cmd.payload_hash, existing.task_id);
         return conflict ?? { ok: true, note: toNote(existing), created: false };
       }
     }
-    const r = await insertNote(tx, {
-      task_id: task.id,
-      board: task.board,
-      agent: cmd.agent,
-      text: cmd.text,
-      key: cmd.idempotency_key,
-      hash: cmd.payload_hash,
-    });
+    const r = await insertNote(tx, noteOf(task!, cmd));
     if (r) return { ok: true, note: toNote(r), created: true };
   }
 }
@@ -84,8 +62,7 @@ export async function withNote<T extends { task: Task }>(
   via: string,
   changed: boolean,
 ): Promise<Outcome<T>> {
-  if (!outcome.ok || !note || !author || !changed) return outcome;
-  const t = outcome.task;
-  await insertNote(tx, { task_id: t.id, board: t.board, agent: author, text: note.text, key: null, hash: '' }, via);
+  const draft = rideAlong(outcome, note, author, changed);
+  if (draft) await insertNote(tx, draft, via);
   return outcome;
 }

@@ -1,7 +1,7 @@
 /** Work trees and holds (SPEC §14) of the PostgreSQL store: its port (core/worktree-ports.ts) over worktrees.ts. */
 import type { WorktreeStore } from '../../core/worktree-ports.js';
+import { endedLocks, forceReleaseLock } from './holds.js';
 import { recordContained } from './landed.js';
-import { endedLocks, forceReleaseLock } from './locks.js';
 import { guarded } from './pg-errors.js';
 import type { PostgresCore } from './store-core.js';
 import { appendEvent } from './tx.js';

@@ -4,8 +4,8 @@ import type { Usage } from '../../core/supervision.js';
 import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
 import { addedUsage } from '../shared/task-usage.js';
 import type { Queryable } from './database.js';
+import { trimHold } from './holds.js';
 import { landCompleted } from './landed.js';
-import { trimHold } from './locks.js';
 import { row, rows } from './sql.js';
 import type { Tx } from './tx.js';
 

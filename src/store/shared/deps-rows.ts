@@ -1,9 +1,10 @@
 /** What both stores share about dependencies (SPEC §11): the checked links of a new task and its event. */
 
 import type { EventData } from '../../core/events.js';
+import { newTaskId } from '../../core/ids.js';
 import type { IntegrationState } from '../../core/integration.js';
 import type { BlockerState, TaskState } from '../../core/model.js';
-import type { Lost } from '../../core/ports.js';
+import type { CreateTaskCommand, Lost } from '../../core/ports.js';
 import { rowVisibleTo } from './visibility.js';
 
 /** A blocker of a task about to be written: its state now, and whether it has landed (SPEC §11). */
@@ -83,3 +84,23 @@ export function createdData(
     ...(links.parent ? { parent: links.parent } : {}),
   };
 }
+
+/** A new task's row with its checked links (a fresh id each try: a taken one is drawn again); lists as arrays. */
+export const taskValues = (cmd: Omit<CreateTaskCommand, 'blocked_by' | 'parent'>, links: Links, now: number) => ({
+  id: newTaskId(),
+  board: cmd.board,
+  kind: cmd.kind,
+  title: cmd.title,
+  body: cmd.body,
+  priority: cmd.priority,
+  labels: cmd.labels,
+  for_agent: cmd.for,
+  created_by: cmd.created_by,
+  now,
+  expires_at: now + cmd.ttl_ms,
+  idempotency_key: cmd.idempotency_key,
+  payload_hash: cmd.payload_hash,
+  blocked_by: links.blockers.map((b) => b.id),
+  blockers_open: openCount(links.blockers),
+  parent: links.parent,
+});

@@ -147,3 +147,27 @@ export const containedEvent = (board: string, c: { task_id: string; head: string
   type: 'task.integrated',
   data: { commit: c.head, target: c.target, how: 'contained' },
 });
+
+/** A recorded result's row values (`followup`: the task it made, if any; a COALESCE keeps an earlier one). */
+export const recordValues = (cmd: RecordIntegrationCommand, followup: string | null, now: number) => ({
+  task_id: cmd.task_id,
+  slot_id: cmd.slot_id,
+  state: cmd.state,
+  reason: cmd.reason,
+  commit: cmd.commit,
+  head: cmd.head,
+  target: cmd.target,
+  followup,
+  flaky: cmd.flaky,
+  now,
+});
+
+/** The note coord writes on a task with its integration's result. */
+export const resultNote = (cmd: RecordIntegrationCommand) =>
+  cmd.note === null
+    ? null
+    : { task_id: cmd.task_id, board: cmd.board, agent: 'coord', text: cmd.note, key: null, hash: '' };
+
+/** Integrations by task id. */
+export const integrationsById = (found: IntegrationRow[]): Record<string, ReturnType<typeof toIntegration>> =>
+  Object.fromEntries(found.map((r) => [r.task_id, toIntegration(r)]));

@@ -1,4 +1,8 @@
-/** A conflicting lock row as both stores read it, and the port's LockConflict made of it (SPEC rule 11, §14). */
+/**
+ * A conflicting lock row as both stores read it, the Overlap the edit decision weighs and the port's
+ * LockConflict made of it (SPEC rule 11, §14).
+ */
+import type { Overlap } from '../../core/edit-decision.js';
 import type { LockConflict } from '../../core/ports.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -11,6 +15,8 @@ export interface ConflictRow {
   worktree: string | null;
   held_since: number | null;
   task_id: string | null;
+  /** A plain lock (no claim, no hold): SQLite answers 0/1, PostgreSQL a boolean. */
+  plain?: boolean | number;
 }
 
 /** A hit as the port states it; a lock that ended from a work tree and is not swept yet is a hold already. */
@@ -29,3 +35,30 @@ export const conflictOf = (resource: string, h: ConflictRow, now: number): LockC
         hold: h.held_since !== null || Number(h.lease_until) <= now,
       }),
 });
+
+/** The hits of one requested key as the edit decision weighs them. */
+export const overlapsOf = (resource: string, hits: ConflictRow[], now: number): Overlap[] =>
+  hits.map((h) => {
+    const c = conflictOf(resource, h, now);
+    return {
+      resource,
+      held: h.held,
+      lock_id: h.lock_id,
+      holder: h.holder,
+      lease_until: Number(h.lease_until),
+      task_id: h.task_id,
+      plain: h.plain === true || h.plain === 1,
+      ...(c.worktree === undefined ? {} : { worktree: c.worktree, hold: c.hold ?? false }),
+    };
+  });
+
+/** The overlaps as a lock_conflict lists them (a work tree's lock or hold says which, SPEC §14). */
+export const conflictsOf = (overlaps: Overlap[]): LockConflict[] =>
+  overlaps.map((o) => ({
+    resource: o.resource,
+    held: o.held,
+    lock_id: o.lock_id,
+    holder: o.holder,
+    lease_until: iso(o.lease_until),
+    ...(o.worktree === undefined ? {} : { task_id: o.task_id, worktree: o.worktree, hold: o.hold ?? false }),
+  }));

@@ -15,13 +15,19 @@ import {
   revokedEvent,
   type TokenRow,
   toClient,
-  toCode,
   toGrant,
 } from '../shared/connector-rows.js';
+import {
+  type Answer,
+  accessGrant,
+  approvedCode,
+  codeBeforeSpend,
+  grantOfCode,
+  refreshRefusal,
+  reused,
+} from '../shared/connector-rules.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
-
-type Answer<M extends keyof Connectors> = Awaited<ReturnType<Connectors[M]>>;
 
 const UNUSED =
   'FROM oauth_clients WHERE NOT EXISTS (SELECT 1 FROM connector_grants g WHERE g.client_id = oauth_clients.client_id)';
@@ -62,10 +68,10 @@ export function addConnectCode(
 }
 
 export function approve(tx: Tx, cmd: Parameters<Connectors['approve']>[0]): Answer<'approve'> {
-  const c = { ...cmd.code };
+  let spent: { board: string | null; agent: string | null } | undefined;
   if (cmd.connect_hash !== null) {
     // The single winning statement: a code spent twice at once is deleted once.
-    const spent = stmt(tx.db, 'DELETE FROM connect_codes WHERE hash = ? AND expires_at > ? RETURNING board, agent').get(
+    spent = stmt(tx.db, 'DELETE FROM connect_codes WHERE hash = ? AND expires_at > ? RETURNING board, agent').get(
       cmd.connect_hash,
       tx.now,
     ) as { board: string | null; agent: string | null } | undefined;
@@ -75,9 +81,8 @@ export function approve(tx: Tx, cmd: Parameters<Connectors['approve']>[0]): Answ
       stmt(tx.db, 'DELETE FROM connect_codes WHERE wrong >= ?').run(CONNECT_CODE_MAX_WRONG);
       return { ok: false };
     }
-    if (cmd.from_connect?.board && spent.board) c.board = spent.board;
-    if (cmd.from_connect?.agent && spent.agent) c.agent = spent.agent;
   }
+  const c = approvedCode(cmd, spent ?? null);
   stmt(
     tx.db,
     `INSERT INTO oauth_codes (hash, client_id, redirect_uri, challenge, resource, board, agent, expires_at)
@@ -119,31 +124,15 @@ function forgetSpent(tx: Tx): void {
 export function redeemCode(tx: Tx, cmd: Parameters<Connectors['redeemCode']>[0]): Answer<'redeemCode'> {
   forgetSpent(tx);
   const row = stmt(tx.db, 'SELECT * FROM oauth_codes WHERE hash = ?').get(cmd.hash) as CodeRow | undefined;
-  if (!row) return { ok: false, reason: 'unknown' };
-  if (row.used) {
-    const revoked = row.grant_id === null ? null : (revoke(tx, row.grant_id, 'token_reused')?.id ?? null);
-    return { ok: false, reason: 'reused', revoked };
+  const refused = codeBeforeSpend(row, cmd);
+  if (refused === 'reused') {
+    return reused(row!.grant_id === null ? null : (revoke(tx, row!.grant_id, 'token_reused')?.id ?? null));
   }
-  if (row.client_id !== cmd.client_id) return { ok: false, reason: 'wrong_client' };
+  if (refused) return refused;
   // Spent whatever follows: a code that failed its checks once (a wrong verifier) is never tried again.
   stmt(tx.db, 'UPDATE oauth_codes SET used = 1 WHERE hash = ?').run(cmd.hash);
-  if (row.expires_at <= tx.now) return { ok: false, reason: 'expired' };
-  const code = toCode(row);
-  const why = cmd.check(code);
-  if (why !== null) return { ok: false, reason: 'refused', why };
-  const client = getClient(tx.db, code.client_id);
-  if (!client) return { ok: false, reason: 'wrong_client' };
-  const grant: Grant = {
-    id: cmd.grant_id,
-    client_id: code.client_id,
-    client_name: client.name,
-    board: code.board,
-    agent: code.agent,
-    resource: code.resource,
-    created_at: tx.now,
-    last_used_at: null,
-    revoked_at: null,
-  };
+  const grant = grantOfCode(row!, cmd, getClient(tx.db, row!.client_id), tx.now);
+  if ('ok' in grant) return grant;
   stmt(
     tx.db,
     `INSERT INTO connector_grants (id, client_id, client_name, board, agent, resource, created_at)
@@ -160,11 +149,11 @@ export function rotateRefresh(tx: Tx, cmd: Parameters<Connectors['rotateRefresh'
     | TokenRow
     | undefined;
   if (!t) return { ok: false, reason: 'unknown' };
-  const grant = grantById(tx.db, t.grant_id);
-  if (!grant || grant.revoked_at !== null) return { ok: false, reason: 'unknown' };
-  if (grant.client_id !== cmd.client_id) return { ok: false, reason: 'wrong_client' };
-  if (t.spent) return { ok: false, reason: 'reused', revoked: revoke(tx, grant.id, 'token_reused')?.id ?? null };
-  if (t.expires_at <= tx.now) return { ok: false, reason: 'expired' };
+  const found = grantById(tx.db, t.grant_id);
+  const refused = refreshRefusal(t, found, cmd, tx.now);
+  if (refused === 'reused') return reused(revoke(tx, found!.id, 'token_reused')?.id ?? null);
+  if (refused) return refused;
+  const grant = found!;
   // The single winning write: two rotations of one token at once — the second sees spent = 1 (above).
   stmt(tx.db, 'UPDATE oauth_tokens SET spent = 1 WHERE hash = ?').run(cmd.hash);
   // The old access tokens of the grant end with the rotation: one live pair per grant.
@@ -179,7 +168,7 @@ const ACCESS = `SELECT g.*, t.expires_at AS token_expires_at FROM oauth_tokens t
 
 export function grantOfAccessToken(db: Db, hash: string, now: number): (Grant & { token_expires_at: number }) | null {
   const r = stmt(db, ACCESS).get(hash, now) as (GrantRow & { token_expires_at: number }) | undefined;
-  return r ? { ...toGrant(r), token_expires_at: Number(r.token_expires_at) } : null;
+  return accessGrant(r);
 }
 
 export function pendingConnect(db: Db, now: number): { board: string | null; agent: string | null } | null {

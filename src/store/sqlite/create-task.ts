@@ -1,7 +1,6 @@
-import { newTaskId } from '../../core/ids.js';
 import type { Task } from '../../core/model.js';
 import type { CreateTaskCommand, Outcome } from '../../core/ports.js';
-import { type Links, openCount } from '../shared/deps-rows.js';
+import { type Links, taskValues } from '../shared/deps-rows.js';
 import { idempotencyConflict } from '../shared/idempotency.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
 import { taskCreated } from '../shared/task-events.js';
@@ -36,23 +35,11 @@ export function createTask(tx: Tx, cmd: CreateTaskCommand): Outcome<{ task: Task
 export function insertTask(tx: Tx, cmd: Omit<CreateTaskCommand, 'blocked_by' | 'parent'>, links: Links): TaskRow {
   // A random 8-char id collides rarely; ON CONFLICT DO NOTHING lets us simply draw again.
   for (;;) {
+    const v = taskValues(cmd, links, tx.now);
     const row = stmt(tx.db, INSERT).get({
-      id: newTaskId(),
-      board: cmd.board,
-      kind: cmd.kind,
-      title: cmd.title,
-      body: cmd.body,
-      priority: cmd.priority,
-      labels: JSON.stringify(cmd.labels),
-      for_agent: cmd.for,
-      created_by: cmd.created_by,
-      now: tx.now,
-      expires_at: tx.now + cmd.ttl_ms,
-      idempotency_key: cmd.idempotency_key,
-      payload_hash: cmd.payload_hash,
-      blocked_by: JSON.stringify(links.blockers.map((b) => b.id)),
-      blockers_open: openCount(links.blockers),
-      parent: links.parent,
+      ...v,
+      labels: JSON.stringify(v.labels),
+      blocked_by: JSON.stringify(v.blocked_by),
     }) as TaskRow | undefined;
     if (row) {
       insertEdges(tx, row.id, links.blockers);

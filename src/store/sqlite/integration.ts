@@ -12,7 +12,10 @@ import {
   approvalEvent,
   type IntegrationRow,
   integrationEvent,
+  integrationsById,
   type QueueRow,
+  recordValues,
+  resultNote,
   toIntegration,
   toldMessage,
   toQueued,
@@ -93,20 +96,11 @@ export function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): Record
   let followup: string | null = null;
   if (cmd.followup) followup = insertTask(tx, cmd.followup, { blockers: [], parent: null }).id;
   const row = stmt(tx.db, RECORD).get({
-    task_id: cmd.task_id,
-    slot_id: cmd.slot_id,
-    state: cmd.state,
-    reason: cmd.reason,
-    commit: cmd.commit,
-    head: cmd.head,
-    target: cmd.target,
-    followup,
+    ...recordValues(cmd, followup, tx.now),
     flaky: cmd.flaky ? 1 : 0,
-    now: tx.now,
   }) as IntegrationRow;
-  if (cmd.note !== null) {
-    insertNote(tx, { task_id: cmd.task_id, board: cmd.board, agent: 'coord', text: cmd.note, key: null, hash: '' });
-  }
+  const note = resultNote(cmd);
+  if (note) insertNote(tx, note);
   appendEvent(tx, integrationEvent(cmd, followup));
   // SPEC §11: a merge is when work with commits lands — its dependents may be ready now (task.ready).
   if (row.state === 'merged') landed(tx, cmd.task_id, 'coord');
@@ -163,13 +157,11 @@ function refused(db: Db, task_id: string): { ok: false; state: IntegrationState 
 }
 
 export function integrationsOf(db: Db, ids: string[]): Record<string, ReturnType<typeof toIntegration>> {
-  const out: Record<string, ReturnType<typeof toIntegration>> = {};
-  if (ids.length === 0) return out;
-  const rows = stmt(db, 'SELECT * FROM integrations WHERE task_id IN (SELECT value FROM json_each(?))').all(
+  if (ids.length === 0) return {};
+  const found = stmt(db, 'SELECT * FROM integrations WHERE task_id IN (SELECT value FROM json_each(?))').all(
     JSON.stringify(ids),
   ) as IntegrationRow[];
-  for (const r of rows) out[r.task_id] = toIntegration(r);
-  return out;
+  return integrationsById(found);
 }
 
 export function integrationTaskIds(

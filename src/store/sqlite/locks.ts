@@ -7,26 +7,14 @@
 
 import type { Overlap } from '../../core/edit-decision.js';
 import type { Lock } from '../../core/model.js';
-import { overlapProbe, overlaps } from '../../core/paths.js';
+import { overlapProbe } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
-import type { EndedLock } from '../../core/worktree-ports.js';
 import { heldTask, type SessionClaim } from '../shared/held-task.js';
-import { type ConflictRow, conflictOf } from '../shared/lock-conflicts.js';
+import { type ConflictRow, conflictsOf, overlapsOf } from '../shared/lock-conflicts.js';
+import { type LockBound, type LockRow, lockOf, lockValues, releasedEvent, renewed } from '../shared/lock-rows.js';
 import { acquiredLock } from '../shared/new-event.js';
-import { lockHeld, lockReleased } from '../shared/task-events.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
-
-interface LockRow {
-  lock_id: string;
-  board: string;
-  agent: string;
-  lease_until: number;
-  task_id: string | null;
-  created_at: number;
-  worktree: string | null;
-  held_since: number | null;
-}
 
 /** A plain lock lives by its lease; a claim's lock lives exactly as long as the claim. */
 const LOCK_LIVE = `((l.claim_id IS NULL AND l.lease_until > @now)
@@ -42,9 +30,6 @@ const LEASE =
  */
 const CONFLICTING = `((l.held_since IS NULL AND ${LOCK_LIVE})
   OR (l.worktree IS NOT NULL AND (@worktree IS NULL OR l.worktree <> @worktree)))`;
-/** Far in the future: a hold's lease never lapses, and the lapsed-lock probe's index range never meets it. */
-export const HOLD_LEASE = 8_640_000_000_000_000;
-
 // Equality probes for every place enclosing the key, a range for everything inside it
 // (core/paths.ts overlapProbe). Both are primary-key lookups, never a scan of the table.
 export const CONFLICTS = `WITH hits AS (
@@ -59,8 +44,6 @@ export const CONFLICTS = `WITH hits AS (
   FROM hits JOIN locks l ON l.lock_id = hits.lock_id LEFT JOIN tasks t ON t.id = l.task_id
   WHERE ${CONFLICTING} ORDER BY hits.resource, l.lock_id`;
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-
 /**
  * Every live lock overlapping any of `keys` — each requested key with each held key it meets — and every
  * change hold of a work tree other than `worktree` (SPEC §14): the one conflict check, for locks, claims
@@ -73,8 +56,7 @@ export function findOverlaps(
   keys: string[],
   worktree: string | null = null,
 ): Overlap[] {
-  const out: Overlap[] = [];
-  for (const resource of keys) {
+  return keys.flatMap((resource) => {
     const probe = overlapProbe(resource);
     const hits = stmt(db, CONFLICTS).all({
       board,
@@ -83,22 +65,9 @@ export function findOverlaps(
       exact: JSON.stringify(probe.exact),
       lo: probe.lo,
       hi: probe.hi,
-    }) as (ConflictRow & { plain: number })[];
-    for (const h of hits) {
-      const c = conflictOf(resource, h, now);
-      out.push({
-        resource,
-        held: h.held,
-        lock_id: h.lock_id,
-        holder: h.holder,
-        lease_until: Number(h.lease_until),
-        task_id: h.task_id,
-        plain: h.plain === 1,
-        ...(c.worktree === undefined ? {} : { worktree: c.worktree, hold: c.hold ?? false }),
-      });
-    }
-  }
-  return out;
+    }) as ConflictRow[];
+    return overlapsOf(resource, hits, now);
+  });
 }
 
 /** The overlaps as a lock_conflict lists them (a work tree's lock or hold says which, SPEC §14). */
@@ -108,17 +77,9 @@ export const findConflicts = (
   board: string,
   keys: string[],
   worktree: string | null = null,
-): LockConflict[] =>
-  findOverlaps(db, now, board, keys, worktree).map((o) => ({
-    resource: o.resource,
-    held: o.held,
-    lock_id: o.lock_id,
-    holder: o.holder,
-    lease_until: iso(o.lease_until),
-    ...(o.worktree === undefined ? {} : { task_id: o.task_id, worktree: o.worktree, hold: o.hold ?? false }),
-  }));
+): LockConflict[] => conflictsOf(findOverlaps(db, now, board, keys, worktree));
 
-const resourcesOf = (db: Db, lockId: string): string[] =>
+export const resourcesOf = (db: Db, lockId: string): string[] =>
   (
     stmt(db, 'SELECT resource FROM lock_resources WHERE lock_id = ? ORDER BY resource').all(lockId) as {
       resource: string;
@@ -132,7 +93,12 @@ const resourcesOf = (db: Db, lockId: string): string[] =>
  * pending there (`settleEnded`): those become a change hold (SPEC §14) of `task` when given, else of the task
  * it was bound to; the rest end for `reason`. Anything else is deleted (its keys cascade).
  */
-function free(tx: Tx, lockId: string, reason: string, opts: { final?: boolean; task?: string | null } = {}): boolean {
+export function free(
+  tx: Tx,
+  lockId: string,
+  reason: string,
+  opts: { final?: boolean; task?: string | null } = {},
+): boolean {
   if (!opts.final) {
     const ended = stmt(
       tx.db,
@@ -149,84 +115,10 @@ function free(tx: Tx, lockId: string, reason: string, opts: { final?: boolean; t
     if (stmt(tx.db, 'SELECT 1 FROM locks WHERE lock_id = ? AND worktree IS NOT NULL').get(lockId)) return false;
   }
   const resources = resourcesOf(tx.db, lockId);
-  const row = stmt(tx.db, 'DELETE FROM locks WHERE lock_id = ? RETURNING *').get(lockId) as
-    | (LockRow & { task_id: string | null; hold_task: string | null })
-    | undefined;
+  const row = stmt(tx.db, 'DELETE FROM locks WHERE lock_id = ? RETURNING *').get(lockId) as LockRow | undefined;
   if (!row) return false;
-  appendEvent(tx, lockReleased({ ...row, task_id: row.task_id ?? row.hold_task }, resources, reason));
+  appendEvent(tx, releasedEvent(row, resources, reason));
   return true;
-}
-
-/** A work tree's lock that ended (or lapsed) and waits for git: not live, not a hold yet. */
-const ENDED = `l.worktree IS NOT NULL AND l.held_since IS NULL AND l.claim_id IS NULL AND l.lease_until <= @now`;
-
-/** The board's (or every board's) ended work-tree locks waiting for git to say what is pending. */
-export function endedLocks(db: Db, now: number, board: string | null): EndedLock[] {
-  const rows = stmt(
-    db,
-    `SELECT l.lock_id, l.board, l.agent, l.hold_task AS task_id, l.worktree FROM locks l
-     WHERE ${ENDED} AND (@board IS NULL OR l.board = @board) ORDER BY l.lock_id`,
-  ).all({ now, board }) as Omit<EndedLock, 'resources'>[];
-  return rows.map((r) => ({ ...r, resources: resourcesOf(db, r.lock_id) }));
-}
-
-/**
- * An ended work-tree lock becomes a change hold of the keys git says are pending (`keep`), or, with none,
- * ends for the reason it ended (SPEC §14: only pending paths are held).
- */
-function settleEnded(tx: Tx, lockId: string, keep: string[]): boolean {
-  const row = stmt(tx.db, `SELECT l.ended_for FROM locks l WHERE l.lock_id = @lock_id AND ${ENDED}`).get({
-    lock_id: lockId,
-    now: tx.now,
-  }) as { ended_for: string | null } | undefined;
-  if (!row) return false;
-  const why = row.ended_for ?? 'lease_lapsed';
-  if (keep.length === 0) return free(tx, lockId, why, { final: true });
-  const del = stmt(tx.db, 'DELETE FROM lock_resources WHERE lock_id = ? AND resource = ?');
-  for (const r of resourcesOf(tx.db, lockId)) if (!keep.includes(r)) del.run(lockId, r);
-  const held = stmt(
-    tx.db,
-    `UPDATE locks SET held_since = @now, lease_until = @far, ended_for = NULL WHERE lock_id = @lock_id RETURNING *`,
-  ).get({ lock_id: lockId, now: tx.now, far: HOLD_LEASE }) as LockRow & { hold_task: string | null };
-  appendEvent(tx, lockHeld({ ...held, task_id: held.hold_task }, resourcesOf(tx.db, lockId), why));
-  return true;
-}
-
-/** A person ends a lock or a hold at once (`coord unlock --force`): never becomes a hold. */
-export const forceReleaseLock = (tx: Tx, lockId: string): boolean => free(tx, lockId, 'forced', { final: true });
-
-/**
- * A hold keeps only the keys still pending in its work tree (SPEC §14); with none left it ends. `reason`
- * says why (merged, worktree_gone). An ended lock waiting for git is settled here too (`settleEnded`).
- */
-export function trimHold(tx: Tx, lockId: string, keep: string[], reason: string): boolean {
-  const live = stmt(tx.db, 'SELECT 1 FROM locks WHERE lock_id = ? AND held_since IS NOT NULL').get(lockId);
-  if (!live) return settleEnded(tx, lockId, keep);
-  if (keep.length === 0) return free(tx, lockId, reason, { final: true });
-  const drop = resourcesOf(tx.db, lockId).filter((r) => !keep.includes(r));
-  const del = stmt(tx.db, 'DELETE FROM lock_resources WHERE lock_id = ? AND resource = ?');
-  for (const r of drop) del.run(lockId, r);
-  return drop.length > 0;
-}
-
-/**
- * SPEC §14, at a submit: the agent's own plain locks from this work tree on paths the change touched become
- * holds of the task at once (its claim's locks follow the claim, in claimEnded).
- */
-export function holdAtSubmit(
-  tx: Tx,
-  c: { board: string; agent: string; worktree: string; task_id: string; paths: string[] },
-): void {
-  const mine = stmt(
-    tx.db,
-    `SELECT lock_id FROM locks WHERE board = @board AND agent = @agent AND worktree = @worktree
-       AND claim_id IS NULL AND held_since IS NULL ORDER BY lock_id`,
-  ).all(c) as { lock_id: string }[];
-  for (const m of mine) {
-    if (resourcesOf(tx.db, m.lock_id).some((r) => c.paths.some((p) => overlaps(r, p)))) {
-      free(tx, m.lock_id, 'submitted', { task: c.task_id });
-    }
-  }
 }
 
 // An ended work-tree lock waits for git (settleEnded), not for the sweep.
@@ -244,11 +136,7 @@ export function freeLapsedLocks(tx: Tx): number {
 }
 
 /** Inserts a lock after a conflict check in the same transaction: every key or none. */
-export function insertLock(
-  tx: Tx,
-  cmd: AcquireLocksCommand,
-  bound: { task_id: string; claim_id: string; lease_until: number } | null,
-): Outcome<{ lock: Lock }> {
+export function insertLock(tx: Tx, cmd: AcquireLocksCommand, bound: LockBound): Outcome<{ lock: Lock }> {
   // Lapsed locks no longer conflict; free them first so the event log never shows an acquisition over a lock
   // it has not released yet (a claim with files comes here directly, not through acquireLocks).
   freeLapsedLocks(tx);
@@ -258,27 +146,17 @@ export function insertLock(
 }
 
 /** Inserts a lock whose keys the caller has just checked, in its transaction, with its event. */
-export function writeLock(
-  tx: Tx,
-  cmd: AcquireLocksCommand,
-  bound: { task_id: string; claim_id: string; lease_until: number } | null,
-): Lock {
-  const lease_until = bound?.lease_until ?? tx.now + cmd.lease_ms;
+export function writeLock(tx: Tx, cmd: AcquireLocksCommand, bound: LockBound): Lock {
+  const values = lockValues(cmd, bound, tx.now);
   stmt(
     tx.db,
     `INSERT INTO locks (lock_id, board, agent, lease_until, lease_ms, task_id, claim_id, session_id, created_at, worktree)
      VALUES (@lock_id, @board, @agent, @lease_until, @lease_ms, @task_id, @claim_id, @session_id, @now, @worktree)`,
-  ).run({
-    ...cmd,
-    lease_until,
-    task_id: bound?.task_id ?? null,
-    claim_id: bound?.claim_id ?? null,
-    now: tx.now,
-  });
+  ).run(values);
   // Sorted order (rule 11): harmless here under SQLite's single writer, essential for row locks elsewhere.
   const add = stmt(tx.db, 'INSERT INTO lock_resources (board, resource, lock_id) VALUES (?, ?, ?)');
   for (const r of cmd.resources) add.run(cmd.board, r, cmd.lock_id);
-  const { lock, event } = acquiredLock(cmd, lease_until, bound?.task_id ?? null, tx.now);
+  const { lock, event } = acquiredLock(cmd, values.lease_until, values.task_id, tx.now);
   appendEvent(tx, event);
   return lock;
 }
@@ -292,10 +170,7 @@ export function renewLock(tx: Tx, lockId: string, leaseMs: number | null): Outco
      WHERE lock_id = @lock_id AND claim_id IS NULL AND held_since IS NULL AND lease_until > @now
      RETURNING lease_until`,
   ).get({ lock_id: lockId, lease_ms: leaseMs, now: tx.now }) as { lease_until: number } | undefined;
-  if (row) return { ok: true, lease_until: iso(row.lease_until) };
-  // A claim's lock follows its claim: renewing it reports the claim's lease (heartbeat extends both).
-  const bound = liveLocks(tx.db, tx.now, { lock_id: lockId })[0];
-  return bound ? { ok: true, lease_until: bound.lease_until } : { ok: false, reason: 'not_found' };
+  return renewed(row?.lease_until, row ? undefined : liveLocks(tx.db, tx.now, { lock_id: lockId })[0]);
 }
 
 export const releaseLock = (tx: Tx, lockId: string): boolean => free(tx, lockId, 'released');
@@ -331,17 +206,7 @@ export function liveLocks(db: Db, now: number, q: { board?: string | undefined; 
      FROM locks l LEFT JOIN tasks t ON t.id = l.task_id
      WHERE ${where} AND ${LIVE} ORDER BY l.created_at, l.lock_id`,
   ).all({ key, now }) as LockRow[];
-  return rows.map((r) => ({
-    lock_id: r.lock_id,
-    board: r.board,
-    agent: r.agent,
-    resources: resourcesOf(db, r.lock_id),
-    lease_until: iso(r.lease_until),
-    task_id: r.task_id,
-    created_at: iso(r.created_at),
-    worktree: r.worktree,
-    hold: r.held_since === null ? null : { since: iso(r.held_since) },
-  }));
+  return rows.map((r) => lockOf(r, resourcesOf(db, r.lock_id)));
 }
 
 /** The live lock held by a claim, if it took one (a re-claim answers with it). */

@@ -1,10 +1,3 @@
-/**
- * Messages between agents (SPEC §12) in SQLite: one row per message, one
- * receipt per recipient. Reading never consumes: showing records the first
- * delivery and the first inbox cursor; only an ack (or, for messages without
- * ack_required, an inbox `since` past the one that showed them) ends the listing.
- */
-import { newMessageId } from '../../core/ids.js';
 import type { DeliverCommand, ListMessagesQuery, SendMessageCommand } from '../../core/message-ports.js';
 import type { Message } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
@@ -18,8 +11,8 @@ import {
   recordsSomething,
   sentEvent,
 } from '../shared/message-rows.js';
+import { deliverValues, linkedTaskRefusal, listValues, messageValues, readableBy } from '../shared/message-rules.js';
 import type { TaskRow } from '../shared/rows.js';
-import { rowVisibleTo } from '../shared/visibility.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
@@ -45,10 +38,8 @@ export function load(db: Db, messageIds: string[], viewer: string | undefined): 
 
 export function sendMessage(tx: Tx, cmd: SendMessageCommand): Outcome<{ message: Message; created: boolean }> {
   if (cmd.task_id !== null) {
-    const task = stmt(tx.db, 'SELECT * FROM tasks WHERE id = ?').get(cmd.task_id) as TaskRow | undefined;
-    if (!task || task.board !== cmd.board || !rowVisibleTo(task, cmd.from)) {
-      return { ok: false, reason: 'not_found' };
-    }
+    const refused = linkedTaskRefusal(stmt(tx.db, 'SELECT * FROM tasks WHERE id = ?').get(cmd.task_id) as TaskRow, cmd);
+    if (refused) return refused;
   }
   if (cmd.idempotency_key !== null) {
     const existing = stmt(tx.db, 'SELECT * FROM messages WHERE board = ? AND idempotency_key = ?').get(
@@ -61,18 +52,9 @@ export function sendMessage(tx: Tx, cmd: SendMessageCommand): Outcome<{ message:
     }
   }
   for (;;) {
-    const row = stmt(tx.db, INSERT).get({
-      id: newMessageId(),
-      board: cmd.board,
-      sender: cmd.from,
-      to_agent: cmd.to,
-      text: cmd.text,
-      task_id: cmd.task_id,
-      ack_required: cmd.ack_required ? 1 : 0,
-      now: tx.now,
-      idempotency_key: cmd.idempotency_key,
-      payload_hash: cmd.payload_hash,
-    }) as MessageRow | undefined;
+    const row = stmt(tx.db, INSERT).get({ ...messageValues(cmd, tx.now), ack_required: cmd.ack_required ? 1 : 0 }) as
+      | MessageRow
+      | undefined;
     if (!row) continue;
     for (const recipient of cmd.recipients) {
       stmt(tx.db, RECEIPT).run({
@@ -90,13 +72,7 @@ export function sendMessage(tx: Tx, cmd: SendMessageCommand): Outcome<{ message:
 }
 
 export function listMessages(db: Db, q: ListMessagesQuery): Message[] {
-  const p = {
-    agent: q.agent ?? null,
-    board: q.board ?? null,
-    task_id: q.task_id ?? null,
-    unacked: q.unacked ? 1 : 0,
-    limit: q.limit,
-  };
+  const p = { ...listValues(q), unacked: q.unacked ? 1 : 0 };
   const filters = `(@board IS NULL OR m.board = @board) AND (@task_id IS NULL OR m.task_id = @task_id)`;
   let sql: string;
   if (q.agent === undefined) {
@@ -117,10 +93,7 @@ export function listMessages(db: Db, q: ListMessagesQuery): Message[] {
 }
 
 export function getMessage(db: Db, id: string, agent: string | undefined): Message | null {
-  const m = load(db, [id], agent)[0];
-  if (!m) return null;
-  if (agent === undefined || m.from === agent || m.receipts.some((r) => r.agent === agent)) return m;
-  return null;
+  return readableBy(load(db, [id], agent)[0], agent);
 }
 
 const OPEN = `recipient = @agent AND board = @board AND acked_at IS NULL`;
@@ -130,12 +103,9 @@ const SELECTED = `SELECT * FROM message_receipts WHERE ${OPEN} AND (@all = 1 OR 
 const UNREAD = `SELECT count(*) AS n FROM message_receipts WHERE ${OPEN}`;
 
 const params = (cmd: DeliverCommand) => ({
-  agent: cmd.agent,
-  board: cmd.board,
-  since: cmd.since ?? null,
+  ...deliverValues(cmd),
   all: cmd.all ? 1 : 0,
   ids: cmd.ids ? ids(cmd.ids) : null,
-  limit: cmd.limit,
 });
 
 /** Read-only, one index probe: has the agent any unacknowledged message on the board? (Most inbox polls: no.) */

@@ -1,13 +1,12 @@
 /** Notes on tasks (SPEC §12): append-only, by anyone who can see the task, idempotent by key. */
 
-import { newNoteId } from '../../core/ids.js';
 import type { AddNoteCommand } from '../../core/message-ports.js';
 import type { Note, Task } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
 import { idempotencyConflict } from '../shared/idempotency.js';
 import { type NoteRow, notedEvent, toNote } from '../shared/message-rows.js';
+import { type NoteDraftRow, noteOf, noteRefusal, noteValues, rideAlong } from '../shared/note-rules.js';
 import type { TaskRow } from '../shared/rows.js';
-import { rowVisibleTo } from '../shared/visibility.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
@@ -17,22 +16,9 @@ const INSERT = `INSERT INTO notes (id, seq, task_id, board, agent, text, at, ide
           @idempotency_key, @payload_hash) ON CONFLICT (id) DO NOTHING RETURNING *`;
 
 /** Inserts a note and its `task.noted` event in the caller's transaction. */
-export function insertNote(
-  tx: Tx,
-  n: { task_id: string; board: string; agent: string; text: string; key: string | null; hash: string },
-  via?: string,
-): Note {
+export function insertNote(tx: Tx, n: NoteDraftRow, via?: string): Note {
   for (;;) {
-    const row = stmt(tx.db, INSERT).get({
-      id: newNoteId(),
-      task_id: n.task_id,
-      board: n.board,
-      agent: n.agent,
-      text: n.text,
-      at: tx.now,
-      idempotency_key: n.key,
-      payload_hash: n.hash,
-    }) as NoteRow | undefined;
+    const row = stmt(tx.db, INSERT).get(noteValues(n, tx.now)) as NoteRow | undefined;
     if (row) {
       appendEvent(tx, notedEvent(n.board, row, via));
       return toNote(row);
@@ -42,12 +28,11 @@ export function insertNote(
 
 export function addNote(tx: Tx, cmd: AddNoteCommand): Outcome<{ note: Note; created: boolean }> {
   const task = stmt(tx.db, 'SELECT * FROM tasks WHERE id = ?').get(cmd.task_id) as TaskRow | undefined;
-  if (!task || !rowVisibleTo(task, cmd.agent)) {
-    return { ok: false, reason: 'not_found' };
-  }
+  const refused = noteRefusal(task, cmd);
+  if (refused) return refused;
   if (cmd.idempotency_key !== null) {
     const existing = stmt(tx.db, 'SELECT * FROM notes WHERE board = ? AND idempotency_key = ?').get(
-      task.board,
+      task!.board,
       cmd.idempotency_key,
     ) as NoteRow | undefined;
     if (existing) {
@@ -55,15 +40,7 @@ export function addNote(tx: Tx, cmd: AddNoteCommand): Outcome<{ note: Note; crea
       return conflict ?? { ok: true, note: toNote(existing), created: false };
     }
   }
-  const note = insertNote(tx, {
-    task_id: task.id,
-    board: task.board,
-    agent: cmd.agent,
-    text: cmd.text,
-    key: cmd.idempotency_key,
-    hash: cmd.payload_hash,
-  });
-  return { ok: true, note, created: true };
+  return { ok: true, note: insertNote(tx, noteOf(task!, cmd)), created: true };
 }
 
 export function taskNotes(db: Db, taskId: string, limit: number): { notes: Note[]; count: number } {
@@ -87,18 +64,7 @@ export function withNote<T extends { task: Task }>(
   via: string,
   changed: boolean,
 ): Outcome<T> {
-  if (!outcome.ok || !note || !author || !changed) return outcome;
-  insertNote(
-    tx,
-    {
-      task_id: outcome.task.id,
-      board: outcome.task.board,
-      agent: author,
-      text: note.text,
-      key: null,
-      hash: '',
-    },
-    via,
-  );
+  const draft = rideAlong(outcome, note, author, changed);
+  if (draft) insertNote(tx, draft, via);
   return outcome;
 }

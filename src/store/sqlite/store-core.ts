@@ -1,20 +1,151 @@
 /**
- * What a port of the SQLite store (integration-port.ts, connectors-port.ts, worktrees-port.ts,
- * messages-port.ts) needs of the store: the file, the clock, and how to read and write. SqliteStore
- * (sqlite-store.ts) composes the ports into the Store as core/ports.ts composes its interface.
+ * What every port of the SQLite store (tasks-port.ts, claims-port.ts, locks-port.ts, integration-port.ts, …)
+ * needs of the store: the file, the clock, and how to read and write. Writes are group-committed
+ * (group-commit.ts): those that arrive together share one BEGIN IMMEDIATE … COMMIT, each in its own savepoint.
+ * SqliteStore (sqlite-store.ts) composes the ports into the Store as core/ports.ts composes its interface.
  */
-import type { Clock } from '../../core/clock.js';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
+import { type Clock, systemClock } from '../../core/clock.js';
+import type { CoordError } from '../../core/errors.js';
+import type { CoordEvent } from '../../core/model.js';
+import type { EventListener } from '../../core/ports.js';
+import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
-import type { Db } from './database.js';
+import { type Db, type Durability, openDatabase } from './database.js';
+import { anyDue, moveDue } from './due.js';
+import { GroupCommit, type GroupCommitStats } from './group-commit.js';
+import { EmptyInboxes } from './inbox.js';
+import { freeClaimLocks } from './locks.js';
+import { isDiskFault, storeFault } from './sqlite-errors.js';
 import type { Tx } from './tx.js';
 
-export interface SqliteCore {
+export interface SqliteStoreOptions {
+  path: string;
+  clock?: Clock;
+  /** Hears each storage fault (disk full, read-only, I/O error, …): the daemon logs the SQLite error here. */
+  onFault?: (err: unknown, answer: CoordError) => void;
+  /** 'full' (default): a commit survives power loss (synchronous=FULL); 'normal': only a crash of the process. */
+  durability?: Durability;
+}
+
+export class SqliteCore {
   readonly db: Db;
   readonly clock: Clock;
-  /** One write in the next group commit (due rows moved first); resolves once committed. */
-  write<T>(fn: (tx: Tx) => T): Promise<T>;
-  /** A read; a storage fault answers store_unavailable. */
-  read<T>(fn: () => T): T;
-  /** Runs inside the transaction that ends a claim (rule 10: its files are freed with it). */
-  readonly claimEnded: (tx: Tx, row: TaskRow) => void;
+  readonly durability: Durability;
+  readonly listeners = new Set<EventListener>();
+  /** Empty inbox answers kept until the file changes or something falls due (inbox.ts). */
+  readonly emptyInboxes: EmptyInboxes;
+  private readonly group: GroupCommit;
+  private readonly path: string;
+  private readonly onFault: (err: unknown, answer: CoordError) => void;
+  private readonly inSnapshot: Database.Transaction<(fn: () => unknown) => unknown>;
+
+  constructor(opts: SqliteStoreOptions) {
+    mkdirSync(dirname(opts.path), { recursive: true });
+    this.durability = opts.durability ?? 'full';
+    this.db = openDatabase(opts.path, this.durability);
+    this.clock = opts.clock ?? systemClock;
+    // Each batch moves due rows first (lazy expiry, SPEC §2), once for all its writes; their events are heard
+    // once the batch committed.
+    this.group = new GroupCommit(this.db, this.clock, (now) => {
+      const tx: Tx = { db: this.db, now, events: [] };
+      const moved = anyDue(this.db, now) ? moveDue(tx, this.claimEnded) : 0;
+      return { moved, after: () => this.publish(tx.events) };
+    });
+    this.path = opts.path;
+    this.onFault = opts.onFault ?? (() => {});
+    this.inSnapshot = this.db.transaction((fn: () => unknown) => fn());
+    this.emptyInboxes = new EmptyInboxes(this.db);
+  }
+
+  /** Runs inside the transaction that ends a claim. Rule 10: the claim's files are freed with it. */
+  readonly claimEnded = (tx: Tx, row: TaskRow): void => {
+    freeClaimLocks(tx, row.claim_id);
+  };
+
+  /**
+   * One write: its statements run in the next group commit (group-commit.ts), due rows moved first;
+   * it resolves once that batch's COMMIT returned (listeners hear then), or rejects with its own error.
+   */
+  write<T>(fn: (tx: Tx) => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let tx: Tx;
+      let result: T;
+      this.group.enqueue({
+        run: (now, opened) => {
+          tx = { db: this.db, now, events: [], dueMoved: opened.moved };
+          result = fn(tx);
+        },
+        committed: () => {
+          this.publish(tx.events);
+          resolve(result);
+        },
+        // Rolled back: nothing of it is in the file, and its events were never heard.
+        failed: (e) => reject(this.fault(e, true)),
+      });
+    });
+  }
+
+  /** Whether a batch is already queued for this turn (a write joins it at no extra commit). */
+  get batchPending(): boolean {
+    return this.group.pending;
+  }
+
+  /** Batches committed and writes answered so far (tests count commits with it). */
+  get commitStats(): Readonly<GroupCommitStats> {
+    return this.group.stats;
+  }
+
+  /** A read; a storage fault (corrupt page, I/O error) answers store_unavailable. */
+  read<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      throw this.fault(e, false);
+    }
+  }
+
+  /** Several reads from one snapshot (a deferred transaction that only reads). */
+  snapshot<T>(fn: () => T): T {
+    return this.inSnapshot.deferred(fn) as T;
+  }
+
+  /** A storage fault becomes store_unavailable naming the file (and is logged); any other error is a bug. */
+  private fault(e: unknown, writing: boolean): unknown {
+    const answer = storeFault(e, this.path, writing);
+    if (answer === null) return e;
+    this.onFault(e, answer);
+    return answer;
+  }
+
+  /** Before a read: the read-only due probe; the write lock is taken only when something is due. */
+  async fresh(): Promise<number> {
+    const now = this.clock.now();
+    if (!this.read(() => anyDue(this.db, now))) return now;
+    await this.moveDueNow();
+    return now;
+  }
+
+  async moveDueNow(): Promise<void> {
+    try {
+      await this.write(() => undefined);
+    } catch (e) {
+      // A full or read-only disk must not take reads down with it: the due rows move at the next write
+      // that can commit, and until then the read shows the last committed state (a lease_until in the past).
+      if (!isDiskFault(e)) throw e;
+    }
+  }
+
+  private publish(events: CoordEvent[]): void {
+    publishTo(this.listeners, events);
+  }
+
+  close(): void {
+    // Writes already queued are committed (or answered with their error) before the file closes.
+    if (this.db.open) this.group.flush();
+    this.listeners.clear();
+    if (this.db.open) this.db.close();
+  }
 }

@@ -1,7 +1,7 @@
 /** Work trees and holds (SPEC §14) of the SQLite store: its port (core/worktree-ports.ts) over worktrees.ts. */
 import type { WorktreeStore } from '../../core/worktree-ports.js';
+import { endedLocks } from './holds.js';
 import { recordContained } from './landed.js';
-import { endedLocks } from './locks.js';
 import type { SqliteCore } from './store-core.js';
 import { appendEvent } from './tx.js';
 import {

@@ -4,8 +4,8 @@ import type { Usage } from '../../core/supervision.js';
 import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
 import { addedUsage } from '../shared/task-usage.js';
 import type { Db } from './database.js';
+import { forceReleaseLock, trimHold } from './holds.js';
 import { landCompleted } from './landed.js';
-import { forceReleaseLock, trimHold } from './locks.js';
 import { stmt, type Tx } from './tx.js';
 
 export const boardRepo = (db: Db, board: string): BoardRepo | null =>

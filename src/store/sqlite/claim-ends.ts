@@ -1,0 +1,47 @@
+/**
+ * A claim's ends in one transaction each: release, submit and cancel with their note (SPEC §12), a submit's
+ * holds (§14) and its entry to the integration queue (§15), as shared/claim-ends.ts decides them.
+ */
+import type { SubmitOutcome } from '../../core/ports.js';
+import { isOpenState, submitSteps, submitted } from '../shared/claim-ends.js';
+import type { TaskRow } from '../shared/rows.js';
+import type { ClaimsPort } from '../shared/store-ports.js';
+import { cancel } from './cancel.js';
+import { release, submit } from './fenced.js';
+import { holdAtSubmit } from './holds.js';
+import { queueIntegration } from './integration.js';
+import { withNote } from './notes.js';
+import { stmt, type Tx } from './tx.js';
+
+type ClaimEnded = (tx: Tx, row: TaskRow) => void;
+type Command<K extends keyof ClaimsPort> = Parameters<ClaimsPort[K]>[0];
+
+export function releaseWithNote(tx: Tx, cmd: Command<'release'>, ended: ClaimEnded) {
+  const holder = cmd.note ? holderOf(tx, cmd.task_id, cmd.claim_id) : null;
+  return withNote(tx, release(tx, cmd, ended), cmd.note, holder, 'release', true);
+}
+
+export function submitWithSteps(tx: Tx, cmd: Command<'submit'>, ended: ClaimEnded): SubmitOutcome {
+  const out = submit(tx, cmd, ended);
+  if (!out.ok && out.reason === 'work_tree') return out;
+  const steps = submitSteps(out, cmd);
+  if (steps.hold) holdAtSubmit(tx, steps.hold);
+  if (steps.queue) queueIntegration(tx, steps.queue);
+  return submitted(withNote(tx, out, cmd.note, steps.author, 'submit', steps.changed), tx.endedLocks);
+}
+
+export function cancelWithNote(tx: Tx, cmd: Command<'cancel'>, ended: ClaimEnded) {
+  const open = cmd.note ? isOpenState(stateOf(tx, cmd.task_id)) : false;
+  return withNote(tx, cancel(tx, cmd, ended), cmd.note, cmd.agent, 'cancel', open);
+}
+
+/** The agent whose claim this is (a claim_id names one claim of one agent), for a release's note. */
+const holderOf = (tx: Tx, taskId: string, claimId: string): string | null =>
+  (
+    stmt(tx.db, 'SELECT claimed_by FROM tasks WHERE id = ? AND claim_id = ?').get(taskId, claimId) as
+      | { claimed_by: string | null }
+      | undefined
+  )?.claimed_by ?? null;
+
+const stateOf = (tx: Tx, taskId: string): string | undefined =>
+  (stmt(tx.db, 'SELECT state FROM tasks WHERE id = ?').get(taskId) as { state: string } | undefined)?.state;

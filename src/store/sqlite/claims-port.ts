@@ -1,0 +1,53 @@
+/** Claims and how they end (SPEC §2, §12, §14, §15) of the SQLite store (shared/store-ports.ts). */
+import type { ClaimsPort } from '../shared/store-ports.js';
+import { claimNext, peekNext } from './claim.js';
+import { cancelWithNote, releaseWithNote, submitWithSteps } from './claim-ends.js';
+import { claimWithFiles } from './claim-with-files.js';
+import { anyDue, moveDue } from './due.js';
+import { endSession } from './end-session.js';
+import { heartbeat } from './fenced.js';
+import { anyLockLapsed, freeLapsedLocks } from './locks.js';
+import type { SqliteCore } from './store-core.js';
+
+export const claimsPort = (s: SqliteCore): ClaimsPort => ({
+  claimTask: (cmd) => s.write((tx) => claimWithFiles(tx, cmd)),
+  async claimNext(cmd) {
+    // Peek first (read-only), so an empty claim-next takes no write lock. The claiming
+    // transaction moves due rows before it claims, so the due probe is needed out here
+    // only when the peek found nothing: a lapsed lease may have something to requeue.
+    // Another writer may win the candidate we peeked at; then look again.
+    // Under load a batch is already queued for this turn: join it without the peek. The claim then looks inside
+    // the batch's transaction (due rows already moved), and an empty answer opens no write transaction of its own.
+    if (s.batchPending) return s.write((tx) => claimNext(tx, cmd));
+    for (;;) {
+      const now = s.clock.now();
+      // The common case first: one read-only statement finds a candidate. Only when it finds none are both
+      // looks taken from one snapshot: a requeue committed by another process between two separate reads
+      // would hide the task from both (the peek saw it claimed, the probe no longer due) and answer none.
+      // A task id to claim, or why there is none.
+      const look = s.read((): string | { none: 'due' | 'empty' } => {
+        const id = peekNext(s.db, now, cmd);
+        if (id !== null) return id;
+        return s.snapshot(() => peekNext(s.db, now, cmd) ?? { none: anyDue(s.db, now) ? 'due' : 'empty' });
+      });
+      if (typeof look !== 'string') {
+        if (look.none === 'empty') return null;
+        await s.write(() => undefined);
+      } else {
+        const grant = await s.write((tx) => claimNext(tx, cmd, look));
+        if (grant) return grant;
+      }
+    }
+  },
+  heartbeat: (cmd) => s.write((tx) => heartbeat(tx, cmd)),
+  release: (cmd) => s.write((tx) => releaseWithNote(tx, cmd, s.claimEnded)),
+  submit: (cmd) => s.write((tx) => submitWithSteps(tx, cmd, s.claimEnded)),
+  cancel: (cmd) => s.write((tx) => cancelWithNote(tx, cmd, s.claimEnded)),
+  endSession: (sessionId) => s.write((tx) => endSession(tx, sessionId, s.claimEnded)),
+  async sweep() {
+    const now = s.clock.now();
+    if (!s.read(() => anyDue(s.db, now) || anyLockLapsed(s.db, now))) return 0;
+    // The batch moved the due tasks before this write ran (dueMoved); nothing is left for moveDue here.
+    return s.write((tx) => (tx.dueMoved ?? 0) + moveDue(tx, s.claimEnded) + freeLapsedLocks(tx));
+  },
+});

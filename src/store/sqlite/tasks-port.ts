@@ -1,0 +1,49 @@
+/** Tasks, dependencies, plans, artifacts and the board's reads of the SQLite store (shared/store-ports.ts). */
+import type { TasksPort } from '../shared/store-ports.js';
+import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
+import { createTask } from './create-task.js';
+import { setDeps, taskStates } from './deps.js';
+import { inbox, quickInbox } from './inbox.js';
+import { createPlan } from './plans.js';
+import { activity, getTask, listEvents, listTasks } from './read.js';
+import type { SqliteCore } from './store-core.js';
+
+export const tasksPort = (s: SqliteCore): TasksPort => ({
+  createTask: (cmd) => s.write((tx) => createTask(tx, cmd)),
+  getTask: async (id, agent) => {
+    await s.fresh();
+    return s.read(() => getTask(s.db, id, agent));
+  },
+  listTasks: async (q) => {
+    await s.fresh();
+    return s.read(() => listTasks(s.db, q));
+  },
+  setDeps: (cmd) => s.write((tx) => setDeps(tx, cmd)),
+  createPlan: (cmd) => s.write((tx) => createPlan(tx, cmd)),
+  taskStates: async (ids) => s.read(() => taskStates(s.db, ids)),
+  putArtifact: (cmd) => s.write((tx) => putArtifact(tx, cmd)),
+  getArtifact: async (taskId, artifactId) => s.read(() => getArtifact(s.db, taskId, artifactId)),
+  listArtifacts: async (taskId) => s.read(() => listArtifacts(s.db, taskId)),
+  async inbox(q) {
+    // Most polls find nothing: one statement says so (and whether anything is due, or mail is waiting), and the
+    // answer is kept until the file changes or something falls due.
+    const now = s.clock.now();
+    const kept = s.read(() => s.emptyInboxes.get(q, now));
+    if (kept) return kept;
+    let quick = s.read(() => quickInbox(s.db, now, q));
+    if (quick === 'due') {
+      await s.moveDueNow();
+      // Still due after this: the disk refused the move; the look below reads the last committed state.
+      quick = s.read(() => quickInbox(s.db, now, q));
+    } else if (quick.view) s.emptyInboxes.put(q, quick);
+    if (quick !== 'due' && quick.view) return { ...quick.view, mail: quick.mail };
+    // The full look's statements in one read transaction: one snapshot, and one read lock.
+    const view = s.read(() => s.snapshot(() => inbox(s.db, now, q)));
+    return quick === 'due' ? view : { ...view, mail: quick.mail };
+  },
+  events: async (q) => s.read(() => listEvents(s.db, q)),
+  activity: async (q) => {
+    const now = await s.fresh();
+    return s.read(() => activity(s.db, now, q));
+  },
+});
