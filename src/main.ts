@@ -40,7 +40,7 @@ if (command === 'hook' || command === 'prime') {
   await main(process.argv);
 } else if (command === '--version' || command === '-V') {
   // Nothing but the version: not even the CLI parser (issue 26: coord --version within 1.5× of node -e 0).
-  const { VERSION } = await import('./core/version.js');
+  const { VERSION } = await import('./core/shared/version.js');
   process.stdout.write(`${VERSION}\n`);
 } else {
   // The daemon loads only its own command (cli/serve-program.ts): it holds what it loads for its whole life.

@@ -13,10 +13,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { systemClock } from '../../src/core/clock.js';
 import { invoke } from '../../src/core/invoke.js';
 import { operations as op } from '../../src/core/operations.js';
 import { Presence } from '../../src/core/presence.js';
+import { systemClock } from '../../src/core/shared/clock.js';
 import { GitRepos } from '../../src/git/git-repos.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { childMain, runChild } from '../lib/child.js';

@@ -9,10 +9,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ManualClock } from '../../src/core/clock.js';
 import { invoke } from '../../src/core/invoke.js';
 import { operations as op } from '../../src/core/operations.js';
 import { Presence } from '../../src/core/presence.js';
+import { ManualClock } from '../../src/core/shared/clock.js';
 import { Integrator } from '../../src/git/integrator.js';
 import { boardInProcess } from '../../src/server/integrate/board-in-process.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';

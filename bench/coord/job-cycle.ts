@@ -7,11 +7,12 @@
  *
  *   { path, jobs } → jobs/s
  */
-import { systemClock } from '../../src/core/clock.js';
+
 import { invoke } from '../../src/core/invoke.js';
 import type { Ctx } from '../../src/core/operation.js';
 import { operations as op } from '../../src/core/operations.js';
 import { Presence } from '../../src/core/presence.js';
+import { systemClock } from '../../src/core/shared/clock.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { childMain, runChild } from '../lib/child.js';
 

@@ -6,10 +6,10 @@
  *   { dir, how: 'plan' | 'posts', tasks, repeats } → ms per 200 tasks (median of repeats)
  */
 import { join } from 'node:path';
-import { ManualClock } from '../../src/core/clock.js';
 import { invoke } from '../../src/core/invoke.js';
 import { operations as op } from '../../src/core/operations.js';
 import { Presence } from '../../src/core/presence.js';
+import { ManualClock } from '../../src/core/shared/clock.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { childMain, runChild } from '../lib/child.js';
 import { median } from '../lib/stats.js';

@@ -3,7 +3,7 @@
  * initialize, so it loads nothing the other commands need (main.ts picks this file for `coord mcp`).
  */
 import { Command } from 'commander';
-import { VERSION } from '../core/version.js';
+import { VERSION } from '../core/shared/version.js';
 import { registerMcp } from './commands/mcp.js';
 import { EXIT } from './exit-codes.js';
 

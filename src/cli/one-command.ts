@@ -5,7 +5,7 @@
  * suggests every command. A command added to program.ts is added here too (test/cli/cli.test.ts checks).
  */
 import { Command } from 'commander';
-import { VERSION } from '../core/version.js';
+import { VERSION } from '../core/shared/version.js';
 import { EXIT } from './exit-codes.js';
 
 type Register = (program: Command) => void;

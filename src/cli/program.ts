@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { VERSION } from '../core/version.js';
+import { VERSION } from '../core/shared/version.js';
 import { registerAttention } from './commands/attention.js';
 import { registerCancel } from './commands/cancel.js';
 import { registerChanges } from './commands/changes.js';

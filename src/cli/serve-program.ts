@@ -3,7 +3,7 @@
  * daemon then holds none of the other commands' modules for its whole life — less of its idle memory.
  */
 import { Command } from 'commander';
-import { VERSION } from '../core/version.js';
+import { VERSION } from '../core/shared/version.js';
 import { registerServe } from './commands/serve.js';
 import { EXIT } from './exit-codes.js';
 

@@ -25,7 +25,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 import { type ClientKind, profileOf } from '../clients/index.js';
-import { agentOfKey } from '../core/agent-name.js';
+import { agentOfKey } from '../core/shared/agent-name.js';
 import { resolveAgent } from '../state-dir/who.js';
 
 export { CLIENT_KINDS, type ClientKind, isClientKind } from '../clients/index.js';

@@ -17,7 +17,7 @@ import { createConnection } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PATHS, taskPath } from '../api/paths.js';
 import { addressedTo } from '../core/event-entries.js';
-import { pushLine } from '../core/message-text.js';
+import { pushLine } from '../core/messages/message-text.js';
 import type { CoordEvent, Message, Task } from '../core/model.js';
 import { markTasksShown, shownTasks } from '../state-dir/shown-tasks.js';
 import type { DaemonEndpoint } from './daemon-link.js';

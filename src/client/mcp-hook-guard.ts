@@ -6,7 +6,7 @@
  */
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 import { claudeDeny } from '../clients/answers.js';
-import { busyReason, DECIDE_EDIT_TOOL } from '../core/edit-decision.js';
+import { busyReason, DECIDE_EDIT_TOOL } from '../core/edits/edit-decision.js';
 import { isJSONRPCRequest } from './jsonrpc.js';
 
 export class HookGuard {

@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId, Transport } from '@modelcontextprotocol/server';
-import { derivedAgentName } from '../core/agent-name.js';
+import { derivedAgentName } from '../core/shared/agent-name.js';
 import { type DaemonEndpoint, DaemonGone, DaemonLink } from './daemon-link.js';
 // The SDK's own guards are zod schemas: loading them is most of `coord mcp`'s start-up (jsonrpc.ts).
 import {

@@ -10,7 +10,7 @@
  */
 
 import { PATHS } from '../api/paths.js';
-import { messageLine } from '../core/message-text.js';
+import { messageLine } from '../core/messages/message-text.js';
 import type { DeliveryVia, Message } from '../core/model.js';
 import type { DaemonClient } from './daemon-client.js';
 

@@ -14,9 +14,9 @@
  * the compiler lists every place that is then incomplete (docs/architecture.md, "Events").
  */
 import { z } from 'zod';
-import { INTEGRATION_STATES } from './integration.js';
+import { INTEGRATION_STATES } from './integration/integration.js';
 import type { EventType } from './model.js';
-import { AGENT_STATES, UsageSchema } from './supervision.js';
+import { AGENT_STATES, UsageSchema } from './runs/supervision.js';
 
 const Fence = z.object({ fence: z.number() });
 

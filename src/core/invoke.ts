@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { confineInput, scrubbed, scrubbedError } from './confine.js';
+import { confineInput, scrubbed, scrubbedError } from './connectors/confine.js';
 import { CoordError } from './errors.js';
 import type { Ctx, Operation } from './operation.js';
 

@@ -16,7 +16,7 @@
  * validates input, documents OpenAPI and types the code.
  */
 import type { z } from 'zod';
-import type { IntegrationState } from './integration.js';
+import type { IntegrationState } from './integration/integration.js';
 import type {
   AgentsOutput,
   ArtifactSchema,

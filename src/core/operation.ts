@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { Clock } from './clock.js';
-import type { GitPort } from './git-port.js';
 import type { Store } from './ports.js';
 import type { Presence } from './presence.js';
+import type { Clock } from './shared/clock.js';
+import type { GitPort } from './worktrees/git-port.js';
 
 /** What every operation runs with: the store, the clock, and who is calling through which session. */
 export interface Ctx {

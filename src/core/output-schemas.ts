@@ -3,10 +3,10 @@
  * re-validated on the hot path). The inputs and the shared parts are in schemas.ts.
  */
 import { z } from 'zod';
-import { ChangeRecordSchema } from './change-schemas.js';
 import { DELIVERY_VIAS, EVENT_TYPES } from './model.js';
+import { UsageSchema } from './runs/supervision.js';
 import { IntegrationSchema, IntegrationStateSchema, ResultStatusSchema, TaskStateSchema } from './schemas.js';
-import { UsageSchema } from './supervision.js';
+import { ChangeRecordSchema } from './worktrees/change-schemas.js';
 
 export const TaskSchema = z.object({
   id: z.string(),

@@ -5,10 +5,9 @@
  * Core turns those values into CoordErrors in exactly one place (ops/outcomes.ts).
  */
 
-import type { Connectors } from './connector-ports.js';
-import type { ChangeRecord } from './git-port.js';
-import type { IntegrationStore } from './integration-ports.js';
-import type { NoteDraft, NotesAndMessages } from './message-ports.js';
+import type { Connectors } from './connectors/connector-ports.js';
+import type { IntegrationStore } from './integration/integration-ports.js';
+import type { NoteDraft, NotesAndMessages } from './messages/message-ports.js';
 import type {
   Artifact,
   Blocker,
@@ -20,7 +19,8 @@ import type {
   Task,
   TaskState,
 } from './model.js';
-import type { ClaimTree, WorktreeStore } from './worktree-ports.js';
+import type { ChangeRecord } from './worktrees/git-port.js';
+import type { ClaimTree, WorktreeStore } from './worktrees/worktree-ports.js';
 
 /** Capabilities that differ between backends, named in one place. */
 export interface StoreCapabilities {
@@ -212,7 +212,7 @@ export interface AcquireLocksCommand {
   lock_id: string;
   board: string;
   agent: string;
-  /** Canonical keys (core/paths.ts), deduplicated and sorted: the acquisition order (rule 11). */
+  /** Canonical keys (core/edits/paths.ts), deduplicated and sorted: the acquisition order (rule 11). */
   resources: string[];
   lease_ms: number;
   /** The MCP session (or other owner) whose end frees this lock at once (rule 13). */
@@ -232,7 +232,7 @@ export interface AcquireLocksCommand {
 export interface DecideEditCommand {
   board: string;
   agent: string;
-  /** Canonical keys (core/paths.ts), deduplicated and sorted. */
+  /** Canonical keys (core/edits/paths.ts), deduplicated and sorted. */
   resources: string[];
   /** The auto-lock's lease, and how far a renewal extends it. */
   lease_ms: number;

@@ -10,7 +10,7 @@
  * tool call or turn's end); a daemon restart forgets them (the client says it again at its next prompt).
  */
 import type { PendingSnapshot } from './ops/pending-elsewhere.js';
-import type { AgentRun } from './supervision.js';
+import type { AgentRun } from './runs/supervision.js';
 
 export interface Waiting {
   agent: string;

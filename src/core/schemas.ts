@@ -3,9 +3,9 @@
  * input schemas and CLI parsing all derive from these — never a second copy.
  */
 import { z } from 'zod';
-import { WorktreePath } from './change-schemas.js';
-import { MAX_KEYS_PER_REQUEST } from './edit-request.js';
-import { INTEGRATION_STATES } from './integration.js';
+import { MAX_KEYS_PER_REQUEST } from './edits/edit-request.js';
+import { canonicalSet, normaliseResource } from './edits/paths.js';
+import { INTEGRATION_STATES } from './integration/integration.js';
 import {
   DEFAULT_BOARD,
   DEFAULT_LEASE_S,
@@ -15,8 +15,8 @@ import {
   MIN_LEASE_S,
   TASK_STATES,
 } from './model.js';
-import { NAME_RE } from './names.js';
-import { canonicalSet, normaliseResource } from './paths.js';
+import { NAME_RE } from './shared/names.js';
+import { WorktreePath } from './worktrees/change-schemas.js';
 
 /** A lone UTF-16 surrogate: stores write text as UTF-8, where it would silently become U+FFFD. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

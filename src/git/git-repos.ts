@@ -1,5 +1,5 @@
 /**
- * The real GitPort (core/git-port.ts): plumbing commands with `-z` output,
+ * The real GitPort (core/worktrees/git-port.ts): plumbing commands with `-z` output,
  * each with a deadline, cached while nothing they depend on changed.
  *
  * Committed facts (merge base, commits since it, ahead/behind) depend only on
@@ -8,8 +8,9 @@
  * status is kept for a short while only (and dropped when a hook reports an
  * edit in that work tree): `coord changes` is fresh within a second.
  */
-import type { ChangeRecord, GitPort, GitTree, PendingFacts, WorkTreeFacts } from '../core/git-port.js';
-import type { ShellLook } from '../core/shell-edits.js';
+
+import type { ShellLook } from '../core/edits/shell-edits.js';
+import type { ChangeRecord, GitPort, GitTree, PendingFacts, WorkTreeFacts } from '../core/worktrees/git-port.js';
 import {
   aheadBehind,
   branchExists,

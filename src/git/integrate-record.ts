@@ -2,7 +2,7 @@
  * What the integrator records for each result (SPEC §15): the record's state and reason, the note the
  * task's history shows, and the follow-up task that sends a conflict or a failed check back to its agent.
  */
-import type { QueuedIntegration } from '../core/integration.js';
+import type { QueuedIntegration } from '../core/integration/integration.js';
 import type { MergeOutcome } from './integrate-merge.js';
 import type { RecordInput } from './integrator-port.js';
 

@@ -3,8 +3,12 @@
  * flags of `coord integrate` and `serve --integrate`), and each task's result.
  */
 import type { z } from 'zod';
-import type { QueuedIntegration } from '../core/integration.js';
-import type { RecordIntegrationInput, RecordWindowInput, TakeSlotOutput } from '../core/integration-schemas.js';
+import type { QueuedIntegration } from '../core/integration/integration.js';
+import type {
+  RecordIntegrationInput,
+  RecordWindowInput,
+  TakeSlotOutput,
+} from '../core/integration/integration-schemas.js';
 import type { MergeOutcome } from './integrate-merge.js';
 
 export type RecordInput = z.input<typeof RecordIntegrationInput>;

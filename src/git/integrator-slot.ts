@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import type { TakeSlotOutput } from '../core/integration-schemas.js';
+import type { TakeSlotOutput } from '../core/integration/integration-schemas.js';
 import type { IntegratorBoard } from './integrator-port.js';
 
 /** The slot was taken by another integrator meanwhile: stop this turn, record nothing more. */

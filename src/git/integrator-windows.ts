@@ -6,8 +6,8 @@
  * its own window, run at the same time: no lane waits for another's checks, only for its landing (a few git
  * commands).
  */
-import type { QueuedIntegration } from '../core/integration.js';
-import { splitLanes } from '../core/integration-lanes.js';
+import type { QueuedIntegration } from '../core/integration/integration.js';
+import { splitLanes } from '../core/integration/integration-lanes.js';
 import { atMost, changedPaths, oneAtATime } from './integrate-lanes.js';
 import type { CheckVerdict } from './integrate-merge.js';
 import { mergeMessage } from './integrate-record.js';

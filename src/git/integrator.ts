@@ -12,8 +12,8 @@
  * their text (integrate-record.ts), and the speculative window and lanes (integrator-windows.ts).
  */
 import type { z } from 'zod';
-import { integrationOrder, type QueuedIntegration, SLOT_LEASE_MS } from '../core/integration.js';
-import type { TakeSlotOutput } from '../core/integration-schemas.js';
+import { integrationOrder, type QueuedIntegration, SLOT_LEASE_MS } from '../core/integration/integration.js';
+import type { TakeSlotOutput } from '../core/integration/integration-schemas.js';
 import { cleanLeftoverChecks, runCheck } from './integrate-check.js';
 import { type CheckVerdict, integrateHead, type MergeOutcome } from './integrate-merge.js';
 import { mergeMessage, recordInput } from './integrate-record.js';

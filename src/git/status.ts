@@ -5,7 +5,7 @@
  */
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { headOf, porcelainPath, type ShellLook } from '../core/shell-edits.js';
+import { headOf, porcelainPath, type ShellLook } from '../core/edits/shell-edits.js';
 import { runGit, splitZ } from './run-git.js';
 
 export function parseStatus(out: string): string[] {
@@ -37,7 +37,7 @@ const MAX_LOOK_ENTRIES = 20_000;
 
 /**
  * SPEC §10 shell edits: what git says is changed in `tree`, each entry with its size, mtime, ctime and birth
- * (core/shell-edits.ts compares two looks). `untracked: false` leaves untracked files out — walking every
+ * (core/edits/shell-edits.ts compares two looks). `untracked: false` leaves untracked files out — walking every
  * folder for them is most of what a `git status` costs, and the look before a command can do without them.
  */
 export async function shellLook(tree: string, untracked: boolean): Promise<ShellLook> {

@@ -3,7 +3,7 @@
  * runs in git. A target already moved and not yet recorded is what a crash between swap and record leaves
  * too: the next turn records it. A record that fails stops the turn before its next swap.
  */
-import type { QueuedIntegration } from '../core/integration.js';
+import type { QueuedIntegration } from '../core/integration/integration.js';
 import type { MergeOutcome } from './integrate-merge.js';
 import type { TurnResult } from './integrator-port.js';
 

@@ -18,7 +18,7 @@
  * until then, and only then gives up with DaemonBusy — never "allowed".
  */
 import { PATHS } from '../api/paths.js';
-import { decisionOf, type EditDecision, type EditRequest } from '../core/edit-request.js';
+import { decisionOf, type EditDecision, type EditRequest } from '../core/edits/edit-request.js';
 import { liveDaemon } from '../state-dir/daemon-live.js';
 import { exchange } from './http-lite.js';
 

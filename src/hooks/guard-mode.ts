@@ -21,4 +21,4 @@ export type Verdict =
   | { kind: 'continue'; reason: string };
 
 /** `14:02:11 UTC (in 9m)`: one wording, in core (edit-decision.ts). */
-export { leaseEnd } from '../core/edit-decision.js';
+export { leaseEnd } from '../core/edits/edit-decision.js';

@@ -7,9 +7,9 @@
 import { createRequire } from 'node:module';
 import { PATHS, withQuery } from '../api/paths.js';
 import { CLIENT_KINDS, identify } from '../client/agent-identity.js';
-import { editKey, refusalReason } from '../core/edit-request.js';
-import { conflictLine } from '../core/holds.js';
-import { overlaps } from '../core/paths.js';
+import { editKey, refusalReason } from '../core/edits/edit-request.js';
+import { overlaps } from '../core/edits/paths.js';
+import { conflictLine } from '../core/worktrees/holds.js';
 import { findRepoRoot, foldsCase } from '../state-dir/board-name.js';
 import { resolveAgent, resolveBoard } from '../state-dir/who.js';
 import { DaemonDown, type HookDaemon, query } from './daemon.js';

@@ -1,14 +1,14 @@
 /**
  * pre-edit (SPEC §10): before a client's write tool runs, the paths it would write become the edit's requests
  * (state-dir/board-name.ts `editRequestsOf`, as every door makes them) and the daemon decides each in one round trip
- * (decide_edit, one transaction; core/edit-request.ts `decideEdits` makes the one answer): a path held by
+ * (decide_edit, one transaction; core/edits/edit-request.ts `decideEdits` makes the one answer): a path held by
  * another agent blocks the call with `lock_conflict: …`; otherwise this agent now holds (or keeps) an
  * auto-lock on them. This door only reads its input and puts the answer in a Verdict (answer.ts: the client's
  * words), and says what a daemon that is down or busy means under COORD_GUARD.
  */
 import type { AgentIdentity } from '../client/agent-identity.js';
-import { busyReason, conflictReason } from '../core/edit-decision.js';
-import { badAgentReason, decideEdits } from '../core/edit-request.js';
+import { busyReason, conflictReason } from '../core/edits/edit-decision.js';
+import { badAgentReason, decideEdits } from '../core/edits/edit-request.js';
 import { editRequestsOf } from '../state-dir/board-name.js';
 import { DaemonBusy, DaemonDown, type HookDaemon, httpDecide } from './daemon.js';
 import type { GuardMode, Verdict } from './guard-mode.js';

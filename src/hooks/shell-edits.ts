@@ -14,8 +14,7 @@ import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync }
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { AgentIdentity } from '../client/agent-identity.js';
-import { badAgentReason } from '../core/edit-request.js';
-import { sha256Hex } from '../core/sha256.js';
+import { badAgentReason } from '../core/edits/edit-request.js';
 import {
   commandText,
   decideShellLooks,
@@ -25,7 +24,8 @@ import {
   porcelainPath,
   type ShellLook,
   type TreeLooks,
-} from '../core/shell-edits.js';
+} from '../core/edits/shell-edits.js';
+import { sha256Hex } from '../core/shared/sha256.js';
 import { boardForRepo, findWorkTree, otherWorkTrees } from '../state-dir/board-name.js';
 import { DaemonBusy, DaemonDown, type HookDaemon, httpDecide } from './daemon.js';
 import type { GuardMode, Verdict } from './guard-mode.js';
@@ -40,7 +40,7 @@ const childProcess = (): typeof import('node:child_process') =>
 
 /**
  * git's view of the work tree's changed files, each with its file times, and HEAD's commit. `untracked: false`
- * leaves untracked files out (the look before a command in another work tree: see core/shell-edits.ts).
+ * leaves untracked files out (the look before a command in another work tree: see core/edits/shell-edits.ts).
  */
 export function snapshot(root: string, untracked = true): ShellLook | null {
   const r = git(root, [

@@ -6,8 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import type { Logger } from 'pino';
-import type { AttentionItem } from '../core/attention.js';
-import { attentionList } from '../core/attention.js';
+import type { AttentionItem } from '../core/attention/attention.js';
+import { attentionList } from '../core/attention/attention.js';
 import type { Ctx } from '../core/operation.js';
 import { attentionFacts } from '../core/ops/attention.js';
 

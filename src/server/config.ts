@@ -4,7 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { type CheckPlan, checkPlan } from '../core/integration.js';
+import { type CheckPlan, checkPlan } from '../core/integration/integration.js';
 import { resolveStateDir } from '../state-dir/state-dir.js';
 import { checkAgentsSpec } from '../supervisor/profiles.js';
 import { LOG_FORMATS, type LogFormat } from './log-format.js';

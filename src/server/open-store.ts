@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { Clock } from '../core/clock.js';
 import type { Store } from '../core/ports.js';
+import type { Clock } from '../core/shared/clock.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;

@@ -8,9 +8,10 @@
  * never comes (the client was killed) is forgotten. The looks are the daemon's state, so they live here in the
  * server; the rules (which changes are edits, what to tell the model) are core's (shell-edits.ts, edit-request.ts).
  */
+
+import { decideShellLooks, headMove, type ShellLook, type TreeLooks } from '../core/edits/shell-edits.js';
 import { CoordError } from '../core/errors.js';
 import type { Ctx } from '../core/operation.js';
-import { decideShellLooks, headMove, type ShellLook, type TreeLooks } from '../core/shell-edits.js';
 import { invokeDecide } from './edit-decide.js';
 
 /** Looks kept at once, and for how long: a shell call longer than this is checked against no look (allowed). */

@@ -10,8 +10,8 @@
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { type EditRequest, editRequests, type LocatedPath } from '../core/edit-request.js';
-import { sha256Hex } from '../core/sha256.js';
+import { type EditRequest, editRequests, type LocatedPath } from '../core/edits/edit-request.js';
+import { sha256Hex } from '../core/shared/sha256.js';
 
 export interface WorkTree {
   /** The top folder of the work tree the directory is in: lock paths are relative to it. */
@@ -123,7 +123,7 @@ export function locatePath(path: string): TreePath | null {
 }
 
 /**
- * SPEC §10, §14: an edit's paths as the requests every door asks the daemon (core/edit-request.ts) — the command
+ * SPEC §10, §14: an edit's paths as the requests every door asks the daemon (core/edits/edit-request.ts) — the command
  * hooks, the plugins (the same hooks in process) and the `decide_edit` MCP tool. Each path (a relative one from
  * `base`) is located in both spellings: as spelt (`..` after a symlinked folder climbs from its target, as the OS
  * reads it) and lexically resolved (as clients that normalise paths read it) — both keys are decided. The agent's

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sha256Hex } from '../core/sha256.js';
+import { sha256Hex } from '../core/shared/sha256.js';
 
 function shownFile(stateDir: string, agent: string, board: string): string {
   const id = sha256Hex(`${board}\n${agent}`).slice(0, 16);

@@ -3,7 +3,7 @@
  * from `coord serve --run` — so this folder imports neither the client nor the server.
  */
 import type { ClaimGrant, Task } from '../core/model.js';
-import type { AgentRun } from '../core/supervision.js';
+import type { AgentRun } from '../core/runs/supervision.js';
 
 export interface SupervisorBoard {
   claimNext(input: { agent: string; board: string; lease_s: number; wait_s?: number }): Promise<ClaimGrant | null>;

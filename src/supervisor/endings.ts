@@ -4,7 +4,7 @@
  * and tries it again with a new agent (with backoff) until the retries are spent, then fails it with the
  * client's last lines. Stopping releases with the lost-work note.
  */
-import { afterExit, launchName } from '../core/supervision.js';
+import { afterExit, launchName } from '../core/runs/supervision.js';
 import type { SupervisorBoard } from './board.js';
 import type { Live, Retry, SupervisorOptions } from './options.js';
 import { removableTree, removeTree } from './worktree.js';

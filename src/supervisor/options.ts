@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { HeadlessProfile } from '../clients/profile.js';
 import type { ClaimGrant } from '../core/model.js';
-import { type AgentRun, type AgentSlots, type Budget, branchOf, type Usage } from '../core/supervision.js';
+import { type AgentRun, type AgentSlots, type Budget, branchOf, type Usage } from '../core/runs/supervision.js';
 import type { AgentProcess } from './agent-process.js';
 import type { SupervisorBoard } from './board.js';
 

@@ -2,7 +2,7 @@
 import { isClientKind, PROFILES, profileOf } from '../clients/index.js';
 import type { HeadlessProfile } from '../clients/profile.js';
 import { CoordError } from '../core/errors.js';
-import { parseAgentsSpec } from '../core/supervision.js';
+import { parseAgentsSpec } from '../core/runs/supervision.js';
 import { whichBin } from './agent-process.js';
 
 const usage = (message: string) => new CoordError('invalid_request', message);

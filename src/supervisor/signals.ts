@@ -3,7 +3,7 @@
  * failures", "Budgets"): its session, its state, its turns, a usage limit that pauses it, its usage.
  */
 import type { StreamSignal } from '../clients/profile.js';
-import { type AgentState, limitDecision } from '../core/supervision.js';
+import { type AgentState, limitDecision } from '../core/runs/supervision.js';
 import type { Live } from './options.js';
 
 export interface SignalTarget {

@@ -1,14 +1,21 @@
 /**
  * `coord run` (SPEC §18): one process per ready task, each claimed for a fresh agent name before anything
  * starts, each in the task's own work tree, kept going until the plan has landed. The rules (what a try
- * ends in, when a limit pauses, what a budget allows) are core's (core/supervision.ts); what differs per
+ * ends in, when a limit pauses, what a budget allows) are core's (core/runs/supervision.ts); what differs per
  * client is its profile's `headless` part; this file starts, watches and ends the processes.
  */
 import { join } from 'node:path';
 import type { HeadlessProfile } from '../clients/profile.js';
 import { isCoordError } from '../core/errors.js';
 import type { ClaimGrant } from '../core/model.js';
-import { type AgentRun, type AgentState, budgetSpent, launchName, sumUsage, taskPrompt } from '../core/supervision.js';
+import {
+  type AgentRun,
+  type AgentState,
+  budgetSpent,
+  launchName,
+  sumUsage,
+  taskPrompt,
+} from '../core/runs/supervision.js';
 import type { AgentProcess } from './agent-process.js';
 import type { SupervisorBoard } from './board.js';
 import { type Ending, removeMerged, settle } from './endings.js';

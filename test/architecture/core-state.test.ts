@@ -15,7 +15,7 @@ const CORE = join(ROOT, 'src/core');
 /** Known, and why each is no board state. */
 const EXCEPTIONS: Record<string, string> = {
   // A pool of random bytes refilled 4 KiB at a time (one CSPRNG call per ~200 ids): entropy, read by no one.
-  'src/core/ids.ts used': 'the random pool',
+  'src/core/shared/ids.ts used': 'the random pool',
 };
 
 /** A collection built empty or with `new`: mutable unless its declared type says read-only. */

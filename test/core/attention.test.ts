@@ -1,7 +1,7 @@
 /** SPEC §19: the attention list as a pure function — what each fact becomes, what hides it, the order. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type AttentionFacts, attentionList } from '../../src/core/attention.js';
+import { type AttentionFacts, attentionList } from '../../src/core/attention/attention.js';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 const ago = (min: number) => new Date(NOW - min * 60_000).toISOString();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inboxText } from '../../src/core/inbox-text.js';
+import { inboxText } from '../../src/core/messages/inbox-text.js';
 import type { InboxOutput } from '../../src/core/output-schemas.js';
 
 const NOW = Date.UTC(2026, 0, 31);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { claimLine, inboxText, shortDuration, taskLine } from '../../src/core/inbox-text.js';
+import { claimLine, inboxText, shortDuration, taskLine } from '../../src/core/messages/inbox-text.js';
 import type { Task } from '../../src/core/model.js';
 import type { InboxOutput } from '../../src/core/output-schemas.js';
 

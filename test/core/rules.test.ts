@@ -8,7 +8,7 @@ import {
   leaseLive,
   type TaskFacts,
   visibleTo,
-} from '../../src/core/rules.js';
+} from '../../src/core/board/rules.js';
 
 const NOW = 1_000_000;
 const facts = (over: Partial<TaskFacts> = {}): TaskFacts => ({

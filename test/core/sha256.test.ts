@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { sha256Hex } from '../../src/core/sha256.js';
+import { sha256Hex } from '../../src/core/shared/sha256.js';
 
 test("coord's own sha256 gives node:crypto's digest for every length around a block and for any UTF-8", () => {
   const inputs = ['', 'abc', 'claude:0d6f7c1e-5c0b-4d7b-9b43-b0b5a8a3c9e1', '/home/me/src/café', 'é€😀\u0000\uffff'];

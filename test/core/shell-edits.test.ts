@@ -1,10 +1,10 @@
 /**
- * SPEC §10 shell edits, the pure rule (core/shell-edits.ts): which paths a command changed, told from git's
+ * SPEC §10 shell edits, the pure rule (core/edits/shell-edits.ts): which paths a command changed, told from git's
  * look before and after it, and what the model is told to do about one another agent holds.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CTIME_SLACK_MS, type ShellLook, shellChanges, shellConflictReason } from '../../src/core/shell-edits.js';
+import { CTIME_SLACK_MS, type ShellLook, shellChanges, shellConflictReason } from '../../src/core/edits/shell-edits.js';
 
 const T0 = 1_000_000;
 const old = T0 - 10 * CTIME_SLACK_MS;

@@ -9,7 +9,7 @@ import {
   limitDecision,
   parseAgentsSpec,
   sumUsage,
-} from '../../src/core/supervision.js';
+} from '../../src/core/runs/supervision.js';
 
 test('--agents reads CLIENT:N pairs, a client named alone gets one slot, and anything else is refused', () => {
   assert.deepEqual(parseAgentsSpec('claude:2,codex:1,gemini'), [

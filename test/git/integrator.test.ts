@@ -216,7 +216,7 @@ describe('the integrator', () => {
     const merge = r.rev('main');
     assert.notEqual(merge, head);
     await drain(integrator(h, r));
-    // `integration.commit` is what a change record shows as `merged_as` (core/describe-integration.ts).
+    // `integration.commit` is what a change record shows as `merged_as` (core/integration/describe-integration.ts).
     assert.deepEqual(await integration(h, t.task.id), { state: 'merged', commit: merge, target: 'main' });
     assert.equal(r.rev('main'), merge, 'no second merge commit');
   });

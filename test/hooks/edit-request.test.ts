@@ -1,5 +1,5 @@
 /**
- * core/edit-request.ts, the one builder of the edit path's requests (SPEC §10, §14): paths become keys per
+ * core/edits/edit-request.ts, the one builder of the edit path's requests (SPEC §10, §14): paths become keys per
  * board and per work tree the path lies in, cut into requests the daemon takes; no path is ever skipped for
  * its length; a daemon's refusal reads as a refusal.
  */
@@ -11,10 +11,10 @@ import {
   editRequests,
   MAX_KEYS_PER_REQUEST,
   refusalReason,
-} from '../../src/core/edit-request.js';
-import { MAX_RESOURCE_CHARS } from '../../src/core/paths.js';
+} from '../../src/core/edits/edit-request.js';
+import { MAX_RESOURCE_CHARS } from '../../src/core/edits/paths.js';
+import { namedTrees } from '../../src/core/edits/shell-edits.js';
 import { MAX_RESOURCES } from '../../src/core/schemas.js';
-import { namedTrees } from '../../src/core/shell-edits.js';
 
 test('a key too long for a lock is its deepest folder that fits; what names no file stays null', () => {
   assert.equal(editKey('./src//a.ts'), 'src/a.ts');

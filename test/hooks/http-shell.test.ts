@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hookPath, PATHS } from '../../src/api/paths.js';
 import { identify } from '../../src/client/agent-identity.js';
-import { CTIME_SLACK_MS } from '../../src/core/shell-edits.js';
+import { CTIME_SLACK_MS } from '../../src/core/edits/shell-edits.js';
 import { boardForDir } from '../../src/state-dir/board-name.js';
 import { hookKeyOf } from '../../src/state-dir/token.js';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CONFINED_FIELDS, withoutLocalPaths } from '../../src/core/confine.js';
+import { CONFINED_FIELDS, withoutLocalPaths } from '../../src/core/connectors/confine.js';
 import { tools } from '../../src/server/mcp/tools.js';
 import { RateLimit } from '../../src/server/oauth/rate-limit.js';
 import { connectorSession, grantConnector, SITE } from '../support/connector.js';

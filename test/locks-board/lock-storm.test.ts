@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { isDirectory, overlaps } from '../../src/core/edits/paths.js';
 import type { Lock } from '../../src/core/model.js';
-import { isDirectory, overlaps } from '../../src/core/paths.js';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 
 const LOCKER = new URL('./fixtures/locker.mjs', import.meta.url).pathname;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { canonicalSet, normaliseResource, overlapProbe, overlaps } from '../../src/core/paths.js';
+import { canonicalSet, normaliseResource, overlapProbe, overlaps } from '../../src/core/edits/paths.js';
 
 const key = (raw: string): string => {
   const n = normaliseResource(raw);

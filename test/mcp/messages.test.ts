@@ -1,7 +1,7 @@
 /** Notes and messages through the MCP tools (SPEC §12), official SDK client over an in-memory pair. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { LINE_BUDGET } from '../../src/core/inbox-text.js';
+import { LINE_BUDGET } from '../../src/core/messages/inbox-text.js';
 import { mcpHarness } from './harness.js';
 
 describe('MCP: notes and messages', () => {

@@ -1,5 +1,5 @@
 /** A fresh PostgresStore per test, each in its own schema of the test file's database. */
-import type { ManualClock } from '../../src/core/clock.js';
+import type { ManualClock } from '../../src/core/shared/clock.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import type { MakeStore } from '../support/ctx.js';
 

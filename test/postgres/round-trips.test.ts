@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type pg from 'pg';
-import { systemClock } from '../../src/core/clock.js';
 import { invoke } from '../../src/core/invoke.js';
 import type { CoordEvent } from '../../src/core/model.js';
 import type { Ctx } from '../../src/core/operation.js';
@@ -14,6 +13,7 @@ import { claimTask } from '../../src/core/ops/claim-task.js';
 import { submitResult } from '../../src/core/ops/fenced.js';
 import type { CreateTaskCommand } from '../../src/core/ports.js';
 import { Presence } from '../../src/core/presence.js';
+import { systemClock } from '../../src/core/shared/clock.js';
 import { GitRepos } from '../../src/git/git-repos.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { waitFor } from '../live/helpers.js';

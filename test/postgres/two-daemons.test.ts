@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { overlaps } from '../../src/core/paths.js';
+import { overlaps } from '../../src/core/edits/paths.js';
 import { waitFor } from '../live/helpers.js';
 import type { SpawnedDaemon } from '../support/daemon.js';
 import { type Cluster, startCluster } from './cluster.js';

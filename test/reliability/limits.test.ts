@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { MAX_RESOURCE_CHARS } from '../../src/core/edits/paths.js';
 import { MAX_ARTIFACT_BYTES } from '../../src/core/ops/artifacts.js';
-import { MAX_RESOURCE_CHARS } from '../../src/core/paths.js';
 import {
   MAX_BODY_CHARS,
   MAX_IDEMPOTENCY_KEY_CHARS,

@@ -1,6 +1,7 @@
 /** Which database a racer opens: each thread opens its own store (its own connection) on the same data. */
-import type { Clock } from '../../src/core/clock.js';
+
 import type { Store } from '../../src/core/ports.js';
+import type { Clock } from '../../src/core/shared/clock.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 

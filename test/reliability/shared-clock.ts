@@ -3,7 +3,7 @@
  * moves time, each worker's store sees the move at its next `now()`. Lets a
  * race be put exactly on a lease or ttl boundary, even mid-race.
  */
-import type { Clock } from '../../src/core/clock.js';
+import type { Clock } from '../../src/core/shared/clock.js';
 
 export class SharedClock implements Clock {
   private readonly ms: BigInt64Array;

@@ -4,7 +4,7 @@
  * a record, time is a number, and every operation says what a caller must get.
  *
  * Where the SPEC allows several error codes, the model pins the one the shared
- * rules (src/core/rules.ts) choose, and says so: every store must answer alike.
+ * rules (src/core/board/rules.ts) choose, and says so: every store must answer alike.
  */
 import type { ResultStatus, TaskState } from '../../src/core/model.js';
 

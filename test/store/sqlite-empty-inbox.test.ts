@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import type { ManualClock } from '../../src/core/clock.js';
 import { operations as op } from '../../src/core/operations.js';
+import type { ManualClock } from '../../src/core/shared/clock.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { harness, tempDir } from '../support/ctx.js';
 

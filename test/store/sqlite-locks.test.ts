@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { overlapProbe } from '../../src/core/paths.js';
+import { overlapProbe } from '../../src/core/edits/paths.js';
 import { migrations, openDatabase } from '../../src/store/sqlite/database.js';
 import { CONFLICTS } from '../../src/store/sqlite/locks.js';
 import { makeSqliteStore, tempDir } from '../support/ctx.js';

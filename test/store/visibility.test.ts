@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { visibleTo } from '../../src/core/rules.js';
+import { visibleTo } from '../../src/core/board/rules.js';
 import { rowVisibleTo, visibleSql } from '../../src/store/shared/visibility.js';
 
 const AGENTS = ['alice', 'bob', 'carol'];

@@ -1,11 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../src/core/clock.js';
 import { invoke } from '../../src/core/invoke.js';
 import type { Ctx, Operation } from '../../src/core/operation.js';
 import type { Store } from '../../src/core/ports.js';
 import { Presence } from '../../src/core/presence.js';
+import { ManualClock } from '../../src/core/shared/clock.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
 export const tempDir = (prefix = 'coord-test-'): string => mkdtempSync(join(tmpdir(), prefix));

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AttentionItem } from '../../core/attention.js';
+import type { AttentionItem } from '../../core/attention/attention.js';
 import { parseInput } from '../../core/invoke.js';
 import { operations } from '../../core/operations.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';

@@ -1,8 +1,8 @@
 /** SPEC §14 on the command line: `coord worktrees`, `coord changes`, `coord target BRANCH`. */
 import type { Command } from 'commander';
-import { changesText } from '../../core/changes-text.js';
 import { parseInput } from '../../core/invoke.js';
 import { operations } from '../../core/operations.js';
+import { changesText } from '../../core/worktrees/changes-text.js';
 import { findRepoRoot } from '../../state-dir/board-name.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';

@@ -1,9 +1,9 @@
 /** heartbeat, release and submit: the commands that present a claim_id. */
 import type { Command } from 'commander';
 import { CliError } from '../../client/daemon-client.js';
-import { changeLines } from '../../core/change-text.js';
 import { parseInput } from '../../core/invoke.js';
 import { operations } from '../../core/operations.js';
+import { changeLines } from '../../core/worktrees/change-text.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { clockTime, emit } from '../output.js';
 import { cwdTree } from './lock-paths.js';

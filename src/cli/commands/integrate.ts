@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { CoordError } from '../../core/errors.js';
-import { type CheckPlan, checkPlan, type QueuedIntegration } from '../../core/integration.js';
+import { type CheckPlan, checkPlan, type QueuedIntegration } from '../../core/integration/integration.js';
 import { operations } from '../../core/operations.js';
 import { fetchBranch } from '../../git/integrate-remote.js';
 import { defaultTarget, repositoryOf } from '../../git/integrate-target.js';

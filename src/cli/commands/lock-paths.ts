@@ -12,7 +12,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError } from '../../client/daemon-client.js';
-import { isKindKey } from '../../core/paths.js';
+import { isKindKey } from '../../core/edits/paths.js';
 import { findRepoRoot, placePath } from '../../state-dir/board-name.js';
 
 const isDir = (path: string): boolean => {

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { CliError } from '../../client/daemon-client.js';
-import { shortTree } from '../../core/holds.js';
+import { overlaps } from '../../core/edits/paths.js';
 import { parseInput } from '../../core/invoke.js';
 import type { Lock } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
-import { overlaps } from '../../core/paths.js';
+import { shortTree } from '../../core/worktrees/holds.js';
 import { findRepoRoot } from '../../state-dir/board-name.js';
 import { givenBoard } from '../../state-dir/who.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';

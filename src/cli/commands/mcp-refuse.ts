@@ -7,7 +7,7 @@
 
 import { isJSONRPCRequest, StdioTransport } from '../../client/jsonrpc.js';
 import { claudeDeny } from '../../clients/answers.js';
-import { DECIDE_EDIT_TOOL } from '../../core/edit-decision.js';
+import { DECIDE_EDIT_TOOL } from '../../core/edits/edit-decision.js';
 
 /** Serves initialize, tools/list (decide_edit only) and tools/call with `reason` until stdin closes. */
 export async function serveRefusal(reason: string, onClose: () => void): Promise<void> {

@@ -1,7 +1,7 @@
 /** `coord note`, `coord send`, `coord ack`, `coord messages` (SPEC §12). */
 import type { Command } from 'commander';
 import { parseInput } from '../../core/invoke.js';
-import { messageLine } from '../../core/message-text.js';
+import { messageLine } from '../../core/messages/message-text.js';
 import type { Message } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';

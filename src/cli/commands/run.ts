@@ -12,7 +12,7 @@ import { ensureDaemon } from '../../client/daemon-launcher.js';
 import { CoordError } from '../../core/errors.js';
 import type { ClaimGrant, Task } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
-import { parseAgentsSpec } from '../../core/supervision.js';
+import { parseAgentsSpec } from '../../core/runs/supervision.js';
 import type { SupervisorBoard } from '../../supervisor/board.js';
 import { headlessProfiles } from '../../supervisor/profiles.js';
 import { defaultWorktrees, Supervisor } from '../../supervisor/supervisor.js';

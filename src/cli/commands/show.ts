@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { blockerText } from '../../core/blockers.js';
-import { changeLines } from '../../core/change-text.js';
-import { integrationLine } from '../../core/integration.js';
+import { blockerText } from '../../core/board/blockers.js';
+import { integrationLine } from '../../core/integration/integration.js';
 import { parseInput } from '../../core/invoke.js';
 import type { Task } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
+import { changeLines } from '../../core/worktrees/change-text.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';
 

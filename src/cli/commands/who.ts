@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { parseInput } from '../../core/invoke.js';
 import type { AgentSeen } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
-import type { AgentRun } from '../../core/supervision.js';
+import type { AgentRun } from '../../core/runs/supervision.js';
 import { action, type CommonFlags, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';
 

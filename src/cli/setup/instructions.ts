@@ -4,7 +4,7 @@
  * `<!-- coord:begin v=N sha=… -->` and `<!-- coord:end -->`: updated in
  * place, never duplicated, and taken out leaving the rest as it was.
  */
-import { sha256Hex } from '../../core/canonical-json.js';
+import { sha256Hex } from '../../core/shared/canonical-json.js';
 
 export const SECTION_VERSION = 1;
 

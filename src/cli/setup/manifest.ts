@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import type { ClientKind } from '../../clients/index.js';
 import type { Scope } from '../../clients/profile.js';
-import { sha256Hex } from '../../core/canonical-json.js';
+import { sha256Hex } from '../../core/shared/canonical-json.js';
 
 export interface FileRecord {
   path: string;

@@ -5,7 +5,7 @@
  */
 import type { DaemonClient } from '../../client/daemon-client.js';
 import { followEvents } from '../../client/event-stream.js';
-import type { AttentionItem } from '../../core/attention.js';
+import type { AttentionItem } from '../../core/attention/attention.js';
 import type { CoordEvent, TaskState } from '../../core/model.js';
 import { operations } from '../../core/operations.js';
 import type { TopAgent, TopLock, TopTask } from './board-state.js';

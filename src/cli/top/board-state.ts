@@ -5,7 +5,7 @@
  * Fields that other parts of coord add over time (dependencies: `ready`, `blocked`, `children`; messages:
  * agents' `unread`) are read when present and ignored when not.
  */
-import type { AttentionItem } from '../../core/attention.js';
+import type { AttentionItem } from '../../core/attention/attention.js';
 import { type CheckingWindow, checkingAfter, type ViewTask, viewChange } from '../../core/event-entries.js';
 import type { CoordEvent, Task } from '../../core/model.js';
 

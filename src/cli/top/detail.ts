@@ -1,10 +1,10 @@
 /** The text of one task's detail view in `coord top`: its fields, body, result, change, notes, dependencies, history. */
 
 import { artifactPath } from '../../api/paths.js';
-import { changeLines } from '../../core/change-text.js';
 import { type CheckingWindow, checkingText, eventLabel } from '../../core/events.js';
-import { integrationLine } from '../../core/integration.js';
+import { integrationLine } from '../../core/integration/integration.js';
 import type { CoordEvent, Note as CoordNote } from '../../core/model.js';
+import { changeLines } from '../../core/worktrees/change-text.js';
 import { terminalText } from '../terminal-text.js';
 import type { TopTask } from './board-state.js';
 import { clock, countdown, esc } from './cells.js';

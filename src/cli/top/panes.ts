@@ -3,7 +3,7 @@
  * the timeline, the header. Pure functions of the board state, so every line's width can be tested.
  */
 import { eventLabel, eventSubject, eventText } from '../../core/events.js';
-import type { IntegrationState } from '../../core/integration.js';
+import type { IntegrationState } from '../../core/integration/integration.js';
 import type { CoordEvent } from '../../core/model.js';
 import {
   type BoardState,

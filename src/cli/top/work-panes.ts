@@ -5,8 +5,8 @@
  * read, so every line's width can be tested.
  */
 import type { z } from 'zod';
-import type { AttentionItem } from '../../core/attention.js';
-import type { ChangesOutput } from '../../core/change-schemas.js';
+import type { AttentionItem } from '../../core/attention/attention.js';
+import type { ChangesOutput } from '../../core/worktrees/change-schemas.js';
 import { ago } from '../commands/who.js';
 import { cell } from './cells.js';
 import type { ListLine } from './panes.js';

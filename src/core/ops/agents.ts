@@ -1,8 +1,8 @@
-import { firstOf } from '../bounded.js';
 import type { AgentSeen } from '../model.js';
 import { defineOperation } from '../operation.js';
 import { AgentsOutput } from '../output-schemas.js';
 import { AgentsInput } from '../schemas.js';
+import { firstOf } from '../shared/bounded.js';
 
 /** An agent is active if it holds something or was seen in the last five minutes. */
 export const ACTIVE_WINDOW_MS = 5 * 60_000;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { sha256Hex } from '../canonical-json.js';
+import { unwrap } from '../board/outcomes.js';
 import { CoordError } from '../errors.js';
 import { defineOperation } from '../operation.js';
-import { unwrap } from '../outcomes.js';
 import { ArtifactOutput, ListArtifactsOutput } from '../output-schemas.js';
 import { GetArtifactInput, ListArtifactsInput, PutArtifactInput } from '../schemas.js';
+import { sha256Hex } from '../shared/canonical-json.js';
 
 export const MAX_ARTIFACT_BYTES = 16 * 1024 * 1024;
 

@@ -2,7 +2,7 @@
  * SPEC §19: what needs a person. `list_attention` gathers the facts the store already has (the integration
  * queue, follow-ups and their claims, failed tasks and their notes, claims and their agents' last activity,
  * change holds) and what the daemon holds in memory (agents whose client said they wait), and lets the pure
- * rules of core/attention.ts make the list. `agent_waiting` is what an agent's notification hook tells.
+ * rules of core/attention/attention.ts make the list. `agent_waiting` is what an agent's notification hook tells.
  */
 import {
   type AgentRunState,
@@ -12,8 +12,13 @@ import {
   type HeldClaim,
   IDLE_AFTER_MS,
   type StoppedIntegration,
-} from '../attention.js';
-import { AgentWaitingInput, AgentWaitingOutput, AttentionInput, AttentionOutput } from '../attention-schemas.js';
+} from '../attention/attention.js';
+import {
+  AgentWaitingInput,
+  AgentWaitingOutput,
+  AttentionInput,
+  AttentionOutput,
+} from '../attention/attention-schemas.js';
 import { DEFAULT_BOARD } from '../model.js';
 import type { Ctx } from '../operation.js';
 import { defineOperation } from '../operation.js';

@@ -1,6 +1,6 @@
-import { describeBlocked } from '../blockers.js';
+import { describeBlocked } from '../board/blockers.js';
+import { unwrap } from '../board/outcomes.js';
 import { defineOperation } from '../operation.js';
-import { unwrap } from '../outcomes.js';
 import { TaskEnvelope } from '../output-schemas.js';
 import { CancelInput } from '../schemas.js';
 

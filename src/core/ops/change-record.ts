@@ -3,12 +3,13 @@
  * what the task changed — or is refused with `uncommitted_changes` while
  * paths the agent touched are not committed (nothing is written then).
  */
+
+import { overlaps } from '../edits/paths.js';
 import { CoordError } from '../errors.js';
-import type { ChangeRecord } from '../git-port.js';
-import { shortTree } from '../holds.js';
 import type { Ctx } from '../operation.js';
-import { overlaps } from '../paths.js';
-import type { ClaimTree } from '../worktree-ports.js';
+import type { ChangeRecord } from '../worktrees/git-port.js';
+import { shortTree } from '../worktrees/holds.js';
+import type { ClaimTree } from '../worktrees/worktree-ports.js';
 
 export interface Verified {
   change: ChangeRecord;

@@ -4,6 +4,11 @@
  * two or more of them (overlaps: tomorrow's merge conflicts).
  */
 import { z } from 'zod';
+import { CoordError } from '../errors.js';
+import { DEFAULT_BOARD } from '../model.js';
+import type { Ctx } from '../operation.js';
+import { defineOperation } from '../operation.js';
+import { BoardName } from '../schemas.js';
 import {
   ChangesOutput,
   MAX_LISTED_PATHS,
@@ -11,12 +16,7 @@ import {
   SetTargetOutput,
   WorktreePath,
   WorktreesOutput,
-} from '../change-schemas.js';
-import { CoordError } from '../errors.js';
-import { DEFAULT_BOARD } from '../model.js';
-import type { Ctx } from '../operation.js';
-import { defineOperation } from '../operation.js';
-import { BoardName } from '../schemas.js';
+} from '../worktrees/change-schemas.js';
 import { ACTIVE_WINDOW_MS } from './agents.js';
 import { recordPending } from './pending-elsewhere.js';
 import { explicitTree, tieBoard } from './worktree-context.js';

@@ -1,9 +1,9 @@
-import { newClaimId } from '../ids.js';
 import { type ClaimGrant, type CoordEvent, DEFAULT_BOARD, DEFAULT_LEASE_S } from '../model.js';
 import { defineOperation } from '../operation.js';
 import { ClaimOutput } from '../output-schemas.js';
 import type { Store } from '../ports.js';
 import { ClaimNextInput } from '../schemas.js';
+import { newClaimId } from '../shared/ids.js';
 import { afterClaim } from './claim-tree.js';
 import { trackTree } from './worktree-context.js';
 

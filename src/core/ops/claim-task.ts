@@ -1,9 +1,9 @@
-import { newClaimId } from '../ids.js';
+import { unwrap } from '../board/outcomes.js';
 import { DEFAULT_LEASE_S } from '../model.js';
 import { defineOperation } from '../operation.js';
-import { unwrap } from '../outcomes.js';
 import { ClaimOutput } from '../output-schemas.js';
 import { ClaimTaskInput } from '../schemas.js';
+import { newClaimId } from '../shared/ids.js';
 import { afterClaim } from './claim-tree.js';
 import { honouringHolds, lockConflictError } from './settle-holds.js';
 import { trackTree } from './worktree-context.js';

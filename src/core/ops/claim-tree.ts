@@ -5,9 +5,9 @@
  */
 
 import { isCoordError } from '../errors.js';
-import type { WorkTreeFacts } from '../git-port.js';
 import type { ClaimGrant } from '../model.js';
 import type { Ctx } from '../operation.js';
+import type { WorkTreeFacts } from '../worktrees/git-port.js';
 import { noteEndedClaim } from './work-left.js';
 
 /** The prefix of the note coord leaves when a claim ends with work left in its work tree. */

@@ -6,7 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { AuthCodeRecord } from '../connector-ports.js';
+import type { AuthCodeRecord } from '../connectors/connector-ports.js';
 import { defineOperation } from '../operation.js';
 
 // Read as sent: an odd client_id is an unknown client (invalid_client), never a coord error.

@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { Grant } from '../connector-ports.js';
+import type { Grant } from '../connectors/connector-ports.js';
 import { CoordError } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import { AgentName, BoardName, QueryBool } from '../schemas.js';

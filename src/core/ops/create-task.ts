@@ -1,10 +1,10 @@
-import { describeBlocked } from '../blockers.js';
-import { canonicalJson, sha256Hex } from '../canonical-json.js';
+import { describeBlocked } from '../board/blockers.js';
+import { unwrap } from '../board/outcomes.js';
 import { DEFAULT_BOARD, DEFAULT_TTL_S } from '../model.js';
 import { defineOperation } from '../operation.js';
-import { unwrap } from '../outcomes.js';
 import { CreateTaskOutput } from '../output-schemas.js';
 import { CreateTaskInput } from '../schemas.js';
+import { canonicalJson, sha256Hex } from '../shared/canonical-json.js';
 
 export const createTask = defineOperation({
   name: 'create_task',

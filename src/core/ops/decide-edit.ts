@@ -5,13 +5,13 @@
  * command hook, Claude Code's `mcp_tool`, a shell edit seen afterwards —
  * asks this and only translates the answer into its client's words.
  */
-import { AUTO_LOCK_LEASE_S, conflictReason } from '../edit-decision.js';
-import { newLockId } from '../ids.js';
+import { AUTO_LOCK_LEASE_S, conflictReason } from '../edits/edit-decision.js';
 import { DEFAULT_BOARD } from '../model.js';
 import { type Ctx, defineOperation } from '../operation.js';
 import { DecideEditOutput } from '../output-schemas.js';
 import type { LockConflict } from '../ports.js';
 import { DecideEditInput } from '../schemas.js';
+import { newLockId } from '../shared/ids.js';
 import { pendingElsewhere } from './pending-elsewhere.js';
 import { lockConflictError, settleHolds } from './settle-holds.js';
 import { trackTree } from './worktree-context.js';

@@ -1,13 +1,14 @@
 /** heartbeat, release and submit: each presents the claim_id, the fencing token (SPEC rule 5). */
-import { resultHash } from '../canonical-json.js';
-import { describeIntegration } from '../describe-integration.js';
+
+import { unwrap } from '../board/outcomes.js';
 import { CoordError } from '../errors.js';
-import type { WorkTreeFacts } from '../git-port.js';
+import { describeIntegration } from '../integration/describe-integration.js';
 import { type Ctx, defineOperation } from '../operation.js';
-import { unwrap } from '../outcomes.js';
 import { HeartbeatOutput, SubmitOutput, TaskEnvelope } from '../output-schemas.js';
 import { HeartbeatInput, ReleaseInput, SubmitInput } from '../schemas.js';
-import type { ClaimTree } from '../worktree-ports.js';
+import { resultHash } from '../shared/canonical-json.js';
+import type { WorkTreeFacts } from '../worktrees/git-port.js';
+import type { ClaimTree } from '../worktrees/worktree-ports.js';
 import { type Verified, verifyDone } from './change-record.js';
 import { settleEnded } from './settle-holds.js';
 import { noteWorkLeft } from './work-left.js';

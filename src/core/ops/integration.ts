@@ -5,9 +5,8 @@
  * (fenced by the slot). People approve and retry.
  */
 
-import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import { CoordError } from '../errors.js';
-import { SLOT_LEASE_MS, shownIntegration } from '../integration.js';
+import { SLOT_LEASE_MS, shownIntegration } from '../integration/integration.js';
 import {
   ApproveInput,
   ApproveMergeInput,
@@ -24,9 +23,10 @@ import {
   ReleaseSlotOutput,
   TakeSlotInput,
   TakeSlotOutput,
-} from '../integration-schemas.js';
+} from '../integration/integration-schemas.js';
 import { DEFAULT_TTL_S } from '../model.js';
 import { defineOperation } from '../operation.js';
+import { canonicalJson, sha256Hex } from '../shared/canonical-json.js';
 import { settleHolds } from './settle-holds.js';
 
 export const takeIntegrationSlot = defineOperation({

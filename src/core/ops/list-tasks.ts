@@ -1,6 +1,6 @@
-import { describeBlocked } from '../blockers.js';
-import { describeIntegration } from '../describe-integration.js';
-import type { IntegrationState } from '../integration.js';
+import { describeBlocked } from '../board/blockers.js';
+import { describeIntegration } from '../integration/describe-integration.js';
+import type { IntegrationState } from '../integration/integration.js';
 import type { Task } from '../model.js';
 import type { Ctx } from '../operation.js';
 import { defineOperation } from '../operation.js';

@@ -1,18 +1,19 @@
 /** File locks (SPEC rule 11): try-locks with leases, renewed and released by lock_id. */
+
+import { unwrapLock } from '../board/outcomes.js';
+import { isDirectory, normaliseResource } from '../edits/paths.js';
 import { CoordError } from '../errors.js';
-import { newLockId } from '../ids.js';
 import { DEFAULT_BOARD, DEFAULT_LEASE_S, type Lock } from '../model.js';
 import { type Ctx, defineOperation } from '../operation.js';
-import { unwrapLock } from '../outcomes.js';
 import {
   ListLocksOutput,
   LockFilesOutput,
   HeartbeatOutput as RenewLockOutput,
   UnlockOutput,
 } from '../output-schemas.js';
-import { isDirectory, normaliseResource } from '../paths.js';
 import type { Outcome } from '../ports.js';
 import { ListLocksInput, LockFilesInput, RenewLockInput, UnlockInput } from '../schemas.js';
+import { newLockId } from '../shared/ids.js';
 import { honouringHolds, lockConflictError, settleEnded } from './settle-holds.js';
 import { coordNote, trackTree } from './worktree-context.js';
 

@@ -3,8 +3,8 @@
  * records its first delivery (when, and how: inbox, prime, stop, push), and a
  * message stays listed until its recipient acknowledges it.
  */
-import { boundMessage } from '../bounded.js';
-import { canonicalJson, sha256Hex } from '../canonical-json.js';
+
+import { unwrap } from '../board/outcomes.js';
 import { CoordError } from '../errors.js';
 import {
   AckMessageInput,
@@ -17,11 +17,12 @@ import {
   SendMessageInput,
   SendMessageOutput,
   ShowMessageInput,
-} from '../message-schemas.js';
+} from '../messages/message-schemas.js';
 import { DEFAULT_BOARD } from '../model.js';
 import type { Ctx } from '../operation.js';
 import { defineOperation } from '../operation.js';
-import { unwrap } from '../outcomes.js';
+import { boundMessage } from '../shared/bounded.js';
+import { canonicalJson, sha256Hex } from '../shared/canonical-json.js';
 
 /** "Everyone on the board": the agents seen there in this window (events or presence) when the message is sent. */
 export const BROADCAST_WINDOW_MS = 24 * 3600_000;

@@ -1,9 +1,10 @@
 /** Notes on a task (SPEC §12): append-only, added by anyone who can see the task. */
-import { canonicalJson, sha256Hex } from '../canonical-json.js';
+
+import { unwrap } from '../board/outcomes.js';
 import { CoordError } from '../errors.js';
-import { AddNoteInput, AddNoteOutput } from '../message-schemas.js';
+import { AddNoteInput, AddNoteOutput } from '../messages/message-schemas.js';
 import { defineOperation } from '../operation.js';
-import { unwrap } from '../outcomes.js';
+import { canonicalJson, sha256Hex } from '../shared/canonical-json.js';
 
 /** How many notes a task's JSON carries (GET /v1/tasks/:id). */
 export const TASK_NOTES = 20;

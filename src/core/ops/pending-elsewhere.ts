@@ -9,9 +9,10 @@
  * last look (a stamp of file stats, GitPort.refsStamp) — a stale look would
  * warn about work merged meanwhile and miss work committed meanwhile.
  */
-import { shortTree } from '../holds.js';
+
+import { overlaps } from '../edits/paths.js';
 import type { Ctx } from '../operation.js';
-import { overlaps } from '../paths.js';
+import { shortTree } from '../worktrees/holds.js';
 
 /** A snapshot older than this is refreshed in the background; the decision reads it meanwhile. */
 const FRESH_MS = 2000;

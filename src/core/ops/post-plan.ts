@@ -5,16 +5,16 @@
  * dependency order, which writes it in one transaction or not at all.
  */
 
-import { describeBlocked } from '../blockers.js';
-import { cycleText, firstOf } from '../bounded.js';
-import { canonicalJson, sha256Hex } from '../canonical-json.js';
-import { topoOrder } from '../dependency-graph.js';
+import { describeBlocked } from '../board/blockers.js';
+import { topoOrder } from '../board/dependency-graph.js';
+import { unwrap } from '../board/outcomes.js';
+import { PostPlanInput, PostPlanOutput } from '../board/plan-schemas.js';
 import { CoordError } from '../errors.js';
 import { DEFAULT_BOARD, DEFAULT_TTL_S } from '../model.js';
 import { defineOperation } from '../operation.js';
-import { unwrap } from '../outcomes.js';
-import { PostPlanInput, PostPlanOutput } from '../plan-schemas.js';
 import type { PlanLink, PlanTaskCommand } from '../ports.js';
+import { cycleText, firstOf } from '../shared/bounded.js';
+import { canonicalJson, sha256Hex } from '../shared/canonical-json.js';
 
 const invalid = (path: string, message: string) =>
   new CoordError('invalid_request', `invalid plan: ${path}: ${message}`, { issues: [{ path, message }] });

@@ -7,10 +7,10 @@
  */
 import { z } from 'zod';
 import { CoordError } from '../errors.js';
-import { newLockId } from '../ids.js';
 import { DEFAULT_BOARD, DEFAULT_LEASE_S } from '../model.js';
 import { defineOperation } from '../operation.js';
 import { AgentName, BoardName, LeaseS } from '../schemas.js';
+import { newLockId } from '../shared/ids.js';
 
 export const DEFAULT_PORT_RANGE = { from: 3000, to: 3999 };
 const MAX_TRIES = 2000;

@@ -8,9 +8,9 @@
 import { z } from 'zod';
 import { DEFAULT_BOARD } from '../model.js';
 import { defineOperation } from '../operation.js';
+import { type AgentRun, AgentRunSchema } from '../runs/supervision.js';
 import { BoardName } from '../schemas.js';
-import { type AgentRun, AgentRunSchema } from '../supervision.js';
-import type { AgentEvent } from '../worktree-ports.js';
+import type { AgentEvent } from '../worktrees/worktree-ports.js';
 
 /** Runs that ended are listed this long after, then forgotten. */
 const EXITED_KEPT_MS = 3600_000;

@@ -1,9 +1,9 @@
-import { describeBlocked } from '../blockers.js';
+import { describeBlocked } from '../board/blockers.js';
+import { unwrap } from '../board/outcomes.js';
+import { SetDepsInput } from '../board/plan-schemas.js';
 import { CoordError } from '../errors.js';
 import { defineOperation } from '../operation.js';
-import { unwrap } from '../outcomes.js';
 import { TaskEnvelope } from '../output-schemas.js';
-import { SetDepsInput } from '../plan-schemas.js';
 
 export const setDeps = defineOperation({
   name: 'set_deps',

@@ -5,9 +5,9 @@
  * meets a hold, so a stale hold never blocks anyone.
  */
 import { CoordError, isCoordError } from '../errors.js';
-import { conflictLine, holdAdvice, holdTrims } from '../holds.js';
 import type { Ctx } from '../operation.js';
 import type { Lost, Outcome } from '../ports.js';
+import { conflictLine, holdAdvice, holdTrims } from '../worktrees/holds.js';
 
 /**
  * Narrows or ends the board's holds that git says are no longer pending, and settles its ended work-tree

@@ -1,6 +1,6 @@
-import { describeBlocked } from '../blockers.js';
-import { describeIntegration } from '../describe-integration.js';
+import { describeBlocked } from '../board/blockers.js';
 import { CoordError } from '../errors.js';
+import { describeIntegration } from '../integration/describe-integration.js';
 import { defineOperation } from '../operation.js';
 import { TaskEnvelope } from '../output-schemas.js';
 import { ShowTaskInput } from '../schemas.js';

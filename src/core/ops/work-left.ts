@@ -5,12 +5,13 @@
  * claim's answer carries the line). coord only looks: it never resets,
  * cleans, checks out or deletes anything.
  */
+
+import { overlaps } from '../edits/paths.js';
 import { isCoordError } from '../errors.js';
-import { shortTree } from '../holds.js';
 import type { Task } from '../model.js';
 import type { Ctx } from '../operation.js';
-import { overlaps } from '../paths.js';
-import type { ClaimTree } from '../worktree-ports.js';
+import { shortTree } from '../worktrees/holds.js';
+import type { ClaimTree } from '../worktrees/worktree-ports.js';
 import { touchedPaths } from './change-record.js';
 import { WORK_LEFT } from './claim-tree.js';
 import { coordNote } from './worktree-context.js';

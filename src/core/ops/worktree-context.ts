@@ -3,10 +3,11 @@
  * checks it with git, ties the board to its repository (first sight fixes the
  * integration target) and records where the agent works.
  */
-import { canonicalJson, sha256Hex } from '../canonical-json.js';
+
 import { CoordError } from '../errors.js';
-import type { WorkTreeFacts } from '../git-port.js';
 import type { Ctx } from '../operation.js';
+import { canonicalJson, sha256Hex } from '../shared/canonical-json.js';
+import type { WorkTreeFacts } from '../worktrees/git-port.js';
 
 export async function trackTree(
   ctx: Ctx,

@@ -6,7 +6,7 @@
  * (its profile's hook contract); the shell check's looks are the server's (../shell-check.ts), its rules core's
  * (shell-edits.ts).
  *
- * Who: the session id in the hook input, named as the client's MCP server names it (core/agent-name.ts), or
+ * Who: the session id in the hook input, named as the client's MCP server names it (core/shared/agent-name.ts), or
  * `Coord-Agent` ($COORD_AGENT, interpolated by the client). Board: `Coord-Board` ($COORD_BOARD), else the
  * repository's. `Coord-Guard` ($COORD_GUARD): `off` skips, `warn` tells without blocking.
  *
@@ -19,10 +19,10 @@ import type { FastifyInstance } from 'fastify';
 import { PATHS } from '../../api/paths.js';
 import { type ClientKind, isClientKind, profileOf } from '../../clients/index.js';
 import type { ClientEvent } from '../../clients/profile.js';
-import { agentOfKey } from '../../core/agent-name.js';
+import { commandText, namedTrees } from '../../core/edits/shell-edits.js';
 import { CoordError } from '../../core/errors.js';
 import type { Ctx } from '../../core/operation.js';
-import { commandText, namedTrees } from '../../core/shell-edits.js';
+import { agentOfKey } from '../../core/shared/agent-name.js';
 import { boardForRepo, findWorkTree, otherWorkTrees } from '../../state-dir/board-name.js';
 import { type ShellCall, ShellLooks } from '../shell-check.js';
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { PATHS } from '../../api/paths.js';
-import { inboxText } from '../../core/inbox-text.js';
 import { invoke } from '../../core/invoke.js';
+import { inboxText } from '../../core/messages/inbox-text.js';
 import type { Ctx } from '../../core/operation.js';
 import { operations } from '../../core/operations.js';
 import type { InboxInput } from '../../core/schemas.js';

@@ -6,7 +6,7 @@
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { CheckPlan } from '../../core/integration.js';
+import type { CheckPlan } from '../../core/integration/integration.js';
 import type { Ctx } from '../../core/operation.js';
 import { cleanLeftoverChecks } from '../../git/integrate-check.js';
 import { defaultTarget } from '../../git/integrate-target.js';

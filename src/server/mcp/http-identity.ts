@@ -2,7 +2,7 @@
 import { isAbsolute } from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Grant } from '../../core/connector-ports.js';
+import type { Grant } from '../../core/connectors/connector-ports.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
 import { parseWith } from './parse-with.js';
 

@@ -10,7 +10,7 @@ import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/no
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { isClientKind, profileByMcpName, profileOf } from '../../clients/index.js';
-import type { Grant } from '../../core/connector-ports.js';
+import type { Grant } from '../../core/connectors/connector-ports.js';
 import { DEFAULT_BOARD, DEFAULT_LEASE_S } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
 import type { ConnectorAuth } from '../oauth/bearer.js';
@@ -203,7 +203,7 @@ export class McpHttp {
       onsessionclosed: () => this.free(coordId),
     });
     const server = buildMcpServer({
-      // SPEC §16 "A grant is one board": every call of a connector is confined to it (core/confine.ts).
+      // SPEC §16 "A grant is one board": every call of a connector is confined to it (core/connectors/confine.ts).
       ctx: grant ? { ...this.opts.ctx, confined_to: grant.board } : this.opts.ctx,
       session,
       // A client no profile names (a program, a test) gets every tool and the data in every result.

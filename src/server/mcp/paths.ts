@@ -2,11 +2,11 @@
  * SPEC §5: file paths given over MCP are made relative to the session's
  * repository root. An absolute path inside the root is accepted; one outside
  * it is refused, so one agent cannot lock another repository's files.
- * Relative paths are already repo-relative: core normalises them (core/paths.ts).
+ * Relative paths are already repo-relative: core normalises them (core/edits/paths.ts).
  */
 import { isAbsolute, resolve } from 'node:path';
+import { isKindKey } from '../../core/edits/paths.js';
 import { CoordError } from '../../core/errors.js';
-import { isKindKey } from '../../core/paths.js';
 import { placePath } from '../../state-dir/board-name.js';
 
 /**

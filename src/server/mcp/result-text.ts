@@ -5,12 +5,12 @@
  */
 
 import type { z } from 'zod';
-import { changeLines } from '../../core/change-text.js';
-import { shortDuration } from '../../core/inbox-text.js';
-import { integrationLine } from '../../core/integration.js';
-import { noteLine } from '../../core/message-text.js';
+import { integrationLine } from '../../core/integration/integration.js';
+import { shortDuration } from '../../core/messages/inbox-text.js';
+import { noteLine } from '../../core/messages/message-text.js';
 import type { AgentSeen, Artifact, Task } from '../../core/model.js';
 import type { ClaimOutput } from '../../core/output-schemas.js';
+import { changeLines } from '../../core/worktrees/change-text.js';
 
 export const at = (iso: string | null, now: number): string =>
   iso ? `${iso.slice(11, 19)} UTC (in ${shortDuration(Date.parse(iso) - now)})` : '-';

@@ -6,9 +6,9 @@
 import { type CallToolResult, McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { ResultWrapper } from '../../clients/profile.js';
-import { withoutLocalPaths } from '../../core/confine.js';
-import { inboxText } from '../../core/inbox-text.js';
+import { withoutLocalPaths } from '../../core/connectors/confine.js';
 import { invoke } from '../../core/invoke.js';
+import { inboxText } from '../../core/messages/inbox-text.js';
 import type { Ctx } from '../../core/operation.js';
 import { operations } from '../../core/operations.js';
 import { DATA_META, toCoordError, toolError, toolErrorAsText } from './errors.js';

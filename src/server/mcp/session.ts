@@ -4,8 +4,9 @@
  * client's name plus a short random suffix (SPEC §5). The session remembers
  * the claims it won, so a model may leave `claim_id` out of later calls.
  */
-import { derivedAgentName } from '../../core/agent-name.js';
+
 import { CoordError } from '../../core/errors.js';
+import { derivedAgentName } from '../../core/shared/agent-name.js';
 import { boardForDir, findRepoRoot } from '../../state-dir/board-name.js';
 import { WORKSPACE_SOURCES, type WorkspaceSource } from './workspace.js';
 

@@ -3,14 +3,14 @@
  * MCP server (Claude Code's `mcp_tool` hook type), so no process starts per edit and the agent is exactly this
  * session's. It takes the paths the edit tool is about to write — as the hook interpolates them from its input,
  * `${tool_input.file_path}` — and makes the edit's requests and answer as every door does
- * (state-dir/board-name.ts `editRequestsOf`, core/edit-request.ts); this door only answers in the hook's JSON: `{}` to let the
+ * (state-dir/board-name.ts `editRequestsOf`, core/edits/edit-request.ts); this door only answers in the hook's JSON: `{}` to let the
  * edit go ahead, or `hookSpecificOutput.permissionDecision: "deny"` with the reason, which Claude Code (and Qwen
  * Code) show the model.
  */
 import { z } from 'zod';
 import { claudeDeny, claudeNote } from '../../clients/answers.js';
-import { DECIDE_EDIT_TOOL } from '../../core/edit-decision.js';
-import { decideEdits } from '../../core/edit-request.js';
+import { DECIDE_EDIT_TOOL } from '../../core/edits/edit-decision.js';
+import { decideEdits } from '../../core/edits/edit-request.js';
 import { editRequestsOf } from '../../state-dir/board-name.js';
 import { invokeDecide } from '../edit-decide.js';
 import type { Tool } from './tools.js';

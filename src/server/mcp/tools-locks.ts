@@ -1,9 +1,9 @@
 /** The MCP tools of what agents share in a repository (SPEC §14): file locks, who works here, pending changes, ports. */
 import { z } from 'zod';
-import { changesText } from '../../core/changes-text.js';
 import { invoke } from '../../core/invoke.js';
 import { operations as op } from '../../core/operations.js';
 import { AgentsInput, LeaseS, LockFilesInput, UnlockInput } from '../../core/schemas.js';
+import { changesText } from '../../core/worktrees/changes-text.js';
 import { toRepoPaths } from './paths.js';
 import * as say from './result-text.js';
 import { READ, str, type Tool, treeOf, WRITE, WRITE_IDEMPOTENT } from './tool.js';

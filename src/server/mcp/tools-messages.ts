@@ -1,8 +1,13 @@
 /** The MCP tools of notes and messages (SPEC §12): add_note, send_message, ack_message, list_messages. */
 import { z } from 'zod';
 import { invoke } from '../../core/invoke.js';
-import { AckMessageInput, AddNoteInput, ListMessagesInput, SendMessageInput } from '../../core/message-schemas.js';
-import { messageLine } from '../../core/message-text.js';
+import {
+  AckMessageInput,
+  AddNoteInput,
+  ListMessagesInput,
+  SendMessageInput,
+} from '../../core/messages/message-schemas.js';
+import { messageLine } from '../../core/messages/message-text.js';
 import type { Message } from '../../core/model.js';
 import { operations as op } from '../../core/operations.js';
 import type { Tool } from './tools.js';

@@ -1,10 +1,10 @@
 /** The MCP tools of the board's tasks (SPEC §5): post, plan, claim, heartbeat, submit, release, cancel, show, artifacts. */
 import { z } from 'zod';
+import { PostPlanInput, SetDepsInput } from '../../core/board/plan-schemas.js';
 import { CoordError } from '../../core/errors.js';
-import { inboxText } from '../../core/inbox-text.js';
 import { invoke } from '../../core/invoke.js';
+import { inboxText } from '../../core/messages/inbox-text.js';
 import { operations as op } from '../../core/operations.js';
-import { PostPlanInput, SetDepsInput } from '../../core/plan-schemas.js';
 import {
   CancelInput,
   ClaimNextInput,

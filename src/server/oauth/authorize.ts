@@ -5,13 +5,13 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { derivedAgentName } from '../../core/agent-name.js';
-import { CONNECT_CODE_MAX_WRONG, type OAuthClientRecord } from '../../core/connector-ports.js';
+import { CONNECT_CODE_MAX_WRONG, type OAuthClientRecord } from '../../core/connectors/connector-ports.js';
 import { invoke } from '../../core/invoke.js';
 import { DEFAULT_BOARD } from '../../core/model.js';
 import { approveConsent, oauthClient, pendingConnect } from '../../core/ops/connector-grants.js';
 import { secretHash } from '../../core/ops/connectors.js';
 import { AgentName, BoardName } from '../../core/schemas.js';
+import { derivedAgentName } from '../../core/shared/agent-name.js';
 import { consentPage, errorPage, PAGE_HEADERS } from './consent-page.js';
 import type { OAuthEdge } from './edge.js';
 import { newSecret } from './secrets.js';

@@ -4,7 +4,7 @@
  * expiry, and builds the 401 with `WWW-Authenticate: Bearer resource_metadata="…"`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Grant } from '../../core/connector-ports.js';
+import type { Grant } from '../../core/connectors/connector-ports.js';
 import { invoke } from '../../core/invoke.js';
 import type { Ctx } from '../../core/operation.js';
 import { grantOfAccessToken } from '../../core/ops/connector-grants.js';

@@ -3,7 +3,7 @@
  * for an access token (1 h) and a new refresh token. The client authenticates as it registered.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Grant, OAuthClientRecord, TokenPair } from '../../core/connector-ports.js';
+import type { Grant, OAuthClientRecord, TokenPair } from '../../core/connectors/connector-ports.js';
 import { invoke } from '../../core/invoke.js';
 import { oauthClient, redeemCode, rotateRefresh, sameSecret } from '../../core/ops/connector-grants.js';
 import { secretHash } from '../../core/ops/connectors.js';

@@ -12,7 +12,7 @@ import { invoke } from '../../core/invoke.js';
 import type { ClaimGrant, Task } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
 import { operations as op } from '../../core/operations.js';
-import { parseAgentsSpec } from '../../core/supervision.js';
+import { parseAgentsSpec } from '../../core/runs/supervision.js';
 import { defaultTarget, repositoryOf } from '../../git/integrate-target.js';
 import { runGit } from '../../git/run-git.js';
 import { boardForRepo } from '../../state-dir/board-name.js';

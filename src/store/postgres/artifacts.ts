@@ -1,6 +1,6 @@
+import { explainFenceLoss } from '../../core/board/rules.js';
 import type { Artifact } from '../../core/model.js';
 import type { Outcome, PutArtifactCommand } from '../../core/ports.js';
-import { explainFenceLoss } from '../../core/rules.js';
 import { type ArtifactRow, toArtifact, toFacts } from '../shared/rows.js';
 import type { Queryable } from './database.js';
 import { currentRow } from './fenced.js';

@@ -4,9 +4,10 @@
  * are held, a savepoint undoes it, so the task is still queued and no event
  * of the undone claim is written.
  */
-import { newLockId } from '../../core/ids.js';
+
 import type { ClaimGrant, Lock } from '../../core/model.js';
 import type { ClaimCommand, Outcome } from '../../core/ports.js';
+import { newLockId } from '../../core/shared/ids.js';
 import { claimTask } from './claim.js';
 import { claimLock, insertLock } from './locks.js';
 import type { Tx } from './tx.js';

@@ -1,6 +1,6 @@
+import { claimableBy, explainClaimLoss } from '../../core/board/rules.js';
 import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, Outcome } from '../../core/ports.js';
-import { claimableBy, explainClaimLoss } from '../../core/rules.js';
 import { type TaskRow, toFacts, toGrant } from '../shared/rows.js';
 import { taskClaimed } from '../shared/task-events.js';
 import { openBlockers } from './deps.js';

@@ -6,7 +6,7 @@ import {
   type OAuthClientRecord,
   type TokenPair,
   UNUSED_CLIENT_TTL_MS,
-} from '../../core/connector-ports.js';
+} from '../../core/connectors/connector-ports.js';
 import {
   type ClientRow,
   type CodeRow,

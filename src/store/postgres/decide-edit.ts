@@ -6,7 +6,7 @@
  * when there is nothing to write: the agent already holds every key with time
  * to spare, or another agent holds one.
  */
-import { type EditPlan, type Overlap, planEdit } from '../../core/edit-decision.js';
+import { type EditPlan, type Overlap, planEdit } from '../../core/edits/edit-decision.js';
 import type { DecideEditCommand, EditDecision } from '../../core/ports.js';
 import { answerOf, iso } from '../shared/edit-answer.js';
 import type { Queryable } from './database.js';

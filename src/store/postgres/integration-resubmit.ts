@@ -1,5 +1,5 @@
 /** SPEC §15 "What is merged is what was submitted", the twin of sqlite/integration-resubmit.ts. */
-import type { QueueIntegrationCommand } from '../../core/integration-ports.js';
+import type { QueueIntegrationCommand } from '../../core/integration/integration-ports.js';
 import { rows } from './sql.js';
 import type { Tx } from './tx.js';
 

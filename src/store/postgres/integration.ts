@@ -1,5 +1,5 @@
 /** The integration queue (SPEC §15) in PostgreSQL, the twin of sqlite/integration.ts. */
-import type { Integration, IntegrationState, QueuedIntegration } from '../../core/integration.js';
+import type { Integration, IntegrationState, QueuedIntegration } from '../../core/integration/integration.js';
 import type {
   QueueIntegrationCommand,
   RecordIntegrationCommand,
@@ -7,7 +7,7 @@ import type {
   RecordWindowCommand,
   SlotOutcome,
   TakeSlotCommand,
-} from '../../core/integration-ports.js';
+} from '../../core/integration/integration-ports.js';
 import {
   approvalEvent,
   type IntegrationRow,

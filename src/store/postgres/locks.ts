@@ -7,9 +7,9 @@
  * predicate (lease, or the claim a lock is bound to), never a background job.
  */
 
-import type { Overlap } from '../../core/edit-decision.js';
+import type { Overlap } from '../../core/edits/edit-decision.js';
+import { overlapProbe } from '../../core/edits/paths.js';
 import type { Lock } from '../../core/model.js';
-import { overlapProbe } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
 import { heldTask, type SessionClaim } from '../shared/held-task.js';
 import { type ConflictRow, conflictsOf, overlapsOf } from '../shared/lock-conflicts.js';
@@ -35,7 +35,7 @@ export const RESOURCES =
   'ARRAY(SELECT r.resource FROM lock_resources r WHERE r.lock_id = l.lock_id ORDER BY r.resource)';
 
 // Equality probes for every place enclosing the key, a range for everything inside it
-// (core/paths.ts overlapProbe). Both are primary-key lookups, never a scan of the table.
+// (core/edits/paths.ts overlapProbe). Both are primary-key lookups, never a scan of the table.
 const CONFLICTS = `WITH hits AS (
     SELECT resource, lock_id FROM lock_resources
     WHERE board = @board AND resource = ANY (@exact::text[])

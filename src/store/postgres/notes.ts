@@ -1,6 +1,6 @@
 /** Notes on tasks (SPEC §12), the twin of sqlite/notes.ts. */
 
-import type { AddNoteCommand } from '../../core/message-ports.js';
+import type { AddNoteCommand } from '../../core/messages/message-ports.js';
 import type { Note, Task } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
 import { idempotencyConflict } from '../shared/idempotency.js';

@@ -1,9 +1,9 @@
-import type { Clock } from '../../core/clock.js';
-import type { Connectors } from '../../core/connector-ports.js';
-import type { IntegrationStore } from '../../core/integration-ports.js';
-import type { NotesAndMessages } from '../../core/message-ports.js';
+import type { Connectors } from '../../core/connectors/connector-ports.js';
+import type { IntegrationStore } from '../../core/integration/integration-ports.js';
+import type { NotesAndMessages } from '../../core/messages/message-ports.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
-import type { WorktreeStore } from '../../core/worktree-ports.js';
+import type { Clock } from '../../core/shared/clock.js';
+import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
 import type { ClaimsPort, LocksPort, TasksPort } from '../shared/store-ports.js';
 import { claimsPort } from './claims-port.js';
 import { connectorsPort } from './connectors-port.js';

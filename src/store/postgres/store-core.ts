@@ -5,9 +5,9 @@
  * (postgres-store.ts) composes the ports into the Store as core/ports.ts composes its interface.
  */
 import type pg from 'pg';
-import type { Clock } from '../../core/clock.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener } from '../../core/ports.js';
+import type { Clock } from '../../core/shared/clock.js';
 import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
 import type { Pool, Queryable } from './database.js';

@@ -5,7 +5,7 @@
  * in its transaction (claim-ends.ts).
  */
 
-import type { QueueIntegrationCommand } from '../../core/integration-ports.js';
+import type { QueueIntegrationCommand } from '../../core/integration/integration-ports.js';
 import type { Task } from '../../core/model.js';
 import type { Outcome, SubmitCommand, SubmitOutcome } from '../../core/ports.js';
 import { integrationOf } from './integration-rows.js';

@@ -1,5 +1,5 @@
 /** Rows of the connector tables (SPEC §16) as both stores read them, and the events they append. */
-import type { AuthCodeRecord, Grant, OAuthClientRecord } from '../../core/connector-ports.js';
+import type { AuthCodeRecord, Grant, OAuthClientRecord } from '../../core/connectors/connector-ports.js';
 import type { NewEvent } from './new-event.js';
 
 export interface ClientRow {

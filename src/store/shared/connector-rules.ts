@@ -2,7 +2,7 @@
  * The decisions of SPEC §16 both stores take around their SQL: which board and agent an approved code keeps,
  * whether a presented code or refresh token is honoured, and the grant a redeemed code makes.
  */
-import type { AuthCodeRecord, Connectors, Grant, OAuthClientRecord } from '../../core/connector-ports.js';
+import type { AuthCodeRecord, Connectors, Grant, OAuthClientRecord } from '../../core/connectors/connector-ports.js';
 import { type CodeRow, type GrantRow, type TokenRow, toCode, toGrant } from './connector-rows.js';
 
 export type Answer<M extends keyof Connectors> = Awaited<ReturnType<Connectors[M]>>;

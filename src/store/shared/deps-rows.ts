@@ -1,10 +1,10 @@
 /** What both stores share about dependencies (SPEC §11): the checked links of a new task and its event. */
 
 import type { EventData } from '../../core/events.js';
-import { newTaskId } from '../../core/ids.js';
-import type { IntegrationState } from '../../core/integration.js';
+import type { IntegrationState } from '../../core/integration/integration.js';
 import type { BlockerState, TaskState } from '../../core/model.js';
 import type { CreateTaskCommand, Lost } from '../../core/ports.js';
+import { newTaskId } from '../../core/shared/ids.js';
 import { rowVisibleTo } from './visibility.js';
 
 /** A blocker of a task about to be written: its state now, and whether it has landed (SPEC §11). */

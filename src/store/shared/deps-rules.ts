@@ -2,10 +2,11 @@
  * The rules of SPEC §11 both stores apply around their SQL: whether a task may change its blockers and which
  * change, the blocker limit, the open count's delta, readiness, and a plan's tasks in dependency order.
  */
+
+import { explainNotQueued } from '../../core/board/rules.js';
 import { CoordError } from '../../core/errors.js';
 import { type BlockerState, isTerminal, MAX_BLOCKERS, type Task } from '../../core/model.js';
 import type { CreateTaskCommand, Lost, PlanCommand, SetDepsCommand } from '../../core/ports.js';
-import { explainNotQueued } from '../../core/rules.js';
 import { blockerState, type LinkedBlocker, type LinkRow, type Links, linked } from './deps-rows.js';
 import { type TaskRow, toFacts, toTask } from './rows.js';
 import { rowVisibleTo } from './visibility.js';
@@ -55,7 +56,7 @@ export const addedEdges = (states: ReadonlyMap<string, LinkRow>, c: DepsChange):
 export const becameReady = (before: TaskRow, after: TaskRow): boolean =>
   before.blockers_open > 0 && after.blockers_open === 0 && after.state === 'queued';
 
-/** The edges reached from some tasks along blocked_by, as a map for core/dependency-graph.ts. */
+/** The edges reached from some tasks along blocked_by, as a map for core/board/dependency-graph.ts. */
 export function edgeMap(found: readonly { task_id: string; blocker_id: string }[]): Map<string, string[]> {
   const edges = new Map<string, string[]>();
   for (const e of found) {

@@ -1,5 +1,5 @@
-/** A decision plan (core/edit-decision.ts) as the store answers it when nothing was written. */
-import type { EditPlan } from '../../core/edit-decision.js';
+/** A decision plan (core/edits/edit-decision.ts) as the store answers it when nothing was written. */
+import type { EditPlan } from '../../core/edits/edit-decision.js';
 import type { EditDecision } from '../../core/ports.js';
 
 export const iso = (ms: number): string => new Date(ms).toISOString();

@@ -1,14 +1,19 @@
 /** What both stores share about the integration queue (SPEC §15): row mapping and the events' payloads. */
 
-import { canonicalJson, sha256Hex } from '../../core/canonical-json.js';
-import { type Integration, integrationLine, type QueuedIntegration, shownIntegration } from '../../core/integration.js';
+import {
+  type Integration,
+  integrationLine,
+  type QueuedIntegration,
+  shownIntegration,
+} from '../../core/integration/integration.js';
 import type {
   QueueIntegrationCommand,
   RecordIntegrationCommand,
   RecordWindowCommand,
-} from '../../core/integration-ports.js';
-import type { SendMessageCommand } from '../../core/message-ports.js';
+} from '../../core/integration/integration-ports.js';
+import type { SendMessageCommand } from '../../core/messages/message-ports.js';
 import type { SubmitCommand } from '../../core/ports.js';
+import { canonicalJson, sha256Hex } from '../../core/shared/canonical-json.js';
 import type { NewEvent } from './new-event.js';
 
 /** An integrations row joined with its task's title, worker and blockers. */

@@ -2,7 +2,7 @@
  * A conflicting lock row as both stores read it, the Overlap the edit decision weighs and the port's
  * LockConflict made of it (SPEC rule 11, §14).
  */
-import type { Overlap } from '../../core/edit-decision.js';
+import type { Overlap } from '../../core/edits/edit-decision.js';
 import type { LockConflict } from '../../core/ports.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();

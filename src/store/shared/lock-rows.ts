@@ -1,6 +1,7 @@
 /** A lock row as both stores read it, the Lock of the port made of it, and the rules of writing one (SPEC rule 11, §14). */
+
+import { overlaps } from '../../core/edits/paths.js';
 import type { Lock } from '../../core/model.js';
-import { overlaps } from '../../core/paths.js';
 import type { AcquireLocksCommand, Outcome } from '../../core/ports.js';
 import type { NewEvent } from './new-event.js';
 import { lockHeld, lockReleased } from './task-events.js';

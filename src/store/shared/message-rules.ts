@@ -2,10 +2,11 @@
  * The rules of SPEC §12 both stores apply around their SQL: the task a message names, a new message's
  * values, the filters of a listing and of a delivery, and who may read one message.
  */
-import { newMessageId } from '../../core/ids.js';
-import type { DeliverCommand, ListMessagesQuery, SendMessageCommand } from '../../core/message-ports.js';
+
+import type { DeliverCommand, ListMessagesQuery, SendMessageCommand } from '../../core/messages/message-ports.js';
 import type { Message } from '../../core/model.js';
 import type { Lost } from '../../core/ports.js';
+import { newMessageId } from '../../core/shared/ids.js';
 import type { TaskRow } from './rows.js';
 import { rowVisibleTo } from './visibility.js';
 

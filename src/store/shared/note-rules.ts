@@ -1,8 +1,9 @@
 /** The rules of SPEC §12's notes both stores apply around their SQL: who may note, a note's values, when a note rides along. */
-import { newNoteId } from '../../core/ids.js';
-import type { AddNoteCommand } from '../../core/message-ports.js';
+
+import type { AddNoteCommand } from '../../core/messages/message-ports.js';
 import type { Task } from '../../core/model.js';
 import type { Lost, Outcome } from '../../core/ports.js';
+import { newNoteId } from '../../core/shared/ids.js';
 import type { TaskRow } from './rows.js';
 import { rowVisibleTo } from './visibility.js';
 

@@ -1,7 +1,7 @@
+import type { ClaimEnd, TaskFacts } from '../../core/board/rules.js';
 import type { Artifact, ClaimGrant, CoordEvent, EventType, ResultStatus, Task, TaskState } from '../../core/model.js';
 import type { TreeToVerify } from '../../core/ports.js';
-import type { ClaimEnd, TaskFacts } from '../../core/rules.js';
-import type { ClaimTree } from '../../core/worktree-ports.js';
+import type { ClaimTree } from '../../core/worktrees/worktree-ports.js';
 import { taskUsage } from './task-usage.js';
 
 /** A tasks row as both stores return it (labels: JSON text in SQLite, text[] in PostgreSQL). */
@@ -102,7 +102,7 @@ export function toTask(r: TaskRow): Task {
     expires_at: iso(r.expires_at),
     idempotency_key: r.idempotency_key,
     blocked_by: typeof r.blocked_by === 'string' ? (JSON.parse(r.blocked_by) as string[]) : r.blocked_by,
-    // The open blockers' states live on their own rows: core fills them in (core/blockers.ts).
+    // The open blockers' states live on their own rows: core fills them in (core/board/blockers.ts).
     blocked: [],
     ready: r.state === 'queued' && r.blockers_open === 0,
     parent: r.parent,

@@ -2,7 +2,7 @@
  * SPEC §18 "Budgets": a task's recorded usage, summed over its tries, as both stores keep it (tasks.run_usage,
  * migration 0016): the sum plus the exits already counted (`agent#attempt`), so a repeated report adds once.
  */
-import type { Usage } from '../../core/supervision.js';
+import type { Usage } from '../../core/runs/supervision.js';
 
 interface Stored extends Usage {
   runs: string[];

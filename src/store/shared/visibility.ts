@@ -1,9 +1,9 @@
 /**
- * Who may see a task (core/rules.ts `visibleTo`), read on a tasks row: the one check every store operation
+ * Who may see a task (core/board/rules.ts `visibleTo`), read on a tasks row: the one check every store operation
  * that names a task makes before it answers or writes (get, cancel, notes, messages about a task, links of a
  * new task, dependencies). An invisible task is `not_found` (SPEC rule 4).
  */
-import { visibleTo } from '../../core/rules.js';
+import { visibleTo } from '../../core/board/rules.js';
 
 /** The columns of a tasks row the rule reads. */
 export interface VisibilityRow {

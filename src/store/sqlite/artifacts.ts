@@ -1,6 +1,6 @@
+import { explainFenceLoss } from '../../core/board/rules.js';
 import type { Artifact } from '../../core/model.js';
 import type { Outcome, PutArtifactCommand } from '../../core/ports.js';
-import { explainFenceLoss } from '../../core/rules.js';
 import { type ArtifactRow, type TaskRow, toArtifact, toFacts } from '../shared/rows.js';
 import type { Db } from './database.js';
 import { stmt, type Tx } from './tx.js';

@@ -1,5 +1,5 @@
-/** Remote connectors (SPEC §16) of the SQLite store: its port (core/connector-ports.ts) over connectors.ts. */
-import type { Connectors } from '../../core/connector-ports.js';
+/** Remote connectors (SPEC §16) of the SQLite store: its port (core/connectors/connector-ports.ts) over connectors.ts. */
+import type { Connectors } from '../../core/connectors/connector-ports.js';
 import { needsTouch } from '../shared/connector-rows.js';
 import {
   addConnectCode,

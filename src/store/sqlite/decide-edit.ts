@@ -6,7 +6,7 @@
  * the agent already holds every key with time to spare, or another agent
  * holds one — so the common repeated edit takes no write lock at all.
  */
-import { type EditPlan, type Overlap, planEdit } from '../../core/edit-decision.js';
+import { type EditPlan, type Overlap, planEdit } from '../../core/edits/edit-decision.js';
 import type { DecideEditCommand, EditDecision } from '../../core/ports.js';
 import { answerOf, iso } from '../shared/edit-answer.js';
 import type { Db } from './database.js';

@@ -4,8 +4,8 @@
  * overtaken before its writes: a refused request returns before writing.
  */
 
-import { openBlockers as shownOpen } from '../../core/blockers.js';
-import { cycleThrough } from '../../core/dependency-graph.js';
+import { openBlockers as shownOpen } from '../../core/board/blockers.js';
+import { cycleThrough } from '../../core/board/dependency-graph.js';
 import type { Blocker, BlockerState, Task } from '../../core/model.js';
 import type { Lost, Outcome, SetDepsCommand } from '../../core/ports.js';
 import { checkLinkRows, LINK_COLUMNS, type LinkedBlocker, type LinkRow, type Links } from '../shared/deps-rows.js';

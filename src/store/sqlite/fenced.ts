@@ -3,9 +3,10 @@
  * predicate names the current claim and a live lease. A stale claim_id can
  * never change a row; on a miss we only read to explain the loss.
  */
+
+import { explainFenceLoss, explainSubmitLoss } from '../../core/board/rules.js';
 import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand, TreeToVerify } from '../../core/ports.js';
-import { explainFenceLoss, explainSubmitLoss } from '../../core/rules.js';
 import { integrationOf } from '../shared/integration-rows.js';
 import { type TaskRow, toFacts, toTask, treeToVerify } from '../shared/rows.js';
 import { taskFinished, taskRequeued } from '../shared/task-events.js';

@@ -2,7 +2,7 @@
  * Change holds (SPEC §14): a work tree's lock that ended waits for git, then holds the keys still pending there
  * until they are merged or the tree is gone. Rows of the locks table, so locks.ts's one conflict check sees them.
  */
-import type { EndedLock } from '../../core/worktree-ports.js';
+import type { EndedLock } from '../../core/worktrees/worktree-ports.js';
 import { endedFor, HOLD_LEASE, heldEvent, type LockRow, touches } from '../shared/lock-rows.js';
 import type { Db } from './database.js';
 import { free, resourcesOf } from './locks.js';

@@ -1,5 +1,5 @@
-/** The integration queue (SPEC §15) of the SQLite store: its port (core/integration-ports.ts) over integration.ts. */
-import type { IntegrationStore } from '../../core/integration-ports.js';
+/** The integration queue (SPEC §15) of the SQLite store: its port (core/integration/integration-ports.ts) over integration.ts. */
+import type { IntegrationStore } from '../../core/integration/integration-ports.js';
 import {
   approveIntegration,
   integrationBoards,

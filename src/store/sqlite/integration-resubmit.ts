@@ -4,7 +4,7 @@
  * conflict or failed check it resolves — to that head, pending again. The integrator merges only heads
  * recorded here, never a branch's current tip.
  */
-import type { QueueIntegrationCommand } from '../../core/integration-ports.js';
+import type { QueueIntegrationCommand } from '../../core/integration/integration-ports.js';
 import { stmt, type Tx } from './tx.js';
 
 const RESUBMIT = `UPDATE integrations SET head = @head, branch = @branch, worktree = @worktree, state = 'pending',

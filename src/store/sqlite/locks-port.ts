@@ -1,5 +1,5 @@
 /** File locks and the edit decision (SPEC rule 11, §14) of the SQLite store (shared/store-ports.ts). */
-import { isReadOnly } from '../../core/edit-decision.js';
+import { isReadOnly } from '../../core/edits/edit-decision.js';
 import { answerOf } from '../shared/edit-answer.js';
 import type { LocksPort } from '../shared/store-ports.js';
 import { decideEdit, peekEdit } from './decide-edit.js';

@@ -5,9 +5,9 @@
  * predicate (lease, or the claim a lock is bound to), never a background job.
  */
 
-import type { Overlap } from '../../core/edit-decision.js';
+import type { Overlap } from '../../core/edits/edit-decision.js';
+import { overlapProbe } from '../../core/edits/paths.js';
 import type { Lock } from '../../core/model.js';
-import { overlapProbe } from '../../core/paths.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
 import { heldTask, type SessionClaim } from '../shared/held-task.js';
 import { type ConflictRow, conflictsOf, overlapsOf } from '../shared/lock-conflicts.js';
@@ -24,14 +24,14 @@ const LIVE = `(l.held_since IS NOT NULL OR ${LOCK_LIVE})`;
 const LEASE =
   'CASE WHEN l.held_since IS NOT NULL THEN l.held_since WHEN l.claim_id IS NULL THEN l.lease_until ELSE t.lease_until END';
 /**
- * What conflicts with a caller working in @worktree (core/holds.ts says the same in words): a live lock of
+ * What conflicts with a caller working in @worktree (core/worktrees/holds.ts says the same in words): a live lock of
  * anyone, and — from another work tree only — a hold, or a lock from a work tree that ended without being
  * swept into a hold yet (so there is no instant at which neither guards the path).
  */
 const CONFLICTING = `((l.held_since IS NULL AND ${LOCK_LIVE})
   OR (l.worktree IS NOT NULL AND (@worktree IS NULL OR l.worktree <> @worktree)))`;
 // Equality probes for every place enclosing the key, a range for everything inside it
-// (core/paths.ts overlapProbe). Both are primary-key lookups, never a scan of the table.
+// (core/edits/paths.ts overlapProbe). Both are primary-key lookups, never a scan of the table.
 export const CONFLICTS = `WITH hits AS (
     SELECT resource, lock_id FROM lock_resources
     WHERE board = @board AND resource IN (SELECT value FROM json_each(@exact))

@@ -1,5 +1,5 @@
-/** Notes and messages (SPEC §12) of the SQLite store: its port (core/message-ports.ts) over notes.ts and messages.ts. */
-import type { NotesAndMessages } from '../../core/message-ports.js';
+/** Notes and messages (SPEC §12) of the SQLite store: its port (core/messages/message-ports.ts) over notes.ts and messages.ts. */
+import type { NotesAndMessages } from '../../core/messages/message-ports.js';
 import {
   ackMessage,
   anyOpen,

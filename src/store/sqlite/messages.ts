@@ -1,4 +1,4 @@
-import type { DeliverCommand, ListMessagesQuery, SendMessageCommand } from '../../core/message-ports.js';
+import type { DeliverCommand, ListMessagesQuery, SendMessageCommand } from '../../core/messages/message-ports.js';
 import type { Message } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
 import { idempotencyConflict } from '../shared/idempotency.js';

@@ -1,6 +1,6 @@
 /** Notes on tasks (SPEC §12): append-only, by anyone who can see the task, idempotent by key. */
 
-import type { AddNoteCommand } from '../../core/message-ports.js';
+import type { AddNoteCommand } from '../../core/messages/message-ports.js';
 import type { Note, Task } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
 import { idempotencyConflict } from '../shared/idempotency.js';

@@ -7,10 +7,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
-import { type Clock, systemClock } from '../../core/clock.js';
 import type { CoordError } from '../../core/errors.js';
 import type { CoordEvent } from '../../core/model.js';
 import type { EventListener } from '../../core/ports.js';
+import { type Clock, systemClock } from '../../core/shared/clock.js';
 import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
 import { type Db, type Durability, openDatabase } from './database.js';

@@ -1,5 +1,5 @@
-/** Work trees and holds (SPEC §14) of the SQLite store: its port (core/worktree-ports.ts) over worktrees.ts. */
-import type { WorktreeStore } from '../../core/worktree-ports.js';
+/** Work trees and holds (SPEC §14) of the SQLite store: its port (core/worktrees/worktree-ports.ts) over worktrees.ts. */
+import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
 import { endedLocks } from './holds.js';
 import { recordContained } from './landed.js';
 import type { SqliteCore } from './store-core.js';

@@ -1,7 +1,7 @@
 /** SPEC §14 board state in SQLite: boards' repositories, who works where, claims' work trees, holds ending. */
 import type { ReadyOn } from '../../core/model.js';
-import type { Usage } from '../../core/supervision.js';
-import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktree-ports.js';
+import type { Usage } from '../../core/runs/supervision.js';
+import type { AgentTree, BoardRepo, ClaimTree, HoldTrim } from '../../core/worktrees/worktree-ports.js';
 import { addedUsage } from '../shared/task-usage.js';
 import type { Db } from './database.js';
 import { forceReleaseLock, trimHold } from './holds.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AuthCodeRecord, TokenPair } from '../../../src/core/connector-ports.js';
+import type { AuthCodeRecord, TokenPair } from '../../../src/core/connectors/connector-ports.js';
 import type { MakeStore } from '../../support/ctx.js';
 import { type Board, freshBoard, S } from './board.js';
 

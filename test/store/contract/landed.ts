@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ChangeRecord } from '../../../src/core/git-port.js';
+import type { ChangeRecord } from '../../../src/core/worktrees/git-port.js';
 import type { MakeStore } from '../../support/ctx.js';
 import { type Board, freshBoard, op } from './board.js';
 

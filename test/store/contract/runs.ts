@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { payloadSchema } from '../../../src/core/events.js';
-import type { AgentRun } from '../../../src/core/supervision.js';
+import type { AgentRun } from '../../../src/core/runs/supervision.js';
 import type { MakeStore } from '../../support/ctx.js';
 import { freshBoard, op } from './board.js';
 

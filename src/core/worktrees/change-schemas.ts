@@ -4,7 +4,7 @@
  * completed task changed (its change record). Declared once, like every shape.
  */
 import { z } from 'zod';
-import { READY_ON } from './model.js';
+import { READY_ON } from '../model.js';
 
 /** At most this many paths are listed per work tree; the count is always exact. */
 export const MAX_LISTED_PATHS = 500;

@@ -1,8 +1,8 @@
 /** The shapes of dependencies and plans (SPEC §11): set_deps and post_plan. */
 import { z } from 'zod';
-import { MAX_BLOCKERS, MAX_PLAN_TASKS } from './model.js';
-import { TaskSchema } from './output-schemas.js';
-import { AgentName, BoardName, CreateTaskInput, TaskId } from './schemas.js';
+import { MAX_BLOCKERS, MAX_PLAN_TASKS } from '../model.js';
+import { TaskSchema } from '../output-schemas.js';
+import { AgentName, BoardName, CreateTaskInput, TaskId } from '../schemas.js';
 
 export const SetDepsInput = z.object({
   task_id: TaskId,

@@ -4,8 +4,9 @@
  * result is fenced by its slot: an integrator whose slot lapsed (it was stopped, or crashed and was
  * replaced) cannot write a result over the new holder's.
  */
+
+import type { CreateTaskCommand } from '../ports.js';
 import type { Integration, IntegrationState, QueuedIntegration } from './integration.js';
-import type { CreateTaskCommand } from './ports.js';
 
 export interface QueueIntegrationCommand {
   task_id: string;

@@ -2,9 +2,10 @@
  * The inbox as a model reads it (SPEC §6): every byte lands in a context
  * window. Empty ≤ 64 bytes; one line per task ≤ 140 bytes for an 80-char title.
  */
+
+import type { Task } from '../model.js';
+import type { InboxOutput } from '../output-schemas.js';
 import { messageLine } from './message-text.js';
-import type { Task } from './model.js';
-import type { InboxOutput } from './output-schemas.js';
 
 const cut = (s: string, n: number): string => {
   const chars = [...s.replace(/\s+/g, ' ')];

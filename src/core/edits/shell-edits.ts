@@ -15,8 +15,8 @@
  * or wrote — and an untracked file the command deleted is not seen (git never had it).
  */
 
+import { shortTree } from '../worktrees/holds.js';
 import { type EditDecision, editRequests } from './edit-request.js';
-import { shortTree } from './holds.js';
 
 /** One changed file as git and the file system see it. */
 export interface ShellEntry {

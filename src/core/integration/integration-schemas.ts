@@ -1,6 +1,6 @@
 /** The zod shapes of the integration queue (SPEC §15): task JSON's `integration` and the integrator's calls. */
 import { z } from 'zod';
-import { AgentName, BoardName, IntegrationSchema, IntegrationStateSchema, TaskId, text } from './schemas.js';
+import { AgentName, BoardName, IntegrationSchema, IntegrationStateSchema, TaskId, text } from '../schemas.js';
 
 const Sha = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'must be a full commit id');
 const SlotId = z

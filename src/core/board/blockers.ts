@@ -8,8 +8,8 @@
  * every blocker landed, a landed blocker stays landed, and a finished task (cancelled or expired while it
  * waited included) waits for nothing any more — its row never changes again.
  */
-import type { Blocker, BlockerState, Task } from './model.js';
-import type { Store } from './ports.js';
+import type { Blocker, BlockerState, Task } from '../model.js';
+import type { Store } from '../ports.js';
 
 const mayBeBlocked = (t: Task): boolean => t.blocked_by.length > 0 && t.state === 'queued' && !t.ready;
 

@@ -1,8 +1,9 @@
 /** The one place where a lost race (a value) becomes an error a caller can act on. */
+
+import { CoordError } from '../errors.js';
+import type { Lost, Outcome } from '../ports.js';
+import { cycleText, firstOf } from '../shared/bounded.js';
 import { blockerText } from './blockers.js';
-import { cycleText, firstOf } from './bounded.js';
-import { CoordError } from './errors.js';
-import type { Lost, Outcome } from './ports.js';
 
 const clock = (isoTime: string): string => isoTime.slice(11, 19);
 

@@ -2,8 +2,8 @@
  * SPEC §14's rules over data (no git here): what a hold says to the agent it
  * blocks, and which keys of a hold are still pending in its work tree.
  */
-import { overlaps } from './paths.js';
-import type { LockConflict } from './ports.js';
+import { overlaps } from '../edits/paths.js';
+import type { LockConflict } from '../ports.js';
 import type { HoldTrim } from './worktree-ports.js';
 
 /** `../wt-b` from the caller's work tree, else the path as it is. */

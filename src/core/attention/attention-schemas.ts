@@ -1,7 +1,7 @@
 /** The zod shapes of SPEC §19's attention list: `GET /v1/attention` and an agent's "waiting for you". */
 import { z } from 'zod';
+import { AgentName, BoardName, TaskId, text } from '../schemas.js';
 import { ATTENTION_KINDS } from './attention.js';
-import { AgentName, BoardName, TaskId, text } from './schemas.js';
 
 export const AttentionInput = z.object({ board: BoardName.optional() });
 

@@ -3,9 +3,10 @@
  * fill it in here with one lookup for the whole answer, as blockers.ts does for `blocked`. Only a completed
  * task can have one; every other task's is `none`.
  */
+
+import type { Task } from '../model.js';
+import type { Store } from '../ports.js';
 import { shownIntegration } from './integration.js';
-import type { Task } from './model.js';
-import type { Store } from './ports.js';
 
 export async function describeIntegration<T extends Iterable<Task>>(store: Store, tasks: T): Promise<T> {
   const completed = [...tasks].filter((t) => t.state === 'completed');

@@ -1,7 +1,7 @@
-import type { EventData } from './events.js';
+import type { EventData } from '../events.js';
 /** The store's part of SPEC §14: board state about work trees, holds and change records. Each one transaction. */
-import type { ReadyOn } from './model.js';
-import type { Usage } from './supervision.js';
+import type { ReadyOn } from '../model.js';
+import type { Usage } from '../runs/supervision.js';
 
 /** SPEC §18: an event of a supervised agent process, appended as it is (one transaction). */
 export type AgentEvent = {

@@ -1,4 +1,4 @@
-// No node:crypto here: the command hooks derive a session's agent on every edit (core/sha256.ts).
+// No node:crypto here: the command hooks derive a session's agent on every edit (core/shared/sha256.ts).
 import { sha256Hex } from './sha256.js';
 
 /** `claude-code#a1f3`: the client's name cut to the agent-name alphabet, plus 16 random bits. */

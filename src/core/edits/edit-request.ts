@@ -7,8 +7,9 @@
  * same for every door — each door only puts it in its client's words. Pure; imports only paths.ts, names.ts and
  * edit-decision.ts (the command hooks load it).
  */
+
+import { isAgentName } from '../shared/names.js';
 import { type ConflictLine, conflictReason } from './edit-decision.js';
-import { isAgentName } from './names.js';
 import { isKindKey, MAX_RESOURCE_CHARS, normaliseResource } from './paths.js';
 
 /** Keys per decide_edit request (schemas.ts's ResourceList takes this many): a larger edit is several requests. */

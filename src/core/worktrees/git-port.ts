@@ -4,8 +4,8 @@
  * functions over data. Every method may throw `CoordError('git_failed')`.
  */
 import type { z } from 'zod';
+import type { ShellLook } from '../edits/shell-edits.js';
 import type { ChangeRecordSchema } from './change-schemas.js';
-import type { ShellLook } from './shell-edits.js';
 
 export type ChangeRecord = z.output<typeof ChangeRecordSchema>;
 

@@ -6,8 +6,8 @@
  *
  * `invoke` applies both when `ctx.confined_to` is set (the MCP edge sets it for a connector's session).
  */
-import { CoordError, isCoordError } from './errors.js';
-import type { Ctx } from './operation.js';
+import { CoordError, isCoordError } from '../errors.js';
+import type { Ctx } from '../operation.js';
 
 /** Input fields that name tasks (a string or a list of them), at any depth (a plan's tasks name them too). */
 const TASK_FIELDS: ReadonlySet<string> = new Set(['task_id', 'parent', 'blocked_by', 'add', 'remove']);

@@ -2,8 +2,8 @@
  * The store port for notes and messages (SPEC §12), part of `Store`. Each
  * method is one transaction; reads that find nothing to record never write.
  */
-import type { DeliveryVia, Message, Note } from './model.js';
-import type { Outcome } from './ports.js';
+import type { DeliveryVia, Message, Note } from '../model.js';
+import type { Outcome } from '../ports.js';
 
 export interface AddNoteCommand {
   task_id: string;

@@ -6,8 +6,8 @@
  * client is its profile (src/clients/). Nothing here knows of processes, git or HTTP.
  */
 import { z } from 'zod';
-import { CoordError } from './errors.js';
-import type { ClaimGrant, Task } from './model.js';
+import { CoordError } from '../errors.js';
+import type { ClaimGrant, Task } from '../model.js';
 
 // ─── the run record (GET /v1/runs): plain data the attention list and the dashboard read ─────────
 

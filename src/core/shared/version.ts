@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-const pkgUrl = [new URL('../../package.json', import.meta.url), new URL('../package.json', import.meta.url)];
+const pkgUrl = [new URL('../../../package.json', import.meta.url), new URL('../package.json', import.meta.url)];
 
 /** The package version, read once (works from src/ under tsx and from dist/). */
 export const VERSION: string = (() => {

@@ -2,7 +2,7 @@
  * Messages and notes as a model reads them (SPEC §6, §12): one line per message within the
  * inbox's 140-byte budget, the text cut to fit, control characters shown as spaces.
  */
-import type { Message, Note } from './model.js';
+import type { Message, Note } from '../model.js';
 
 const BUDGET = 140;
 

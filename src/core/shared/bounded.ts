@@ -4,7 +4,7 @@
  * a broadcast to 5,000 invented names, a board of 5,000 agents or a cycle
  * through 5,000 tasks answers in a few kilobytes, not hundreds.
  */
-import type { Message } from './model.js';
+import type { Message } from '../model.js';
 
 /** How many items of one list an answer carries. */
 export const ANSWER_LIST_MAX = 50;

@@ -1,6 +1,6 @@
 /** The shapes of the notes and messages operations (SPEC §12); the Note and Message shapes are in output-schemas.ts. */
 import { z } from 'zod';
-import { DeliveryViaSchema, MessageSchema, NoteSchema } from './output-schemas.js';
+import { DeliveryViaSchema, MessageSchema, NoteSchema } from '../output-schemas.js';
 import {
   AgentName,
   BoardName,
@@ -10,7 +10,7 @@ import {
   NoteText,
   TaskId,
   text,
-} from './schemas.js';
+} from '../schemas.js';
 
 const IdempotencyKey = text()
   .min(1)

@@ -4,8 +4,8 @@
  * re-read the row (inside the same transaction) and ask these functions why
  * the caller lost. Nothing here reads-then-writes.
  */
-import type { TaskState } from './model.js';
-import type { Lost } from './ports.js';
+import type { TaskState } from '../model.js';
+import type { Lost } from '../ports.js';
 
 /** The fields of a stored task the rules look at. Times in ms. */
 export interface TaskFacts {
