@@ -1,14 +1,17 @@
 /**
  * Regenerates src/server/web/event-catalogue.js: the event catalogue's entries (src/core/event-entries.ts —
- * each event's text, the board views' reducer) as the plain ES module the dashboard loads, which has no build
- * step. event-entries.ts imports only types, so stripping them is all it takes (esbuild's transform).
+ * each event's text, the board views' reducer — and the integration room's src/core/integration/checking-windows.ts)
+ * as the plain ES module the dashboard loads, which has no build step. Both import only types, so stripping them
+ * and putting the two one after the other is all it takes (esbuild's transform).
  * Run with `npm run catalogue:dump`; test/server/web-catalogue.test.ts fails when the file is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
 
-export const SOURCE = fileURLToPath(new URL('../src/core/event-entries.ts', import.meta.url));
+export const SOURCES = ['../src/core/event-entries.ts', '../src/core/integration/checking-windows.ts'].map((p) =>
+  fileURLToPath(new URL(p, import.meta.url)),
+);
 export const TARGET = fileURLToPath(new URL('../src/server/web/event-catalogue.js', import.meta.url));
 
 const HEADER = [
@@ -18,9 +21,12 @@ const HEADER = [
 
 /** The dashboard's copy of the catalogue's entries. */
 export function webCatalogue(): string {
-  const { code } = transformSync(readFileSync(SOURCE, 'utf8'), { loader: 'ts', format: 'esm', target: 'es2022' });
+  // One module: the second file's type imports name what the first already does, and go (types only).
+  const [first = '', ...rest] = SOURCES.map((source) => readFileSync(source, 'utf8'));
+  const source = [first, ...rest.map((s) => s.replace(/^import type [^;]*;\n/gm, ''))].join('\n');
+  const { code } = transformSync(source, { loader: 'ts', format: 'esm', target: 'es2022' });
   // The page has no module resolution beyond its own folder: the entries must stand alone.
-  if (/^\s*import\s/m.test(code)) throw new Error('src/core/event-entries.ts must import nothing but types');
+  if (/^\s*import\s/m.test(code)) throw new Error('the catalogue must import nothing but types');
   return `${HEADER}\n${code}`;
 }
 

@@ -126,9 +126,6 @@ export const payloadSchema = <T extends EventType>(type: T): (typeof PAYLOADS)[T
 // nothing at run time so the dashboard can run it too.
 export {
   addressedTo,
-  type CheckingWindow,
-  checkingAfter,
-  checkingText,
   EVENTS,
   eventLabel,
   eventSubject,
@@ -139,3 +136,4 @@ export {
   type ViewTask,
   viewChange,
 } from './event-entries.js';
+export { type CheckingWindow, checkingAfter, checkingText } from './integration/checking-windows.js';

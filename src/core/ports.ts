@@ -5,22 +5,24 @@
  * Core turns those values into CoordErrors in exactly one place (ops/outcomes.ts).
  */
 
+import type { DependencyStore } from './board/plan-ports.js';
 import type { Connectors } from './connectors/connector-ports.js';
+import type { LockConflict, LockStore } from './edits/lock-ports.js';
 import type { IntegrationStore } from './integration/integration-ports.js';
 import type { NoteDraft, NotesAndMessages } from './messages/message-ports.js';
-import type {
-  Artifact,
-  Blocker,
-  BlockerState,
-  ClaimGrant,
-  CoordEvent,
-  Lock,
-  ResultStatus,
-  Task,
-  TaskState,
-} from './model.js';
+import type { Artifact, Blocker, ClaimGrant, CoordEvent, ResultStatus, Task, TaskState } from './model.js';
 import type { ChangeRecord } from './worktrees/git-port.js';
 import type { ClaimTree, WorktreeStore } from './worktrees/worktree-ports.js';
+
+// The rooms' own parts of the port, named here too for the files that read them with the rest.
+export type { PlanCommand, PlanLink, PlanTaskCommand, SetDepsCommand } from './board/plan-ports.js';
+export type {
+  AcquireLocksCommand,
+  DecideEditCommand,
+  EditDecision,
+  LockConflict,
+  SessionEnded,
+} from './edits/lock-ports.js';
 
 /** Capabilities that differ between backends, named in one place. */
 export interface StoreCapabilities {
@@ -43,23 +45,6 @@ export type Lost =
   | { ok: false; reason: 'blocked'; blocked: Blocker[] }
   | { ok: false; reason: 'dependency_cycle'; cycle: string[] };
 
-/** One requested resource that overlaps a live lock of someone else (or another lock of the caller). */
-export interface LockConflict {
-  /** The key that was asked for. */
-  resource: string;
-  /** The held key it overlaps: the same key, a directory containing it, or a key inside it. */
-  held: string;
-  holder: string;
-  lock_id: string;
-  lease_until: string;
-  /** The task the lock or hold belongs to, if any. */
-  task_id?: string | null;
-  /** SPEC §14: the holder's work tree, when known. */
-  worktree?: string | null;
-  /** SPEC §14: a change hold (the lock ended while its paths were pending in `worktree`). */
-  hold?: boolean;
-}
-
 export type Outcome<T> = ({ ok: true } & T) | Lost;
 
 export interface CreateTaskCommand {
@@ -79,32 +64,6 @@ export interface CreateTaskCommand {
   blocked_by: string[];
   /** SPEC §11: a task of the same board. */
   parent: string | null;
-}
-
-/** SPEC §11: change a task's blockers; every id exists and is visible, no cycle, or nothing is written. */
-export interface SetDepsCommand {
-  task_id: string;
-  agent: string;
-  add: string[];
-  remove: string[];
-}
-
-/** One task of a plan; its edges name other plan tasks by ref or existing tasks by id. */
-export interface PlanTaskCommand
-  extends Omit<CreateTaskCommand, 'blocked_by' | 'parent' | 'idempotency_key' | 'payload_hash'> {
-  ref: string;
-  blocked_by: PlanLink[];
-  parent: PlanLink | null;
-}
-export type PlanLink = { ref: string } | { id: string };
-
-/** SPEC §11: tasks in dependency order (a ref is always created before the tasks that name it). */
-export interface PlanCommand {
-  board: string;
-  agent: string;
-  idempotency_key: string | null;
-  payload_hash: string;
-  tasks: PlanTaskCommand[];
 }
 
 export interface ClaimCommand {
@@ -207,55 +166,6 @@ export interface PutArtifactCommand extends FenceCommand {
   sha256: string;
 }
 
-export interface AcquireLocksCommand {
-  /** Minted by core. */
-  lock_id: string;
-  board: string;
-  agent: string;
-  /** Canonical keys (core/edits/paths.ts), deduplicated and sorted: the acquisition order (rule 11). */
-  resources: string[];
-  lease_ms: number;
-  /** The MCP session (or other owner) whose end frees this lock at once (rule 13). */
-  session_id: string | null;
-  /**
-   * SPEC §14: the work tree the agent works in. When such a lock ends, its keys still pending there become a
-   * change hold (the store keeps it ended until core has asked git: endedLocks, trimHolds), and holds of
-   * this same work tree never conflict with it.
-   */
-  worktree: string | null;
-}
-
-/**
- * SPEC §10: may this agent edit these keys? Allow takes (or renews) its auto-lock, deny names each overlap;
- * one transaction in the store (edit-decision.ts decides, inside it).
- */
-export interface DecideEditCommand {
-  board: string;
-  agent: string;
-  /** Canonical keys (core/edits/paths.ts), deduplicated and sorted. */
-  resources: string[];
-  /** The auto-lock's lease, and how far a renewal extends it. */
-  lease_ms: number;
-  /** Minted by core; used only when a new auto-lock is taken. */
-  lock_id: string;
-  /** The session whose end frees the auto-lock (rule 13). */
-  session_id: string | null;
-  /** The work tree the edit happens in (absolute path), when known: SPEC §14's holds of that tree do not block it. */
-  worktree: string | null;
-  /** The agent's session works elsewhere (SPEC §14): the holds of `worktree` block it too. */
-  outside?: boolean | undefined;
-}
-
-export type EditDecision =
-  | { decision: 'allow'; lock: Lock | null; renewed: string[]; lease_until: string }
-  | { decision: 'deny'; conflicts: (LockConflict & { task_id: string | null })[] };
-
-/** What ending a session freed: claims requeued, locks released. */
-export interface SessionEnded {
-  requeued: string[];
-  released: string[];
-}
-
 /** Events after `since`, oldest first; `task_id` narrows to one task's history; `tail` takes the newest `limit`. */
 export interface EventsQuery {
   board?: string | undefined;
@@ -266,7 +176,13 @@ export interface EventsQuery {
 }
 export type EventListener = (events: CoordEvent[]) => void;
 
-export interface Store extends NotesAndMessages, WorktreeStore, Connectors, IntegrationStore {
+export interface Store
+  extends NotesAndMessages,
+    WorktreeStore,
+    Connectors,
+    IntegrationStore,
+    LockStore,
+    DependencyStore {
   readonly kind: 'sqlite' | 'postgres';
   readonly capabilities: StoreCapabilities;
 
@@ -297,34 +213,6 @@ export interface Store extends NotesAndMessages, WorktreeStore, Connectors, Inte
   events(q: EventsQuery): Promise<CoordEvent[]>;
   /** Called after each commit with the events it appended (and, where capable, other processes' events). */
   subscribe(listener: EventListener): () => void;
-
-  /**
-   * Rule 11, a try-lock: every resource is now held by a new lock, or none is and the
-   * answer is lock_conflict listing each overlap with a live lock. Nobody waits.
-   * A lock whose lease has passed no longer conflicts (it is cleaned up lazily).
-   */
-  acquireLocks(cmd: AcquireLocksCommand): Promise<Outcome<{ lock: Lock }>>;
-  /** Extends a live lock by lease_ms (null: the lease it was taken with). Gone or lapsed: not_found. */
-  renewLock(lock_id: string, lease_ms: number | null): Promise<Outcome<{ lease_until: string }>>;
-  /**
-   * SPEC §10, one transaction: deny naming every live lock of another agent overlapping the keys, or allow —
-   * taking one auto-lock for the keys none of the agent's locks cover and renewing its own that run short.
-   * When nothing needs writing (the agent holds them all, or the answer is deny) no write transaction opens.
-   */
-  decideEdit(cmd: DecideEditCommand): Promise<EditDecision>;
-  /** Idempotent; `released` says whether this call freed a lock. */
-  releaseLock(lock_id: string): Promise<{ released: boolean }>;
-  /** Live locks, oldest first. Never writes. */
-  listLocks(board?: string): Promise<Lock[]>;
-  /** Rule 13: the session's owner is gone — requeue its claims and free its locks now, in one transaction. */
-  endSession(session_id: string): Promise<SessionEnded>;
-
-  /** SPEC §11: add and remove blockers of a queued task, in one transaction, or nothing. */
-  setDeps(cmd: SetDepsCommand): Promise<Outcome<{ task: Task }>>;
-  /** SPEC §11: every task of the plan with its edges in one transaction, or none; `created: false` on a replay. */
-  createPlan(cmd: PlanCommand): Promise<Outcome<{ tasks: Record<string, Task>; created: boolean }>>;
-  /** The states of these tasks (missing ids are left out), landed or not: describes a task's open blockers. */
-  taskStates(ids: string[]): Promise<BlockerState[]>;
 
   /** Who did what lately: agents by their last event, and who holds which claims. */
   activity(q: { board?: string | undefined; since_ms: number }): Promise<Activity>;

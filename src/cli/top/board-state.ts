@@ -6,7 +6,8 @@
  * agents' `unread`) are read when present and ignored when not.
  */
 import type { AttentionItem } from '../../core/attention/attention.js';
-import { type CheckingWindow, checkingAfter, type ViewTask, viewChange } from '../../core/event-entries.js';
+import { type ViewTask, viewChange } from '../../core/event-entries.js';
+import { type CheckingWindow, checkingAfter } from '../../core/integration/checking-windows.js';
 import type { CoordEvent, Task } from '../../core/model.js';
 
 /** The fields other features add are optional here whether or not Task declares them yet. */

@@ -5,7 +5,7 @@
  * tasks whose parent it is. Made from the tasks top holds; a task it does not hold is named, and listed in
  * `missing` so the feed can read it. Under the title, the windows the integrator is checking now.
  */
-import { checkingText } from '../../core/event-entries.js';
+import { checkingText } from '../../core/integration/checking-windows.js';
 import type { BoardState, TopTask } from './board-state.js';
 import { cell, width } from './cells.js';
 import type { ListLine } from './panes.js';

@@ -1,6 +1,27 @@
 /** The zod shapes of the integration queue (SPEC §15): task JSON's `integration` and the integrator's calls. */
 import { z } from 'zod';
-import { AgentName, BoardName, IntegrationSchema, IntegrationStateSchema, TaskId, text } from '../schemas.js';
+import { AgentName, BoardName, TaskId, text } from '../fields.js';
+import { INTEGRATION_STATES } from './integration.js';
+
+/** SPEC §15: task JSON's `integration` (the integrator's calls below). */
+export const IntegrationStateSchema = z.enum(INTEGRATION_STATES);
+export const IntegrationSchema = z.object({
+  state: IntegrationStateSchema,
+  reason: z
+    .string()
+    .optional()
+    .describe('Why it stopped: the conflicting paths, the failed check, the dirty work tree.'),
+  commit: z.string().optional().describe('merged: the target tip it became (or the head already in the target).'),
+  target: z.string().optional().describe('The branch it was merged into, or tried against.'),
+  followup: z.string().optional().describe('conflict, check_failed: the follow-up task of the agent who did the work.'),
+  flaky: z.boolean().optional().describe('merged: its check passed only on a retry (--check-retries).'),
+  approved: z
+    .boolean()
+    .optional()
+    .describe(
+      "pending, awaiting_review: a person approved it (event task.approved); merged at the integrator's next turn.",
+    ),
+});
 
 const Sha = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'must be a full commit id');
 const SlotId = z
