@@ -49,6 +49,38 @@ export const LAZY: Record<string, string[]> = {
   'main.ts': ['cli', 'hooks', 'core'],
 };
 
+/**
+ * Core's rooms (issue 35): which parts of src/core/ each part may load at run time (`import type` loads nothing
+ * and is not counted). `core/*.ts` is the top — the glossary (model.ts), the error table (errors.ts), the
+ * operation machinery (operation.ts, operations.ts, invoke.ts, presence.ts) and the files that assemble the
+ * rooms' parts into the whole set (schemas.ts, fields.ts, output-schemas.ts, ports.ts, events.ts,
+ * event-entries.ts); it and `core/ops` (the use cases) may load every room. `core/shared` (hashes, ids, the
+ * clock, names — what even the hooks load) loads nothing else of core. A feature's room loads the top, shared
+ * and the rooms named here, and never ops/: the use cases stand above the rooms, not inside them.
+ */
+const TOP = 'core/*.ts';
+const ROOMS = ['attention', 'board', 'connectors', 'edits', 'integration', 'messages', 'runs', 'shared', 'worktrees'];
+const EVERY_ROOM = [TOP, 'core/ops', ...ROOMS.map((r) => `core/${r}`)];
+export const CORE_ROOMS: Record<string, string[]> = {
+  [TOP]: EVERY_ROOM,
+  'core/ops': EVERY_ROOM,
+  'core/shared': [],
+  'core/board': [TOP, 'core/shared', 'core/edits', 'core/integration', 'core/worktrees'],
+  'core/edits': [TOP, 'core/shared', 'core/worktrees'],
+  'core/worktrees': [TOP, 'core/shared', 'core/edits'],
+  'core/integration': [TOP, 'core/shared'],
+  'core/connectors': [TOP, 'core/shared'],
+  'core/messages': [TOP, 'core/shared'],
+  'core/attention': [TOP, 'core/shared'],
+  'core/runs': [TOP, 'core/shared'],
+};
+
+/** The part of src/core/ a path is in: `core/*.ts` for a file at its top, else `core/<folder>`. */
+const roomOf = (path: string): string => {
+  const parts = relative(join(SRC, 'core'), path).split('/');
+  return parts.length > 1 ? `core/${parts[0]}` : TOP;
+};
+
 /** The one clients module a plugin may load (it imports nothing): the tool names its profile reads too. */
 const PLUGIN_READS = /\/clients\/tool-names\.js$/;
 
@@ -78,6 +110,9 @@ export function violations(file: string, reading: Reading): string[] {
       out.push(`${where}:${line} (plugins) imports of clients more than its tool names (${form}): ${spec}`);
     if (layer === 'core' && EDGE_PACKAGES.test(spec))
       out.push(`${where}:${line} (core) imports an edge package (${form}): ${spec}`);
+    const [from, into] = [roomOf(file), roomOf(resolve(dirname(file), spec))];
+    if (layer === 'core' && to === 'core' && from !== into && !CORE_ROOMS[from]?.includes(into))
+      out.push(`${where}:${line} (${from}) imports ${into} (${form}): ${spec}`);
   }
   if (layer !== 'api')
     for (const { text, line } of reading.strings)
@@ -99,6 +134,16 @@ test('every top folder and file of src/ has a dependency rule', () => {
   );
 });
 
+test('every folder of src/core/ is a room with a rule', () => {
+  const folders = readdirSync(join(SRC, 'core')).filter((n) => statSync(join(SRC, 'core', n)).isDirectory());
+  assert.deepEqual(
+    folders.map((f) => `core/${f}`).sort(),
+    Object.keys(CORE_ROOMS)
+      .filter((r) => r !== TOP)
+      .sort(),
+  );
+});
+
 test("docs/architecture.md's table lists every rule this test checks, and no other", () => {
   const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
   // | `folder` | may import | only lazily | why |: the layers named in backticks in the second and third columns.
@@ -108,7 +153,7 @@ test("docs/architecture.md's table lists every rule this test checks, and no oth
     rows.map(([, name, may, lazy]) => [name, { may: named(may), lazy: named(lazy) }]),
   );
   const checked = Object.fromEntries(
-    Object.entries(ALLOWED).map(([layer, allowed]) => [
+    [...Object.entries(ALLOWED), ...Object.entries(CORE_ROOMS)].map(([layer, allowed]) => [
       layer,
       { may: allowed.filter((l) => l !== layer).sort(), lazy: [...(LAZY[layer] ?? [])].sort() },
     ]),
@@ -158,6 +203,31 @@ test('each import form planted in each folder breaks that folder rule, read besi
   const found = findings(readings).map((f) => f.replace(/:\d+ /, ' ').replace(/: [^:]*$/, ''));
   for (const c of cases) await t.test(c.name, () => assert.ok(found.includes(c.finding), c.finding));
   await t.test('nothing but the planted files is found', () =>
+    assert.deepEqual(found.sort(), cases.map((c) => c.finding).sort()),
+  );
+});
+
+test("each import form planted in each of core's rooms of a room it may not load is refused; import type is not", async (t) => {
+  const sources: Record<string, string> = {};
+  const cases: { name: string; finding: string }[] = [];
+  const dirOf = (room: string) => (room === TOP ? '' : `${room.slice('core/'.length)}/`);
+  for (const [room, allowed] of Object.entries(CORE_ROOMS)) {
+    const forbidden = EVERY_ROOM.find((r) => r !== room && !allowed.includes(r));
+    if (!forbidden) continue;
+    for (const form of IMPORT_FORMS) {
+      const file = join(SRC, 'core', dirOf(room), `planted-${form}.ts`);
+      sources[file] = planted[form](`../${dirOf(forbidden)}anything.js`);
+      cases.push({
+        name: `a ${form} import of ${forbidden} planted in ${room} is refused`,
+        finding: `${relative(ROOT, file)} (${room}) imports ${forbidden} (${form})`,
+      });
+    }
+    sources[join(SRC, 'core', dirOf(room), 'planted-type.ts')] =
+      `import type { X } from '../${dirOf(forbidden)}anything.js';\nexport type Y = X;\n`;
+  }
+  const found = findings(readSources(sources)).map((f) => f.replace(/:\d+ /, ' ').replace(/: [^:]*$/, ''));
+  for (const c of cases) await t.test(c.name, () => assert.ok(found.includes(c.finding), c.finding));
+  await t.test('nothing but the planted imports is found (an import type is not)', () =>
     assert.deepEqual(found.sort(), cases.map((c) => c.finding).sort()),
   );
 });
