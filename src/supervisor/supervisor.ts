@@ -8,14 +8,8 @@ import { join } from 'node:path';
 import type { HeadlessProfile } from '../clients/profile.js';
 import { isCoordError } from '../core/errors.js';
 import type { ClaimGrant } from '../core/model.js';
-import {
-  type AgentRun,
-  type AgentState,
-  budgetSpent,
-  launchName,
-  sumUsage,
-  taskPrompt,
-} from '../core/runs/supervision.js';
+import type { AgentRun, AgentState } from '../core/runs/supervision.js';
+import { budgetSpent, launchName, sumUsage, taskPrompt } from '../core/runs/supervision.js';
 import type { AgentProcess } from './agent-process.js';
 import type { SupervisorBoard } from './board.js';
 import { type Ending, removeMerged, settle } from './endings.js';

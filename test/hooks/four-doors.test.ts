@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hookPath } from '../../src/api/paths.js';
+import { CTIME_SLACK_MS } from '../../src/core/edits/shell-edits.js';
 import { invoke } from '../../src/core/invoke.js';
 import type { Ctx } from '../../src/core/operation.js';
 import { decideEdit } from '../../src/core/ops/decide-edit.js';
@@ -93,11 +94,22 @@ async function givenLocks(
 }
 
 /** The shell command of a shell door's row: it writes each file. */
+let lastWrite = 0;
 const writeAll = (files: string[], text: string) => {
   for (const f of files) {
     mkdirSync(dirname(f), { recursive: true });
     writeFileSync(f, `${text}\n`);
   }
+  lastWrite = Date.now();
+};
+
+/**
+ * A file changed within CTIME_SLACK_MS before a look counts as the next command's (file times lag the wall
+ * clock by a kernel tick): the next row's command starts only once the last row's writes are past that slack,
+ * as two commands of an agent are.
+ */
+const pastSlack = async () => {
+  while (Date.now() - lastWrite <= 2 * CTIME_SLACK_MS) await new Promise((r) => setTimeout(r, CTIME_SLACK_MS));
 };
 
 const denyOf = (stdout: string): string | null => {
@@ -213,6 +225,7 @@ describe('the four doors of the edit path give one answer for one table of edits
         assert.equal(r.code, 0, r.stderr);
         return r.stdout.trim() ? (JSON.parse(r.stdout) as { reason?: string }) : {};
       };
+      await pastSlack();
       await hook('pre-shell');
       writeAll(written, session);
       return (await hook('post-shell')).reason ?? null;
@@ -236,6 +249,7 @@ describe('the four doors of the edit path give one answer for one table of edits
         assert.equal(res.status, 200);
         return (await res.json()) as { reason?: string };
       };
+      await pastSlack();
       await post('pre-shell');
       writeAll(written, session);
       return (await post('post-shell')).reason ?? null;
