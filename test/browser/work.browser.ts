@@ -313,7 +313,13 @@ describe('the dashboard shows the work (SPEC §19)', () => {
     const line = `${card('completed', s.hold.id)} .integration.checking`;
     await page.waitForSelector(line);
     assert.equal(await text(line), `checking #${s.hold.id} on main (window 2)`);
-    assert.match(await text(`#plan li[data-id="${s.hold.id}"]`), /merge pending checking #\w+ on main \(window 2\)/);
+    // The plan re-renders on its own turn after the card: wait for it rather than read it at once.
+    const planLine = `#plan li[data-id="${s.hold.id}"]`;
+    await page.waitForFunction(
+      (sel) => (document.querySelector(sel)?.textContent ?? '').includes('checking #'),
+      planLine,
+    );
+    assert.match(await text(planLine), /merge pending checking #\w+ on main \(window 2\)/);
     assert.equal(await text('#timeline li.integration-window .type'), 'checking');
     // Decided (a result recorded for it): the line goes.
     const { queue } = await api('GET', `/v1/integration/queue?board=${BOARD}`);
