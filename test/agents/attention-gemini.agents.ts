@@ -30,10 +30,23 @@ describeInteractive('a real Gemini CLI session at a tool confirmation', 'gemini'
     t.diagnostic(JSON.stringify(item));
     // The person allows it (the dialog's first choice, "Allow once"): the command runs, the turn ends, and its
     // AfterAgent hook says the agent goes on.
+    // The hook can fire before the dialog takes keys: press once it is drawn, and again while it stays (a key
+    // that lands after the dialog closed falls on an empty prompt, which Gemini CLI ignores).
+    const dialog = () => session.screen().includes('Allow execution of');
+    await waitFor(dialog, 'the confirmation dialog on screen', 60_000);
     session.keys('Enter');
+    let pressed = Date.now();
     await waitFor(
-      async () =>
-        existsSync(join(repo, 'made-by-shell')) && !(await session.attention()).some((i) => i.kind === 'agent_waiting'),
+      async () => {
+        if (Date.now() - pressed > 5_000 && dialog()) {
+          session.keys('Enter');
+          pressed = Date.now();
+        }
+        return (
+          existsSync(join(repo, 'made-by-shell')) &&
+          !(await session.attention()).some((i) => i.kind === 'agent_waiting')
+        );
+      },
       'the command to run and the agent to leave the list',
       60_000,
     ).catch((e: Error) => {
