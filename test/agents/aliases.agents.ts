@@ -10,9 +10,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { CLIENT_NAMES, readyAgent, startAgent, startFake } from './clients.js';
 import type { Step } from './fake-model.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, coord, describeRun, makeRepo, tempDir } from './support.js';
 
 const A1 = 'export const a = 1;';

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { bytes, CLIENT_NAMES, coordText, setUpAgent, startAgent, startFake, toolName } from './clients.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo } from './support.js';
 
 /** An 80-character title: the §6 budget is stated for one. */

@@ -15,6 +15,7 @@ import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { boardForDir } from '../../src/state-dir/board-name.js';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import {
   type Agent,
   argv,
@@ -27,7 +28,6 @@ import {
   startFake,
 } from './clients.js';
 import type { FakeModel, Step } from './fake-model.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, clientBin, describeRun, makeRepo, start } from './support.js';
 
 const A2 = 'export const a = 2;';

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { spawnDaemon } from '../support/daemon.js';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { waitFor } from '../support/wait-for.js';
 import {
   argv,
@@ -23,7 +24,6 @@ import {
   startFake,
   toolName,
 } from './clients.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, clientBin, coord, describeRun, makeRepo, type Run, start, tempDir } from './support.js';
 
 const A1 = 'export const a = 1;';

@@ -10,6 +10,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ROOT } from '../support/daemon.js';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { median } from '../support/timing.js';
 import {
   type Agent,
@@ -22,7 +23,6 @@ import {
   startFake,
 } from './clients.js';
 import type { Step } from './fake-model.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { cleanEnv, describeRun, makeRepo, tempDir } from './support.js';
 
 /** Edits per client and side: 5 in `test:agents`; `npm run bench:agents` asks for 20 (COORD_LATENCY_EDITS). */

@@ -10,9 +10,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PROFILES } from '../../src/clients/index.js';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { bytes, CLIENT_NAMES, coordText, setUpAgent, startAgent, startFake, toolName } from './clients.js';
 import type { ToolResult } from './fake-model.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, coord, describeRun, makeRepo } from './support.js';
 
 const LOST_CLAIM_BUDGET = 300;

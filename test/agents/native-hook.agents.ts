@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { waitFor } from '../support/wait-for.js';
 import { editResults, editSteps, setUpAgent, startAgent, startFake, toolName } from './clients.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo, tempDir } from './support.js';
 
 interface Who {

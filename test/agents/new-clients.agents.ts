@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { waitFor } from '../support/wait-for.js';
 import { startFakeChat } from './fake-chat.js';
 import {
@@ -27,7 +28,6 @@ import {
   startNew,
   stopClineHubs,
 } from './new-clients.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo } from './support.js';
 
 const TITLE = 'Fix the flaky login test: the session cookie expires between the two retries now';

@@ -10,10 +10,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { startFakeChat } from './fake-chat.js';
 import { coordTool, type NewClient, setUpNew, startNew } from './new-clients.js';
 import { assertShellEditTold, type Who } from './shell-edit-checks.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo } from './support.js';
 
 const SHELL: Partial<Record<NewClient, string>> = { copilot: 'bash', qwen: 'run_shell_command' };

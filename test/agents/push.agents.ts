@@ -13,10 +13,10 @@ import assert from 'node:assert/strict';
 import { loadavg } from 'node:os';
 import { describe, it } from 'node:test';
 import { boardForDir } from '../../src/state-dir/board-name.js';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { median } from '../support/timing.js';
 import { type Agent, bytes, coordText, readyAgent, startAgent, startFake, toolName } from './clients.js';
 import type { FakeModel, Recorded, Step } from './fake-model.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, coord, describeRun, makeRepo, type Run } from './support.js';
 
 const ROUNDS = 3;

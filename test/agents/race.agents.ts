@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { startFakeChat } from './fake-chat.js';
 import type { FakeModel } from './fake-model.js';
 import {
@@ -17,7 +18,6 @@ import {
   startNew,
   stopClineHubs,
 } from './new-clients.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo } from './support.js';
 
 /** Rounds of the race: each a fresh task all six claim at once. */

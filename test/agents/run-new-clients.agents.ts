@@ -13,12 +13,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { COORD } from '../support/daemon.js';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { editSteps as geminiEditSteps, modelEnv as geminiModelEnv } from './clients.js';
 import { startFakeChat } from './fake-chat.js';
 import { startFakeGemini } from './fake-gemini.js';
 import type { FakeModel, Step } from './fake-model.js';
 import { binOf, coordTool as newCoordTool, editSteps as newEditSteps } from './new-clients.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { cleanEnv, clientBin, coord, describeRun, isolatedHome, makeRepo, run } from './support.js';
 
 const CLIENTS = ['gemini', 'qwen', 'copilot', 'opencode'] as const;

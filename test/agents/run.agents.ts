@@ -10,11 +10,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFi
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { COORD, type SpawnedDaemon } from '../support/daemon.js';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { modelEnv } from './clients.js';
 import { startFakeAnthropic } from './fake-anthropic.js';
 import type { Step } from './fake-model.js';
 import { startFakeOpenAI } from './fake-openai.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { cleanEnv, coord, describeRun, isolatedHome, makeRepo, run, type Started, start } from './support.js';
 
 const coordRunArgs = (args: string[]) => [...COORD.slice(1), 'run', ...args];

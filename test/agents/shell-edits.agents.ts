@@ -10,11 +10,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { spawnDaemon } from '../support/daemon.js';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { argv, modelEnv, setUpAgent, startAgent, startFake, toolName } from './clients.js';
 import { startFakeChat } from './fake-chat.js';
 import { coordTool, type NewClient, setUpNew, startNew, stopClineHubs } from './new-clients.js';
 import { assertShellEditTold, type Who } from './shell-edit-checks.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { type ClientName, clientBin, coord, describeRun, makeRepo, start, tempDir } from './support.js';
 
 const SHELL: Partial<Record<ClientName, (command: string) => { tool: string; args: Record<string, unknown> }>> = {

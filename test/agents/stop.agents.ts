@@ -8,9 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { startFakeChat } from './fake-chat.js';
 import { coordTool, type NewClient, pinOf, setUpNew, startNew } from './new-clients.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo } from './support.js';
 
 const WITH_STOP: NewClient[] = ['copilot', 'qwen', 'opencode', 'kilo', 'pi'];

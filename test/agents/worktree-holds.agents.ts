@@ -10,9 +10,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { type Agent, CLIENT_NAMES, editResults, editSteps, readyAgent, startAgent, startFake } from './clients.js';
 import type { Step } from './fake-model.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo } from './support.js';
 
 const A1 = 'export const a = 1;';

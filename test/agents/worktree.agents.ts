@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { CLIENT_NAMES, coordText, setUpAgent, startAgent, startFake, toolName } from './clients.js';
-import { suiteDaemon } from './suite-daemon.js';
 import { coord, describeRun, makeRepo, tempDir } from './support.js';
 
 describe('a real client in a linked worktree shares the main worktree board', () => {

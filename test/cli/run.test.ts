@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { tempDir } from '../support/ctx.js';
 import { COORD, childEnv, ROOT, runProcess, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { suiteDaemon } from '../support/suite-daemon.js';
 import { waitFor } from '../support/wait-for.js';
 
 const [NODE, ...BASE] = COORD as [string, ...string[]];
@@ -27,6 +28,18 @@ function repo(branch = 'main'): string {
 }
 
 /** A folder holding a `claude` that prints a line and exits 1 at once (and records that it ran). */
+/** `coord` run from a folder against the suite's daemon, and the same with `--json` parsed (exit 0 asserted). */
+function cliOn(d: SpawnedDaemon) {
+  const coordIn = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
+    runProcess(NODE, [...BASE, ...args], { cwd, env: childEnv({ COORD_STATE: d.stateDir, ...env }) });
+  const json = async (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const r = await coordIn(cwd, [...args, '--json'], env);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  return { coordIn, json };
+}
+
 function crashingClaude(): string {
   const bin = tempDir('coord-run-bin-');
   mkdirSync(bin, { recursive: true });
@@ -36,21 +49,8 @@ function crashingClaude(): string {
 }
 
 describe('coord run: bad input', () => {
-  let d: SpawnedDaemon;
-  before(async () => {
-    d = await spawnDaemon();
-  });
-  after(async () => {
-    await d.stop();
-  });
-
-  const coordIn = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
-    runProcess(NODE, [...BASE, ...args], { cwd, env: childEnv({ COORD_STATE: d.stateDir, ...env }) });
-  const json = async (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
-    const r = await coordIn(cwd, [...args, '--json'], env);
-    assert.equal(r.code, 0, r.stderr);
-    return JSON.parse(r.stdout);
-  };
+  const d = suiteDaemon();
+  const { coordIn, json } = cliOn(d);
 
   test('an unknown client, one with no headless mode, and one not installed are refused, saying what to do', async () => {
     const dir = repo();
@@ -179,20 +179,8 @@ exit 0
 }
 
 describe('coord run: work trees and stopping, with scripted agents', () => {
-  let d: SpawnedDaemon;
-  before(async () => {
-    d = await spawnDaemon();
-  });
-  after(async () => {
-    await d.stop();
-  });
-  const coordIn = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
-    runProcess(NODE, [...BASE, ...args], { cwd, env: childEnv({ COORD_STATE: d.stateDir, ...env }) });
-  const json = async (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
-    const r = await coordIn(cwd, [...args, '--json'], env);
-    assert.equal(r.code, 0, r.stderr);
-    return JSON.parse(r.stdout);
-  };
+  const d = suiteDaemon();
+  const { coordIn, json } = cliOn(d);
   interface Shown {
     state: string;
     notes: { text: string }[];

@@ -47,22 +47,14 @@ export function explainClaimLoss(t: TaskFacts | null, agent: string, now: number
   switch (t.state) {
     case 'claimed':
       if (t.claimed_by === agent && leaseLive(t, now)) return { ok: true, reclaim: true };
-      return {
-        ok: false,
-        reason: 'claimed',
-        holder: t.claimed_by ?? 'unknown',
-        lease_until: new Date(t.lease_until_ms ?? now).toISOString(),
-      };
-    case 'cancelled':
-    case 'expired':
-      return { ok: false, reason: t.state };
+      return explainNotQueued(t, now);
     case 'queued':
       if (t.expires_at_ms <= now) return { ok: false, reason: 'expired' };
       // The store lists the open blockers with their states.
       if (t.blockers_open > 0 && claimableBy(t, agent)) return { ok: false, reason: 'blocked', blocked: [] };
       return { ok: false, reason: 'not_claimable', state: t.state, for: t.for };
     default:
-      return { ok: false, reason: 'not_claimable', state: t.state };
+      return explainNotQueued(t, now);
   }
 }
 

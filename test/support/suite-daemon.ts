@@ -1,6 +1,6 @@
 /** The daemon a suite of real-client tests shares. */
 import { after, before } from 'node:test';
-import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
+import { type SpawnedDaemon, spawnDaemon } from './daemon.js';
 
 /** Call inside a `describe`: one daemon, started before its tests and stopped after them. */
 export function suiteDaemon(): SpawnedDaemon {
