@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { additionalContext, claudeAnswers } from './answers.js';
 import { projectMcpJson } from './mcp-json.js';
 import type { ClientEvent, ClientProfile, HeadlessProfile, StreamSignal } from './profile.js';
+import { deniedIn, num, parsedLine } from './stream-lines.js';
 
 const EVENTS = {
   'pre-edit': 'PreToolUse',
@@ -61,17 +62,6 @@ const httpShellHook = (site: { url(event: ClientEvent): string; key: string }, e
   statusMessage: `coord: ${event === 'pre-shell' ? 'noting the work tree' : 'checking what the command changed'} (${mark})`,
 });
 
-/** A JSON object or null, from one line of an event stream. */
-const parsed = (line: string): Record<string, unknown> | null => {
-  try {
-    const v: unknown = JSON.parse(line);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-};
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
 /**
  * SPEC §18: `claude -p` with `--output-format stream-json`. coord's MCP server and hooks reach this one process
  * through `--mcp-config` (with `--strict-mcp-config`: the user's own servers are not started) and `--settings`
@@ -124,7 +114,7 @@ const claudeHeadless: HeadlessProfile = {
     };
   },
   read(line) {
-    const e = parsed(line);
+    const e = parsedLine(line.trim());
     if (!e) return [];
     const out: StreamSignal[] = [];
     if (typeof e.session_id === 'string' && e.type === 'system' && e.subtype === 'init')
@@ -147,6 +137,8 @@ const claudeHeadless: HeadlessProfile = {
         is_error: e.is_error === true,
         text: typeof e.result === 'string' ? e.result : null,
       });
+      // Headless, what its permission mode did not allow was refused, not asked: the result lists each.
+      out.push(...deniedIn(e));
     }
     return out;
   },

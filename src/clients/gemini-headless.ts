@@ -24,7 +24,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { ClientEvent, HeadlessProfile, HeadlessSpec, StreamSignal } from './profile.js';
-import { num, obj, parsedLine, waitOf } from './stream-lines.js';
+import { num, obj, parsedLine, toolCall, waitOf } from './stream-lines.js';
 
 const EDIT = ['write_file', 'replace'];
 const SHELL = ['run_shell_command'];
@@ -202,6 +202,12 @@ export const geminiHeadless: HeadlessProfile = {
     if (e.type === 'init' && typeof e.session_id === 'string') out.push({ kind: 'session', id: e.session_id });
     if (e.type === 'message' && e.role === 'assistant') out.push({ kind: 'state', state: 'working' });
     if (e.type === 'tool_use') out.push({ kind: 'turn' }, { kind: 'state', state: 'working' });
+    // A call its policy denied (headless, nothing is asked); the call's id begins with the tool's name.
+    if (e.type === 'tool_result' && obj(e.error).type === 'policy_violation')
+      out.push({
+        kind: 'refused',
+        tool: toolCall(String(e.tool_id ?? '').replace(/__.*$|_\d{6,}.*$/, '') || null, null),
+      });
     if (e.type === 'result') {
       const st = obj(e.stats);
       const err = obj(e.error);

@@ -225,6 +225,8 @@ export type StreamSignal =
   /** The client will retry the model API itself after `delayMs` (HTTP `status`, 429 for a usage limit). */
   | { kind: 'retry'; status: number | null; delayMs: number | null }
   | { kind: 'turn' }
+  /** A tool call the client's permission mode refused, headless (no one to ask): `Bash(npm test)`. */
+  | { kind: 'refused'; tool: string }
   | {
       kind: 'result';
       input_tokens: number | null;

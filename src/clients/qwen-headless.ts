@@ -12,7 +12,7 @@
  */
 import { join } from 'node:path';
 import type { ClientEvent, HeadlessProfile, StreamSignal } from './profile.js';
-import { num, obj, parsedLine, sum, waitOf } from './stream-lines.js';
+import { deniedIn, num, obj, parsedLine, sum, waitOf } from './stream-lines.js';
 
 const EDIT = ['edit', 'write_file'];
 const SHELL = ['run_shell_command'];
@@ -83,6 +83,7 @@ export const qwenHeadless: HeadlessProfile = {
       });
       const limit = e.is_error === true ? rateLimit(JSON.stringify(e)) : null;
       if (limit) out.push(limit);
+      out.push(...deniedIn(e));
     }
     return out;
   },

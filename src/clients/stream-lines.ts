@@ -36,3 +36,19 @@ export function waitOf(text: string): number | null {
   }
   return Math.round(ms);
 }
+
+/** A tool call as a person reads it in a log line: `Bash(npm test)`, `Edit(src/a.ts)` (its command or path, clipped). */
+export function toolCall(name: unknown, input: unknown): string {
+  const i = obj(input);
+  const what = [i.command, i.cmd, i.file_path, i.path, i.pattern, i.url].find((v) => typeof v === 'string');
+  const arg = typeof what === 'string' ? what.replace(/\s+/g, ' ').trim() : '';
+  const clipped = arg.length > 60 ? `${arg.slice(0, 59)}…` : arg;
+  return `${typeof name === 'string' ? name : 'a tool'}${clipped ? `(${clipped})` : ''}`;
+}
+
+/** Claude Code's (and Qwen Code's) final `result` lists what the permission mode refused: one signal each. */
+export const deniedIn = (result: Record<string, unknown>): { kind: 'refused'; tool: string }[] =>
+  (Array.isArray(result.permission_denials) ? result.permission_denials : []).map((d) => ({
+    kind: 'refused',
+    tool: toolCall(obj(d).tool_name, obj(d).tool_input),
+  }));

@@ -7,6 +7,7 @@
 import { afterExit, launchName } from '../core/runs/supervision.js';
 import type { SupervisorBoard } from './board.js';
 import type { Live, Retry, SupervisorOptions } from './options.js';
+import { PERMISSION_HINT } from './signals.js';
 import { removableTree, removeTree } from './worktree.js';
 
 export interface Ending {
@@ -42,7 +43,9 @@ export async function settle(
     return { retry: null, removeOnceMerged: o.keepWorktrees ? null : run.worktree };
   }
   const how = e.why ?? `exited with ${e.code ?? 'a signal'} without submitting`;
-  const tail = (l.resultText ? [l.resultText, ...e.lines] : e.lines).slice(-10).join('\n');
+  const refused =
+    l.refused.length > 0 ? [`Refused by its permission mode: ${l.refused.join(', ')} (${PERMISSION_HINT}).`] : [];
+  const tail = [...refused, ...(l.resultText ? [l.resultText, ...e.lines] : e.lines).slice(-10)].join('\n');
   if (stopping || l.endedBy === 'stop') {
     if (!e.releasedByAgent) {
       await board

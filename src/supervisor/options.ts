@@ -62,6 +62,8 @@ export interface Live {
   usage: Usage | null;
   turns: number;
   resultText: string | null;
+  /** Tool calls the client's permission mode refused (SPEC §18), for the log and the task's note. */
+  refused: string[];
   /** Set when the supervisor ended it: stop (release), pause (hold), timeout (a failed try). */
   endedBy: 'stop' | 'pause' | 'timeout' | null;
   pausedUntil: number | null;
@@ -125,6 +127,7 @@ export function newLive(
     usage: null,
     turns: 0,
     resultText: null,
+    refused: [],
     endedBy: null,
     pausedUntil: null,
     told: Promise.resolve(),

@@ -6,6 +6,10 @@ import type { StreamSignal } from '../clients/profile.js';
 import { type AgentState, limitDecision } from '../core/runs/supervision.js';
 import type { Live } from './options.js';
 
+/** Refused calls kept per try: enough to name what to allow. */
+const MAX_REFUSED = 10;
+export const PERMISSION_HINT = "allow it with --permission-mode, or in the client's own settings: docs/run.md";
+
 export interface SignalTarget {
   pauseAfterS: number;
   graceMs: number;
@@ -27,6 +31,12 @@ export function applySignal(t: SignalTarget, l: Live, s: StreamSignal): void {
       return;
     case 'retry':
       if (!pauseForLimit(t, l, s)) t.setState(l, 'waiting');
+      return;
+    case 'refused':
+      // Headless, a refusal has no one to ask: the person learns it here and in the note an unsubmitted try leaves.
+      if (l.refused.includes(s.tool) || l.refused.length >= MAX_REFUSED) return;
+      l.refused.push(s.tool);
+      t.log(`#${l.run.task_id} ${l.run.agent}: its permission mode refused ${s.tool} (${PERMISSION_HINT})`);
       return;
     case 'result':
       addResult(l, s);

@@ -158,11 +158,16 @@ describe('coord run with the real Claude Code', () => {
       await fake.close();
     }
   });
-  it('an agent that exits without submitting: its task is noted, tried once more by a new agent, then failed with its last lines', async () => {
+  it('an agent that exits without submitting: its task is noted (with the calls its permission mode refused), tried once more by a new agent, then failed with its last lines', async () => {
     const repo = makeRepo('coord-run-exit-');
     const env = cleanEnv(isolatedHome('coord-run-exit-'), { COORD_STATE: daemon.stateDir });
     const id = await postTask(repo, env, 'Something the model will not do');
-    const fake = await startFakeAnthropic([{ say: 'I cannot do this.' }, { say: 'Neither can I.' }]);
+    // The first try's model asks for a command its permission mode does not allow: headless, it is refused.
+    const fake = await startFakeAnthropic([
+      { tool: 'Bash', args: { command: 'npm test', description: 'run the tests' } },
+      { say: 'I cannot do this.' },
+      { say: 'Neither can I.' },
+    ]);
     try {
       const r = await run(
         process.execPath,
@@ -187,6 +192,8 @@ describe('coord run with the real Claude Code', () => {
       assert.equal(task.state, 'failed');
       const notes = (task.notes ?? []).map((n) => n.text).join('\n');
       assert.match(notes, /without submitting; coord run tries again with claude#/);
+      // What the permission mode refused is named in the note, with what to do about it.
+      assert.match(notes, /Refused by its permission mode: Bash\(npm test\) \(allow it with --permission-mode/);
       assert.match(notes, /the task failed\. Its last lines:[\s\S]*Neither can I\./);
       const exits = await agentEvents(daemon, ['agent.exited']);
       assert.deepEqual(

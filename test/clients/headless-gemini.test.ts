@@ -127,13 +127,18 @@ describe("Gemini CLI's headless profile", () => {
     assert.equal(trustedBy({ [`${repo}x`]: 'TRUST_FOLDER' }, repo), false, 'a prefix is not a parent');
   });
 
-  it('reads the session, work and usage from the stream, and a 429 retry from stderr', () => {
+  it('reads the session, work, a call denied by policy and usage from the stream, and a 429 retry from stderr', () => {
     const lines = readFileSync(new URL('./fixtures/gemini-0.61.0.jsonl', import.meta.url), 'utf8')
       .split('\n')
       .filter(Boolean);
     const signals = lines.flatMap((l) => h.read(l));
     assert.deepEqual(signals[0], { kind: 'session', id: '30d03ba7-f312-45bf-bd35-1c3a30d423d0' });
     assert.ok(signals.some((s) => s.kind === 'turn'));
+    // The recorded run's `touch made` was denied by policy: named by its tool, for the log and the note.
+    assert.deepEqual(
+      signals.filter((s) => s.kind === 'refused'),
+      [{ kind: 'refused', tool: 'run_shell_command' }],
+    );
     assert.deepEqual(signals.at(-1), {
       kind: 'result',
       input_tokens: 30,
