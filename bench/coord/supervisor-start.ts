@@ -76,6 +76,8 @@ childMain<Args>(FILE, async (a) => {
   await runGit(repo, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
   const store = new SqliteStore({ path: join(a.dir, 'coord.db') });
   const ctx = { store, clock: systemClock, presence: new Presence(), git: new GitRepos() };
+  // As `coord run` does on start once its target is known (targetFor): the board learns its repository.
+  await invoke(op.listWorktrees, ctx, { board: 'b', worktree: repo });
   const headless = claude.headless;
   if (!headless) throw new Error('no headless claude profile');
   const supervisor = new Supervisor(supervisorBoardInProcess(ctx), {

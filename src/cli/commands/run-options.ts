@@ -125,7 +125,10 @@ export async function repositoryFor(flags: RunFlags): Promise<{ repo: string; co
   return { repo: common.endsWith('/.git') ? common.slice(0, -'/.git'.length) : top, common };
 }
 
-/** --target, else the board's target, else the repository's main or master. */
+/**
+ * --target, else the board's target, else the repository's main or master. Once it is known, the board learns
+ * its repository (SPEC §14, first sight) now rather than on the first task's way to its agent.
+ */
 export async function targetFor(inv: Invocation, flags: RunFlags, repo: string): Promise<string> {
   const boardTarget = flags.target
     ? null
@@ -135,6 +138,8 @@ export async function targetFor(inv: Invocation, flags: RunFlags, repo: string):
         .catch(() => null);
   const target = flags.target ?? boardTarget ?? (await defaultTarget(repo));
   if (target === null) throw usage(`${repo} has no target branch (no main or master): pass --target BRANCH`);
+  if (boardTarget === null)
+    await inv.client.call(operations.listWorktrees, { board: inv.board, worktree: repo }).catch(() => null);
   return target;
 }
 

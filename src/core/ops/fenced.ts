@@ -20,12 +20,17 @@ export const heartbeat = defineOperation({
   input: HeartbeatInput,
   output: HeartbeatOutput,
   async run(ctx, input) {
+    // A claim not yet told its work tree (a supervisor's, SPEC §18): git locates the tree while the lease is
+    // written — this heartbeat is on the path from a ready task to its agent started.
+    const known = input.worktree ? await ctx.store.claimTree(input.task_id) : null;
+    const telling = input.worktree !== undefined && known?.claim_id !== input.claim_id;
+    const located = telling && ctx.git ? ctx.git.locate(input.worktree as string).catch(() => null) : null;
     const outcome = await ctx.store.heartbeat({
       task_id: input.task_id,
       claim_id: input.claim_id,
       lease_ms: input.lease_s === undefined ? null : input.lease_s * 1000,
     });
-    if (outcome.ok && input.worktree) await recordTreeOnce(ctx, input.task_id, input.claim_id, input.worktree);
+    if (outcome.ok && telling && located) await recordTree(ctx, input.task_id, input.claim_id, known, located);
     return unwrap(outcome, input.task_id);
   },
 });
@@ -96,12 +101,16 @@ export const submitResult = defineOperation({
  * count commits from. A retry continues the task in the work tree and branch its last try left: it counts
  * from where that try began, so the change record (and the merge) holds every try's commits, not the last's.
  */
-async function recordTreeOnce(ctx: Ctx, taskId: string, claimId: string, worktree: string): Promise<void> {
-  const known = await ctx.store.claimTree(taskId);
-  if (known?.claim_id === claimId) return;
+async function recordTree(
+  ctx: Ctx,
+  taskId: string,
+  claimId: string,
+  known: ClaimTree | null,
+  located: Promise<WorkTreeFacts | null>,
+): Promise<void> {
   const task = await ctx.store.getTask(taskId);
   if (task?.state !== 'claimed' || !task.claimed_by) return;
-  const tree = await trackTree(ctx, task.board, task.claimed_by, worktree);
+  const tree = await trackTree(ctx, task.board, task.claimed_by, located);
   if (!tree) return;
   const head = (await continuedFrom(ctx, known, tree)) ?? tree.head;
   await ctx.store.recordClaimTree(taskId, { claim_id: claimId, worktree: tree.root, head });

@@ -13,12 +13,13 @@ export async function trackTree(
   ctx: Ctx,
   board: string,
   agent: string,
-  worktree: string | undefined,
+  worktree: string | undefined | Promise<WorkTreeFacts | null>,
 ): Promise<WorkTreeFacts | null> {
   if (!worktree || !ctx.git) return null;
   // Work outside any repository, or in another repository than the board's (a board named by hand), is
   // coordinated as before — by locks alone; only the board's own work trees have changes coord can see.
-  const facts = await ctx.git.locate(worktree).catch(() => null);
+  // (A caller that started git's look already passes it: a promise of the facts.)
+  const facts = await (typeof worktree === 'string' ? ctx.git.locate(worktree) : worktree).catch(() => null);
   if (!facts || !(await tieBoard(ctx, board, facts))) return null;
   // What was last recorded per board and agent (the daemon's memory): a write only when something moved.
   const seen = ctx.presence.trees;

@@ -60,8 +60,11 @@ export async function superviseInDaemon(
   const common = (await runGit(top, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).stdout.trim();
   const repo = common.endsWith('/.git') ? common.slice(0, -'/.git'.length) : top;
   const board = boardForRepo(repo);
-  const target = (await ctx.store.boardRepo(board))?.target ?? (await defaultTarget(repo));
+  const tied = await ctx.store.boardRepo(board);
+  const target = tied?.target ?? (await defaultTarget(repo));
   if (target === null) throw new Error(`--run: ${repo} has no target branch (no main or master)`);
+  // The board learns its repository now, not on the first task's way to its agent (as `coord run` does).
+  if (!tied) await invoke(op.listWorktrees, ctx, { board, worktree: repo }).catch(() => null);
   const supervisor = new Supervisor(supervisorBoardInProcess(ctx), {
     board,
     repo,
