@@ -22,6 +22,7 @@ import {
   mergeBase,
   ownWork,
 } from './branch.js';
+import { defaultTarget } from './integrate-target.js';
 import { refsStamp } from './refs-stamp.js';
 import { runGit } from './run-git.js';
 import { headChanges, shellLook, uncommitted } from './status.js';
@@ -122,11 +123,9 @@ export class GitRepos implements GitPort {
     return kept;
   }
 
+  /** The branch the main work tree has checked out, else main or master; `main` when the repository has none. */
   async defaultTarget(repo: string): Promise<string> {
-    const main = (await listWorktrees(repo))[0];
-    if (main?.branch) return main.branch;
-    if (await branchExists(repo, 'main')) return 'main';
-    return (await branchExists(repo, 'master')) ? 'master' : 'main';
+    return (await defaultTarget(repo)) ?? 'main';
   }
 
   branchExists(repo: string, branch: string): Promise<boolean> {
