@@ -4,9 +4,10 @@ import type { NotesAndMessages } from '../../core/messages/message-ports.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import type { Clock } from '../../core/shared/clock.js';
 import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
+import { connectorsPort } from '../shared/connectors.js';
 import type { ClaimsPort, LocksPort, TasksPort } from '../shared/store-ports.js';
 import { claimsPort } from './claims-port.js';
-import { connectorsPort } from './connectors-port.js';
+import { CONNECTORS_SQL } from './connectors-sql.js';
 import {
   type ConnectionOptions,
   clientConfig,
@@ -22,6 +23,7 @@ import { locksPort } from './locks-port.js';
 import { messagesPort } from './messages-port.js';
 import { guarded } from './pg-errors.js';
 import { lastSeq } from './read.js';
+import { runner } from './runner.js';
 import { PostgresCore } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
 import type { Tx } from './tx.js';
@@ -66,7 +68,7 @@ export class PostgresStore implements Store {
       claimsPort(core),
       locksPort(core),
       integrationPort(core),
-      connectorsPort(core),
+      connectorsPort(runner(core, CONNECTORS_SQL)),
       worktreesPort(core),
       messagesPort(core),
     );

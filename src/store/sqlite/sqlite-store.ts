@@ -3,14 +3,16 @@ import type { IntegrationStore } from '../../core/integration/integration-ports.
 import type { NotesAndMessages } from '../../core/messages/message-ports.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
+import { connectorsPort } from '../shared/connectors.js';
 import type { ClaimsPort, LocksPort, TasksPort } from '../shared/store-ports.js';
 import { claimsPort } from './claims-port.js';
-import { connectorsPort } from './connectors-port.js';
+import { CONNECTORS_SQL } from './connectors-sql.js';
 import type { Db, Durability } from './database.js';
 import type { GroupCommitStats } from './group-commit.js';
 import { integrationPort } from './integration-port.js';
 import { locksPort } from './locks-port.js';
 import { messagesPort } from './messages-port.js';
+import { runner } from './runner.js';
 import { SqliteCore, type SqliteStoreOptions } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
 import type { Tx } from './tx.js';
@@ -52,7 +54,7 @@ export class SqliteStore implements Store {
       claimsPort(core),
       locksPort(core),
       integrationPort(core),
-      connectorsPort(core),
+      connectorsPort(runner(core, CONNECTORS_SQL)),
       worktreesPort(core),
       messagesPort(core),
     );

@@ -1,0 +1,35 @@
+/**
+ * Runs the programs of store/shared/ (program.ts) on SQLite: synchronously, in the caller's turn — inside the
+ * write's better-sqlite3 transaction, which must stay synchronous — each statement prepared once per connection.
+ */
+import type { Prog, Runner, Step } from '../shared/program.js';
+import type { Db } from './database.js';
+import type { SqliteCore } from './store-core.js';
+import { appendEvent, stmt, type Tx } from './tx.js';
+
+function answer(db: Db, s: Step, tx: Tx | undefined): unknown {
+  if (s.op === 'event') {
+    if (!tx) throw new Error('an event outside a write');
+    appendEvent(tx, s.event);
+    return undefined;
+  }
+  if (s.text === '') return s.op === 'all' ? [] : s.op === 'run' ? 0 : undefined;
+  const statement = stmt(db, s.text);
+  if (s.op === 'get') return statement.get(s.params);
+  if (s.op === 'all') return statement.all(s.params);
+  return statement.run(s.params).changes;
+}
+
+/** Runs a program to its end; `tx` when it writes (its events go there). */
+export function runSync<T>(prog: Prog<T>, db: Db, tx?: Tx): T {
+  let next = prog.next();
+  while (!next.done) next = prog.next(answer(db, next.value, tx));
+  return next.value;
+}
+
+/** A feature's runner over the store's core, with the feature's statements in SQLite's dialect. */
+export const runner = <S>(s: SqliteCore, sql: S): Runner<S> => ({
+  write: (prog) => s.write((tx) => runSync(prog({ sql, now: tx.now }), tx.db, tx)),
+  read: async (prog) => s.read(() => runSync(prog(sql), s.db)),
+  now: async () => s.clock.now(),
+});
