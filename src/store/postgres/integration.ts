@@ -21,12 +21,14 @@ import {
   toQueued,
   windowEvent,
 } from '../shared/integration-rows.js';
+import { sendMessage } from '../shared/messages.js';
+import { insertNote } from '../shared/notes.js';
 import { insertTask } from './create-task.js';
 import type { Queryable } from './database.js';
 import { recordSubmittedHead } from './integration-resubmit.js';
 import { landed } from './landed.js';
-import { sendMessage } from './messages.js';
-import { insertNote } from './notes.js';
+import { MESSAGES_SQL } from './messages-sql.js';
+import { inTx } from './runner.js';
 import { row, rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
@@ -113,7 +115,7 @@ export async function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): 
   if (cmd.followup) followup = (await insertTask(tx, cmd.followup, { blockers: [], parent: null })).id;
   const r = (await row<IntegrationRow>(tx.db, RECORD, recordValues(cmd, followup, tx.now))) as IntegrationRow;
   const note = resultNote(cmd);
-  if (note) await insertNote(tx, note);
+  if (note) await inTx(tx, MESSAGES_SQL, (q) => insertNote(q, note));
   appendEvent(tx, integrationEvent(cmd, followup));
   // SPEC §11: a merge is when work with commits lands — its dependents may be ready now (task.ready).
   if (r.state === 'merged') await landed(tx, cmd.task_id, 'coord');
@@ -123,7 +125,7 @@ export async function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): 
     cmd,
   );
   const told = toldMessage(r, worker ? (worker.claimed_by ?? worker.created_by) : null);
-  if (told) await sendMessage(tx, told);
+  if (told) await inTx(tx, MESSAGES_SQL, (q) => sendMessage(q, told));
   return { ok: true, integration: toIntegration(r), followup_id: followup };
 }
 

@@ -9,8 +9,10 @@
  */
 import type { ReadyOn } from '../../core/model.js';
 import { containedEvent, type IntegrationRow, toldMessage } from '../shared/integration-rows.js';
+import { sendMessage } from '../shared/messages.js';
 import type { Queryable } from './database.js';
-import { sendMessage } from './messages.js';
+import { MESSAGES_SQL } from './messages-sql.js';
+import { inTx } from './runner.js';
 import { row, rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
@@ -89,7 +91,7 @@ export async function recordContained(tx: Tx, c: { task_id: string; head: string
     c,
   );
   const told = toldMessage(r, worker ? (worker.claimed_by ?? worker.created_by) : null);
-  if (told) await sendMessage(tx, told);
+  if (told) await inTx(tx, MESSAGES_SQL, (q) => sendMessage(q, told));
   await landed(tx, c.task_id, 'coord');
   return true;
 }

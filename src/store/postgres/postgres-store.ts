@@ -5,6 +5,7 @@ import type { EventListener, Store, StoreCapabilities } from '../../core/ports.j
 import type { Clock } from '../../core/shared/clock.js';
 import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
 import { connectorsPort } from '../shared/connectors.js';
+import { messagesPort } from '../shared/messages.js';
 import type { ClaimsPort, LocksPort, TasksPort } from '../shared/store-ports.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
@@ -20,7 +21,7 @@ import {
 import { EventFeed } from './event-feed.js';
 import { integrationPort } from './integration-port.js';
 import { locksPort } from './locks-port.js';
-import { messagesPort } from './messages-port.js';
+import { MESSAGES_SQL } from './messages-sql.js';
 import { guarded } from './pg-errors.js';
 import { lastSeq } from './read.js';
 import { runner } from './runner.js';
@@ -70,7 +71,7 @@ export class PostgresStore implements Store {
       integrationPort(core),
       connectorsPort(runner(core, CONNECTORS_SQL)),
       worktreesPort(core),
-      messagesPort(core),
+      messagesPort(runner(core, MESSAGES_SQL)),
     );
   }
 

@@ -4,7 +4,8 @@
  * (`<store>/<feature>-sql.ts`, typed here by the feature's `…Sql` type), with `@name` parameters in both
  * dialects; an empty text is a statement the dialect does without. Each store runs a program with its runner
  * (`<store>/runner.ts`): SQLite synchronously inside its (synchronous) transaction, PostgreSQL asynchronously
- * in its transaction. Parameters are numbers, strings or null (SQLite binds nothing else).
+ * in its transaction. Parameters are numbers, strings, null, booleans and lists of strings (SQLite gets a
+ * boolean as 1 or 0 and a list as JSON text, read with json_each; PostgreSQL gets them as they are).
  */
 import type { NewEvent } from './new-event.js';
 

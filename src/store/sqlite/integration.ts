@@ -21,13 +21,15 @@ import {
   toQueued,
   windowEvent,
 } from '../shared/integration-rows.js';
+import { sendMessage } from '../shared/messages.js';
+import { insertNote } from '../shared/notes.js';
 import type { TaskRow } from '../shared/rows.js';
 import { insertTask } from './create-task.js';
 import type { Db } from './database.js';
 import { recordSubmittedHead } from './integration-resubmit.js';
 import { landed } from './landed.js';
-import { sendMessage } from './messages.js';
-import { insertNote } from './notes.js';
+import { MESSAGES_SQL } from './messages-sql.js';
+import { inTx } from './runner.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const QUEUE = `INSERT INTO integrations (task_id, board, state, worktree, branch, head, queued_at, seq, updated_at)
@@ -100,7 +102,7 @@ export function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): Record
     flaky: cmd.flaky ? 1 : 0,
   }) as IntegrationRow;
   const note = resultNote(cmd);
-  if (note) insertNote(tx, note);
+  if (note) inTx(tx, MESSAGES_SQL, (q) => insertNote(q, note));
   appendEvent(tx, integrationEvent(cmd, followup));
   // SPEC §11: a merge is when work with commits lands — its dependents may be ready now (task.ready).
   if (row.state === 'merged') landed(tx, cmd.task_id, 'coord');
@@ -109,7 +111,7 @@ export function recordIntegration(tx: Tx, cmd: RecordIntegrationCommand): Record
     created_by: string;
   };
   const told = toldMessage(row, worker.claimed_by ?? worker.created_by);
-  if (told) sendMessage(tx, told);
+  if (told) inTx(tx, MESSAGES_SQL, (q) => sendMessage(q, told));
   return { ok: true, integration: toIntegration(row), followup_id: followup };
 }
 

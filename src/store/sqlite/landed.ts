@@ -8,8 +8,10 @@
 import type { ReadyOn } from '../../core/model.js';
 import type { IntegrationRow } from '../shared/integration-rows.js';
 import { containedEvent, toldMessage } from '../shared/integration-rows.js';
+import { sendMessage } from '../shared/messages.js';
 import type { Db } from './database.js';
-import { sendMessage } from './messages.js';
+import { MESSAGES_SQL } from './messages-sql.js';
+import { inTx } from './runner.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 /** task.ready: claim-next may take it now; wakes long-poll claimers like task.created. */
@@ -74,7 +76,7 @@ export function recordContained(tx: Tx, cmd: { task_id: string; head: string; ta
     created_by: string;
   };
   const told = toldMessage(row, worker.claimed_by ?? worker.created_by);
-  if (told) sendMessage(tx, told);
+  if (told) inTx(tx, MESSAGES_SQL, (q) => sendMessage(q, told));
   landed(tx, cmd.task_id, 'coord');
   return true;
 }

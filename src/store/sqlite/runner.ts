@@ -2,10 +2,22 @@
  * Runs the programs of store/shared/ (program.ts) on SQLite: synchronously, in the caller's turn — inside the
  * write's better-sqlite3 transaction, which must stay synchronous — each statement prepared once per connection.
  */
-import type { Prog, Runner, Step } from '../shared/program.js';
+import type { Prog, Q, Runner, Step } from '../shared/program.js';
 import type { Db } from './database.js';
 import type { SqliteCore } from './store-core.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
+
+/** SQLite binds numbers, strings and null: a boolean goes as 1 or 0, a list as JSON text (read with json_each). */
+function bindable(params: object): object {
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(params)) {
+    if (typeof v === 'boolean' || Array.isArray(v)) {
+      out ??= { ...params };
+      out[k] = typeof v === 'boolean' ? Number(v) : JSON.stringify(v);
+    }
+  }
+  return out ?? params;
+}
 
 function answer(db: Db, s: Step, tx: Tx | undefined): unknown {
   if (s.op === 'event') {
@@ -15,9 +27,10 @@ function answer(db: Db, s: Step, tx: Tx | undefined): unknown {
   }
   if (s.text === '') return s.op === 'all' ? [] : s.op === 'run' ? 0 : undefined;
   const statement = stmt(db, s.text);
-  if (s.op === 'get') return statement.get(s.params);
-  if (s.op === 'all') return statement.all(s.params);
-  return statement.run(s.params).changes;
+  const params = bindable(s.params);
+  if (s.op === 'get') return statement.get(params);
+  if (s.op === 'all') return statement.all(params);
+  return statement.run(params).changes;
 }
 
 /** Runs a program to its end; `tx` when it writes (its events go there). */
@@ -27,9 +40,13 @@ export function runSync<T>(prog: Prog<T>, db: Db, tx?: Tx): T {
   return next.value;
 }
 
+/** A program in a write transaction the caller already runs in (another feature's code). */
+export const inTx = <S, T>(tx: Tx, sql: S, prog: (q: Q<S>) => Prog<T>): T =>
+  runSync(prog({ sql, now: tx.now }), tx.db, tx);
+
 /** A feature's runner over the store's core, with the feature's statements in SQLite's dialect. */
 export const runner = <S>(s: SqliteCore, sql: S): Runner<S> => ({
-  write: (prog) => s.write((tx) => runSync(prog({ sql, now: tx.now }), tx.db, tx)),
+  write: (prog) => s.write((tx) => inTx(tx, sql, prog)),
   read: async (prog) => s.read(() => runSync(prog(sql), s.db)),
   now: async () => s.clock.now(),
 });

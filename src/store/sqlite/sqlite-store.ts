@@ -4,6 +4,7 @@ import type { NotesAndMessages } from '../../core/messages/message-ports.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
 import { connectorsPort } from '../shared/connectors.js';
+import { messagesPort } from '../shared/messages.js';
 import type { ClaimsPort, LocksPort, TasksPort } from '../shared/store-ports.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
@@ -11,7 +12,7 @@ import type { Db, Durability } from './database.js';
 import type { GroupCommitStats } from './group-commit.js';
 import { integrationPort } from './integration-port.js';
 import { locksPort } from './locks-port.js';
-import { messagesPort } from './messages-port.js';
+import { MESSAGES_SQL } from './messages-sql.js';
 import { runner } from './runner.js';
 import { SqliteCore, type SqliteStoreOptions } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
@@ -56,7 +57,7 @@ export class SqliteStore implements Store {
       integrationPort(core),
       connectorsPort(runner(core, CONNECTORS_SQL)),
       worktreesPort(core),
-      messagesPort(core),
+      messagesPort(runner(core, MESSAGES_SQL)),
     );
   }
 
