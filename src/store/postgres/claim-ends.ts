@@ -4,13 +4,14 @@
  */
 import type { SubmitOutcome } from '../../core/ports.js';
 import { isOpenState, submitSteps, submitted } from '../shared/claim-ends.js';
+import { queueIntegration } from '../shared/integration.js';
 import { withNote } from '../shared/notes.js';
 import type { TaskRow } from '../shared/rows.js';
 import type { ClaimsPort } from '../shared/store-ports.js';
 import { cancel } from './cancel.js';
 import { release, submit } from './fenced.js';
 import { holdAtSubmit } from './holds.js';
-import { queueIntegration } from './integration.js';
+import { INTEGRATION_SQL } from './integration-sql.js';
 import { MESSAGES_SQL } from './messages-sql.js';
 import { inTx } from './runner.js';
 import { row } from './sql.js';
@@ -31,7 +32,10 @@ export async function submitWithSteps(tx: Tx, cmd: Command<'submit'>, ended: Cla
   if (!out.ok && out.reason === 'work_tree') return out;
   const steps = submitSteps(out, cmd);
   if (steps.hold) await holdAtSubmit(tx, steps.hold);
-  if (steps.queue) await queueIntegration(tx, steps.queue);
+  if (steps.queue) {
+    const queue = steps.queue;
+    await inTx(tx, INTEGRATION_SQL, (q) => queueIntegration(q, queue));
+  }
   await inTx(tx, MESSAGES_SQL, (q) => withNote(q, out, cmd.note, steps.author, 'submit', steps.changed));
   return submitted(out, tx.endedLocks);
 }

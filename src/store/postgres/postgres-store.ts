@@ -5,8 +5,10 @@ import type { EventListener, Store, StoreCapabilities } from '../../core/ports.j
 import type { Clock } from '../../core/shared/clock.js';
 import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
 import { connectorsPort } from '../shared/connectors.js';
+import { integrationPort } from '../shared/integration.js';
 import { messagesPort } from '../shared/messages.js';
 import type { ClaimsPort, LocksPort, TasksPort } from '../shared/store-ports.js';
+import { worktreesPort } from '../shared/worktrees.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
 import {
@@ -19,7 +21,8 @@ import {
   queryStats,
 } from './database.js';
 import { EventFeed } from './event-feed.js';
-import { integrationPort } from './integration-port.js';
+import { endedLocks } from './holds.js';
+import { INTEGRATION_SQL } from './integration-sql.js';
 import { locksPort } from './locks-port.js';
 import { MESSAGES_SQL } from './messages-sql.js';
 import { guarded } from './pg-errors.js';
@@ -28,7 +31,7 @@ import { runner } from './runner.js';
 import { PostgresCore } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
 import type { Tx } from './tx.js';
-import { worktreesPort } from './worktrees-port.js';
+import { WORKTREES_SQL } from './worktrees-sql.js';
 
 export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: true, databaseClock: true };
 
@@ -68,9 +71,12 @@ export class PostgresStore implements Store {
       tasksPort(core),
       claimsPort(core),
       locksPort(core),
-      integrationPort(core),
+      integrationPort(runner(core, INTEGRATION_SQL)),
       connectorsPort(runner(core, CONNECTORS_SQL)),
-      worktreesPort(core),
+      // endedLocks: one round trip (it runs after every submit): the statement reads the database clock itself.
+      worktreesPort(runner(core, WORKTREES_SQL), (board) =>
+        guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),
+      ),
       messagesPort(runner(core, MESSAGES_SQL)),
     );
   }

@@ -10,6 +10,10 @@ import type { PostgresCore } from './store-core.js';
 import { appendEvent, type Tx } from './tx.js';
 
 async function answer(db: Queryable, s: Step, tx: Tx | undefined): Promise<unknown> {
+  if (s.op === 'call') {
+    if (!tx) throw new Error('a call outside a write');
+    return await s.fn(tx as never, ...s.args);
+  }
   if (s.op === 'event') {
     if (!tx) throw new Error('an event outside a write');
     return appendEvent(tx, s.event);

@@ -1,6 +1,6 @@
 /**
  * Remote connectors (SPEC §16) of both stores: OAuth clients, codes, grants and tokens — hashes only. The logic
- * once, as programs (program.ts); the statements in each store's dialect (`<store>/connectors-sql.ts`).
+ * once, as programs (program.ts); the statements in connectors-sql.ts, each store's own in `<store>/connectors-sql.ts`.
  * Where one caller must win, the winning statement is conditional (a code spent twice at once is deleted once)
  * and PostgreSQL's reads lock their row FOR UPDATE.
  */
@@ -32,43 +32,9 @@ import {
   refreshRefusal,
   reused,
 } from './connector-rules.js';
+import type { ConnectorsSql } from './connectors-sql.js';
 import { all, emit, get, type Prog, type Q, type Runner, run } from './program.js';
 
-/** The statements, each in the store's dialect; `serialiseRegistration` may be empty (one writer already). */
-export type ConnectorsSql = Record<
-  | 'serialiseRegistration'
-  | 'deleteUnusedClients'
-  | 'countUnusedClients'
-  | 'insertClient'
-  | 'clientById'
-  | 'deleteExpiredConnectCodes'
-  | 'insertConnectCode'
-  | 'spendConnectCode'
-  | 'wrongGuess'
-  | 'deleteGuessedOut'
-  | 'insertCode'
-  | 'insertTokens'
-  | 'grantById'
-  | 'revokeGrant'
-  | 'deleteGrantTokens'
-  | 'deleteOldCodes'
-  | 'deleteExpiredTokens'
-  | 'codeByHash'
-  | 'spendCode'
-  | 'insertGrant'
-  | 'linkCode'
-  | 'refreshToken'
-  | 'spendToken'
-  | 'deleteAccessTokens'
-  | 'accessGrant'
-  | 'pendingConnect'
-  | 'touchGrant'
-  | 'listGrants'
-  | 'clientGrants'
-  | 'deleteClientCodes'
-  | 'deleteClient',
-  string
->;
 type W = Q<ConnectorsSql>;
 type Board = { board: string | null; agent: string | null };
 

@@ -21,36 +21,11 @@ import {
   sentEvent,
 } from './message-rows.js';
 import { deliverValues, linkedTaskRefusal, listValues, messageValues, readableBy } from './message-rules.js';
+import type { MessagesSql } from './messages-sql.js';
 import { addNote, taskNotes } from './notes.js';
 import { all, emit, get, type Prog, type Q, type Runner, run } from './program.js';
 import type { TaskRow } from './rows.js';
 
-/** The statements of messages and notes, each in the store's dialect. */
-export type MessagesSql = Record<
-  | 'taskById'
-  | 'insertNote'
-  | 'noteByKey'
-  | 'notesOfTask'
-  | 'countNotes'
-  | 'messageByKey'
-  | 'insertMessage'
-  | 'insertReceipts'
-  | 'messagesByIds'
-  | 'receiptsByIds'
-  | 'listAll'
-  | 'listSent'
-  | 'listReceived'
-  | 'anyOpen'
-  | 'anyAutoAck'
-  | 'selected'
-  | 'autoAck'
-  | 'markShown'
-  | 'unread'
-  | 'ack'
-  | 'receiptExists'
-  | 'unreadCounts',
-  string
->;
 type W = Q<MessagesSql>;
 type Delivery = { messages: Message[]; unread: number };
 

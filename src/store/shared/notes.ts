@@ -7,7 +7,7 @@ import type { Note, Task } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
 import { idempotencyConflict } from './idempotency.js';
 import { type NoteRow, notedEvent, toNote } from './message-rows.js';
-import type { MessagesSql } from './messages.js';
+import type { MessagesSql } from './messages-sql.js';
 import { type NoteDraftRow, noteOf, noteRefusal, noteValues, rideAlong } from './note-rules.js';
 import { all, emit, get, type Prog, type Q } from './program.js';
 import type { TaskRow } from './rows.js';

@@ -9,7 +9,16 @@
  */
 import type { NewEvent } from './new-event.js';
 
-export type Step = { op: 'get' | 'all' | 'run'; text: string; params: object } | { op: 'event'; event: NewEvent };
+export type Step =
+  | { op: 'get' | 'all' | 'run'; text: string; params: object }
+  | { op: 'event'; event: NewEvent }
+  | { op: 'call'; fn: InTx<unknown[], unknown>; args: unknown[] };
+
+/**
+ * The store's own code (a feature not written once yet), run in the program's transaction: a function of
+ * the store's transaction (SQLite's synchronous, PostgreSQL's may return a promise), named in its table.
+ */
+export type InTx<A extends unknown[], R> = (tx: never, ...args: A) => R | Promise<R>;
 
 /** What a program yields, and what it returns. */
 export type Prog<T> = Generator<Step, T, unknown>;
@@ -42,6 +51,10 @@ export function* all<T>(text: string, params: object = {}): Prog<T[]> {
 /** A statement whose rows are not read; the number of rows it changed. */
 export function* run(text: string, params: object = {}): Prog<number> {
   return (yield { op: 'run', text, params }) as number;
+}
+
+export function* call<A extends unknown[], R>(fn: InTx<A, R>, ...args: A): Prog<R> {
+  return (yield { op: 'call', fn: fn as InTx<unknown[], unknown>, args }) as R;
 }
 
 /** Appends an event to the write's transaction. */

@@ -7,6 +7,20 @@ import type { Db } from './database.js';
 import type { SqliteCore } from './store-core.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
+// What SQLite does without: PostgreSQL's casts, and its row locks (SQLite has one writer at a time).
+const PG_ONLY = /::[a-z_]+(\[\])?|\s+FOR (UPDATE|SHARE)( OF \w+)?\b/g;
+const texts = new Map<string, string>();
+
+/** A statement written once for both dialects (store/shared/…-sql.ts) as SQLite runs it. */
+function inSqlite(text: string): string {
+  let t = texts.get(text);
+  if (t === undefined) {
+    t = text.replace(PG_ONLY, '');
+    texts.set(text, t);
+  }
+  return t;
+}
+
 /** SQLite binds numbers, strings and null: a boolean goes as 1 or 0, a list as JSON text (read with json_each). */
 function bindable(params: object): object {
   let out: Record<string, unknown> | undefined;
@@ -20,13 +34,17 @@ function bindable(params: object): object {
 }
 
 function answer(db: Db, s: Step, tx: Tx | undefined): unknown {
+  if (s.op === 'call') {
+    if (!tx) throw new Error('a call outside a write');
+    return s.fn(tx as never, ...s.args);
+  }
   if (s.op === 'event') {
     if (!tx) throw new Error('an event outside a write');
     appendEvent(tx, s.event);
     return undefined;
   }
   if (s.text === '') return s.op === 'all' ? [] : s.op === 'run' ? 0 : undefined;
-  const statement = stmt(db, s.text);
+  const statement = stmt(db, inSqlite(s.text));
   const params = bindable(s.params);
   if (s.op === 'get') return statement.get(params);
   if (s.op === 'all') return statement.all(params);
