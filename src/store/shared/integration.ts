@@ -3,7 +3,7 @@
  * Programs (program.ts) over the statements in each store's dialect (`<store>/integration-sql.ts`), which also
  * names the store's own code they call (a follow-up task's insert, landing) and the messages' statements.
  */
-import type { Integration, IntegrationState, QueuedIntegration } from '../../core/integration/integration.js';
+import type { Integration, IntegrationState } from '../../core/integration/integration.js';
 import type {
   IntegrationStore,
   QueueIntegrationCommand,
@@ -13,8 +13,6 @@ import type {
   SlotOutcome,
   TakeSlotCommand,
 } from '../../core/integration/integration-ports.js';
-import type { CreateTaskCommand } from '../../core/ports.js';
-import type { Links } from './deps-rows.js';
 import {
   approvalEvent,
   type IntegrationRow,
@@ -28,38 +26,11 @@ import {
   toQueued,
   windowEvent,
 } from './integration-rows.js';
+import type { IntegrationSql } from './integration-sql.js';
 import { sendMessage } from './messages.js';
-import type { MessagesSql } from './messages-sql.js';
 import { insertNote } from './notes.js';
-import { all, call, emit, get, type InTx, type Prog, type Q, type Runner, run } from './program.js';
-import type { TaskRow } from './rows.js';
+import { all, call, emit, get, type Prog, type Q, type Runner, run } from './program.js';
 
-export type IntegrationSql = Record<
-  | 'resubmit'
-  | 'queue'
-  | 'takeSlot'
-  | 'slotHolder'
-  | 'releaseSlot'
-  | 'openQueue'
-  | 'fence'
-  | 'known'
-  | 'record'
-  | 'windowHeld'
-  | 'worker'
-  | 'approve'
-  | 'retry'
-  | 'stateOf'
-  | 'byIds'
-  | 'taskIds'
-  | 'boards',
-  string
-> & {
-  messages: MessagesSql;
-  /** A follow-up task (create-task.ts). */
-  insertTask: InTx<[cmd: Omit<CreateTaskCommand, 'blocked_by' | 'parent'>, links: Links], TaskRow>;
-  /** SPEC §11: merged work lands (landed.ts). */
-  landed: InTx<[id: string, agent: string | null], boolean>;
-};
 type W = Q<IntegrationSql>;
 type PersonOutcome = { ok: true; integration: Integration } | { ok: false; state: IntegrationState };
 

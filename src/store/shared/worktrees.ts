@@ -6,27 +6,10 @@
 import type { ReadyOn } from '../../core/model.js';
 import type { Usage } from '../../core/runs/supervision.js';
 import type { AgentTree, BoardRepo, ClaimTree, WorktreeStore } from '../../core/worktrees/worktree-ports.js';
-import { all, call, emit, get, type InTx, type Prog, type Q, type Runner, run } from './program.js';
+import { all, call, emit, get, type Prog, type Q, type Runner, run } from './program.js';
 import { addedUsage } from './task-usage.js';
+import type { WorktreesSql } from './worktrees-sql.js';
 
-export type WorktreesSql = Record<
-  | 'boardRepo'
-  | 'boardRule'
-  | 'upsertBoardRepo'
-  | 'seenIn'
-  | 'agentTrees'
-  | 'recordClaimTree'
-  | 'claimTree'
-  | 'runUsage'
-  | 'setRunUsage',
-  string
-> & {
-  /** SPEC §11: the board's completed, unmerged work counts as landed now (landed.ts). */
-  landCompleted: InTx<[board: string], void>;
-  forceReleaseLock: InTx<[lockId: string], boolean>;
-  trimHold: InTx<[lockId: string, keep: string[], reason: string], boolean>;
-  recordContained: InTx<[c: { task_id: string; head: string; target: string }], boolean>;
-};
 type W = Q<WorktreesSql>;
 
 function* boardRepo(sql: WorktreesSql, board: string): Prog<BoardRepo | null> {

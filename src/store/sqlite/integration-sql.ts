@@ -1,48 +1,16 @@
-/** The statements of the integration queue (store/shared/integration.ts) in SQLite's dialect, and the store's own code it calls. */
-import type { IntegrationSql } from '../shared/integration.js';
+/** The integration queue's statements (store/shared/integration-sql.ts), two in SQLite's own way: a queued row's seq is the next number (one writer at a time); a list of ids is JSON text. */
+import { INTEGRATION_COMMON, type IntegrationSql } from '../shared/integration-sql.js';
 import { insertTask } from './create-task.js';
 import { landed } from './landed.js';
 import { MESSAGES_SQL } from './messages-sql.js';
 
 export const INTEGRATION_SQL: IntegrationSql = {
-  resubmit: `UPDATE integrations SET head = @head, branch = @branch, worktree = @worktree, state = 'pending',
-      reason = NULL, updated_at = @now
-    WHERE (task_id = @task_id OR followup = @task_id) AND state IN ('conflict', 'check_failed', 'blocked') AND head <> @head
-    RETURNING task_id`,
+  ...INTEGRATION_COMMON,
   queue: `INSERT INTO integrations (task_id, board, state, worktree, branch, head, queued_at, seq, updated_at)
     SELECT id, board, 'pending', @worktree, @branch, @head, @now, (SELECT COALESCE(MAX(seq), 0) + 1 FROM integrations), @now
     FROM tasks WHERE id = @task_id
     ON CONFLICT (task_id) DO NOTHING`,
-  takeSlot: `INSERT INTO integration_slots (board, holder, slot_id, lease_until)
-    VALUES (@board, @holder, @slot_id, @lease_until)
-    ON CONFLICT (board) DO UPDATE SET holder = excluded.holder, slot_id = excluded.slot_id, lease_until = excluded.lease_until
-    WHERE integration_slots.lease_until <= @now OR integration_slots.slot_id = excluded.slot_id
-    RETURNING lease_until`,
-  slotHolder: 'SELECT holder, lease_until FROM integration_slots WHERE board = @board',
-  releaseSlot: 'DELETE FROM integration_slots WHERE board = @board AND slot_id = @slot_id',
-  openQueue: `SELECT i.*, t.title, t.claimed_by, t.created_by, t.blocked_by, t.priority
-    FROM integrations AS i JOIN tasks AS t ON t.id = i.task_id
-    WHERE i.board = @board AND i.state <> 'merged' ORDER BY i.seq`,
-  fence: `SELECT 1 FROM integrations AS i JOIN integration_slots AS s ON s.board = i.board
-    WHERE i.task_id = @task_id AND s.slot_id = @slot_id AND s.lease_until > @now`,
-  known: 'SELECT 1 FROM integrations WHERE task_id = @task_id',
-  record: `UPDATE integrations SET state = @state, reason = @reason, commit_sha = @commit, tried_head = @head,
-      target = @target, followup = COALESCE(@followup, followup), flaky = @flaky, updated_at = @now
-    WHERE task_id = @task_id AND EXISTS (
-      SELECT 1 FROM integration_slots AS s
-      WHERE s.board = integrations.board AND s.slot_id = @slot_id AND s.lease_until > @now)
-    RETURNING *`,
-  windowHeld: 'SELECT 1 FROM integration_slots WHERE board = @board AND slot_id = @slot_id AND lease_until > @now',
-  worker: 'SELECT claimed_by, created_by FROM tasks WHERE id = @task_id',
-  approve: `UPDATE integrations SET approved = 1, updated_at = @now
-    WHERE task_id = @task_id AND state IN ('awaiting_review', 'pending') RETURNING *`,
-  retry: `UPDATE integrations SET state = 'pending', reason = NULL, updated_at = @now
-    WHERE task_id = @task_id AND state IN ('conflict', 'check_failed', 'blocked', 'pending') RETURNING *`,
-  stateOf: 'SELECT state FROM integrations WHERE task_id = @task_id',
   byIds: 'SELECT * FROM integrations WHERE task_id IN (SELECT value FROM json_each(@ids))',
-  taskIds:
-    'SELECT task_id FROM integrations WHERE state = @state AND (@board IS NULL OR board = @board) ORDER BY seq LIMIT @limit',
-  boards: "SELECT DISTINCT board FROM integrations WHERE state <> 'merged'",
   messages: MESSAGES_SQL,
   insertTask,
   landed,
