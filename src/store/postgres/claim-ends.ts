@@ -3,12 +3,12 @@
  * holds (§14) and its entry to the integration queue (§15), as shared/claim-ends.ts decides them.
  */
 import type { SubmitOutcome } from '../../core/ports.js';
+import { CANCEL_SQL, cancel } from '../shared/cancel.js';
 import { isOpenState, submitSteps, submitted } from '../shared/claim-ends.js';
 import { queueIntegration } from '../shared/integration.js';
 import { withNote } from '../shared/notes.js';
 import type { TaskRow } from '../shared/rows.js';
 import type { ClaimsPort } from '../shared/store-ports.js';
-import { cancel } from './cancel.js';
 import { release, submit } from './fenced.js';
 import { holdAtSubmit } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
@@ -43,7 +43,7 @@ export async function submitWithSteps(tx: Tx, cmd: Command<'submit'>, ended: Cla
 export async function cancelWithNote(tx: Tx, cmd: Command<'cancel'>, ended: ClaimEnded) {
   // Locked, so "was it open" is still true when the cancel runs (a second cancel writes no second note).
   const open = cmd.note ? isOpenState(await lockedState(tx, cmd.task_id)) : false;
-  const cancelled = await cancel(tx, cmd, ended);
+  const cancelled = await inTx(tx, CANCEL_SQL, (q) => cancel(q, cmd, ended));
   return inTx(tx, MESSAGES_SQL, (q) => withNote(q, cancelled, cmd.note, cmd.agent, 'cancel', open));
 }
 

@@ -7,7 +7,7 @@ import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
 import { connectorsPort } from '../shared/connectors.js';
 import { integrationPort } from '../shared/integration.js';
 import { messagesPort } from '../shared/messages.js';
-import type { ClaimsPort, LocksPort, TasksPort } from '../shared/store-ports.js';
+import { type ClaimsPort, type LocksPort, subscribeTo, type TasksPort } from '../shared/store-ports.js';
 import { worktreesPort } from '../shared/worktrees.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
@@ -115,8 +115,7 @@ export class PostgresStore implements Store {
     return this.core.write(fn);
   }
   subscribe(listener: EventListener): () => void {
-    this.core.listeners.add(listener);
-    return () => this.core.listeners.delete(listener);
+    return subscribeTo(this.core.listeners, listener);
   }
   close(): Promise<void> {
     return this.core.close();

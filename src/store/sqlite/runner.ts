@@ -8,7 +8,7 @@ import type { SqliteCore } from './store-core.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 // What SQLite does without: PostgreSQL's casts, and its row locks (SQLite has one writer at a time).
-const PG_ONLY = /::[a-z_]+(\[\])?|\s+FOR (UPDATE|SHARE)( OF \w+)?\b/g;
+const PG_ONLY = /::[a-z_]+(\[\])?|\s+FOR (NO KEY UPDATE|UPDATE|KEY SHARE|SHARE)( OF \w+)?\b/g;
 const texts = new Map<string, string>();
 
 /** A statement written once for both dialects (store/shared/…-sql.ts) as SQLite runs it. */
