@@ -23,11 +23,13 @@ import {
   openDelta,
   statesOf,
 } from '../shared/deps-rules.js';
+import { completedWork, readyEvent } from '../shared/landed.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
 import type { Queryable } from './database.js';
-import { completedWork, taskReady } from './landed.js';
+import { LANDED_SQL } from './landed-sql.js';
+import { inTx } from './runner.js';
 import { row, rows } from './sql.js';
-import type { Tx } from './tx.js';
+import { appendEvent, type Tx } from './tx.js';
 
 // Locking a blocker's row orders this request against its landing (landed.ts), which writes that row.
 const LOCK_LINKS = `SELECT ${LINK_COLUMNS} FROM tasks AS t LEFT JOIN integrations AS i ON i.task_id = t.id
@@ -105,7 +107,7 @@ export async function setDeps(tx: Tx, cmd: SetDepsCommand): Promise<Outcome<{ ta
      WHERE id = @id RETURNING *`,
     { id: task!.id, blocked_by: change.after, delta: openDelta(states, change), now: tx.now },
   ))!;
-  if (becameReady(task!, r)) taskReady(tx, r, cmd.agent, null);
+  if (becameReady(task!, r)) appendEvent(tx, readyEvent(r, cmd.agent, null));
   return { ok: true, task: toTask(r) };
 }
 
@@ -115,7 +117,7 @@ export async function setDeps(tx: Tx, cmd: SetDepsCommand): Promise<Outcome<{ ta
  * cancelled or expired blocker never gets here: its dependents stay blocked.
  */
 export async function blockerCompleted(tx: Tx, r: TaskRow, commits: boolean): Promise<void> {
-  await completedWork(tx, r, commits);
+  await inTx(tx, LANDED_SQL, (q) => completedWork(q, r, commits));
   if (r.parent !== null) {
     await row(tx.db, 'UPDATE tasks SET children_completed = children_completed + 1 WHERE id = @id', { id: r.parent });
   }

@@ -1,7 +1,7 @@
 /** The integration queue's statements (store/shared/integration-sql.ts), two in PostgreSQL's own way: a queued row's seq comes from a sequence; a list of ids is an array. */
 import { INTEGRATION_COMMON, type IntegrationSql } from '../shared/integration-sql.js';
 import { insertTask } from './create-task.js';
-import { landed } from './landed.js';
+import { LANDED_SQL } from './landed-sql.js';
 import { MESSAGES_SQL } from './messages-sql.js';
 
 export const INTEGRATION_SQL: IntegrationSql = {
@@ -13,5 +13,5 @@ export const INTEGRATION_SQL: IntegrationSql = {
   byIds: 'SELECT * FROM integrations WHERE task_id = ANY(@ids::text[])',
   messages: MESSAGES_SQL,
   insertTask,
-  landed,
+  landed: LANDED_SQL,
 };

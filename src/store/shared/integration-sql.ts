@@ -7,6 +7,7 @@
  */
 import type { CreateTaskCommand } from '../../core/ports.js';
 import type { Links } from './deps-rows.js';
+import type { LandedSql } from './landed.js';
 import type { MessagesSql } from './messages-sql.js';
 import type { InTx } from './program.js';
 import type { TaskRow } from './rows.js';
@@ -51,6 +52,6 @@ export type IntegrationSql = typeof INTEGRATION_COMMON &
     messages: MessagesSql;
     /** A follow-up task (create-task.ts). */
     insertTask: InTx<[cmd: Omit<CreateTaskCommand, 'blocked_by' | 'parent'>, links: Links], TaskRow>;
-    /** SPEC §11: merged work lands (landed.ts). */
-    landed: InTx<[id: string, agent: string | null], boolean>;
+    /** SPEC §11: merged work lands. */
+    landed: LandedSql;
   };

@@ -27,6 +27,7 @@ import {
   windowEvent,
 } from './integration-rows.js';
 import type { IntegrationSql } from './integration-sql.js';
+import { landed } from './landed.js';
 import { sendMessage } from './messages.js';
 import { insertNote } from './notes.js';
 import { all, call, emit, get, type Prog, type Q, type Runner, run } from './program.js';
@@ -68,7 +69,7 @@ function* recordIntegration(q: W, cmd: RecordIntegrationCommand): Prog<RecordOut
   if (note) yield* insertNote(messages, note);
   yield* emit(integrationEvent(cmd, followup));
   // SPEC §11: a merge is when work with commits lands — its dependents may be ready now (task.ready).
-  if (r.state === 'merged') yield* call(q.sql.landed, cmd.task_id, 'coord');
+  if (r.state === 'merged') yield* landed({ sql: q.sql.landed, now: q.now }, cmd.task_id, 'coord');
   const worker = yield* get<{ claimed_by: string | null; created_by: string }>(q.sql.worker, cmd);
   const told = toldMessage(r, worker ? (worker.claimed_by ?? worker.created_by) : null);
   if (told) yield* sendMessage(messages, told);

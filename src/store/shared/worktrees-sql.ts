@@ -3,6 +3,7 @@
  * which SQLite's runner runs without its casts and row locks. A board's rule and a task's usage are read
  * FOR UPDATE: two changes at once queue there.
  */
+import type { LandedSql } from './landed.js';
 import type { InTx } from './program.js';
 
 export const WORKTREES_COMMON = {
@@ -29,11 +30,9 @@ export const WORKTREES_COMMON = {
   setRunUsage: 'UPDATE tasks SET run_usage = @next WHERE id = @id',
 };
 
-/** The statements, and the store's own holds and landing code the programs call. */
+/** The statements, landing's, and the store's own holds code the programs call. */
 export type WorktreesSql = typeof WORKTREES_COMMON & {
-  /** SPEC §11: the board's completed, unmerged work counts as landed now (landed.ts). */
-  landCompleted: InTx<[board: string], void>;
+  landed: LandedSql;
   forceReleaseLock: InTx<[lockId: string], boolean>;
   trimHold: InTx<[lockId: string, keep: string[], reason: string], boolean>;
-  recordContained: InTx<[c: { task_id: string; head: string; target: string }], boolean>;
 };

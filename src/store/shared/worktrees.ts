@@ -6,6 +6,7 @@
 import type { ReadyOn } from '../../core/model.js';
 import type { Usage } from '../../core/runs/supervision.js';
 import type { AgentTree, BoardRepo, ClaimTree, WorktreeStore } from '../../core/worktrees/worktree-ports.js';
+import { landCompleted, recordContained } from './landed.js';
 import { all, call, emit, get, type Prog, type Q, type Runner, run } from './program.js';
 import { addedUsage } from './task-usage.js';
 import type { WorktreesSql } from './worktrees-sql.js';
@@ -22,7 +23,9 @@ function* setBoardRepo(q: W, r: BoardRepo, replace: boolean, readyOn?: ReadyOn):
   const values = { ...r, now: q.now, replace, ready_on: readyOn ?? 'landed', set_ready_on: readyOn ?? null };
   const out = yield* get<BoardRepo>(q.sql.upsertBoardRepo, values);
   // SPEC §11: a board that goes back to the old rule counts its completed, unmerged work now.
-  if (readyOn === 'completed' && before?.ready_on !== 'completed') yield* call(q.sql.landCompleted, r.board);
+  if (readyOn === 'completed' && before?.ready_on !== 'completed') {
+    yield* landCompleted({ sql: q.sql.landed, now: q.now }, r.board);
+  }
   return out ?? r;
 }
 
@@ -72,7 +75,9 @@ export const worktreesPort = (r: Runner<WorktreesSql>, endedLocks: WorktreeStore
           for (const t of trims) if (yield* call(q.sql.trimHold, t.lock_id, t.keep, t.reason)) changed++;
           return changed;
         }),
-  recordContained: async (c) => ({ recorded: await r.write((q) => call(q.sql.recordContained, c)) }),
+  recordContained: async (c) => ({
+    recorded: await r.write((q) => recordContained({ sql: q.sql.landed, now: q.now }, c)),
+  }),
   recordAgentEvent: (e) => r.write(() => emit(e)),
   addTaskUsage: async (e) => ({ added: await r.write((q) => addTaskUsage(q, e)) }),
 });

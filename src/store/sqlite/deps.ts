@@ -19,10 +19,12 @@ import {
   openDelta,
   statesOf,
 } from '../shared/deps-rules.js';
+import { completedWork, readyEvent } from '../shared/landed.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
 import type { Db } from './database.js';
-import { completedWork, taskReady } from './landed.js';
-import { stmt, type Tx } from './tx.js';
+import { LANDED_SQL } from './landed-sql.js';
+import { inTx } from './runner.js';
+import { appendEvent, stmt, type Tx } from './tx.js';
 
 const LINK_ROWS = `SELECT ${LINK_COLUMNS} FROM tasks AS t LEFT JOIN integrations AS i ON i.task_id = t.id
   WHERE t.id IN (SELECT value FROM json_each(?))`;
@@ -94,7 +96,7 @@ export function setDeps(tx: Tx, cmd: SetDepsCommand): Outcome<{ task: Task }> {
     delta: openDelta(states, change),
     now: tx.now,
   }) as TaskRow;
-  if (becameReady(task!, row)) taskReady(tx, row, cmd.agent, null);
+  if (becameReady(task!, row)) appendEvent(tx, readyEvent(row, cmd.agent, null));
   return { ok: true, task: toTask(row) };
 }
 
@@ -104,7 +106,7 @@ export function setDeps(tx: Tx, cmd: SetDepsCommand): Outcome<{ task: Task }> {
  * cancelled or expired blocker never gets here: its dependents stay blocked.
  */
 export function blockerCompleted(tx: Tx, r: TaskRow, commits: boolean): void {
-  completedWork(tx, r, commits);
+  inTx(tx, LANDED_SQL, (q) => completedWork(q, r, commits));
   if (r.parent !== null) {
     stmt(tx.db, 'UPDATE tasks SET children_completed = children_completed + 1 WHERE id = ?').run(r.parent);
   }

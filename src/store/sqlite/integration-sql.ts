@@ -1,7 +1,7 @@
 /** The integration queue's statements (store/shared/integration-sql.ts), two in SQLite's own way: a queued row's seq is the next number (one writer at a time); a list of ids is JSON text. */
 import { INTEGRATION_COMMON, type IntegrationSql } from '../shared/integration-sql.js';
 import { insertTask } from './create-task.js';
-import { landed } from './landed.js';
+import { LANDED_SQL } from './landed-sql.js';
 import { MESSAGES_SQL } from './messages-sql.js';
 
 export const INTEGRATION_SQL: IntegrationSql = {
@@ -13,5 +13,5 @@ export const INTEGRATION_SQL: IntegrationSql = {
   byIds: 'SELECT * FROM integrations WHERE task_id IN (SELECT value FROM json_each(@ids))',
   messages: MESSAGES_SQL,
   insertTask,
-  landed,
+  landed: LANDED_SQL,
 };
