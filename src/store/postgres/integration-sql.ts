@@ -1,6 +1,6 @@
 /** The integration queue's statements (store/shared/integration-sql.ts), two in PostgreSQL's own way: a queued row's seq comes from a sequence; a list of ids is an array. */
 import { INTEGRATION_COMMON, type IntegrationSql } from '../shared/integration-sql.js';
-import { insertTask } from './create-task.js';
+import { DEPS_SQL } from './deps-sql.js';
 import { LANDED_SQL } from './landed-sql.js';
 import { MESSAGES_SQL } from './messages-sql.js';
 
@@ -12,6 +12,6 @@ export const INTEGRATION_SQL: IntegrationSql = {
     ON CONFLICT (task_id) DO NOTHING`,
   byIds: 'SELECT * FROM integrations WHERE task_id = ANY(@ids::text[])',
   messages: MESSAGES_SQL,
-  insertTask,
+  tasks: DEPS_SQL,
   landed: LANDED_SQL,
 };

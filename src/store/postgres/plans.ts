@@ -7,8 +7,7 @@ import { checkLinkRows } from '../shared/deps-rows.js';
 import { existingNamed, type PlanMade, plannedTasks, planParents, replayedPlan } from '../shared/deps-rules.js';
 import { idempotencyConflict } from '../shared/idempotency.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
-import { insertTask } from './create-task.js';
-import { linkRows } from './deps.js';
+import { insertTask, linkRows } from './deps.js';
 import { row, rows } from './sql.js';
 import type { Tx } from './tx.js';
 

@@ -1,8 +1,8 @@
 /** Tasks, dependencies, plans, artifacts and the board's reads of the PostgreSQL store (shared/store-ports.ts). */
 import { ARTIFACTS_SQL, artifactsPort } from '../shared/artifacts.js';
+import { depsPort } from '../shared/deps.js';
 import type { TasksPort } from '../shared/store-ports.js';
-import { createTask } from './create-task.js';
-import { setDeps, taskStates } from './deps.js';
+import { DEPS_SQL } from './deps-sql.js';
 import { inbox } from './inbox.js';
 import { guarded } from './pg-errors.js';
 import { createPlan } from './plans.js';
@@ -12,7 +12,7 @@ import type { PostgresCore } from './store-core.js';
 
 export const tasksPort = (s: PostgresCore): TasksPort => ({
   ...artifactsPort(runner(s, ARTIFACTS_SQL)),
-  createTask: (cmd) => s.write((tx) => createTask(tx, cmd)),
+  ...depsPort(runner(s, DEPS_SQL)),
   getTask: (id, agent) =>
     guarded(async () => {
       await s.fresh();
@@ -23,9 +23,7 @@ export const tasksPort = (s: PostgresCore): TasksPort => ({
       await s.fresh();
       return listTasks(s.pool, q);
     }),
-  setDeps: (cmd) => s.write((tx) => setDeps(tx, cmd)),
   createPlan: (cmd) => s.write((tx) => createPlan(tx, cmd)),
-  taskStates: (ids) => guarded(() => taskStates(s.pool, ids)),
   inbox: (q) => guarded(() => s.snapshot((db, now) => inbox(db, now, q))),
   events: (q) => guarded(() => listEvents(s.pool, q)),
   activity: (q) => guarded(() => s.snapshot((db, now) => activity(db, now, q))),

@@ -1,16 +1,6 @@
-/**
- * The statements of the integration queue (integration.ts), written once for both dialects: PostgreSQL's text,
- * which SQLite's runner runs without its casts and row locks. A result's or a window's fence holds the slot
- * row (FOR SHARE) until COMMIT: a new holder cannot take it in between. Two integrators taking a slot at once:
- * one inserts, the other waits on the primary key and takes the DO UPDATE path, whose WHERE sees the winner's
- * live lease and refuses.
- */
-import type { CreateTaskCommand } from '../../core/ports.js';
-import type { Links } from './deps-rows.js';
+import type { DepsSql } from './deps.js';
 import type { LandedSql } from './landed.js';
 import type { MessagesSql } from './messages-sql.js';
-import type { InTx } from './program.js';
-import type { TaskRow } from './rows.js';
 
 export const INTEGRATION_COMMON = {
   resubmit: `UPDATE integrations SET head = @head, branch = @branch, worktree = @worktree, state = 'pending',
@@ -50,8 +40,8 @@ export const INTEGRATION_COMMON = {
 export type IntegrationSql = typeof INTEGRATION_COMMON &
   Record<'queue' | 'byIds', string> & {
     messages: MessagesSql;
-    /** A follow-up task (create-task.ts). */
-    insertTask: InTx<[cmd: Omit<CreateTaskCommand, 'blocked_by' | 'parent'>, links: Links], TaskRow>;
+    /** A follow-up task's statements (deps.ts). */
+    tasks: DepsSql;
     /** SPEC §11: merged work lands. */
     landed: LandedSql;
   };

@@ -13,6 +13,7 @@ import type {
   SlotOutcome,
   TakeSlotCommand,
 } from '../../core/integration/integration-ports.js';
+import { insertTask } from './deps.js';
 import {
   approvalEvent,
   type IntegrationRow,
@@ -30,7 +31,7 @@ import type { IntegrationSql } from './integration-sql.js';
 import { landed } from './landed.js';
 import { sendMessage } from './messages.js';
 import { insertNote } from './notes.js';
-import { all, call, emit, get, type Prog, type Q, type Runner, run } from './program.js';
+import { all, emit, get, type Prog, type Q, type Runner, run } from './program.js';
 
 type W = Q<IntegrationSql>;
 type PersonOutcome = { ok: true; integration: Integration } | { ok: false; state: IntegrationState };
@@ -62,7 +63,8 @@ function* recordIntegration(q: W, cmd: RecordIntegrationCommand): Prog<RecordOut
     return { ok: false, reason: (yield* get(q.sql.known, cmd)) ? 'stale_slot' : 'not_found' };
   }
   let followup: string | null = null;
-  if (cmd.followup) followup = (yield* call(q.sql.insertTask, cmd.followup, { blockers: [], parent: null })).id;
+  if (cmd.followup)
+    followup = (yield* insertTask({ sql: q.sql.tasks, now: q.now }, cmd.followup, { blockers: [], parent: null })).id;
   const r = (yield* get<IntegrationRow>(q.sql.record, recordValues(cmd, followup, q.now)))!;
   const messages = { sql: q.sql.messages, now: q.now };
   const note = resultNote(cmd);

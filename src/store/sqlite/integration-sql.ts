@@ -1,6 +1,6 @@
 /** The integration queue's statements (store/shared/integration-sql.ts), two in SQLite's own way: a queued row's seq is the next number (one writer at a time); a list of ids is JSON text. */
 import { INTEGRATION_COMMON, type IntegrationSql } from '../shared/integration-sql.js';
-import { insertTask } from './create-task.js';
+import { DEPS_SQL } from './deps-sql.js';
 import { LANDED_SQL } from './landed-sql.js';
 import { MESSAGES_SQL } from './messages-sql.js';
 
@@ -12,6 +12,6 @@ export const INTEGRATION_SQL: IntegrationSql = {
     ON CONFLICT (task_id) DO NOTHING`,
   byIds: 'SELECT * FROM integrations WHERE task_id IN (SELECT value FROM json_each(@ids))',
   messages: MESSAGES_SQL,
-  insertTask,
+  tasks: DEPS_SQL,
   landed: LANDED_SQL,
 };

@@ -4,8 +4,7 @@ import { checkLinkRows } from '../shared/deps-rows.js';
 import { existingNamed, type PlanMade, plannedTasks, planParents, replayedPlan } from '../shared/deps-rules.js';
 import { idempotencyConflict } from '../shared/idempotency.js';
 import { toTask } from '../shared/rows.js';
-import { insertTask } from './create-task.js';
-import { linkRows, rowOf } from './deps.js';
+import { insertTask, linkRows, rowOf } from './deps.js';
 import { stmt, type Tx } from './tx.js';
 
 /** A plan made before under this key: its tasks as they are now (another payload: a conflict); null when new. */

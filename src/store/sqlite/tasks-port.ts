@@ -1,8 +1,8 @@
 /** Tasks, dependencies, plans, artifacts and the board's reads of the SQLite store (shared/store-ports.ts). */
 import { ARTIFACTS_SQL, artifactsPort } from '../shared/artifacts.js';
+import { depsPort } from '../shared/deps.js';
 import type { TasksPort } from '../shared/store-ports.js';
-import { createTask } from './create-task.js';
-import { setDeps, taskStates } from './deps.js';
+import { DEPS_SQL } from './deps-sql.js';
 import { inbox, quickInbox } from './inbox.js';
 import { createPlan } from './plans.js';
 import { activity, getTask, listEvents, listTasks } from './read.js';
@@ -11,7 +11,7 @@ import type { SqliteCore } from './store-core.js';
 
 export const tasksPort = (s: SqliteCore): TasksPort => ({
   ...artifactsPort(runner(s, ARTIFACTS_SQL)),
-  createTask: (cmd) => s.write((tx) => createTask(tx, cmd)),
+  ...depsPort(runner(s, DEPS_SQL)),
   getTask: async (id, agent) => {
     await s.fresh();
     return s.read(() => getTask(s.db, id, agent));
@@ -20,9 +20,7 @@ export const tasksPort = (s: SqliteCore): TasksPort => ({
     await s.fresh();
     return s.read(() => listTasks(s.db, q));
   },
-  setDeps: (cmd) => s.write((tx) => setDeps(tx, cmd)),
   createPlan: (cmd) => s.write((tx) => createPlan(tx, cmd)),
-  taskStates: async (ids) => s.read(() => taskStates(s.db, ids)),
   async inbox(q) {
     // Most polls find nothing: one statement says so (and whether anything is due, or mail is waiting), and the
     // answer is kept until the file changes or something falls due.
