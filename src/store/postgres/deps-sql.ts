@@ -1,6 +1,6 @@
 /**
  * PostgreSQL's own statements of a task's edges (store/shared/deps.ts): lists of ids are arrays; locking a
- * blocker's row orders a request against its landing (landed.ts), which writes that row; edge changes on a
+ * blocker's row orders a request against its landing (store/shared/landed.ts), which writes that row; edge changes on a
  * board are serialised, so two requests adding the two halves of a cycle cannot both pass the check.
  */
 import { DEPS_COMMON, type DepsSql } from '../shared/deps.js';
