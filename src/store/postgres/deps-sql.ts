@@ -22,5 +22,6 @@ export const DEPS_SQL: DepsSql = {
   deleteEdges: 'DELETE FROM task_deps WHERE task_id = @task_id AND blocker_id = ANY (@ids::text[])',
   insertEdges:
     'INSERT INTO task_deps (task_id, blocker_id) SELECT @task_id, unnest(@ids::text[]) ON CONFLICT DO NOTHING',
+  tasksByIds: 'SELECT * FROM tasks WHERE id = ANY (@ids::text[])',
   landed: LANDED_SQL,
 };

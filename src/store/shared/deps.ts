@@ -23,9 +23,8 @@ import {
 } from './deps-rules.js';
 import { idempotencyConflict } from './idempotency.js';
 import { completedWork, type LandedSql, readyEvent } from './landed.js';
-import { all, emit, get, type Prog, type Q, type Runner, run } from './program.js';
+import { all, emit, get, type Prog, type Q, run } from './program.js';
 import { type TaskRow, toTask } from './rows.js';
-import type { TasksPort } from './store-ports.js';
 import { taskCreated } from './task-events.js';
 
 export const DEPS_COMMON = {
@@ -44,11 +43,18 @@ export const DEPS_COMMON = {
             @blocked_by::text[], @blockers_open::int, @parent)
     ON CONFLICT DO NOTHING RETURNING *`,
   childAdded: 'UPDATE tasks SET children_total = children_total + 1 WHERE id = @id',
+  planByKey: 'SELECT payload_hash, refs FROM plans WHERE board = @board AND idempotency_key = @key',
+  insertPlan: `INSERT INTO plans (board, idempotency_key, payload_hash, refs, created_at)
+    VALUES (@board, @key, @hash, @refs::jsonb, @now::bigint) ON CONFLICT DO NOTHING RETURNING board`,
+  setPlanRefs: 'UPDATE plans SET refs = @refs::jsonb WHERE board = @board AND idempotency_key = @key',
 };
 
-/** The statements; each store adds those over lists of ids and its serialisation of edge changes. */
+/** The statements (plans.ts's too); each store adds those over lists of ids and its serialisation of edge changes. */
 export type DepsSql = typeof DEPS_COMMON &
-  Record<'serialise' | 'linkRows' | 'lockLinks' | 'reachable' | 'deleteEdges' | 'insertEdges', string> & {
+  Record<
+    'serialise' | 'linkRows' | 'lockLinks' | 'reachable' | 'deleteEdges' | 'insertEdges' | 'tasksByIds',
+    string
+  > & {
     landed: LandedSql;
   };
 type W = Q<DepsSql>;
@@ -164,14 +170,3 @@ export function* taskStates(sql: DepsSql, ids: readonly string[]): Prog<BlockerS
 export function* openBlockers(sql: DepsSql, r: TaskRow): Prog<Blocker[]> {
   return shownOpen(yield* taskStates(sql, blockedList(r)));
 }
-
-export function* taskRow(sql: DepsSql, id: string): Prog<TaskRow | undefined> {
-  return yield* get<TaskRow>(sql.task, { id });
-}
-
-/** The edges' part of the tasks port, over a store's runner. */
-export const depsPort = (r: Runner<DepsSql>): Pick<TasksPort, 'createTask' | 'setDeps' | 'taskStates'> => ({
-  createTask: (cmd) => r.write((q) => createTask(q, cmd)),
-  setDeps: (cmd) => r.write((q) => setDeps(q, cmd)),
-  taskStates: (ids) => r.read((sql) => taskStates(sql, ids)),
-});

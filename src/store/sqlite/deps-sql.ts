@@ -17,6 +17,7 @@ export const DEPS_SQL: DepsSql = {
       UNION SELECT d.blocker_id FROM task_deps AS d JOIN reach AS r ON d.task_id = r.id)
     SELECT d.task_id, d.blocker_id FROM task_deps AS d JOIN reach AS r ON d.task_id = r.id`,
   deleteEdges: `DELETE FROM task_deps WHERE task_id = @task_id AND blocker_id IN ${IDS}`,
+  tasksByIds: `SELECT * FROM tasks WHERE id IN ${IDS}`,
   insertEdges: 'INSERT OR IGNORE INTO task_deps (task_id, blocker_id) SELECT @task_id, value FROM json_each(@ids)',
   landed: LANDED_SQL,
 };

@@ -1,8 +1,6 @@
 /** The edges' programs (store/shared/deps.ts) as the SQLite store's unconverted code calls them, in its transaction. */
 import type { Blocker } from '../../core/model.js';
-import type { CreateTaskCommand } from '../../core/ports.js';
 import * as deps from '../shared/deps.js';
-import type { LinkRow, Links } from '../shared/deps-rows.js';
 import type { TaskRow } from '../shared/rows.js';
 import type { Db } from './database.js';
 import { DEPS_SQL } from './deps-sql.js';
@@ -13,11 +11,3 @@ export const blockerCompleted = (tx: Tx, r: TaskRow, commits: boolean): void =>
   inTx(tx, DEPS_SQL, (q) => deps.blockerCompleted(q, r, commits));
 
 export const openBlockers = (db: Db, r: TaskRow): Blocker[] => runSync(deps.openBlockers(DEPS_SQL, r), db);
-
-export const linkRows = (db: Db, ids: readonly string[]): Map<string, LinkRow> =>
-  runSync(deps.linkRows(DEPS_SQL, ids, false), db);
-
-export const rowOf = (db: Db, id: string): TaskRow | undefined => runSync(deps.taskRow(DEPS_SQL, id), db);
-
-export const insertTask = (tx: Tx, cmd: Omit<CreateTaskCommand, 'blocked_by' | 'parent'>, links: Links): TaskRow =>
-  inTx(tx, DEPS_SQL, (q) => deps.insertTask(q, cmd, links));
