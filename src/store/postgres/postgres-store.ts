@@ -4,9 +4,13 @@ import type { NotesAndMessages } from '../../core/messages/message-ports.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import type { Clock } from '../../core/shared/clock.js';
 import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
-import type { ClaimsPort, LocksPort, TasksPort } from '../shared/store-ports.js';
+import { connectorsPort } from '../shared/connectors.js';
+import { integrationPort } from '../shared/integration.js';
+import { messagesPort } from '../shared/messages.js';
+import { type ClaimsPort, type LocksPort, subscribeTo, type TasksPort } from '../shared/store-ports.js';
+import { worktreesPort } from '../shared/worktrees.js';
 import { claimsPort } from './claims-port.js';
-import { connectorsPort } from './connectors-port.js';
+import { CONNECTORS_SQL } from './connectors-sql.js';
 import {
   type ConnectionOptions,
   clientConfig,
@@ -17,15 +21,17 @@ import {
   queryStats,
 } from './database.js';
 import { EventFeed } from './event-feed.js';
-import { integrationPort } from './integration-port.js';
+import { endedLocks } from './holds.js';
+import { INTEGRATION_SQL } from './integration-sql.js';
 import { locksPort } from './locks-port.js';
-import { messagesPort } from './messages-port.js';
+import { MESSAGES_SQL } from './messages-sql.js';
 import { guarded } from './pg-errors.js';
 import { lastSeq } from './read.js';
+import { runner } from './runner.js';
 import { PostgresCore } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
 import type { Tx } from './tx.js';
-import { worktreesPort } from './worktrees-port.js';
+import { WORKTREES_SQL } from './worktrees-sql.js';
 
 export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: true, databaseClock: true };
 
@@ -65,10 +71,13 @@ export class PostgresStore implements Store {
       tasksPort(core),
       claimsPort(core),
       locksPort(core),
-      integrationPort(core),
-      connectorsPort(core),
-      worktreesPort(core),
-      messagesPort(core),
+      integrationPort(runner(core, INTEGRATION_SQL)),
+      connectorsPort(runner(core, CONNECTORS_SQL)),
+      // endedLocks: one round trip (it runs after every submit): the statement reads the database clock itself.
+      worktreesPort(runner(core, WORKTREES_SQL), (board) =>
+        guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),
+      ),
+      messagesPort(runner(core, MESSAGES_SQL)),
     );
   }
 
@@ -106,8 +115,7 @@ export class PostgresStore implements Store {
     return this.core.write(fn);
   }
   subscribe(listener: EventListener): () => void {
-    this.core.listeners.add(listener);
-    return () => this.core.listeners.delete(listener);
+    return subscribeTo(this.core.listeners, listener);
   }
   close(): Promise<void> {
     return this.core.close();

@@ -4,6 +4,7 @@
  * planned once per connection).
  */
 import { createHash } from 'node:crypto';
+import type pg from 'pg';
 import type { Queryable } from './database.js';
 
 interface Compiled {
@@ -31,14 +32,17 @@ function compile(sql: string): Compiled {
 /** Named values; any object whose keys cover the statement's @names (extra keys are ignored). */
 export type Params = object;
 
-export async function rows<T>(db: Queryable, sql: string, params: Params = {}): Promise<T[]> {
+export function query(db: Queryable, sql: string, params: Params = {}): Promise<pg.QueryResult> {
   const c = compile(sql);
   const values = c.params.map((p) => {
     if (!(p in params)) throw new Error(`SQL parameter @${p} is missing`);
     return (params as Record<string, unknown>)[p] ?? null;
   });
-  const res = await db.query({ name: c.name, text: c.text, values });
-  return res.rows as T[];
+  return db.query({ name: c.name, text: c.text, values });
+}
+
+export async function rows<T>(db: Queryable, sql: string, params: Params = {}): Promise<T[]> {
+  return (await query(db, sql, params)).rows as T[];
 }
 
 export const row = async <T>(db: Queryable, sql: string, params: Params = {}): Promise<T | undefined> =>

@@ -1,16 +1,17 @@
 /** Tasks, dependencies, plans, artifacts and the board's reads of the PostgreSQL store (shared/store-ports.ts). */
+import { ARTIFACTS_SQL, artifactsPort } from '../shared/artifacts.js';
+import { taskWritesPort } from '../shared/plans.js';
 import type { TasksPort } from '../shared/store-ports.js';
-import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
-import { createTask } from './create-task.js';
-import { setDeps, taskStates } from './deps.js';
+import { DEPS_SQL } from './deps-sql.js';
 import { inbox } from './inbox.js';
 import { guarded } from './pg-errors.js';
-import { createPlan } from './plans.js';
 import { activity, getTask, listEvents, listTasks } from './read.js';
+import { runner } from './runner.js';
 import type { PostgresCore } from './store-core.js';
 
 export const tasksPort = (s: PostgresCore): TasksPort => ({
-  createTask: (cmd) => s.write((tx) => createTask(tx, cmd)),
+  ...artifactsPort(runner(s, ARTIFACTS_SQL)),
+  ...taskWritesPort(runner(s, DEPS_SQL)),
   getTask: (id, agent) =>
     guarded(async () => {
       await s.fresh();
@@ -21,12 +22,6 @@ export const tasksPort = (s: PostgresCore): TasksPort => ({
       await s.fresh();
       return listTasks(s.pool, q);
     }),
-  setDeps: (cmd) => s.write((tx) => setDeps(tx, cmd)),
-  createPlan: (cmd) => s.write((tx) => createPlan(tx, cmd)),
-  taskStates: (ids) => guarded(() => taskStates(s.pool, ids)),
-  putArtifact: (cmd) => s.write((tx) => putArtifact(tx, cmd)),
-  getArtifact: (taskId, artifactId) => guarded(() => getArtifact(s.pool, taskId, artifactId)),
-  listArtifacts: (taskId) => guarded(() => listArtifacts(s.pool, taskId)),
   inbox: (q) => guarded(() => s.snapshot((db, now) => inbox(db, now, q))),
   events: (q) => guarded(() => listEvents(s.pool, q)),
   activity: (q) => guarded(() => s.snapshot((db, now) => activity(db, now, q))),

@@ -3,18 +3,24 @@ import type { IntegrationStore } from '../../core/integration/integration-ports.
 import type { NotesAndMessages } from '../../core/messages/message-ports.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
-import type { ClaimsPort, LocksPort, TasksPort } from '../shared/store-ports.js';
+import { connectorsPort } from '../shared/connectors.js';
+import { integrationPort } from '../shared/integration.js';
+import { messagesPort } from '../shared/messages.js';
+import { type ClaimsPort, type LocksPort, subscribeTo, type TasksPort } from '../shared/store-ports.js';
+import { worktreesPort } from '../shared/worktrees.js';
 import { claimsPort } from './claims-port.js';
-import { connectorsPort } from './connectors-port.js';
+import { CONNECTORS_SQL } from './connectors-sql.js';
 import type { Db, Durability } from './database.js';
 import type { GroupCommitStats } from './group-commit.js';
-import { integrationPort } from './integration-port.js';
+import { endedLocks } from './holds.js';
+import { INTEGRATION_SQL } from './integration-sql.js';
 import { locksPort } from './locks-port.js';
-import { messagesPort } from './messages-port.js';
+import { MESSAGES_SQL } from './messages-sql.js';
+import { runner } from './runner.js';
 import { SqliteCore, type SqliteStoreOptions } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
 import type { Tx } from './tx.js';
-import { worktreesPort } from './worktrees-port.js';
+import { WORKTREES_SQL } from './worktrees-sql.js';
 
 export type { SqliteStoreOptions } from './store-core.js';
 
@@ -51,10 +57,12 @@ export class SqliteStore implements Store {
       tasksPort(core),
       claimsPort(core),
       locksPort(core),
-      integrationPort(core),
-      connectorsPort(core),
-      worktreesPort(core),
-      messagesPort(core),
+      integrationPort(runner(core, INTEGRATION_SQL)),
+      connectorsPort(runner(core, CONNECTORS_SQL)),
+      worktreesPort(runner(core, WORKTREES_SQL), async (board) =>
+        core.read(() => endedLocks(core.db, core.clock.now(), board ?? null)),
+      ),
+      messagesPort(runner(core, MESSAGES_SQL)),
     );
   }
 
@@ -73,8 +81,7 @@ export class SqliteStore implements Store {
     return this.core.write(fn);
   }
   subscribe(listener: EventListener): () => void {
-    this.core.listeners.add(listener);
-    return () => this.core.listeners.delete(listener);
+    return subscribeTo(this.core.listeners, listener);
   }
   async close() {
     this.core.close();

@@ -1,15 +1,16 @@
 /** Tasks, dependencies, plans, artifacts and the board's reads of the SQLite store (shared/store-ports.ts). */
+import { ARTIFACTS_SQL, artifactsPort } from '../shared/artifacts.js';
+import { taskWritesPort } from '../shared/plans.js';
 import type { TasksPort } from '../shared/store-ports.js';
-import { getArtifact, listArtifacts, putArtifact } from './artifacts.js';
-import { createTask } from './create-task.js';
-import { setDeps, taskStates } from './deps.js';
+import { DEPS_SQL } from './deps-sql.js';
 import { inbox, quickInbox } from './inbox.js';
-import { createPlan } from './plans.js';
 import { activity, getTask, listEvents, listTasks } from './read.js';
+import { runner } from './runner.js';
 import type { SqliteCore } from './store-core.js';
 
 export const tasksPort = (s: SqliteCore): TasksPort => ({
-  createTask: (cmd) => s.write((tx) => createTask(tx, cmd)),
+  ...artifactsPort(runner(s, ARTIFACTS_SQL)),
+  ...taskWritesPort(runner(s, DEPS_SQL)),
   getTask: async (id, agent) => {
     await s.fresh();
     return s.read(() => getTask(s.db, id, agent));
@@ -18,12 +19,6 @@ export const tasksPort = (s: SqliteCore): TasksPort => ({
     await s.fresh();
     return s.read(() => listTasks(s.db, q));
   },
-  setDeps: (cmd) => s.write((tx) => setDeps(tx, cmd)),
-  createPlan: (cmd) => s.write((tx) => createPlan(tx, cmd)),
-  taskStates: async (ids) => s.read(() => taskStates(s.db, ids)),
-  putArtifact: (cmd) => s.write((tx) => putArtifact(tx, cmd)),
-  getArtifact: async (taskId, artifactId) => s.read(() => getArtifact(s.db, taskId, artifactId)),
-  listArtifacts: async (taskId) => s.read(() => listArtifacts(s.db, taskId)),
   async inbox(q) {
     // Most polls find nothing: one statement says so (and whether anything is due, or mail is waiting), and the
     // answer is kept until the file changes or something falls due.
