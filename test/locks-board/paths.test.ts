@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { canonicalSet, normaliseResource, overlapProbe, overlaps } from '../../src/core/edits/paths.js';
+import { canonicalSet, normaliseResource, overlapIndex, overlapProbe, overlaps } from '../../src/core/edits/paths.js';
 
 const key = (raw: string): string => {
   const n = normaliseResource(raw);
@@ -60,6 +60,20 @@ test('the store probe finds exactly the overlapping keys: equality on the exact 
           assert.equal(found, overlaps(a, b), `${a} vs ${b}`);
         }
       }
+    }),
+  );
+});
+
+test('an overlap index answers as overlaps with any key of its set (the pending paths a decision warns about)', () => {
+  fc.assert(
+    fc.property(keys, keys, (set, asked) => {
+      const index = overlapIndex(set);
+      for (const a of [...asked, ...set])
+        assert.equal(
+          index(a),
+          set.some((s) => overlaps(a, s)),
+          a,
+        );
     }),
   );
 });

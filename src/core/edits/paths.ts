@@ -106,3 +106,25 @@ export function canonicalSet(keys: string[]): string[] {
 /** Of two overlapping keys, the outer one stays; of `src` and `src/`, the directory form. */
 const wins = (a: string, b: string): boolean =>
   base(a).length < base(b).length || (base(a) === base(b) && isDirectory(a));
+
+/** Whether a key overlaps any of a set's keys (as `overlaps` says), in steps of the key's depth, not the set's size. */
+export type OverlapIndex = (key: string) => boolean;
+
+/** The index of `keys` for many questions (SPEC §14's pending paths, asked on every edit decision). */
+export function overlapIndex(keys: readonly string[]): OverlapIndex {
+  const places = new Set<string>();
+  const enclosing = new Set<string>();
+  for (const k of keys) {
+    const b = base(k);
+    places.add(b);
+    for (let i = b.indexOf('/'); i !== -1; i = b.indexOf('/', i + 1)) enclosing.add(b.slice(0, i));
+  }
+  return (key) => {
+    const b = base(key);
+    // The same place, or a key of the set inside this one…
+    if (places.has(b) || enclosing.has(b)) return true;
+    // …or this one inside a key of the set.
+    for (let i = b.indexOf('/'); i !== -1; i = b.indexOf('/', i + 1)) if (places.has(b.slice(0, i))) return true;
+    return false;
+  };
+}

@@ -10,7 +10,7 @@
  * warn about work merged meanwhile and miss work committed meanwhile.
  */
 
-import { overlaps } from '../edits/paths.js';
+import { type OverlapIndex, overlapIndex } from '../edits/paths.js';
 import type { Ctx } from '../operation.js';
 import { shortTree } from '../worktrees/holds.js';
 
@@ -20,6 +20,8 @@ const FRESH_MS = 2000;
 interface TreePending {
   branch: string | null;
   paths: string[];
+  /** `paths` indexed on first use, so a decision costs the same with 1 or 1,000 pending paths. */
+  index?: OverlapIndex;
 }
 
 export interface PendingSnapshot {
@@ -116,7 +118,9 @@ export async function pendingElsewhere(
   let count = 0;
   for (const [tree, t] of s.trees) {
     if (tree === worktree) continue;
-    const mine = paths.filter((p) => t.paths.some((q) => overlaps(p, q)));
+    t.index ??= overlapIndex(t.paths);
+    const index = t.index;
+    const mine = paths.filter((p) => index(p));
     if (mine.length === 0) continue;
     count += mine.length;
     hits.push(
