@@ -1,5 +1,5 @@
 /**
- * What every port of the PostgreSQL store (tasks-port.ts, claims-port.ts, locks-port.ts, integration-port.ts, …)
+ * What every port of the PostgreSQL store (tasks-port.ts, claims-port.ts, locks-port.ts, and the shared programs' runner.ts …)
  * needs of the store: the pool, now, and how to read and write. Every operation is one transaction (READ
  * COMMITTED); every winning write is one conditional statement; time is the database's. PostgresStore
  * (postgres-store.ts) composes the ports into the Store as core/ports.ts composes its interface.

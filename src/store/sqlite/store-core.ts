@@ -1,5 +1,5 @@
 /**
- * What every port of the SQLite store (tasks-port.ts, claims-port.ts, locks-port.ts, integration-port.ts, …)
+ * What every port of the SQLite store (tasks-port.ts, claims-port.ts, locks-port.ts, and the shared programs' runner.ts …)
  * needs of the store: the file, the clock, and how to read and write. Writes are group-committed
  * (group-commit.ts): those that arrive together share one BEGIN IMMEDIATE … COMMIT, each in its own savepoint.
  * SqliteStore (sqlite-store.ts) composes the ports into the Store as core/ports.ts composes its interface.
