@@ -127,19 +127,22 @@ export async function repositoryFor(flags: RunFlags): Promise<{ repo: string; co
 
 /**
  * --target, else the board's target, else the repository's main or master. Once it is known, the board learns
- * its repository (SPEC §14, first sight) now rather than on the first task's way to its agent.
+ * its repository (SPEC §14, first sight) now rather than on the first task's way to its agent: one listing of
+ * the work trees at most (an untied board answers the first question at once, with no listing).
  */
 export async function targetFor(inv: Invocation, flags: RunFlags, repo: string): Promise<string> {
-  const boardTarget = flags.target
-    ? null
-    : await inv.client
-        .call(operations.listWorktrees, { board: inv.board })
-        .then((w) => w.target)
-        .catch(() => null);
-  const target = flags.target ?? boardTarget ?? (await defaultTarget(repo));
+  const learn = () => inv.client.call(operations.listWorktrees, { board: inv.board, worktree: repo }).catch(() => null);
+  if (flags.target) {
+    await learn();
+    return flags.target;
+  }
+  const boardTarget = await inv.client
+    .call(operations.listWorktrees, { board: inv.board })
+    .then((w) => w.target)
+    .catch(() => null);
+  const target = boardTarget ?? (await defaultTarget(repo));
   if (target === null) throw usage(`${repo} has no target branch (no main or master): pass --target BRANCH`);
-  if (boardTarget === null)
-    await inv.client.call(operations.listWorktrees, { board: inv.board, worktree: repo }).catch(() => null);
+  if (boardTarget === null) await learn();
   return target;
 }
 
