@@ -22,7 +22,7 @@ export default defineScenario({
   unit: 'ms',
   better: 'lower',
   target: { kind: 'ratio_to_floor_max', value: 1.3 },
-  note: 'coord = timed from the post committed (extra.with_post_ms: from before the post, its durable commit included); the supervisor in process on SQLite, idle in claim-next: claim for a fresh agent, git worktree add, the claim told its work tree, .worktreeinclude, a reserved port, the task read for the prompt, the client spawned; floor = sh: git worktree add -b + exec the client; client = a stand-in claude (node writing its start time)',
+  note: 'coord = timed from the post committed (extra.with_post_ms: from before the post, its durable commit included); the supervisor in process on SQLite, idle in claim-next: claim for a fresh agent, git worktree add, .worktreeinclude, a reserved port, the task read for the prompt, the client spawned (the claim is told its work tree after); floor = sh: git worktree add -b + exec the client; client = a stand-in claude (node writing its start time)',
   contenders: {
     coord: () => run('coord'),
     floor: () => run('floor'),

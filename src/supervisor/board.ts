@@ -8,7 +8,13 @@ import type { AgentRun } from '../core/runs/supervision.js';
 export interface SupervisorBoard {
   claimNext(input: { agent: string; board: string; lease_s: number; wait_s?: number }): Promise<ClaimGrant | null>;
   claimTask(input: { task_id: string; agent: string; lease_s: number }): Promise<ClaimGrant>;
-  heartbeat(input: { task_id: string; claim_id: string; lease_s: number; worktree?: string }): Promise<unknown>;
+  heartbeat(input: {
+    task_id: string;
+    claim_id: string;
+    lease_s: number;
+    worktree?: string;
+    head?: string;
+  }): Promise<unknown>;
   release(input: { task_id: string; claim_id: string; to?: string; note?: string }): Promise<unknown>;
   fail(input: { task_id: string; claim_id: string; note: string }): Promise<unknown>;
   showTask(task_id: string): Promise<Task>;

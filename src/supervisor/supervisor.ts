@@ -195,10 +195,6 @@ export class Supervisor {
         await this.ended(l, { submitted: false, code: null, lines: prep.lines, why: 'setup failed' });
         return;
       }
-      // The claim must know its work tree (and so the HEAD its change record counts commits from) before the
-      // agent can commit: an agent quicker than this round trip would otherwise have its commits counted as
-      // the claim's start, and its task land with nothing to merge.
-      await l.told;
       const prompt = taskPrompt({
         grant: { ...grant, task: prep.task },
         branch: run.branch,
@@ -210,6 +206,7 @@ export class Supervisor {
       let resume: string | undefined;
       for (;;) {
         const proc = this.spawn(l, profile, prompt, resume);
+        if (resume === undefined) prep.tell();
         const timeout = setTimeout(() => {
           l.endedBy ??= 'timeout';
           void proc.stop(this.o.graceMs);

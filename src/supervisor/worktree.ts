@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CoordError } from '../core/errors.js';
 import { branchTip } from '../git/branch.js';
+import { readRefs } from '../git/read-refs.js';
 import { runGit, splitZ } from '../git/run-git.js';
 import { listWorktrees } from '../git/worktree-list.js';
 import { KEPT_LINES } from './agent-process.js';
@@ -19,6 +20,8 @@ export interface TaskTree {
   path: string;
   branch: string;
   created: boolean;
+  /** A tree made now: the commit it was made at (the target's tip then). */
+  head?: string;
 }
 
 /** The task's work tree: the existing one at `path` (a retry), else a new one on `branch` from `target`. */
@@ -34,19 +37,22 @@ export async function taskTree(repo: string, target: string, branch: string, pat
   }
   mkdirSync(dirname(path), { recursive: true });
   // The usual case first, in one git call (this is on the path from a task ready to its agent started):
-  // a new branch from the target's tip. Only when git refuses is it asked why.
-  const made = await runGit(repo, ['worktree', 'add', '-b', branch, path, `refs/heads/${target}`], {
+  // a new branch from the target's tip, read from the ref's file. Only when git refuses is it asked why.
+  const ref = `refs/heads/${target}`;
+  const tip = (await readRefs(repo, [ref]))?.get(ref)?.sha;
+  const made = await runGit(repo, ['worktree', 'add', '-b', branch, path, tip ?? ref], {
     ok: [128],
     deadlineMs: ADD_DEADLINE_MS,
   });
-  if (made.code === 0) return { path, branch, created: true };
-  const [left, tip] = await Promise.all([branchTip(repo, branch), branchTip(repo, target)]);
+  if (made.code === 0) return { path, branch, created: true, ...(tip ? { head: tip } : {}) };
+  const [left, tipNow] = await Promise.all([branchTip(repo, branch), branchTip(repo, target)]);
   // A branch left by an earlier run (its work tree removed) is continued, not reset.
   if (left !== null) {
     await runGit(repo, ['worktree', 'add', path, branch], { deadlineMs: ADD_DEADLINE_MS });
     return { path, branch, created: true };
   }
-  if (tip === null) throw new CoordError('invalid_request', `${repo} has no branch ${target} to make work trees from`);
+  if (tipNow === null)
+    throw new CoordError('invalid_request', `${repo} has no branch ${target} to make work trees from`);
   throw new CoordError('internal', `git worktree add ${path}: ${made.stderr.trim().split('\n')[0] ?? ''}`);
 }
 

@@ -108,6 +108,13 @@ export const HeartbeatInput = z.object({
   worktree: WorktreePath.optional().describe(
     'SPEC §18: the work tree the claim works in, when it was made after the claim (coord run): recorded once per claim.',
   ),
+  head: z
+    .string()
+    .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'must be a full commit id')
+    .optional()
+    .describe(
+      'With worktree: the commit the work tree was made at, where the claim began (its agent may have committed since).',
+    ),
 });
 export const ReleaseInput = z.object({
   task_id: TaskId,

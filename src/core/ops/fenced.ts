@@ -30,7 +30,7 @@ export const heartbeat = defineOperation({
       claim_id: input.claim_id,
       lease_ms: input.lease_s === undefined ? null : input.lease_s * 1000,
     });
-    if (outcome.ok && telling && located) await recordTree(ctx, input.task_id, input.claim_id, known, located);
+    if (outcome.ok && telling && located) await recordTree(ctx, input, known, located);
     return unwrap(outcome, input.task_id);
   },
 });
@@ -97,23 +97,33 @@ export const submitResult = defineOperation({
 
 /**
  * SPEC §18: a supervisor claims before it makes the task's work tree, so the claim learns its work tree from
- * the first heartbeat that names it — the claim's HEAD then is where the change record and the lost-work note
- * count commits from. A retry continues the task in the work tree and branch its last try left: it counts
- * from where that try began, so the change record (and the merge) holds every try's commits, not the last's.
+ * the first heartbeat that names it — the commit the tree was made at (`head`, else its HEAD then) is where the
+ * change record and the lost-work note count commits from. A retry continues the task in the work tree and
+ * branch its last try left: it counts from where that try began, so the change record (and the merge) holds
+ * every try's commits, not the last's.
  */
 async function recordTree(
   ctx: Ctx,
-  taskId: string,
-  claimId: string,
+  told: { task_id: string; claim_id: string; head?: string | undefined },
   known: ClaimTree | null,
   located: Promise<WorkTreeFacts | null>,
 ): Promise<void> {
-  const task = await ctx.store.getTask(taskId);
+  const task = await ctx.store.getTask(told.task_id);
   if (task?.state !== 'claimed' || !task.claimed_by) return;
   const tree = await trackTree(ctx, task.board, task.claimed_by, located);
   if (!tree) return;
-  const head = (await continuedFrom(ctx, known, tree)) ?? tree.head;
-  await ctx.store.recordClaimTree(taskId, { claim_id: claimId, worktree: tree.root, head });
+  const head = (await continuedFrom(ctx, known, tree)) ?? (await madeAt(ctx, tree, told.head)) ?? tree.head;
+  await ctx.store.recordClaimTree(told.task_id, { claim_id: told.claim_id, worktree: tree.root, head });
+}
+
+/**
+ * The commit the supervisor made the work tree at, when that is in its branch's history: its agent starts
+ * without waiting for this heartbeat, and a commit it made meanwhile is the claim's work, not its start.
+ */
+async function madeAt(ctx: Ctx, tree: WorkTreeFacts, head: string | undefined): Promise<string | null> {
+  if (!head || head === tree.head) return head ?? null;
+  if (!ctx.git || !tree.branch) return null;
+  return (await ctx.git.contains(tree.root, tree.branch, head).catch(() => false)) ? head : null;
 }
 
 /** Where the task's last claim in this same work tree began, while that is still in its branch's history. */

@@ -117,7 +117,7 @@ export const taskTools: Tool[] = [
   {
     name: 'heartbeat',
     description: `Extend your lease on a task you claimed; do it well before the lease ends or another agent may take the task.${claimIdNote}`,
-    input: HeartbeatInput.omit({ worktree: true }).partial(RememberedClaimId),
+    input: HeartbeatInput.omit({ worktree: true, head: true }).partial(RememberedClaimId),
     annotations: WRITE_IDEMPOTENT,
     core: {
       description: 'Extend your lease on a task you claimed, before it ends.',
