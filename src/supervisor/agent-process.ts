@@ -91,7 +91,7 @@ export class AgentProcess {
     });
   }
 
-  /** The last lines it printed (stdout and stderr, in arrival order), JSON event lines shortened. */
+  /** The last lines it printed (stdout and stderr, in arrival order), JSON event lines as `readableLine` says. */
   lastLines(): string[] {
     return [...this.last];
   }
@@ -125,9 +125,34 @@ export class AgentProcess {
     }
   }
 
-  private keep(line: string): void {
-    if (line.trim() === '') return;
+  private keep(raw: string): void {
+    const line = readableLine(raw);
+    if (line === null || line.trim() === '') return;
     this.last.push(line.length > 300 ? `${line.slice(0, 300)}…` : line);
     if (this.last.length > KEPT_LINES) this.last.shift();
   }
+}
+
+/**
+ * A line of a client's output as the note on its task shows it (a person and the retry's model read that note):
+ * a JSON event line (stream-json, --json) becomes its type and its message or error, e.g. `error: 429 Too Many
+ * Requests`; one with neither is left out (the client's profile read what it says: its state, usage, the final
+ * result's text). Any other line is kept as it is.
+ */
+export function readableLine(line: string): string | null {
+  if (!line.startsWith('{')) return line;
+  let event: unknown;
+  try {
+    event = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return line;
+  const e = event as { type?: unknown; message?: unknown; error?: unknown };
+  const error = e.error as { message?: unknown } | null | undefined;
+  const said = [e.message, e.error, typeof error === 'object' ? error?.message : undefined].find(
+    (t): t is string => typeof t === 'string' && t.trim() !== '',
+  );
+  if (said === undefined) return null;
+  return typeof e.type === 'string' ? `${e.type}: ${said}` : said;
 }
