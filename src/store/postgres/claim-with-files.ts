@@ -1,50 +1,27 @@
 /**
- * Rule 10: claim a task and lock its files in one transaction, or do neither.
- * The claim stays one conditional UPDATE (rule 1); when it wins but the files
- * are held, a savepoint undoes it, so the task is still queued and no event
- * of the undone claim is written.
+ * Rule 10 (store/shared/locks-claim.ts) in PostgreSQL: a SAVEPOINT in the caller's transaction; an undone
+ * claim's events are dropped before they are written with the COMMIT.
  */
-
-import type { ClaimGrant, Lock } from '../../core/model.js';
+import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, Outcome } from '../../core/ports.js';
-import { newLockId } from '../../core/shared/ids.js';
+import { type ClaimFilesSql, claimWithFiles as program } from '../shared/locks-claim.js';
 import { claimTask } from './claim.js';
-import { claimLock, insertLock } from './locks.js';
+import { LOCKS_SQL } from './locks.js';
+import { inTx } from './runner.js';
 import type { Tx } from './tx.js';
 
-const summary = (lock: Lock) => ({ lock_id: lock.lock_id, resources: lock.resources });
+const CLAIM_FILES_SQL: ClaimFilesSql = {
+  locks: LOCKS_SQL,
+  claimTask,
+  async savepoint(tx: Tx) {
+    await tx.db.query({ text: 'SAVEPOINT claim_with_files' });
+    return tx.pending.length;
+  },
+  async undo(tx: Tx, mark: number) {
+    await tx.db.query({ text: 'ROLLBACK TO SAVEPOINT claim_with_files' });
+    tx.pending.length = mark;
+  },
+};
 
-export async function claimWithFiles(tx: Tx, cmd: ClaimCommand): Promise<Outcome<ClaimGrant>> {
-  if (cmd.files.length === 0) {
-    const out = await claimTask(tx, cmd);
-    if (!out.ok || !out.reclaimed) return out;
-    // Rule 2: a re-claim returns the existing claim unchanged, with the files it locked.
-    const held = await claimLock(tx.db, tx.now, out.claim_id);
-    return held ? { ...out, lock: summary(held) } : out;
-  }
-  const mark = tx.pending.length;
-  await tx.db.query({ text: 'SAVEPOINT claim_with_files' });
-  const out = await claimTask(tx, cmd);
-  if (!out.ok) return out;
-  if (out.reclaimed) {
-    const held = await claimLock(tx.db, tx.now, out.claim_id);
-    return held ? { ...out, lock: summary(held) } : out;
-  }
-  const locked = await insertLock(
-    tx,
-    {
-      lock_id: newLockId(),
-      board: out.task.board,
-      agent: cmd.agent,
-      resources: cmd.files,
-      lease_ms: cmd.lease_ms,
-      session_id: cmd.session_id,
-      worktree: cmd.worktree ?? null,
-    },
-    { task_id: out.task.id, claim_id: out.claim_id, lease_until: Date.parse(out.lease_until) },
-  );
-  if (locked.ok) return { ...out, lock: summary(locked.lock) };
-  await tx.db.query({ text: 'ROLLBACK TO SAVEPOINT claim_with_files' });
-  tx.pending.length = mark;
-  return locked;
-}
+export const claimWithFiles = (tx: Tx, cmd: ClaimCommand): Promise<Outcome<ClaimGrant>> =>
+  inTx(tx, CLAIM_FILES_SQL, (q) => program(q, cmd));
