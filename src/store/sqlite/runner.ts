@@ -12,7 +12,7 @@ const PG_ONLY = /::[a-z_]+(\[\])?|\s+FOR (NO KEY UPDATE|UPDATE|KEY SHARE|SHARE)(
 const texts = new Map<string, string>();
 
 /** A statement written once for both dialects (store/shared/…-sql.ts) as SQLite runs it. */
-function inSqlite(text: string): string {
+export function inSqlite(text: string): string {
   let t = texts.get(text);
   if (t === undefined) {
     t = text.replace(PG_ONLY, '');
