@@ -3,10 +3,9 @@
  * comes from a sequence; a concurrent insert with the same key waits on the unique index, then does nothing
  * (the program looks again); lists of ids are arrays. COALESCE under the row lock: the first showing wins.
  */
-import { MESSAGES_COMMON, type MessagesSql, OPEN } from '../shared/messages-sql.js';
+import { messagesSql, OPEN } from '../shared/messages-sql.js';
 
-export const MESSAGES_SQL: MessagesSql = {
-  ...MESSAGES_COMMON,
+export const MESSAGES_SQL = messagesSql({
   insertNote: `INSERT INTO notes (id, task_id, board, agent, text, at, idempotency_key, payload_hash)
     VALUES (@id, @task_id, @board, @agent, @text, @at::bigint, @idempotency_key, @payload_hash)
     ON CONFLICT DO NOTHING RETURNING *`,
@@ -24,4 +23,4 @@ export const MESSAGES_SQL: MessagesSql = {
       delivered_via = COALESCE(delivered_via, @via),
       shown_cursor = CASE WHEN @cursor::bigint IS NULL THEN shown_cursor ELSE COALESCE(shown_cursor, @cursor::bigint) END
     WHERE recipient = @agent AND message_id = ANY(@ids::text[])`,
-};
+});

@@ -16,7 +16,6 @@ import { EventFeed } from './event-feed.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
 import { locksPort } from './locks-port.js';
-import { MESSAGES_SQL } from './messages-sql.js';
 import { guarded } from './pg-errors.js';
 import { lastSeq } from './read.js';
 import { runner } from './runner.js';
@@ -40,7 +39,7 @@ const PARTS: StoreParts<PostgresCore> = {
   claimsPort,
   locksPort,
   runner,
-  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL, messages: MESSAGES_SQL },
+  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL },
   // One round trip (it runs after every submit): the statement reads the database clock itself.
   endedLocks: (core) => (board) => guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),
 };

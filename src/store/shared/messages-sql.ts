@@ -39,3 +39,9 @@ export type MessagesSql = typeof MESSAGES_COMMON &
     'insertNote' | 'insertMessage' | 'insertReceipts' | 'messagesByIds' | 'receiptsByIds' | 'selected' | 'markShown',
     string
   >;
+
+/** A store's table of messages: the common statements and its own. */
+export const messagesSql = (own: Omit<MessagesSql, keyof typeof MESSAGES_COMMON>): MessagesSql => ({
+  ...MESSAGES_COMMON,
+  ...own,
+});

@@ -3,12 +3,11 @@
  * is the next number, safe inside the write transaction (BEGIN IMMEDIATE: one writer at a time); lists of ids
  * arrive as JSON text.
  */
-import { MESSAGES_COMMON, type MessagesSql, OPEN } from '../shared/messages-sql.js';
+import { messagesSql, OPEN } from '../shared/messages-sql.js';
 
 const IN_IDS = '(SELECT value FROM json_each(@ids))';
 
-export const MESSAGES_SQL: MessagesSql = {
-  ...MESSAGES_COMMON,
+export const MESSAGES_SQL = messagesSql({
   insertNote: `INSERT INTO notes (id, seq, task_id, board, agent, text, at, idempotency_key, payload_hash)
     VALUES (@id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM notes), @task_id, @board, @agent, @text, @at,
             @idempotency_key, @payload_hash) ON CONFLICT (id) DO NOTHING RETURNING *`,
@@ -27,4 +26,4 @@ export const MESSAGES_SQL: MessagesSql = {
       delivered_via = COALESCE(delivered_via, @via),
       shown_cursor = CASE WHEN @cursor IS NULL THEN shown_cursor ELSE COALESCE(shown_cursor, @cursor) END
     WHERE recipient = @agent AND message_id IN ${IN_IDS}`,
-};
+});

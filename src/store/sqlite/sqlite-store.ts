@@ -7,7 +7,6 @@ import type { GroupCommitStats } from './group-commit.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
 import { locksPort } from './locks-port.js';
-import { MESSAGES_SQL } from './messages-sql.js';
 import { runner } from './runner.js';
 import { SqliteCore, type SqliteStoreOptions } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
@@ -24,7 +23,7 @@ const PARTS: StoreParts<SqliteCore> = {
   claimsPort,
   locksPort,
   runner,
-  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL, messages: MESSAGES_SQL },
+  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL },
   endedLocks: (core) => async (board) => core.read(() => endedLocks(core.db, core.clock.now(), board ?? null)),
 };
 
