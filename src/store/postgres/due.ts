@@ -5,10 +5,11 @@
  * predicate, so two daemons moving the same due rows at once move each once:
  * the second UPDATE waits for the first and re-checks its WHERE.
  */
+
+import { type DueSql, EXPIRE_SET, moveDue as moveDueOnce, REQUEUE_SET } from '../shared/due.js';
 import type { TaskRow } from '../shared/rows.js';
-import { taskExpired, taskRequeued } from '../shared/task-events.js';
-import { rows } from './sql.js';
-import { appendEvent, type Tx } from './tx.js';
+import { inTx } from './runner.js';
+import type { Tx } from './tx.js';
 
 /** The database clock in ms; every daemon on one database agrees on it. */
 export const DB_NOW = 'floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
@@ -53,44 +54,21 @@ export interface Probe {
 
 export type ClaimEndedHook = (tx: Tx, row: TaskRow) => Promise<void>;
 
-const EXPIRE = `UPDATE tasks SET state = 'expired', lease_until = NULL, updated_at = @now,
-         claim_end = CASE WHEN state = 'claimed' THEN 'expired' ELSE claim_end END
+const DUE_SQL: DueSql = {
+  expire: `UPDATE tasks ${EXPIRE_SET}
   WHERE id IN (SELECT id FROM tasks WHERE state IN ('queued', 'claimed') AND expires_at <= @now ORDER BY id FOR NO KEY UPDATE)
     AND state IN ('queued', 'claimed') AND expires_at <= @now
-  RETURNING *`;
-
-// The claim's holder is gone from the row after the update: read it from the locked old version.
-const REQUEUE_LAPSED = `UPDATE tasks AS t SET state = 'queued', claimed_by = NULL, claim_session = NULL, lease_until = NULL,
-         updated_at = @now, claim_end = 'lapsed'
+  RETURNING *`,
+  // The claim's holder is gone from the row after the update: read it from the locked old version.
+  lapsed: `UPDATE tasks AS t ${REQUEUE_SET}
   FROM (SELECT id, claimed_by, claim_session, lease_until FROM tasks
         WHERE state = 'claimed' AND lease_until <= @now ORDER BY id FOR NO KEY UPDATE) AS old
   WHERE t.id = old.id AND t.state = 'claimed' AND t.lease_until <= @now
   RETURNING t.*, old.claimed_by AS old_claimed_by, old.claim_session AS old_claim_session,
-            old.lease_until AS old_lease_until`;
+            old.lease_until AS old_lease_until`,
+  requeue: '', // the lapsed statement did
+};
 
-type LapsedRow = TaskRow & { old_claimed_by: string; old_claim_session: string | null; old_lease_until: number };
-
-/** Inside a write transaction: expire past-ttl tasks, then requeue lapsed claims. Returns rows moved. */
-export async function moveDue(tx: Tx, onClaimEnded: ClaimEndedHook): Promise<number> {
-  const expired = await rows<TaskRow>(tx.db, EXPIRE, { now: tx.now });
-  expired.sort((a, b) => a.expires_at - b.expires_at || a.id.localeCompare(b.id));
-  for (const r of expired) {
-    if (r.claim_end === 'expired') await onClaimEnded(tx, r);
-    appendEvent(tx, taskExpired(r));
-  }
-  const lapsed = await rows<LapsedRow>(tx.db, REQUEUE_LAPSED, { now: tx.now });
-  lapsed.sort((a, b) => a.old_lease_until - b.old_lease_until || a.id.localeCompare(b.id));
-  for (const { old_claimed_by, old_claim_session, old_lease_until, ...r } of lapsed) {
-    const before: TaskRow = {
-      ...r,
-      state: 'claimed',
-      claimed_by: old_claimed_by,
-      claim_session: old_claim_session,
-      lease_until: old_lease_until,
-      claim_end: null,
-    };
-    await onClaimEnded(tx, before);
-    appendEvent(tx, taskRequeued(r, old_claimed_by, 'lease_lapsed'));
-  }
-  return expired.length + lapsed.length;
-}
+/** Inside a write transaction: expire past-ttl tasks, then requeue lapsed claims (shared/due.ts). Returns rows moved. */
+export const moveDue = (tx: Tx, onClaimEnded: ClaimEndedHook): Promise<number> =>
+  inTx(tx, DUE_SQL, (q) => moveDueOnce(q, onClaimEnded));

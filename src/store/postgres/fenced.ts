@@ -4,41 +4,38 @@
  * never change a row; on a miss we only read to explain the loss.
  */
 
-import { explainFenceLoss, explainSubmitLoss } from '../../core/board/rules.js';
 import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand, TreeToVerify } from '../../core/ports.js';
+import {
+  CURRENT_ROW,
+  fenceLost,
+  HEARTBEAT,
+  type HeartbeatCommand,
+  heartbeatParams,
+  leaseAnswer,
+  submitMissed,
+  submitParams,
+  submitSql,
+} from '../shared/fence.js';
 import { integrationOf } from '../shared/integration-rows.js';
-import { type TaskRow, toFacts, toTask, treeToVerify } from '../shared/rows.js';
+import { type TaskRow, toTask } from '../shared/rows.js';
 import { taskFinished, taskRequeued } from '../shared/task-events.js';
 import { blockerCompleted } from './deps.js';
 import type { ClaimEndedHook } from './due.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
-const FENCE = `id = @task_id AND state = 'claimed' AND claim_id = @claim_id AND lease_until > @now::bigint`;
 /** SPEC §14: the claim recorded its work tree (shared/rows.ts claimTreeOf): a submit with `unless_tree` stops. */
-const TREE_KNOWN = 'COALESCE(claim_tree_of = claim_id AND claim_worktree IS NOT NULL, false)';
+const SUBMIT = submitSql('COALESCE(claim_tree_of = claim_id AND claim_worktree IS NOT NULL, false)');
 const FENCE_T = `t.id = @task_id AND t.state = 'claimed' AND t.claim_id = @claim_id AND t.lease_until > @now::bigint`;
 
-export const currentRow = (tx: Tx, id: string) => row<TaskRow>(tx.db, 'SELECT * FROM tasks WHERE id = @id', { id });
+export const currentRow = (tx: Tx, id: string) => row<TaskRow>(tx.db, CURRENT_ROW, { id });
 
-async function lost(tx: Tx, cmd: FenceCommand) {
-  const r = await currentRow(tx, cmd.task_id);
-  return explainFenceLoss(r ? toFacts(r) : null, cmd.claim_id, tx.now);
-}
+const lost = async (tx: Tx, cmd: FenceCommand) => fenceLost(await currentRow(tx, cmd.task_id), cmd, tx.now);
 
-export async function heartbeat(
-  tx: Tx,
-  cmd: FenceCommand & { lease_ms: number | null },
-): Promise<Outcome<{ lease_until: string }>> {
-  const r = await row<{ lease_until: number }>(
-    tx.db,
-    `UPDATE tasks SET lease_until = @now::bigint + COALESCE(@lease_ms::bigint, claim_lease_ms), updated_at = @now::bigint
-     WHERE ${FENCE} RETURNING lease_until`,
-    { task_id: cmd.task_id, claim_id: cmd.claim_id, lease_ms: cmd.lease_ms, now: tx.now },
-  );
-  if (!r) return lost(tx, cmd);
-  return { ok: true, lease_until: new Date(r.lease_until).toISOString() };
+export async function heartbeat(tx: Tx, cmd: HeartbeatCommand): Promise<Outcome<{ lease_until: string }>> {
+  const r = await row<{ lease_until: number }>(tx.db, HEARTBEAT, heartbeatParams(cmd, tx.now));
+  return r ? leaseAnswer(r) : lost(tx, cmd);
 }
 
 // The holder is cleared by the update; the locked old version tells who it was.
@@ -79,23 +76,7 @@ export async function submit(
   cmd: SubmitCommand,
   onClaimEnded: ClaimEndedHook,
 ): Promise<Outcome<{ task: Task; replayed: boolean }> | TreeToVerify> {
-  const r = await row<TaskRow>(
-    tx.db,
-    `UPDATE tasks SET state = @status, result_status = @status, result = @result, result_hash = @result_hash,
-            lease_until = NULL, claim_session = NULL, claim_end = 'submitted', updated_at = @now::bigint,
-            change_record = COALESCE(change_record, @change::text)
-     WHERE ${FENCE} AND NOT (@unless_tree::boolean AND ${TREE_KNOWN}) RETURNING *`,
-    {
-      unless_tree: cmd.unless_tree === true,
-      change: cmd.change ? JSON.stringify(cmd.change) : null,
-      task_id: cmd.task_id,
-      claim_id: cmd.claim_id,
-      status: cmd.status,
-      result: JSON.stringify(cmd.result ?? null),
-      result_hash: cmd.result_hash,
-      now: tx.now,
-    },
-  );
+  const r = await row<TaskRow>(tx.db, SUBMIT, submitParams(cmd, tx.now));
   if (r) {
     await onClaimEnded(tx, r);
     appendEvent(tx, taskFinished(r, cmd.status));
@@ -103,10 +84,5 @@ export async function submit(
     if (r.state === 'completed') await blockerCompleted(tx, r, integrationOf(cmd) !== null);
     return { ok: true, task: toTask(r), replayed: false };
   }
-  const now = await currentRow(tx, cmd.task_id);
-  const verify = treeToVerify(now, cmd, tx.now);
-  if (verify) return verify;
-  const why = explainSubmitLoss(now ? toFacts(now) : null, cmd.claim_id, cmd.result_hash, tx.now);
-  if (why.ok && now) return { ok: true, task: toTask(now), replayed: true };
-  return why.ok ? { ok: false, reason: 'not_found' } : why;
+  return submitMissed(await currentRow(tx, cmd.task_id), cmd, tx.now);
 }

@@ -3,10 +3,9 @@
  * comes from a sequence; a concurrent insert with the same key waits on the unique index, then does nothing
  * (the program looks again); lists of ids are arrays. COALESCE under the row lock: the first showing wins.
  */
-import { MESSAGES_COMMON, type MessagesSql, OPEN } from '../shared/messages-sql.js';
+import { INSERT_RECEIPTS, markShownOf, messagesSql, OPEN } from '../shared/messages-sql.js';
 
-export const MESSAGES_SQL: MessagesSql = {
-  ...MESSAGES_COMMON,
+export const MESSAGES_SQL = messagesSql({
   insertNote: `INSERT INTO notes (id, task_id, board, agent, text, at, idempotency_key, payload_hash)
     VALUES (@id, @task_id, @board, @agent, @text, @at::bigint, @idempotency_key, @payload_hash)
     ON CONFLICT DO NOTHING RETURNING *`,
@@ -14,14 +13,11 @@ export const MESSAGES_SQL: MessagesSql = {
                      idempotency_key, payload_hash)
     VALUES (@id, @board, @sender, @to_agent, @text, @task_id, @ack_required, @now::bigint, @idempotency_key, @payload_hash)
     ON CONFLICT DO NOTHING RETURNING *`,
-  insertReceipts: `INSERT INTO message_receipts (message_id, recipient, board, msg_seq, created_at, ack_required)
+  insertReceipts: `${INSERT_RECEIPTS}
     SELECT @message_id, r, @board, @msg_seq::bigint, @now::bigint, @ack_required FROM unnest(@recipients::text[]) AS r`,
   messagesByIds: 'SELECT * FROM messages WHERE id = ANY(@ids::text[])',
   receiptsByIds: 'SELECT * FROM message_receipts WHERE message_id = ANY(@ids::text[])',
   selected: `SELECT * FROM message_receipts WHERE ${OPEN} AND (@all::boolean OR delivered_at IS NULL)
     AND (@ids::text[] IS NULL OR message_id = ANY(@ids::text[])) ORDER BY (delivered_at IS NOT NULL), msg_seq LIMIT @limit`,
-  markShown: `UPDATE message_receipts SET delivered_at = COALESCE(delivered_at, @now::bigint),
-      delivered_via = COALESCE(delivered_via, @via),
-      shown_cursor = CASE WHEN @cursor::bigint IS NULL THEN shown_cursor ELSE COALESCE(shown_cursor, @cursor::bigint) END
-    WHERE recipient = @agent AND message_id = ANY(@ids::text[])`,
-};
+  markShown: markShownOf('= ANY(@ids::text[])'),
+});

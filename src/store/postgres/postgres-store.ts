@@ -1,14 +1,6 @@
-import type { Connectors } from '../../core/connectors/connector-ports.js';
-import type { IntegrationStore } from '../../core/integration/integration-ports.js';
-import type { NotesAndMessages } from '../../core/messages/message-ports.js';
-import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
+import type { Store, StoreCapabilities } from '../../core/ports.js';
 import type { Clock } from '../../core/shared/clock.js';
-import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
-import { connectorsPort } from '../shared/connectors.js';
-import { integrationPort } from '../shared/integration.js';
-import { messagesPort } from '../shared/messages.js';
-import { type ClaimsPort, type LocksPort, subscribeTo, type TasksPort } from '../shared/store-ports.js';
-import { worktreesPort } from '../shared/worktrees.js';
+import { ComposedStore, featurePorts, type StoreParts } from '../shared/composed-store.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
 import {
@@ -24,7 +16,6 @@ import { EventFeed } from './event-feed.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
 import { locksPort } from './locks-port.js';
-import { MESSAGES_SQL } from './messages-sql.js';
 import { guarded } from './pg-errors.js';
 import { lastSeq } from './read.js';
 import { runner } from './runner.js';
@@ -42,43 +33,28 @@ export interface PostgresStoreOptions extends ConnectionOptions {
   eventPollMs?: number | undefined;
 }
 
-/**
- * The ports the store is composed of (as core/ports.ts composes Store): each is built in the constructor from
- * its own file over the store's core (store-core.ts) — a port object typed by its interface, so a method
- * missing there fails to compile there.
- */
-export interface PostgresStore
-  extends TasksPort,
-    ClaimsPort,
-    LocksPort,
-    IntegrationStore,
-    Connectors,
-    WorktreeStore,
-    NotesAndMessages {}
+/** The PostgreSQL store's own ports, runner and tables (shared/composed-store.ts composes them). */
+const PARTS: StoreParts<PostgresCore> = {
+  tasksPort,
+  claimsPort,
+  locksPort,
+  runner,
+  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL },
+  // One round trip (it runs after every submit): the statement reads the database clock itself.
+  endedLocks: (core) => (board) => guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),
+};
 
 /**
  * The store for teams: several daemons on several machines share one PostgreSQL database (store-core.ts).
  * It only wires the feature ports together.
  */
-export class PostgresStore implements Store {
+export class PostgresStore extends ComposedStore implements Store {
   readonly kind = 'postgres' as const;
   readonly capabilities: StoreCapabilities;
 
   private constructor(private readonly core: PostgresCore) {
+    super(core.listeners, featurePorts(core, PARTS));
     this.capabilities = { ...POSTGRES_CAPABILITIES, databaseClock: core.databaseClock };
-    Object.assign(
-      this,
-      tasksPort(core),
-      claimsPort(core),
-      locksPort(core),
-      integrationPort(runner(core, INTEGRATION_SQL)),
-      connectorsPort(runner(core, CONNECTORS_SQL)),
-      // endedLocks: one round trip (it runs after every submit): the statement reads the database clock itself.
-      worktreesPort(runner(core, WORKTREES_SQL), (board) =>
-        guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),
-      ),
-      messagesPort(runner(core, MESSAGES_SQL)),
-    );
   }
 
   /** Connects, migrates (safe when several daemons start at once) and starts listening for events. */
@@ -113,9 +89,6 @@ export class PostgresStore implements Store {
   /** One write transaction (store-core.ts). */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.core.write(fn);
-  }
-  subscribe(listener: EventListener): () => void {
-    return subscribeTo(this.core.listeners, listener);
   }
   close(): Promise<void> {
     return this.core.close();

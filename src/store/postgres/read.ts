@@ -1,18 +1,17 @@
 import type { CoordEvent, Task } from '../../core/model.js';
 import type { Activity, EventsQuery, ListTasksQuery } from '../../core/ports.js';
 import { listParams, taskPage } from '../shared/paging.js';
-import { type EventRow, type TaskRow, toEvent, toTask } from '../shared/rows.js';
-import { rowVisibleTo, visibleSql } from '../shared/visibility.js';
+import { ACTIVITY_CLAIMS, activityOf, eventsPage, taskFor } from '../shared/reads.js';
+import type { TaskRow } from '../shared/rows.js';
+import { visibleSql } from '../shared/visibility.js';
 import type { Queryable } from './database.js';
+import { runAsync } from './runner.js';
 import { row, rows } from './sql.js';
 
 const VISIBLE = visibleSql('@agent::text');
 
-export async function getTask(db: Queryable, id: string, agent: string | undefined): Promise<Task | null> {
-  const r = await row<TaskRow>(db, 'SELECT * FROM tasks WHERE id = @id', { id });
-  if (!r || !rowVisibleTo(r, agent)) return null;
-  return toTask(r);
-}
+export const getTask = (db: Queryable, id: string, agent: string | undefined): Promise<Task | null> =>
+  runAsync(taskFor(id, agent), db);
 
 const LIST = `SELECT * FROM tasks
   WHERE (@board::text IS NULL OR board = @board) AND (@state::text IS NULL OR state = @state)
@@ -33,28 +32,13 @@ export async function listTasks(
   return taskPage(found, q.limit);
 }
 
-const EVENTS_WHERE = `seq > @since::bigint AND (@board::text IS NULL OR board = @board)
-  AND (@task::text IS NULL OR task_id = @task)`;
-const EVENTS = `SELECT * FROM events WHERE ${EVENTS_WHERE} ORDER BY seq LIMIT @limit`;
-const EVENTS_TAIL = `SELECT * FROM (SELECT * FROM events WHERE ${EVENTS_WHERE} ORDER BY seq DESC LIMIT @limit) t ORDER BY seq`;
-
-export async function listEvents(db: Queryable, q: EventsQuery): Promise<CoordEvent[]> {
-  const found = await rows<EventRow>(db, q.tail ? EVENTS_TAIL : EVENTS, {
-    since: q.since,
-    board: q.board ?? null,
-    task: q.task_id ?? null,
-    limit: q.limit,
-  });
-  return found.map(toEvent);
-}
+export const listEvents = (db: Queryable, q: EventsQuery): Promise<CoordEvent[]> => runAsync(eventsPage(q), db);
 
 export const lastSeq = async (db: Queryable): Promise<number> =>
   (await row<{ seq: number }>(db, 'SELECT COALESCE(MAX(seq), 0)::bigint AS seq FROM events'))?.seq ?? 0;
 
 const AGENTS = `SELECT agent AS name, MAX(at) AS at FROM events
   WHERE agent IS NOT NULL AND at >= @since::bigint AND (@board::text IS NULL OR board = @board) GROUP BY agent`;
-const CLAIMS = `SELECT claimed_by AS agent, id AS task_id FROM tasks
-  WHERE state = 'claimed' AND (@board::text IS NULL OR board = @board) ORDER BY claimed_by`;
 
 export async function activity(
   db: Queryable,
@@ -63,6 +47,5 @@ export async function activity(
 ): Promise<Activity> {
   const board = q.board ?? null;
   const agents = await rows<{ name: string; at: number }>(db, AGENTS, { board, since: now - q.since_ms });
-  const claims = await rows<{ agent: string; task_id: string }>(db, CLAIMS, { board });
-  return { agents: agents.map((a) => ({ name: a.name, last_seen: new Date(a.at).toISOString() })), claims };
+  return activityOf(agents, await rows<Activity['claims'][number]>(db, ACTIVITY_CLAIMS, { board }));
 }

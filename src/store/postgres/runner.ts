@@ -2,7 +2,7 @@
  * Runs the programs of store/shared/ (program.ts) on PostgreSQL: asynchronously, one round trip per statement,
  * in the write's transaction (store-core.ts) or on the pool for a read.
  */
-import type { Prog, Q, Runner, Step } from '../shared/program.js';
+import { answerWithout, isStatement, type Prog, type Q, type Runner, type Step } from '../shared/program.js';
 import type { Queryable } from './database.js';
 import { guarded } from './pg-errors.js';
 import { query } from './sql.js';
@@ -10,15 +10,7 @@ import type { PostgresCore } from './store-core.js';
 import { appendEvent, type Tx } from './tx.js';
 
 async function answer(db: Queryable, s: Step, tx: Tx | undefined): Promise<unknown> {
-  if (s.op === 'call') {
-    if (!tx) throw new Error('a call outside a write');
-    return await s.fn(tx as never, ...s.args);
-  }
-  if (s.op === 'event') {
-    if (!tx) throw new Error('an event outside a write');
-    return appendEvent(tx, s.event);
-  }
-  if (s.text === '') return s.op === 'all' ? [] : s.op === 'run' ? 0 : undefined;
+  if (!isStatement(s)) return answerWithout(s, tx, appendEvent);
   const res = await query(db, s.text, s.params);
   return s.op === 'get' ? res.rows[0] : s.op === 'all' ? res.rows : (res.rowCount ?? 0);
 }

@@ -6,10 +6,9 @@
  */
 import type pg from 'pg';
 import type { CoordEvent } from '../../core/model.js';
-import type { EventListener } from '../../core/ports.js';
 import type { Clock } from '../../core/shared/clock.js';
-import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
+import { StoreCore } from '../shared/store-core.js';
 import type { Pool, Queryable } from './database.js';
 import { DB_NOW, moveDue, type Probe, probeSql } from './due.js';
 import type { EventFeed } from './event-feed.js';
@@ -19,21 +18,20 @@ import { commit, type Tx } from './tx.js';
 
 const RETRIES = 5;
 
-export class PostgresCore {
-  readonly listeners = new Set<EventListener>();
+export class PostgresCore extends StoreCore {
   feed: EventFeed | undefined;
 
   constructor(
     readonly pool: Pool,
     private readonly clock: Clock | undefined,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Whether time is the database's (no clock injected by a test). */
   get databaseClock(): boolean {
     return this.clock === undefined;
   }
-
-  readonly publish = (events: CoordEvent[]): void => publishTo(this.listeners, events);
 
   /** Runs inside the transaction that ends a claim. Rule 10: the claim's files are freed with it. */
   readonly claimEnded = async (tx: Tx, r: TaskRow): Promise<void> => {
@@ -93,11 +91,13 @@ export class PostgresCore {
     return (await this.pool.query<{ now: number }>(`SELECT ${DB_NOW} AS now`)).rows[0]!.now;
   }
 
-  /** Before a single-statement read: the read-only due probe; a write happens only when something is due. */
-  async fresh(): Promise<number> {
-    const probe = (await this.pool.query<Probe>(probeSql(this.clockNow()))).rows[0]!;
-    if (probe.due) await this.write(async () => undefined);
-    return probe.now;
+  /** Before a single-statement read (fresh): one round trip. */
+  protected async probeDue(): Promise<Probe> {
+    return (await this.pool.query<Probe>(probeSql(this.clockNow()))).rows[0]!;
+  }
+
+  async moveDueNow(): Promise<void> {
+    await this.write(async () => undefined);
   }
 
   /** Several reads from one snapshot (REPEATABLE READ, READ ONLY), after moving anything due. */

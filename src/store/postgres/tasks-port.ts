@@ -1,17 +1,11 @@
-/** Tasks, dependencies, plans, artifacts and the board's reads of the PostgreSQL store (shared/store-ports.ts). */
-import { ARTIFACTS_SQL, artifactsPort } from '../shared/artifacts.js';
-import { taskWritesPort } from '../shared/plans.js';
-import type { TasksPort } from '../shared/store-ports.js';
-import { DEPS_SQL } from './deps-sql.js';
+/** The board's reads (tasks, inbox, events, activity) of the PostgreSQL store (shared/composed-store.ts adds the task writes and artifacts). */
+import type { TaskReadsPort } from '../shared/composed-store.js';
 import { inbox } from './inbox.js';
 import { guarded } from './pg-errors.js';
 import { activity, getTask, listEvents, listTasks } from './read.js';
-import { runner } from './runner.js';
 import type { PostgresCore } from './store-core.js';
 
-export const tasksPort = (s: PostgresCore): TasksPort => ({
-  ...artifactsPort(runner(s, ARTIFACTS_SQL)),
-  ...taskWritesPort(runner(s, DEPS_SQL)),
+export const tasksPort = (s: PostgresCore): TaskReadsPort => ({
   getTask: (id, agent) =>
     guarded(async () => {
       await s.fresh();

@@ -11,16 +11,15 @@ import pg from 'pg';
 import type { CoordEvent } from '../../core/model.js';
 import type { NewEvent } from '../shared/new-event.js';
 import { type EventRow, toEvent } from '../shared/rows.js';
+import type { TxBase } from '../shared/tx.js';
 import type { Queryable } from './database.js';
 
-export interface Tx {
+/** Its connection, its instant (shared/tx.ts), and the events it appends. */
+export interface Tx extends TxBase {
   db: Queryable;
-  now: number;
   pending: NewEvent[];
   /** Due leases and ttls moved at the start of this transaction. */
   moved: number;
-  /** Work-tree locks this transaction ended that wait for git (settleEnded, SPEC §14); a submit reports it. */
-  endedLocks?: number;
 }
 
 /** Records an event of this transaction; it is written with the COMMIT (commit()). */

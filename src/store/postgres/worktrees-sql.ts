@@ -1,11 +1,6 @@
 /** The work-tree state's statements (store/shared/worktrees-sql.ts) and PostgreSQL's own holds code. */
-import { WORKTREES_COMMON, type WorktreesSql } from '../shared/worktrees-sql.js';
+import { worktreesSql } from '../shared/worktrees-sql.js';
 import { forceReleaseLock, trimHold } from './holds.js';
 import { LANDED_SQL } from './landed-sql.js';
 
-export const WORKTREES_SQL: WorktreesSql = {
-  ...WORKTREES_COMMON,
-  landed: LANDED_SQL,
-  forceReleaseLock,
-  trimHold,
-};
+export const WORKTREES_SQL = worktreesSql(LANDED_SQL, { forceReleaseLock, trimHold });

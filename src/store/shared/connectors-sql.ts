@@ -51,3 +51,9 @@ export const CONNECTORS_COMMON = {
 
 /** The statements, each in the store's dialect; `serialiseRegistration` may be empty (one writer already). */
 export type ConnectorsSql = typeof CONNECTORS_COMMON & Record<'serialiseRegistration', string>;
+
+/** A store's table of the connectors: the common statements and how it serialises registrations. */
+export const connectorsSql = (serialiseRegistration: string): ConnectorsSql => ({
+  ...CONNECTORS_COMMON,
+  serialiseRegistration,
+});

@@ -58,6 +58,19 @@ export type DepsSql = typeof DEPS_COMMON &
     landed: LandedSql;
   };
 type W = Q<DepsSql>;
+
+/** A store's table of a task's edges: the common statements, its own, and landing's. */
+export const depsSql = (landed: LandedSql, own: Omit<DepsSql, keyof typeof DEPS_COMMON | 'landed'>): DepsSql => ({
+  ...DEPS_COMMON,
+  ...own,
+  landed,
+});
+
+/** Every edge reachable from `seed` (the ids, in the dialect's list) along blocked_by. */
+export const reachableFrom = (seed: string) => `WITH RECURSIVE reach(id) AS (
+      ${seed}
+      UNION SELECT d.blocker_id FROM task_deps AS d JOIN reach AS r ON d.task_id = r.id)
+    SELECT d.task_id, d.blocker_id FROM task_deps AS d JOIN reach AS r ON d.task_id = r.id`;
 type NewTask = Omit<CreateTaskCommand, 'blocked_by' | 'parent'>;
 
 /** The link rows of these tasks (locked in a write, PostgreSQL: ordering it against their landing). */

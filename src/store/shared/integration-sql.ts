@@ -45,3 +45,12 @@ export type IntegrationSql = typeof INTEGRATION_COMMON &
     /** SPEC §11: merged work lands. */
     landed: LandedSql;
   };
+
+/** A store's table of the integration queue: the common statements, its own two, and its tasks' tables. */
+export const integrationSql = (tasks: DepsSql, own: Pick<IntegrationSql, 'queue' | 'byIds'>): IntegrationSql => ({
+  ...INTEGRATION_COMMON,
+  ...own,
+  messages: tasks.landed.messages,
+  tasks,
+  landed: tasks.landed,
+});

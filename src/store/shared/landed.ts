@@ -27,6 +27,13 @@ export const LANDED_COMMON = {
 
 /** The statements; `countDown` (each of the blocker's open dependents has one open blocker fewer) is the store's. */
 export type LandedSql = typeof LANDED_COMMON & { countDown: string; messages: MessagesSql };
+
+/** A store's table of landing: the common statements, its count-down, and its messages' table. */
+export const landedSql = (messages: MessagesSql, countDown: string): LandedSql => ({
+  ...LANDED_COMMON,
+  countDown,
+  messages,
+});
 type W = Q<LandedSql>;
 
 /** task.ready: claim-next may take it now; wakes long-poll claimers like task.created. */

@@ -9,6 +9,18 @@ const UNACKED = `(NOT @unacked::boolean
 export const OPEN = 'recipient = @agent AND board = @board AND acked_at IS NULL';
 const AUTO_ACK = `${OPEN} AND NOT ack_required AND shown_cursor IS NOT NULL AND shown_cursor <= @since::bigint`;
 
+/** A new message's receipts: the columns (each store adds where the recipients come from). */
+export const INSERT_RECEIPTS =
+  'INSERT INTO message_receipts (message_id, recipient, board, msg_seq, created_at, ack_required)';
+
+/** Marks the agent's receipts of the messages `inIds` names (the store's list of ids) shown: the first showing wins. */
+export const markShownOf = (
+  inIds: string,
+) => `UPDATE message_receipts SET delivered_at = COALESCE(delivered_at, @now::bigint),
+      delivered_via = COALESCE(delivered_via, @via),
+      shown_cursor = CASE WHEN @cursor::bigint IS NULL THEN shown_cursor ELSE COALESCE(shown_cursor, @cursor::bigint) END
+    WHERE recipient = @agent AND message_id ${inIds}`;
+
 export const MESSAGES_COMMON = {
   taskById: 'SELECT * FROM tasks WHERE id = @id::text',
   noteByKey: 'SELECT * FROM notes WHERE board = @board::text AND idempotency_key = @key',
@@ -39,3 +51,9 @@ export type MessagesSql = typeof MESSAGES_COMMON &
     'insertNote' | 'insertMessage' | 'insertReceipts' | 'messagesByIds' | 'receiptsByIds' | 'selected' | 'markShown',
     string
   >;
+
+/** A store's table of messages: the common statements and its own. */
+export const messagesSql = (own: Omit<MessagesSql, keyof typeof MESSAGES_COMMON>): MessagesSql => ({
+  ...MESSAGES_COMMON,
+  ...own,
+});

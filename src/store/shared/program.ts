@@ -61,3 +61,23 @@ export function* call<A extends unknown[], R>(fn: InTx<A, R>, ...args: A): Prog<
 export function* emit(event: NewEvent): Prog<void> {
   yield { op: 'event', event };
 }
+
+/** A step that runs a statement in the store's dialect (a non-empty text). */
+export type StatementStep = Extract<Step, { op: 'get' | 'all' | 'run' }>;
+
+export const isStatement = (s: Step): s is StatementStep => s.op !== 'call' && s.op !== 'event' && s.text !== '';
+
+/**
+ * The answer of a step that runs no statement, the same in both runners: a call of the store's code, an event
+ * appended to the write (with the store's `appendEvent`), or a statement the dialect does without (empty text).
+ */
+export function answerWithout<Tx>(s: Step, tx: Tx | undefined, appendEvent: (tx: Tx, e: NewEvent) => void): unknown {
+  if (s.op === 'call') return s.fn(inWrite(tx, 'a call') as never, ...s.args);
+  if (s.op === 'event') return appendEvent(inWrite(tx, 'an event'), s.event);
+  return s.op === 'all' ? [] : s.op === 'run' ? 0 : undefined;
+}
+
+function inWrite<Tx>(tx: Tx | undefined, what: string): Tx {
+  if (!tx) throw new Error(`${what} outside a write`);
+  return tx;
+}

@@ -36,3 +36,9 @@ export type WorktreesSql = typeof WORKTREES_COMMON & {
   forceReleaseLock: InTx<[lockId: string], boolean>;
   trimHold: InTx<[lockId: string, keep: string[], reason: string], boolean>;
 };
+
+/** A store's table of the work-tree state: the common statements, landing's, and its own holds code. */
+export const worktreesSql = (
+  landed: LandedSql,
+  holds: Pick<WorktreesSql, 'forceReleaseLock' | 'trimHold'>,
+): WorktreesSql => ({ ...WORKTREES_COMMON, landed, ...holds });

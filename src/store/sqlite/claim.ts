@@ -1,22 +1,14 @@
-import { explainClaimLoss } from '../../core/board/rules.js';
 import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, ClaimNextCommand, Outcome } from '../../core/ports.js';
-import { type TaskRow, toFacts, toGrant } from '../shared/rows.js';
+import { blockedRow, CLAIM_BY_ID as CLAIM_BY_ID_TEXT, claimLost, claimParams, SET_CLAIMED } from '../shared/claim.js';
+import { type TaskRow, toGrant } from '../shared/rows.js';
 import { taskClaimed } from '../shared/task-events.js';
 import type { Db } from './database.js';
 import { openBlockers } from './deps.js';
+import { inSqlite } from './runner.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
-const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id = @claim_id, lease_until = @lease_until,
-      attempts = attempts + 1, updated_at = @now, claim_session = @session_id, claim_lease_ms = @lease_ms,
-      claim_end = NULL`;
-
-// Rule 1: one conditional write. Visibility is part of the predicate, so a private
-// task of someone else can never be won, whatever the interleaving.
-const CLAIM_BY_ID = `UPDATE tasks ${SET_CLAIMED}
-  WHERE id = @task_id AND state = 'queued' AND expires_at > @now AND (for_agent IS NULL OR for_agent = @agent)
-    AND blockers_open = 0
-  RETURNING *`;
+const CLAIM_BY_ID = inSqlite(CLAIM_BY_ID_TEXT);
 
 // The kind and label filters are added only when asked for: their json_each lists
 // cost SQLite more than the rest of the lookup, even when the parameter is NULL.
@@ -30,7 +22,7 @@ const NEXT_ORDER = 'ORDER BY priority, created_at, id LIMIT 1';
 
 const peekSql = (kinds: boolean, labels: boolean) =>
   `SELECT id FROM tasks WHERE ${nextFilter(kinds, labels)} ${NEXT_ORDER}`;
-const claimNextSql = (kinds: boolean, labels: boolean) => `UPDATE tasks ${SET_CLAIMED}
+const claimNextSql = (kinds: boolean, labels: boolean) => `UPDATE tasks ${inSqlite(SET_CLAIMED)}
   WHERE state = 'queued' AND blockers_open = 0 AND id = (SELECT id FROM tasks WHERE ${nextFilter(kinds, labels)} ${NEXT_ORDER})
   RETURNING *`;
 /** The four variants, built once: [kinds?][labels?]. */
@@ -42,14 +34,7 @@ const variant = (sqls: string[][], cmd: ClaimNextCommand): string =>
 /** The peek of a claim-next without kind or label filters (the common case). */
 export const PEEK_NEXT = peekSql(false, false);
 
-const params = (tx: Tx, cmd: ClaimCommand | ClaimNextCommand) => ({
-  agent: cmd.agent,
-  claim_id: cmd.claim_id,
-  lease_until: tx.now + cmd.lease_ms,
-  lease_ms: cmd.lease_ms,
-  session_id: cmd.session_id,
-  now: tx.now,
-});
+const params = (tx: Tx, cmd: ClaimCommand | ClaimNextCommand) => claimParams(tx.now, cmd);
 
 const nextParams = (cmd: ClaimNextCommand) => ({
   board: cmd.board,
@@ -67,12 +52,9 @@ export function claimTask(tx: Tx, cmd: ClaimCommand): Outcome<ClaimGrant> {
   if (row) return { ok: true, ...won(tx, row) };
   // Lost: learn why from the row as it is now (we still hold the write lock).
   const current = stmt(tx.db, 'SELECT * FROM tasks WHERE id = ?').get(cmd.task_id) as TaskRow | undefined;
-  const why = explainClaimLoss(current ? toFacts(current) : null, cmd.agent, tx.now);
-  // Rule 2: the holder claiming again gets its existing claim, lease unchanged.
-  if (why.ok && current) return { ok: true, ...toGrant(current, true) };
-  // SPEC §11: name each open blocker with its state.
-  if (!why.ok && why.reason === 'blocked' && current) return { ...why, blocked: openBlockers(tx.db, current) };
-  return why.ok ? { ok: false, reason: 'not_found' } : why;
+  const out = claimLost(current, cmd.agent, tx.now);
+  const blocked = blockedRow(out, current);
+  return blocked ? { ok: false, reason: 'blocked', blocked: openBlockers(tx.db, blocked) } : out;
 }
 
 /**

@@ -4,42 +4,27 @@
  * An empty poll therefore never takes SQLite's write lock.
  */
 
+import { type DueSql, EXPIRE_SET, moveDue as moveDueOnce, REQUEUE_SET } from '../shared/due.js';
 import type { TaskRow } from '../shared/rows.js';
-import { taskExpired, taskRequeued } from '../shared/task-events.js';
 import type { Db } from './database.js';
-import { appendEvent, stmt, type Tx } from './tx.js';
+import { inTx } from './runner.js';
+import { stmt, type Tx } from './tx.js';
 
 const DUE_PROBE = `SELECT EXISTS (SELECT 1 FROM tasks WHERE state = 'claimed' AND lease_until <= @now)
                        OR EXISTS (SELECT 1 FROM tasks WHERE state IN ('queued', 'claimed') AND expires_at <= @now) AS due`;
 
 export const anyDue = (db: Db, now: number): boolean => (stmt(db, DUE_PROBE).get({ now }) as { due: number }).due === 1;
 
-/** Inside a write transaction: expire past-ttl tasks, then requeue lapsed claims. Returns rows moved. */
-export function moveDue(tx: Tx, onClaimEnded: (tx: Tx, row: TaskRow) => void): number {
-  const expired = stmt(
-    tx.db,
-    `UPDATE tasks SET state = 'expired', lease_until = NULL, updated_at = @now,
-            claim_end = CASE WHEN state = 'claimed' THEN 'expired' ELSE claim_end END
+const DUE_SQL: DueSql = {
+  expire: `UPDATE tasks ${EXPIRE_SET}
      WHERE state IN ('queued', 'claimed') AND expires_at <= @now RETURNING *`,
-  ).all({ now: tx.now }) as TaskRow[];
-  for (const r of expired) {
-    if (r.claim_end === 'expired') onClaimEnded(tx, r);
-    appendEvent(tx, taskExpired(r));
-  }
   // We hold the write lock, so reading the due rows and then moving them cannot race.
-  const lapsed = stmt(tx.db, `SELECT * FROM tasks WHERE state = 'claimed' AND lease_until <= @now`).all({
-    now: tx.now,
-  }) as TaskRow[];
-  if (lapsed.length === 0) return expired.length;
-  stmt(
-    tx.db,
-    `UPDATE tasks SET state = 'queued', claimed_by = NULL, claim_session = NULL, lease_until = NULL,
-            updated_at = @now, claim_end = 'lapsed'
+  lapsed: `SELECT *, claimed_by AS old_claimed_by, claim_session AS old_claim_session, lease_until AS old_lease_until
+     FROM tasks WHERE state = 'claimed' AND lease_until <= @now`,
+  requeue: `UPDATE tasks ${REQUEUE_SET}
      WHERE state = 'claimed' AND lease_until <= @now`,
-  ).run({ now: tx.now });
-  for (const r of lapsed) {
-    onClaimEnded(tx, r);
-    appendEvent(tx, taskRequeued(r, r.claimed_by, 'lease_lapsed'));
-  }
-  return expired.length + lapsed.length;
-}
+};
+
+/** Inside a write transaction: expire past-ttl tasks, then requeue lapsed claims (shared/due.ts). Returns rows moved. */
+export const moveDue = (tx: Tx, onClaimEnded: (tx: Tx, row: TaskRow) => void): number =>
+  inTx(tx, DUE_SQL, (q) => moveDueOnce(q, onClaimEnded));

@@ -3,12 +3,11 @@
  * is the next number, safe inside the write transaction (BEGIN IMMEDIATE: one writer at a time); lists of ids
  * arrive as JSON text.
  */
-import { MESSAGES_COMMON, type MessagesSql, OPEN } from '../shared/messages-sql.js';
+import { INSERT_RECEIPTS, markShownOf, messagesSql, OPEN } from '../shared/messages-sql.js';
 
 const IN_IDS = '(SELECT value FROM json_each(@ids))';
 
-export const MESSAGES_SQL: MessagesSql = {
-  ...MESSAGES_COMMON,
+export const MESSAGES_SQL = messagesSql({
   insertNote: `INSERT INTO notes (id, seq, task_id, board, agent, text, at, idempotency_key, payload_hash)
     VALUES (@id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM notes), @task_id, @board, @agent, @text, @at,
             @idempotency_key, @payload_hash) ON CONFLICT (id) DO NOTHING RETURNING *`,
@@ -17,14 +16,11 @@ export const MESSAGES_SQL: MessagesSql = {
     VALUES (@id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages), @board, @sender, @to_agent, @text, @task_id,
             @ack_required, @now, @idempotency_key, @payload_hash)
     ON CONFLICT (id) DO NOTHING RETURNING *`,
-  insertReceipts: `INSERT INTO message_receipts (message_id, recipient, board, msg_seq, created_at, ack_required)
+  insertReceipts: `${INSERT_RECEIPTS}
     SELECT @message_id, value, @board, @msg_seq, @now, @ack_required FROM json_each(@recipients)`,
   messagesByIds: `SELECT * FROM messages WHERE id IN ${IN_IDS}`,
   receiptsByIds: `SELECT * FROM message_receipts WHERE message_id IN ${IN_IDS}`,
   selected: `SELECT * FROM message_receipts WHERE ${OPEN} AND (@all = 1 OR delivered_at IS NULL)
     AND (@ids IS NULL OR message_id IN ${IN_IDS}) ORDER BY (delivered_at IS NOT NULL), msg_seq LIMIT @limit`,
-  markShown: `UPDATE message_receipts SET delivered_at = COALESCE(delivered_at, @now),
-      delivered_via = COALESCE(delivered_via, @via),
-      shown_cursor = CASE WHEN @cursor IS NULL THEN shown_cursor ELSE COALESCE(shown_cursor, @cursor) END
-    WHERE recipient = @agent AND message_id IN ${IN_IDS}`,
-};
+  markShown: markShownOf(`IN ${IN_IDS}`),
+});

@@ -1,18 +1,17 @@
 import type { CoordEvent, Task } from '../../core/model.js';
 import type { Activity, EventsQuery, ListTasksQuery } from '../../core/ports.js';
 import { listParams, taskPage } from '../shared/paging.js';
-import { type EventRow, type TaskRow, toEvent, toTask } from '../shared/rows.js';
-import { rowVisibleTo, visibleSql } from '../shared/visibility.js';
+import { ACTIVITY_CLAIMS, activityOf, eventsPage, taskFor } from '../shared/reads.js';
+import type { TaskRow } from '../shared/rows.js';
+import { visibleSql } from '../shared/visibility.js';
 import type { Db } from './database.js';
+import { inSqlite, runSync } from './runner.js';
 import { stmt } from './tx.js';
 
 const VISIBLE = visibleSql('@agent');
+const ACTIVITY_SQL = inSqlite(ACTIVITY_CLAIMS);
 
-export function getTask(db: Db, id: string, agent: string | undefined): Task | null {
-  const r = stmt(db, 'SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
-  if (!r || !rowVisibleTo(r, agent)) return null;
-  return toTask(r);
-}
+export const getTask = (db: Db, id: string, agent: string | undefined): Task | null => runSync(taskFor(id, agent), db);
 
 /** Newest first; the cursor is the (created_at, id) of the last row of the previous page. */
 export function listTasks(db: Db, q: ListTasksQuery): { tasks: Task[]; next_cursor: string | null } {
@@ -31,20 +30,7 @@ export function listTasks(db: Db, q: ListTasksQuery): { tasks: Task[]; next_curs
   return taskPage(rows, q.limit);
 }
 
-const EVENTS_WHERE = 'seq > @since AND (@board IS NULL OR board = @board) AND (@task IS NULL OR task_id = @task)';
-
-export function listEvents(db: Db, q: EventsQuery): CoordEvent[] {
-  const sql = q.tail
-    ? `SELECT * FROM (SELECT * FROM events WHERE ${EVENTS_WHERE} ORDER BY seq DESC LIMIT @limit) ORDER BY seq`
-    : `SELECT * FROM events WHERE ${EVENTS_WHERE} ORDER BY seq LIMIT @limit`;
-  const rows = stmt(db, sql).all({
-    since: q.since,
-    board: q.board ?? null,
-    task: q.task_id ?? null,
-    limit: q.limit,
-  }) as EventRow[];
-  return rows.map(toEvent);
-}
+export const listEvents = (db: Db, q: EventsQuery): CoordEvent[] => runSync(eventsPage(q), db);
 
 export const lastSeq = (db: Db): number =>
   (stmt(db, 'SELECT COALESCE(MAX(seq), 0) AS seq FROM events').get() as { seq: number }).seq;
@@ -63,10 +49,6 @@ export function activity(db: Db, now: number, q: { board?: string | undefined; s
     if (e.agent !== null && (p.board === null || e.board === p.board) && !seen.has(e.agent)) seen.set(e.agent, e.at);
   }
   const agents = [...seen].map(([name, at]) => ({ name, at })).sort((a, b) => (a.name < b.name ? -1 : 1));
-  const claims = stmt(
-    db,
-    `SELECT claimed_by AS agent, id AS task_id FROM tasks
-     WHERE state = 'claimed' AND (@board IS NULL OR board = @board) ORDER BY claimed_by`,
-  ).all(p) as { agent: string; task_id: string }[];
-  return { agents: agents.map((a) => ({ name: a.name, last_seen: new Date(a.at).toISOString() })), claims };
+  const claims = stmt(db, ACTIVITY_SQL).all(p) as Activity['claims'];
+  return activityOf(agents, claims);
 }

@@ -2,7 +2,7 @@
  * Runs the programs of store/shared/ (program.ts) on SQLite: synchronously, in the caller's turn — inside the
  * write's better-sqlite3 transaction, which must stay synchronous — each statement prepared once per connection.
  */
-import type { Prog, Q, Runner, Step } from '../shared/program.js';
+import { answerWithout, isStatement, type Prog, type Q, type Runner, type Step } from '../shared/program.js';
 import type { Db } from './database.js';
 import type { SqliteCore } from './store-core.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
@@ -34,16 +34,7 @@ function bindable(params: object): object {
 }
 
 function answer(db: Db, s: Step, tx: Tx | undefined): unknown {
-  if (s.op === 'call') {
-    if (!tx) throw new Error('a call outside a write');
-    return s.fn(tx as never, ...s.args);
-  }
-  if (s.op === 'event') {
-    if (!tx) throw new Error('an event outside a write');
-    appendEvent(tx, s.event);
-    return undefined;
-  }
-  if (s.text === '') return s.op === 'all' ? [] : s.op === 'run' ? 0 : undefined;
+  if (!isStatement(s)) return answerWithout(s, tx, appendEvent);
   const statement = stmt(db, inSqlite(s.text));
   const params = bindable(s.params);
   if (s.op === 'get') return statement.get(params);

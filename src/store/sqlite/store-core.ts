@@ -8,11 +8,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { CoordError } from '../../core/errors.js';
-import type { CoordEvent } from '../../core/model.js';
-import type { EventListener } from '../../core/ports.js';
 import { type Clock, systemClock } from '../../core/shared/clock.js';
-import { publishTo } from '../shared/publish.js';
 import type { TaskRow } from '../shared/rows.js';
+import { StoreCore } from '../shared/store-core.js';
 import { type Db, type Durability, openDatabase } from './database.js';
 import { anyDue, moveDue } from './due.js';
 import { GroupCommit, type GroupCommitStats } from './group-commit.js';
@@ -30,11 +28,10 @@ export interface SqliteStoreOptions {
   durability?: Durability;
 }
 
-export class SqliteCore {
+export class SqliteCore extends StoreCore {
   readonly db: Db;
   readonly clock: Clock;
   readonly durability: Durability;
-  readonly listeners = new Set<EventListener>();
   /** Empty inbox answers kept until the file changes or something falls due (inbox.ts). */
   readonly emptyInboxes: EmptyInboxes;
   private readonly group: GroupCommit;
@@ -43,6 +40,7 @@ export class SqliteCore {
   private readonly inSnapshot: Database.Transaction<(fn: () => unknown) => unknown>;
 
   constructor(opts: SqliteStoreOptions) {
+    super();
     mkdirSync(dirname(opts.path), { recursive: true });
     this.durability = opts.durability ?? 'full';
     this.db = openDatabase(opts.path, this.durability);
@@ -120,12 +118,9 @@ export class SqliteCore {
     return answer;
   }
 
-  /** Before a read: the read-only due probe; the write lock is taken only when something is due. */
-  async fresh(): Promise<number> {
+  protected async probeDue(): Promise<{ now: number; due: boolean }> {
     const now = this.clock.now();
-    if (!this.read(() => anyDue(this.db, now))) return now;
-    await this.moveDueNow();
-    return now;
+    return { now, due: this.read(() => anyDue(this.db, now)) };
   }
 
   async moveDueNow(): Promise<void> {
@@ -136,10 +131,6 @@ export class SqliteCore {
       // that can commit, and until then the read shows the last committed state (a lease_until in the past).
       if (!isDiskFault(e)) throw e;
     }
-  }
-
-  private publish(events: CoordEvent[]): void {
-    publishTo(this.listeners, events);
   }
 
   close(): void {

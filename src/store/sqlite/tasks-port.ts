@@ -1,16 +1,10 @@
-/** Tasks, dependencies, plans, artifacts and the board's reads of the SQLite store (shared/store-ports.ts). */
-import { ARTIFACTS_SQL, artifactsPort } from '../shared/artifacts.js';
-import { taskWritesPort } from '../shared/plans.js';
-import type { TasksPort } from '../shared/store-ports.js';
-import { DEPS_SQL } from './deps-sql.js';
+/** The board's reads (tasks, inbox, events, activity) of the SQLite store (shared/composed-store.ts adds the task writes and artifacts). */
+import type { TaskReadsPort } from '../shared/composed-store.js';
 import { inbox, quickInbox } from './inbox.js';
 import { activity, getTask, listEvents, listTasks } from './read.js';
-import { runner } from './runner.js';
 import type { SqliteCore } from './store-core.js';
 
-export const tasksPort = (s: SqliteCore): TasksPort => ({
-  ...artifactsPort(runner(s, ARTIFACTS_SQL)),
-  ...taskWritesPort(runner(s, DEPS_SQL)),
+export const tasksPort = (s: SqliteCore): TaskReadsPort => ({
   getTask: async (id, agent) => {
     await s.fresh();
     return s.read(() => getTask(s.db, id, agent));

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { CoordEvent } from '../../core/model.js';
 import type { NewEvent } from '../shared/new-event.js';
+import type { TxBase } from '../shared/tx.js';
 import type { Db } from './database.js';
 
 /** Prepared statements, compiled once per connection. */
@@ -19,15 +20,12 @@ export function stmt(db: Db, sql: string): Database.Statement {
   return s;
 }
 
-/** What one write transaction sees: its connection, its instant, and the events it appends. */
-export interface Tx {
+/** What one write transaction sees: its connection, its instant (shared/tx.ts), and the events it appends. */
+export interface Tx extends TxBase {
   db: Db;
-  now: number;
   events: CoordEvent[];
   /** Due rows the write's batch moved before it ran (group-commit.ts); the sweep counts them. */
   dueMoved?: number;
-  /** Work-tree locks this transaction ended that wait for git (settleEnded, SPEC §14); a submit reports it. */
-  endedLocks?: number;
 }
 
 const APPEND = `INSERT INTO events (board, type, task_id, lock_id, agent, at, data)

@@ -1,0 +1,43 @@
+/**
+ * Rule 1, claiming, written once for both stores (`<store>/claim.ts` run it): the conditional write in
+ * PostgreSQL's text (SQLite's runs it without the casts: sqlite/runner.ts inSqlite), its parameters, and a lost
+ * claim explained from the row as it is now. The statements and their number are each store's as before.
+ */
+import { explainClaimLoss } from '../../core/board/rules.js';
+import type { ClaimGrant } from '../../core/model.js';
+import type { ClaimCommand, ClaimNextCommand, Outcome } from '../../core/ports.js';
+import { type TaskRow, toFacts, toGrant } from './rows.js';
+
+export const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id = @claim_id, lease_until = @lease_until::bigint,
+      attempts = attempts + 1, updated_at = @now::bigint, claim_session = @session_id, claim_lease_ms = @lease_ms,
+      claim_end = NULL`;
+
+// One conditional write. Visibility is part of the predicate, so a private task of someone else can never be
+// won, whatever the interleaving.
+export const CLAIM_BY_ID = `UPDATE tasks ${SET_CLAIMED}
+  WHERE id = @task_id AND state = 'queued' AND expires_at > @now::bigint
+    AND (for_agent IS NULL OR for_agent = @agent) AND blockers_open = 0
+  RETURNING *`;
+
+export const claimParams = (now: number, cmd: ClaimCommand | ClaimNextCommand) => ({
+  agent: cmd.agent,
+  claim_id: cmd.claim_id,
+  lease_until: now + cmd.lease_ms,
+  lease_ms: cmd.lease_ms,
+  session_id: cmd.session_id,
+  now,
+});
+
+/**
+ * A claim that won nothing, from the row as it is now. Rule 2: the holder claiming again gets its existing
+ * claim, lease unchanged. A `blocked` answer is completed by the caller with the open blockers (SPEC §11).
+ */
+export function claimLost(current: TaskRow | undefined, agent: string, now: number): Outcome<ClaimGrant> {
+  const why = explainClaimLoss(current ? toFacts(current) : null, agent, now);
+  if (why.ok && current) return { ok: true, ...toGrant(current, true) };
+  return why.ok ? { ok: false, reason: 'not_found' } : why;
+}
+
+/** The row whose open blockers a lost claim's answer names (SPEC §11), or null. */
+export const blockedRow = (out: Outcome<ClaimGrant>, current: TaskRow | undefined): TaskRow | null =>
+  !out.ok && out.reason === 'blocked' && current ? current : null;

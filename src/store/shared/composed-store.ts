@@ -1,0 +1,86 @@
+/**
+ * What both stores' façades share (sqlite-store.ts, postgres-store.ts): the list of feature ports a store is
+ * composed of, the written-once ports built over the store's runner and its statement tables, and subscribe.
+ * A store gives its own ports (the board's reads, claims, locks), how it runs a program, its tables, and how
+ * it reads the ended locks; the façade keeps only its lifecycle (open, close, write for tests).
+ */
+import type { Connectors } from '../../core/connectors/connector-ports.js';
+import type { IntegrationStore } from '../../core/integration/integration-ports.js';
+import type { NotesAndMessages } from '../../core/messages/message-ports.js';
+import type { EventListener } from '../../core/ports.js';
+import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
+import { ARTIFACTS_SQL, artifactsPort } from './artifacts.js';
+import { connectorsPort } from './connectors.js';
+import type { ConnectorsSql } from './connectors-sql.js';
+import { integrationPort } from './integration.js';
+import type { IntegrationSql } from './integration-sql.js';
+import { messagesPort } from './messages.js';
+import { taskWritesPort } from './plans.js';
+import type { Runner } from './program.js';
+import { type ClaimsPort, type LocksPort, subscribeTo, type TasksPort } from './store-ports.js';
+import { worktreesPort } from './worktrees.js';
+import type { WorktreesSql } from './worktrees-sql.js';
+
+/** The reads of the board each store writes its own way (the task writes and artifacts are written once). */
+export type TaskReadsPort = Omit<
+  TasksPort,
+  keyof ReturnType<typeof artifactsPort> | keyof ReturnType<typeof taskWritesPort>
+>;
+
+/** A store's own ports over its core, its runner, its tables of the written-once features, and its ended locks. */
+export interface StoreParts<C> {
+  tasksPort(core: C): TaskReadsPort;
+  claimsPort(core: C): ClaimsPort;
+  locksPort(core: C): LocksPort;
+  runner<S>(core: C, sql: S): Runner<S>;
+  /** The integration queue's table holds the tasks' and the messages' tables too. */
+  sql: { integration: IntegrationSql; connectors: ConnectorsSql; worktrees: WorktreesSql };
+  endedLocks(core: C): WorktreeStore['endedLocks'];
+}
+
+/**
+ * Every feature port of a store (core/ports.ts Store, less its lifecycle), each an object typed by its
+ * interface, so a method missing there fails to compile there.
+ */
+export interface StorePorts
+  extends TasksPort,
+    ClaimsPort,
+    LocksPort,
+    IntegrationStore,
+    Connectors,
+    WorktreeStore,
+    NotesAndMessages {}
+
+/** A façade has every port (assigned in its constructor). */
+export interface ComposedStore extends StorePorts {}
+
+/** The façade's base: the ports of `parts` over `core`, and subscribe to the core's listeners. */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor assigns every port (featurePorts is typed by StorePorts)
+export abstract class ComposedStore {
+  constructor(
+    private readonly listeners: Set<EventListener>,
+    ports: StorePorts,
+  ) {
+    Object.assign(this, ports);
+  }
+
+  subscribe(listener: EventListener): () => void {
+    return subscribeTo(this.listeners, listener);
+  }
+}
+
+/** The ports of a store: its own three, and the written-once features over its runner and tables. */
+export function featurePorts<C>(core: C, p: StoreParts<C>): StorePorts {
+  const run = <S>(sql: S) => p.runner(core, sql);
+  return {
+    ...artifactsPort(run(ARTIFACTS_SQL)),
+    ...taskWritesPort(run(p.sql.integration.tasks)),
+    ...p.tasksPort(core),
+    ...p.claimsPort(core),
+    ...p.locksPort(core),
+    ...integrationPort(run(p.sql.integration)),
+    ...connectorsPort(run(p.sql.connectors)),
+    ...worktreesPort(run(p.sql.worktrees), p.endedLocks(core)),
+    ...messagesPort(run(p.sql.integration.messages)),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Rule 5, fencing, written once for both stores (`<store>/fenced.ts` run them): the predicate that names the
+ * current claim and a live lease, the heartbeat's and the submit's conditional writes in PostgreSQL's text
+ * (SQLite's runs them without the casts: sqlite/runner.ts inSqlite), their parameters, and a miss explained
+ * from the row as it is now. The statements and their number are each store's as before.
+ */
+import { explainFenceLoss, explainSubmitLoss } from '../../core/board/rules.js';
+import type { Task } from '../../core/model.js';
+import type { FenceCommand, Outcome, SubmitCommand, TreeToVerify } from '../../core/ports.js';
+import { type TaskRow, toFacts, toTask, treeToVerify } from './rows.js';
+
+export const FENCE = `id = @task_id AND state = 'claimed' AND claim_id = @claim_id AND lease_until > @now::bigint`;
+
+/** The row as it is now, to explain a miss. */
+export const CURRENT_ROW = 'SELECT * FROM tasks WHERE id = @id';
+
+export const HEARTBEAT = `UPDATE tasks SET lease_until = @now::bigint + COALESCE(@lease_ms::bigint, claim_lease_ms),
+       updated_at = @now::bigint
+     WHERE ${FENCE} RETURNING lease_until`;
+
+/** The submit's write; `treeKnown` (the dialect's): the claim recorded its work tree (SPEC §14, rows.ts claimTreeOf). */
+export const submitSql = (treeKnown: string) =>
+  `UPDATE tasks SET state = @status, result_status = @status, result = @result, result_hash = @result_hash,
+            lease_until = NULL, claim_session = NULL, claim_end = 'submitted', updated_at = @now::bigint,
+            change_record = COALESCE(change_record, @change::text)
+     WHERE ${FENCE} AND NOT (@unless_tree::boolean AND ${treeKnown}) RETURNING *`;
+
+export type HeartbeatCommand = FenceCommand & { lease_ms: number | null };
+
+export const heartbeatParams = (cmd: HeartbeatCommand, now: number) => ({
+  task_id: cmd.task_id,
+  claim_id: cmd.claim_id,
+  lease_ms: cmd.lease_ms,
+  now,
+});
+
+/** The heartbeat's answer when the fence held: the new lease. */
+export const leaseAnswer = (r: { lease_until: number }) => ({
+  ok: true as const,
+  lease_until: new Date(Number(r.lease_until)).toISOString(),
+});
+
+/** The submit's parameters (`unless_tree` a boolean: SQLite binds it as 1 or 0). */
+export const submitParams = (cmd: SubmitCommand, now: number) => ({
+  unless_tree: cmd.unless_tree === true,
+  change: cmd.change ? JSON.stringify(cmd.change) : null,
+  task_id: cmd.task_id,
+  claim_id: cmd.claim_id,
+  status: cmd.status,
+  result: JSON.stringify(cmd.result ?? null),
+  result_hash: cmd.result_hash,
+  now,
+});
+
+/** A fenced write that changed no row: why, from the row as it is now. */
+export const fenceLost = (now: TaskRow | undefined, cmd: FenceCommand, at: number) =>
+  explainFenceLoss(now ? toFacts(now) : null, cmd.claim_id, at);
+
+/**
+ * A submit that changed no row, from the row as it is now: the work tree to verify first (SPEC §14), the
+ * same submit again (a replay answers the task), or why it lost.
+ */
+export function submitMissed(
+  now: TaskRow | undefined,
+  cmd: SubmitCommand,
+  at: number,
+): Outcome<{ task: Task; replayed: boolean }> | TreeToVerify {
+  const verify = treeToVerify(now, cmd, at);
+  if (verify) return verify;
+  const why = explainSubmitLoss(now ? toFacts(now) : null, cmd.claim_id, cmd.result_hash, at);
+  if (why.ok && now) return { ok: true, task: toTask(now), replayed: true };
+  return why.ok ? { ok: false, reason: 'not_found' } : why;
+}

@@ -1,0 +1,27 @@
+/**
+ * What both stores' cores (`<store>/store-core.ts`) share: the listeners that hear each committed batch of
+ * events, and lazy expiry before a read (SPEC §2): a read-only probe, and a write only when something is due.
+ */
+import type { CoordEvent } from '../../core/model.js';
+import type { EventListener } from '../../core/ports.js';
+import { publishTo } from './publish.js';
+
+export abstract class StoreCore {
+  readonly listeners = new Set<EventListener>();
+
+  /** Hands a committed batch's events to the listeners. */
+  readonly publish = (events: CoordEvent[]): void => publishTo(this.listeners, events);
+
+  /** Now, and whether a lease or ttl is due at it: a read-only probe. */
+  protected abstract probeDue(): Promise<{ now: number; due: boolean }>;
+
+  /** Moves what is due: an empty write (every write transaction moves due rows first). */
+  abstract moveDueNow(): Promise<void>;
+
+  /** Before a read: the probe; the write lock is taken only when something is due. Returns the probe's now. */
+  async fresh(): Promise<number> {
+    const probe = await this.probeDue();
+    if (probe.due) await this.moveDueNow();
+    return probe.now;
+  }
+}
