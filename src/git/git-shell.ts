@@ -34,6 +34,10 @@ const envKey = () => JSON.stringify(process.env);
 const PREFIX = 'coord-git-';
 
 let dir: string | null = null;
+/** This process's scratch folder (also the daemon's copies of work trees' indexes: look-index.ts). */
+export function scratchDir(): string {
+  return scratch();
+}
 function scratch(): string {
   if (dir === null) {
     removeLeftovers();

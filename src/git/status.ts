@@ -6,6 +6,7 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { headOf, porcelainPath, type ShellLook } from '../core/edits/shell-edits.js';
+import { lookOptions, withLookIndex } from './look-index.js';
 import { runGit, splitZ } from './run-git.js';
 
 export function parseStatus(out: string): string[] {
@@ -41,17 +42,25 @@ const MAX_LOOK_ENTRIES = 20_000;
  * folder for them is most of what a `git status` costs, and the look before a command can do without them.
  */
 export async function shellLook(tree: string, untracked: boolean): Promise<ShellLook> {
-  const run = await runGit(tree, [
-    'status',
-    '--porcelain=v2',
-    '-z',
-    `--untracked-files=${untracked ? 'all' : 'no'}`,
-    '--no-renames',
-    '--ignore-submodules=all',
-    '--branch',
-    // Only `# branch.oid` is read: no walk of the history to count commits ahead of and behind the upstream.
-    '--no-ahead-behind',
-  ]);
+  // On the daemon's copy of the tree's index, where git keeps its untracked cache (look-index.ts).
+  const run = await withLookIndex(tree, (env) =>
+    runGit(
+      tree,
+      [
+        ...lookOptions(env),
+        'status',
+        '--porcelain=v2',
+        '-z',
+        `--untracked-files=${untracked ? 'all' : 'no'}`,
+        '--no-renames',
+        '--ignore-submodules=all',
+        '--branch',
+        // Only `# branch.oid` is read: no walk of the history to count commits ahead of and behind the upstream.
+        '--no-ahead-behind',
+      ],
+      { env },
+    ),
+  );
   const listed: [string, string][] = [];
   let head: string | undefined;
   for (const rec of splitZ(run.stdout)) {

@@ -123,7 +123,9 @@ export function preShell(input: HookInput, env: ShellEnv): Verdict {
   if (env.mode === 'off' || !env.identity) return { kind: 'allow' };
   const tree = findWorkTree(str(input.cwd) ?? env.cwd);
   if (!tree) return { kind: 'allow' };
-  const snap = snapshot(tree.root);
+  // Untracked files left out, as the daemon's look before does (core/edits/shell-edits.ts): walking every folder
+  // for them is a third of a `git status`, and one the command writes is seen after by its ctime.
+  const snap = snapshot(tree.root, false);
   if (!snap) return { kind: 'allow' };
   const others: Record<string, ShellLook> = {};
   // Another work tree is looked at when the command names it (its folder's name): its own agents' edits meanwhile

@@ -200,10 +200,12 @@ export function realPath(path: string): string {
     if (!missing) {
       let st: ReturnType<typeof lstatSync> | undefined;
       try {
-        st = lstatSync(next);
+        // No exception for a missing entry: a new file's path is the common case, and an Error costs more than the call.
+        st = lstatSync(next, { throwIfNoEntry: false });
       } catch {
-        missing = true;
+        // not a folder on the way (ENOTDIR), or not ours to read
       }
+      if (!st) missing = true;
       if (st?.isSymbolicLink() && hops++ < 40) {
         const target = readlinkSync(next);
         todo.unshift(...target.split('/').filter((t) => t !== ''));
@@ -220,7 +222,8 @@ type EntryKind = 'dir' | 'file' | 'none';
 
 function entryKind(path: string): EntryKind {
   try {
-    const st = lstatSync(path);
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st) return 'none';
     return st.isDirectory() ? 'dir' : 'file';
   } catch {
     return 'none';
@@ -241,8 +244,11 @@ function gitDirFromFile(dotGit: string): string | null {
 
 /** A git dir's `commondir` file points at the shared directory; without one, the git dir is its own. */
 function commonDirOf(gitDir: string): string {
+  const file = join(gitDir, 'commondir');
+  // Most git dirs have none (a main work tree's .git): asked first, without the Error a failed read costs.
+  if (entryKind(file) === 'none') return gitDir;
   try {
-    const rel = readFileSync(join(gitDir, 'commondir'), 'utf8').trim();
+    const rel = readFileSync(file, 'utf8').trim();
     if (rel) return resolve(gitDir, rel);
   } catch {
     // no commondir: a main work tree's .git, or a submodule's own git dir
