@@ -17,6 +17,7 @@ import { launchAgent } from './launch.js';
 import { keepLeaseOf, type Live, newLive, type Retry, type SupervisorOptions } from './options.js';
 import { prepare } from './prepare.js';
 import { applySignal, type SignalTarget } from './signals.js';
+import { warmTaskTrees } from './worktree.js';
 
 export type { CoordLaunch, SupervisorOptions } from './options.js';
 export { defaultWorktrees, realDir } from './options.js';
@@ -70,6 +71,7 @@ export class Supervisor {
 
   /** Runs until stopped (or, with --once, until nothing is ready, running, paused or waiting for a retry). */
   async run(): Promise<{ runs: AgentRun[]; spent: string | null }> {
+    await warmTaskTrees(this.o.repo, this.o.target);
     for (;;) {
       if (this.stopping) break;
       await this.launchWhatFits();

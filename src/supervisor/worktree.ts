@@ -24,6 +24,11 @@ export interface TaskTree {
   head?: string;
 }
 
+/** Once, as the supervisor starts: how the repository keeps its refs is learnt before a task is on its way. */
+export async function warmTaskTrees(repo: string, target: string): Promise<void> {
+  await readRefs(repo, [`refs/heads/${target}`]).catch(() => null);
+}
+
 /** The task's work tree: the existing one at `path` (a retry), else a new one on `branch` from `target`. */
 export async function taskTree(repo: string, target: string, branch: string, path: string): Promise<TaskTree> {
   // A retry finds the work tree where the last try left it; only then is git asked which it is.
