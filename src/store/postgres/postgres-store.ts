@@ -12,9 +12,12 @@ import {
   type QueryStats,
   queryStats,
 } from './database.js';
+import { endSession } from './end-session.js';
 import { EventFeed } from './event-feed.js';
+import { heartbeat, release, submit } from './fenced.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
+import { claimEnded, LOCKS_SQL } from './locks.js';
 import { locksPort } from './locks-port.js';
 import { guarded } from './pg-errors.js';
 import { lastSeq } from './read.js';
@@ -34,12 +37,13 @@ export interface PostgresStoreOptions extends ConnectionOptions {
 }
 
 /** The PostgreSQL store's own ports, runner and tables (shared/composed-store.ts composes them). */
-const PARTS: StoreParts<PostgresCore> = {
+const PARTS: StoreParts<PostgresCore, typeof claimEnded> = {
   tasksPort,
   claimsPort,
   locksPort,
   runner,
-  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL },
+  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL, locks: LOCKS_SQL },
+  claims: { heartbeat, release, submit, endSession, ended: claimEnded },
   // One round trip (it runs after every submit): the statement reads the database clock itself.
   endedLocks: (core) => (board) => guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),
 };

@@ -10,10 +10,18 @@ import type { NotesAndMessages } from '../../core/messages/message-ports.js';
 import type { EventListener } from '../../core/ports.js';
 import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
 import { ARTIFACTS_SQL, artifactsPort } from './artifacts.js';
+import {
+  type ClaimCode,
+  type ClaimEnded,
+  type ClaimWrites,
+  claimEndsSql,
+  claimWritesPort,
+} from './claim-ends-store.js';
 import { connectorsPort } from './connectors.js';
 import type { ConnectorsSql } from './connectors-sql.js';
 import { integrationPort } from './integration.js';
 import type { IntegrationSql } from './integration-sql.js';
+import type { LocksSql } from './locks-sql.js';
 import { messagesPort } from './messages.js';
 import { taskWritesPort } from './plans.js';
 import type { Runner } from './program.js';
@@ -27,14 +35,21 @@ export type TaskReadsPort = Omit<
   keyof ReturnType<typeof artifactsPort> | keyof ReturnType<typeof taskWritesPort>
 >;
 
-/** A store's own ports over its core, its runner, its tables of the written-once features, and its ended locks. */
-export interface StoreParts<C> {
+/** The claims' entries a store writes its own way (it may take over a written-once one, given to it). */
+export type OwnClaims = Omit<ClaimsPort, keyof ClaimWrites> & Partial<ClaimWrites>;
+
+/**
+ * A store's own ports over its core, its runner, its tables of the written-once features, its own code of the
+ * claims' single writes (`H`: its hook for a claim that ends), and its ended locks.
+ */
+export interface StoreParts<C, H extends ClaimEnded> {
   tasksPort(core: C): TaskReadsPort;
-  claimsPort(core: C): ClaimsPort;
+  claimsPort(core: C, written: ClaimWrites): OwnClaims;
   locksPort(core: C): LocksPort;
   runner<S>(core: C, sql: S): Runner<S>;
   /** The integration queue's table holds the tasks' and the messages' tables too. */
-  sql: { integration: IntegrationSql; connectors: ConnectorsSql; worktrees: WorktreesSql };
+  sql: { integration: IntegrationSql; connectors: ConnectorsSql; worktrees: WorktreesSql; locks: LocksSql };
+  claims: ClaimCode<H>;
   endedLocks(core: C): WorktreeStore['endedLocks'];
 }
 
@@ -70,13 +85,15 @@ export abstract class ComposedStore {
 }
 
 /** The ports of a store: its own three, and the written-once features over its runner and tables. */
-export function featurePorts<C>(core: C, p: StoreParts<C>): StorePorts {
+export function featurePorts<C, H extends ClaimEnded>(core: C, p: StoreParts<C, H>): StorePorts {
   const run = <S>(sql: S) => p.runner(core, sql);
+  const claimWrites = claimWritesPort(run(claimEndsSql(p.sql.integration, p.sql.locks, p.claims)));
   return {
     ...artifactsPort(run(ARTIFACTS_SQL)),
     ...taskWritesPort(run(p.sql.integration.tasks)),
     ...p.tasksPort(core),
-    ...p.claimsPort(core),
+    ...claimWrites,
+    ...p.claimsPort(core, claimWrites),
     ...p.locksPort(core),
     ...integrationPort(run(p.sql.integration)),
     ...connectorsPort(run(p.sql.connectors)),

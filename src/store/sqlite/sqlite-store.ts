@@ -3,9 +3,12 @@ import { ComposedStore, featurePorts, type StoreParts } from '../shared/composed
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
 import type { Db, Durability } from './database.js';
+import { endSession } from './end-session.js';
+import { heartbeat, release, submit } from './fenced.js';
 import type { GroupCommitStats } from './group-commit.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
+import { claimEnded, LOCKS_SQL } from './locks.js';
 import { locksPort } from './locks-port.js';
 import { runner } from './runner.js';
 import { SqliteCore, type SqliteStoreOptions } from './store-core.js';
@@ -18,12 +21,13 @@ export type { SqliteStoreOptions } from './store-core.js';
 export const SQLITE_CAPABILITIES: StoreCapabilities = { crossProcessEvents: false, databaseClock: false };
 
 /** The SQLite store's own ports, runner and tables (shared/composed-store.ts composes them). */
-const PARTS: StoreParts<SqliteCore> = {
+const PARTS: StoreParts<SqliteCore, typeof claimEnded> = {
   tasksPort,
   claimsPort,
   locksPort,
   runner,
-  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL },
+  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL, locks: LOCKS_SQL },
+  claims: { heartbeat, release, submit, endSession, ended: claimEnded },
   endedLocks: (core) => async (board) => core.read(() => endedLocks(core.db, core.clock.now(), board ?? null)),
 };
 
