@@ -4,7 +4,6 @@
  */
 import type { ClaimWrites } from '../shared/claim-ends-store.js';
 import type { OwnClaims } from '../shared/composed-store.js';
-import { claimWithFiles } from './claim-with-files.js';
 import { type Probe, sweepProbeSql } from './due.js';
 import { freeLapsedLocks } from './locks.js';
 import { claimNextOne, claimOne, submitOne } from './one-trip.js';
@@ -22,7 +21,7 @@ export const claimsPort = (s: PostgresCore, general: ClaimWrites): OwnClaims => 
           return { ok: true as const, ...one.value };
         }
       }
-      return s.write((tx) => claimWithFiles(tx, cmd));
+      return general.claimTask(cmd);
     }),
   claimNext: (cmd) =>
     guarded(async () => {

@@ -15,6 +15,3 @@ export const forceReleaseLock = (tx: Tx, lockId: string): Promise<boolean> =>
 
 export const trimHold = (tx: Tx, lockId: string, keep: string[], reason: string): Promise<boolean> =>
   inTx(tx, LOCKS_SQL, (q) => holds.trimHold(q, lockId, keep, reason));
-
-export const holdAtSubmit = (tx: Tx, c: Parameters<typeof holds.holdAtSubmit>[1]): Promise<void> =>
-  inTx(tx, LOCKS_SQL, (q) => holds.holdAtSubmit(q, c));

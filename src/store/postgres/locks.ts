@@ -7,9 +7,8 @@
  * everything else runs freely.
  */
 import type { Lock } from '../../core/model.js';
-import type { AcquireLocksCommand, Outcome } from '../../core/ports.js';
 import { heldTask, type SessionClaim } from '../shared/held-task.js';
-import { type LockBound, type LockRow, releasedEvent } from '../shared/lock-rows.js';
+import { type LockRow, releasedEvent } from '../shared/lock-rows.js';
 import { conflictsOver, type FreeOpts, type LocksSql, type LockTarget, locksCommon } from '../shared/locks-sql.js';
 import * as locks from '../shared/locks-store.js';
 import type { TaskRow } from '../shared/rows.js';
@@ -96,9 +95,6 @@ export const LOCKS_SQL: LocksSql = {
 };
 
 export const freeLapsedLocks = (tx: Tx): Promise<number> => inTx(tx, LOCKS_SQL, locks.freeLapsedLocks);
-
-export const insertLock = (tx: Tx, cmd: AcquireLocksCommand, bound: LockBound): Promise<Outcome<{ lock: Lock }>> =>
-  inTx(tx, LOCKS_SQL, (q) => locks.insertLock(q, cmd, bound));
 
 /** Runs inside the transaction that ends a claim (rule 10): its files go with it. */
 export const claimEnded = (tx: Tx, row: TaskRow): Promise<void> =>

@@ -1,6 +1,8 @@
 import type { Store, StoreCapabilities } from '../../core/ports.js';
 import type { Clock } from '../../core/shared/clock.js';
 import { ComposedStore, featurePorts, type StoreParts } from '../shared/composed-store.js';
+import { claimTask } from './claim.js';
+import { savepoint, undo } from './claim-with-files.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
 import {
@@ -43,7 +45,7 @@ const PARTS: StoreParts<PostgresCore, typeof claimEnded> = {
   locksPort,
   runner,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL, locks: LOCKS_SQL },
-  claims: { heartbeat, release, submit, endSession, ended: claimEnded },
+  claims: { claimTask, savepoint, undo, heartbeat, release, submit, endSession, ended: claimEnded },
   // One round trip (it runs after every submit): the statement reads the database clock itself.
   endedLocks: (core) => (board) => guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),
 };

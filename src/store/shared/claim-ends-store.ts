@@ -11,6 +11,7 @@ import { isOpenState, submitSteps, submitted } from './claim-ends.js';
 import { holdAtSubmit } from './holds-store.js';
 import { queueIntegration } from './integration.js';
 import type { IntegrationSql } from './integration-sql.js';
+import { type ClaimFilesSql, claimWithFiles } from './locks-claim.js';
 import type { LocksSql } from './locks-sql.js';
 import type { MessagesSql } from './messages-sql.js';
 import { withNote } from './notes.js';
@@ -29,8 +30,11 @@ export const CLAIM_ENDS_COMMON = {
   state: 'SELECT state FROM tasks WHERE id = @id FOR NO KEY UPDATE',
 };
 
-/** The store's own code, run in the write's transaction; `H`: its hook for a claim that ends (`ended`). */
-export interface ClaimCode<H extends ClaimEnded = ClaimEnded> {
+/**
+ * The store's own code, run in the write's transaction: its claim and savepoint (rule 10), its fenced writes, its
+ * session end; `H`: its hook for a claim that ends (`ended`).
+ */
+export interface ClaimCode<H extends ClaimEnded = ClaimEnded> extends Omit<ClaimFilesSql, 'locks'> {
   heartbeat: InTx<[cmd: Command<'heartbeat'>], Outcome<{ lease_until: string }>>;
   /** The fenced release and submit (a submit may answer that its work tree needs verifying first). */
   release: InTx<[cmd: Command<'release'>, ended: H], Outcome<{ task: Task }>>;
@@ -50,10 +54,11 @@ export const claimEndsSql = <H extends ClaimEnded>(
   code: ClaimCode<H>,
 ): ClaimEndsSql<H> => ({ ...CLAIM_ENDS_COMMON, messages: integration.messages, integration, locks, ...code });
 
-/** The claims' entries that are one write each (PostgreSQL's submit tries its one-statement path first). */
-export type ClaimWrites = Pick<ClaimsPort, 'heartbeat' | 'release' | 'submit' | 'cancel' | 'endSession'>;
+/** The claims' entries that are one write each (PostgreSQL's claim and submit try their one-statement path first). */
+export type ClaimWrites = Pick<ClaimsPort, 'claimTask' | 'heartbeat' | 'release' | 'submit' | 'cancel' | 'endSession'>;
 
 export const claimWritesPort = <H extends ClaimEnded>(r: Runner<ClaimEndsSql<H>>): ClaimWrites => ({
+  claimTask: (cmd) => r.write((q) => claimWithFiles(q, cmd)),
   heartbeat: (cmd) => r.write((q) => call(q.sql.heartbeat, cmd)),
   release: (cmd) => r.write((q) => releaseWithNote(q, cmd)),
   submit: (cmd) => r.write((q) => submitWithSteps(q, cmd)),

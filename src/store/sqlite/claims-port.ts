@@ -1,13 +1,11 @@
 /** Claims (SPEC §2) of the SQLite store and its sweep; how they end is written once (shared/claim-ends-store.ts). */
 import type { OwnClaims } from '../shared/composed-store.js';
 import { claimNext, peekNext } from './claim.js';
-import { claimWithFiles } from './claim-with-files.js';
 import { anyDue, moveDue } from './due.js';
 import { anyLockLapsed, claimEnded, freeLapsedLocks } from './locks.js';
 import type { SqliteCore } from './store-core.js';
 
 export const claimsPort = (s: SqliteCore): OwnClaims => ({
-  claimTask: (cmd) => s.write((tx) => claimWithFiles(tx, cmd)),
   async claimNext(cmd) {
     // Peek first (read-only), so an empty claim-next takes no write lock. The claiming
     // transaction moves due rows before it claims, so the due probe is needed out here

@@ -15,6 +15,3 @@ export const forceReleaseLock = (tx: Tx, lockId: string): boolean =>
 
 export const trimHold = (tx: Tx, lockId: string, keep: string[], reason: string): boolean =>
   inTx(tx, LOCKS_SQL, (q) => holds.trimHold(q, lockId, keep, reason));
-
-export const holdAtSubmit = (tx: Tx, c: Parameters<typeof holds.holdAtSubmit>[1]): void =>
-  inTx(tx, LOCKS_SQL, (q) => holds.holdAtSubmit(q, c));

@@ -1,5 +1,7 @@
 import type { Store, StoreCapabilities } from '../../core/ports.js';
 import { ComposedStore, featurePorts, type StoreParts } from '../shared/composed-store.js';
+import { claimTask } from './claim.js';
+import { savepoint, undo } from './claim-with-files.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
 import type { Db, Durability } from './database.js';
@@ -27,7 +29,7 @@ const PARTS: StoreParts<SqliteCore, typeof claimEnded> = {
   locksPort,
   runner,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL, locks: LOCKS_SQL },
-  claims: { heartbeat, release, submit, endSession, ended: claimEnded },
+  claims: { claimTask, savepoint, undo, heartbeat, release, submit, endSession, ended: claimEnded },
   endedLocks: (core) => async (board) => core.read(() => endedLocks(core.db, core.clock.now(), board ?? null)),
 };
 
