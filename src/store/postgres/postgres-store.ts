@@ -1,6 +1,6 @@
 import type { Store, StoreCapabilities } from '../../core/ports.js';
 import type { Clock } from '../../core/shared/clock.js';
-import { ComposedStore, featurePorts, type StoreParts } from '../shared/composed-store.js';
+import { ComposedStore, type StoreParts } from '../shared/composed-store.js';
 import { claimTask } from './claim.js';
 import { savepoint, undo } from './claim-with-files.js';
 import { claimsPort } from './claims-port.js';
@@ -54,12 +54,12 @@ const PARTS: StoreParts<PostgresCore, typeof claimEnded> = {
  * The store for teams: several daemons on several machines share one PostgreSQL database (store-core.ts).
  * It only wires the feature ports together.
  */
-export class PostgresStore extends ComposedStore implements Store {
+export class PostgresStore extends ComposedStore<PostgresCore, typeof claimEnded> implements Store {
   readonly kind = 'postgres' as const;
   readonly capabilities: StoreCapabilities;
 
-  private constructor(private readonly core: PostgresCore) {
-    super(core.listeners, featurePorts(core, PARTS));
+  private constructor(core: PostgresCore) {
+    super(core, PARTS);
     this.capabilities = { ...POSTGRES_CAPABILITIES, databaseClock: core.databaseClock };
   }
 
@@ -95,8 +95,5 @@ export class PostgresStore extends ComposedStore implements Store {
   /** One write transaction (store-core.ts). */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.core.write(fn);
-  }
-  close(): Promise<void> {
-    return this.core.close();
   }
 }

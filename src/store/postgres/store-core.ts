@@ -90,9 +90,7 @@ export class PostgresCore extends StoreCore {
     return (await this.pool.query<Probe>(probeSql(this.clockNow()))).rows[0]!;
   }
 
-  async moveDueNow(): Promise<void> {
-    await this.write(async () => undefined);
-  }
+  protected emptyWrite = () => this.write(async () => undefined);
 
   /** Several reads from one snapshot (REPEATABLE READ, READ ONLY), after moving anything due. */
   async snapshot<T>(fn: (db: Queryable, now: number) => Promise<T>): Promise<T> {
@@ -117,8 +115,7 @@ export class PostgresCore extends StoreCore {
     }
   }
 
-  async close(): Promise<void> {
-    this.listeners.clear();
+  protected async release(): Promise<void> {
     await this.feed?.close();
     await this.pool.end().catch(() => {});
   }

@@ -66,26 +66,37 @@ export interface StorePorts
     WorktreeStore,
     NotesAndMessages {}
 
-/** A façade has every port (assigned in its constructor). */
-export interface ComposedStore extends StorePorts {}
+/** What a façade needs of its store's core (shared/store-core.ts). */
+interface FacadeCore {
+  readonly listeners: Set<EventListener>;
+  close(): Promise<void>;
+}
 
-/** The façade's base: the ports of `parts` over `core`, and subscribe to the core's listeners. */
+/** A façade has every port (assigned in its constructor). */
+// biome-ignore lint/correctness/noUnusedVariables: merged with the class below, whose type parameters it must repeat
+export interface ComposedStore<C extends FacadeCore, H extends ClaimEnded> extends StorePorts {}
+
+/** The façade's base: the ports of `parts` over `core`, subscribe to the core's listeners, and close. */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor assigns every port (featurePorts is typed by StorePorts)
-export abstract class ComposedStore {
+export abstract class ComposedStore<C extends FacadeCore, H extends ClaimEnded> {
   constructor(
-    private readonly listeners: Set<EventListener>,
-    ports: StorePorts,
+    protected readonly core: C,
+    parts: StoreParts<C, H>,
   ) {
-    Object.assign(this, ports);
+    Object.assign(this, featurePorts(core, parts));
   }
 
   subscribe(listener: EventListener): () => void {
-    return subscribeTo(this.listeners, listener);
+    return subscribeTo(this.core.listeners, listener);
+  }
+
+  close(): Promise<void> {
+    return this.core.close();
   }
 }
 
 /** The ports of a store: its own three, and the written-once features over its runner and tables. */
-export function featurePorts<C, H extends ClaimEnded>(core: C, p: StoreParts<C, H>): StorePorts {
+function featurePorts<C, H extends ClaimEnded>(core: C, p: StoreParts<C, H>): StorePorts {
   const run = <S>(sql: S) => p.runner(core, sql);
   const claimWrites = claimWritesPort(run(claimEndsSql(p.sql.integration, p.sql.locks, p.claims)));
   return {

@@ -1,5 +1,5 @@
 import type { Store, StoreCapabilities } from '../../core/ports.js';
-import { ComposedStore, featurePorts, type StoreParts } from '../shared/composed-store.js';
+import { ComposedStore, type StoreParts } from '../shared/composed-store.js';
 import { claimTask } from './claim.js';
 import { savepoint, undo } from './claim-with-files.js';
 import { claimsPort } from './claims-port.js';
@@ -37,15 +37,12 @@ const PARTS: StoreParts<SqliteCore, typeof claimEnded> = {
  * The embedded default store: one SQLite file, WAL, durable by default, writes group-committed (store-core.ts).
  * It only wires the feature ports together.
  */
-export class SqliteStore extends ComposedStore implements Store {
+export class SqliteStore extends ComposedStore<SqliteCore, typeof claimEnded> implements Store {
   readonly kind = 'sqlite' as const;
   readonly capabilities = SQLITE_CAPABILITIES;
-  private readonly core: SqliteCore;
 
   constructor(opts: SqliteStoreOptions) {
-    const core = new SqliteCore(opts);
-    super(core.listeners, featurePorts(core, PARTS));
-    this.core = core;
+    super(new SqliteCore(opts), PARTS);
   }
 
   get db(): Db {
@@ -61,8 +58,5 @@ export class SqliteStore extends ComposedStore implements Store {
   /** One write in the next group commit (store-core.ts). */
   write<T>(fn: (tx: Tx) => T): Promise<T> {
     return this.core.write(fn);
-  }
-  async close() {
-    this.core.close();
   }
 }

@@ -117,20 +117,19 @@ export class SqliteCore extends StoreCore {
     return { now, due: this.read(() => anyDue(this.db, now)) };
   }
 
-  async moveDueNow(): Promise<void> {
-    try {
-      await this.write(() => undefined);
-    } catch (e) {
-      // A full or read-only disk must not take reads down with it: the due rows move at the next write
-      // that can commit, and until then the read shows the last committed state (a lease_until in the past).
-      if (!isDiskFault(e)) throw e;
-    }
-  }
+  protected emptyWrite = () => this.write(() => undefined);
 
-  close(): void {
+  // A full or read-only disk must not take reads down with it: the due rows move at the next write
+  // that can commit, and until then the read shows the last committed state (a lease_until in the past).
+  protected override readonly readsOutlast = isDiskFault;
+
+  override async close(): Promise<void> {
     // Writes already queued are committed (or answered with their error) before the file closes.
     if (this.db.open) this.group.flush();
-    this.listeners.clear();
+    await super.close();
+  }
+
+  protected async release(): Promise<void> {
     if (this.db.open) this.db.close();
   }
 }
