@@ -32,14 +32,15 @@ export const CLAIM_ENDS_COMMON = {
 
 /**
  * The store's own code, run in the write's transaction: its claim and savepoint (rule 10), its fenced writes, its
- * session end; `H`: its hook for a claim that ends (`ended`).
+ * session end (each frees an ended claim's locks itself); `H`: its hook for a claim that ends (`ended`), for the
+ * cancel written here.
  */
 export interface ClaimCode<H extends ClaimEnded = ClaimEnded> extends Omit<ClaimFilesSql, 'locks'> {
   heartbeat: InTx<[cmd: Command<'heartbeat'>], Outcome<{ lease_until: string }>>;
   /** The fenced release and submit (a submit may answer that its work tree needs verifying first). */
-  release: InTx<[cmd: Command<'release'>, ended: H], Outcome<{ task: Task }>>;
-  submit: InTx<[cmd: Command<'submit'>, ended: H], Submitted | TreeToVerify>;
-  endSession: InTx<[sessionId: string, ended: H], SessionEnded>;
+  release: InTx<[cmd: Command<'release'>], Outcome<{ task: Task }>>;
+  submit: InTx<[cmd: Command<'submit'>], Submitted | TreeToVerify>;
+  endSession: InTx<[sessionId: string], SessionEnded>;
   ended: H;
 }
 
@@ -63,7 +64,7 @@ export const claimWritesPort = <H extends ClaimEnded>(r: Runner<ClaimEndsSql<H>>
   release: (cmd) => r.write((q) => releaseWithNote(q, cmd)),
   submit: (cmd) => r.write((q) => submitWithSteps(q, cmd)),
   cancel: (cmd) => r.write((q) => cancelWithNote(q, cmd)),
-  endSession: (sessionId) => r.write((q) => call(q.sql.endSession, sessionId, q.sql.ended)),
+  endSession: (sessionId) => r.write((q) => call(q.sql.endSession, sessionId)),
 });
 
 /** How many work-tree locks the store's transaction ended so far (its `free` counts them; they wait for git, SPEC §14). */
@@ -81,7 +82,7 @@ export function* releaseWithNote<H extends ClaimEnded>(
     ? ((yield* get<{ claimed_by: string | null }>(q.sql.holder, { id: cmd.task_id, claim_id: cmd.claim_id }))
         ?.claimed_by ?? null)
     : null;
-  const out = yield* call(q.sql.release, cmd, q.sql.ended);
+  const out = yield* call(q.sql.release, cmd);
   return yield* withNote(as(q, q.sql.messages), out, cmd.note, holder, 'release', true);
 }
 
@@ -90,7 +91,7 @@ export function* submitWithSteps<H extends ClaimEnded>(
   q: Q<ClaimEndsSql<H>>,
   cmd: Command<'submit'>,
 ): Prog<SubmitOutcome> {
-  const out = yield* call(q.sql.submit, cmd, q.sql.ended);
+  const out = yield* call(q.sql.submit, cmd);
   if (!out.ok && out.reason === 'work_tree') return out;
   const steps = submitSteps(out, cmd);
   if (steps.hold) yield* holdAtSubmit(as(q, q.sql.locks), steps.hold);
