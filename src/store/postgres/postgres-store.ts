@@ -27,7 +27,6 @@ import { runner } from './runner.js';
 import { PostgresCore } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
 import type { Tx } from './tx.js';
-import { WORKTREES_SQL } from './worktrees-sql.js';
 
 export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: true, databaseClock: true };
 
@@ -44,7 +43,7 @@ const PARTS: StoreParts<PostgresCore, typeof claimEnded> = {
   claimsPort,
   locksPort,
   runner,
-  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL, locks: LOCKS_SQL },
+  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
   claims: { claimTask, savepoint, undo, heartbeat, release, submit, endSession, ended: claimEnded },
   // One round trip (it runs after every submit): the statement reads the database clock itself.
   endedLocks: (core) => (board) => guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),

@@ -27,7 +27,7 @@ import { taskWritesPort } from './plans.js';
 import type { Runner } from './program.js';
 import { type ClaimsPort, type LocksPort, subscribeTo, type TasksPort } from './store-ports.js';
 import { worktreesPort } from './worktrees.js';
-import type { WorktreesSql } from './worktrees-sql.js';
+import { worktreesSql } from './worktrees-sql.js';
 
 /** The reads of the board each store writes its own way (the task writes and artifacts are written once). */
 export type TaskReadsPort = Omit<
@@ -48,7 +48,7 @@ export interface StoreParts<C, H extends ClaimEnded> {
   locksPort(core: C): LocksPort;
   runner<S>(core: C, sql: S): Runner<S>;
   /** The integration queue's table holds the tasks' and the messages' tables too. */
-  sql: { integration: IntegrationSql; connectors: ConnectorsSql; worktrees: WorktreesSql; locks: LocksSql };
+  sql: { integration: IntegrationSql; connectors: ConnectorsSql; locks: LocksSql };
   claims: ClaimCode<H>;
   endedLocks(core: C): WorktreeStore['endedLocks'];
 }
@@ -108,7 +108,7 @@ function featurePorts<C, H extends ClaimEnded>(core: C, p: StoreParts<C, H>): St
     ...p.locksPort(core),
     ...integrationPort(run(p.sql.integration)),
     ...connectorsPort(run(p.sql.connectors)),
-    ...worktreesPort(run(p.sql.worktrees), p.endedLocks(core)),
+    ...worktreesPort(run(worktreesSql(p.sql.integration.landed, p.sql.locks)), p.endedLocks(core)),
     ...messagesPort(run(p.sql.integration.messages)),
   };
 }

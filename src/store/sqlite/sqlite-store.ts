@@ -16,7 +16,6 @@ import { runner } from './runner.js';
 import { SqliteCore, type SqliteStoreOptions } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
 import type { Tx } from './tx.js';
-import { WORKTREES_SQL } from './worktrees-sql.js';
 
 export type { SqliteStoreOptions } from './store-core.js';
 
@@ -28,7 +27,7 @@ const PARTS: StoreParts<SqliteCore, typeof claimEnded> = {
   claimsPort,
   locksPort,
   runner,
-  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL, locks: LOCKS_SQL },
+  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
   claims: { claimTask, savepoint, undo, heartbeat, release, submit, endSession, ended: claimEnded },
   endedLocks: (core) => async (board) => core.read(() => endedLocks(core.db, core.clock.now(), board ?? null)),
 };
