@@ -20,7 +20,6 @@ import { heartbeat, release, submit } from './fenced.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
 import { claimEnded, LOCKS_SQL } from './locks.js';
-import { locksPort } from './locks-port.js';
 import { guarded } from './pg-errors.js';
 import { lastSeq } from './read.js';
 import { runner } from './runner.js';
@@ -41,7 +40,6 @@ export interface PostgresStoreOptions extends ConnectionOptions {
 const PARTS: StoreParts<PostgresCore, typeof claimEnded> = {
   tasksPort,
   claimsPort,
-  locksPort,
   runner,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
   claims: { claimTask, savepoint, undo, heartbeat, release, submit, endSession, ended: claimEnded },

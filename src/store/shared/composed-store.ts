@@ -1,8 +1,8 @@
 /**
  * What both stores' façades share (sqlite-store.ts, postgres-store.ts): the list of feature ports a store is
- * composed of, the written-once ports built over the store's runner and its statement tables, and subscribe.
- * A store gives its own ports (the board's reads, claims, locks), how it runs a program, its tables, and how
- * it reads the ended locks; the façade keeps only its lifecycle (open, close, write for tests).
+ * composed of, the written-once ports built over the store's runner and its statement tables, subscribe and close.
+ * A store gives its own ports (the board's reads, claims), how it runs a program, its tables, its claim code, and
+ * how it reads the ended locks; the façade keeps only its lifecycle (open, write for tests).
  */
 import type { Connectors } from '../../core/connectors/connector-ports.js';
 import type { IntegrationStore } from '../../core/integration/integration-ports.js';
@@ -21,6 +21,7 @@ import { connectorsPort } from './connectors.js';
 import type { ConnectorsSql } from './connectors-sql.js';
 import { integrationPort } from './integration.js';
 import type { IntegrationSql } from './integration-sql.js';
+import { locksPort } from './locks-port.js';
 import type { LocksSql } from './locks-sql.js';
 import { messagesPort } from './messages.js';
 import { taskWritesPort } from './plans.js';
@@ -45,7 +46,6 @@ export type OwnClaims = Omit<ClaimsPort, keyof ClaimWrites> & Partial<ClaimWrite
 export interface StoreParts<C, H extends ClaimEnded> {
   tasksPort(core: C): TaskReadsPort;
   claimsPort(core: C, written: ClaimWrites): OwnClaims;
-  locksPort(core: C): LocksPort;
   runner<S>(core: C, sql: S): Runner<S>;
   /** The integration queue's table holds the tasks' and the messages' tables too. */
   sql: { integration: IntegrationSql; connectors: ConnectorsSql; locks: LocksSql };
@@ -95,7 +95,7 @@ export abstract class ComposedStore<C extends FacadeCore, H extends ClaimEnded> 
   }
 }
 
-/** The ports of a store: its own three, and the written-once features over its runner and tables. */
+/** The ports of a store: its own two (the board's reads, claims), and the written-once features over its runner and tables. */
 function featurePorts<C, H extends ClaimEnded>(core: C, p: StoreParts<C, H>): StorePorts {
   const run = <S>(sql: S) => p.runner(core, sql);
   const claimWrites = claimWritesPort(run(claimEndsSql(p.sql.integration, p.sql.locks, p.claims)));
@@ -105,7 +105,7 @@ function featurePorts<C, H extends ClaimEnded>(core: C, p: StoreParts<C, H>): St
     ...p.tasksPort(core),
     ...claimWrites,
     ...p.claimsPort(core, claimWrites),
-    ...p.locksPort(core),
+    ...locksPort(run(p.sql.locks)),
     ...integrationPort(run(p.sql.integration)),
     ...connectorsPort(run(p.sql.connectors)),
     ...worktreesPort(run(worktreesSql(p.sql.integration.landed, p.sql.locks)), p.endedLocks(core)),

@@ -11,7 +11,6 @@ import type { GroupCommitStats } from './group-commit.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
 import { claimEnded, LOCKS_SQL } from './locks.js';
-import { locksPort } from './locks-port.js';
 import { runner } from './runner.js';
 import { SqliteCore, type SqliteStoreOptions } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
@@ -25,7 +24,6 @@ export const SQLITE_CAPABILITIES: StoreCapabilities = { crossProcessEvents: fals
 const PARTS: StoreParts<SqliteCore, typeof claimEnded> = {
   tasksPort,
   claimsPort,
-  locksPort,
   runner,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
   claims: { claimTask, savepoint, undo, heartbeat, release, submit, endSession, ended: claimEnded },
