@@ -25,7 +25,6 @@ import { lastSeq } from './read.js';
 import { runner } from './runner.js';
 import { PostgresCore } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
-import type { Tx } from './tx.js';
 
 export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: true, databaseClock: true };
 
@@ -88,9 +87,5 @@ export class PostgresStore extends ComposedStore<PostgresCore, typeof claimEnded
   /** Round trips to the database so far (/v1/health; the bench divides them by jobs). */
   get queryStats(): Readonly<QueryStats> {
     return queryStats(this.core.pool);
-  }
-  /** One write transaction (store-core.ts). */
-  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.core.write(fn);
   }
 }

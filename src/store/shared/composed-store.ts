@@ -69,6 +69,7 @@ export interface StorePorts
 /** What a façade needs of its store's core (shared/store-core.ts). */
 interface FacadeCore {
   readonly listeners: Set<EventListener>;
+  write(fn: never): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -79,11 +80,15 @@ export interface ComposedStore<C extends FacadeCore, H extends ClaimEnded> exten
 /** The façade's base: the ports of `parts` over `core`, subscribe to the core's listeners, and close. */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor assigns every port (featurePorts is typed by StorePorts)
 export abstract class ComposedStore<C extends FacadeCore, H extends ClaimEnded> {
+  /** One write transaction in the store's own terms (tests): the core's (store-core.ts). */
+  readonly write: C['write'];
+
   constructor(
     protected readonly core: C,
     parts: StoreParts<C, H>,
   ) {
     Object.assign(this, featurePorts(core, parts));
+    this.write = core.write.bind(core) as C['write'];
   }
 
   subscribe(listener: EventListener): () => void {

@@ -14,7 +14,6 @@ import { claimEnded, LOCKS_SQL } from './locks.js';
 import { runner } from './runner.js';
 import { SqliteCore, type SqliteStoreOptions } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
-import type { Tx } from './tx.js';
 
 export type { SqliteStoreOptions } from './store-core.js';
 
@@ -51,9 +50,5 @@ export class SqliteStore extends ComposedStore<SqliteCore, typeof claimEnded> im
   /** Batches committed and writes answered so far (tests count commits with it). */
   get commitStats(): Readonly<GroupCommitStats> {
     return this.core.commitStats;
-  }
-  /** One write in the next group commit (store-core.ts). */
-  write<T>(fn: (tx: Tx) => T): Promise<T> {
-    return this.core.write(fn);
   }
 }
