@@ -1,16 +1,16 @@
-/** Claims and how they end (SPEC §2, §12, §14, §15) of the PostgreSQL store (shared/store-ports.ts). */
-import type { ClaimsPort } from '../shared/store-ports.js';
-import { cancelWithNote, releaseWithNote, submitWithSteps } from './claim-ends.js';
-import { claimWithFiles } from './claim-with-files.js';
+/**
+ * Claims (SPEC §2) of the PostgreSQL store, its one-statement submit and its sweep; how a claim ends is written
+ * once (shared/claim-ends-store.ts: `general`, its single writes).
+ */
+import type { ClaimWrites } from '../shared/claim-ends-store.js';
+import type { OwnClaims } from '../shared/composed-store.js';
 import { type Probe, sweepProbeSql } from './due.js';
-import { endSession } from './end-session.js';
-import { heartbeat } from './fenced.js';
 import { freeLapsedLocks } from './locks.js';
 import { claimNextOne, claimOne, submitOne } from './one-trip.js';
 import { guarded } from './pg-errors.js';
 import type { PostgresCore } from './store-core.js';
 
-export const claimsPort = (s: PostgresCore): ClaimsPort => ({
+export const claimsPort = (s: PostgresCore, general: ClaimWrites): OwnClaims => ({
   claimTask: (cmd) =>
     guarded(async () => {
       // One round trip when it wins and locks no files (one-trip.ts); anything else takes the general path.
@@ -21,7 +21,7 @@ export const claimsPort = (s: PostgresCore): ClaimsPort => ({
           return { ok: true as const, ...one.value };
         }
       }
-      return s.write((tx) => claimWithFiles(tx, cmd));
+      return general.claimTask(cmd);
     }),
   claimNext: (cmd) =>
     guarded(async () => {
@@ -38,11 +38,9 @@ export const claimsPort = (s: PostgresCore): ClaimsPort => ({
         else if (!one.claimable) return null;
       }
     }),
-  heartbeat: (cmd) => s.write((tx) => heartbeat(tx, cmd)),
-  release: (cmd) => s.write((tx) => releaseWithNote(tx, cmd, s.claimEnded)),
   async submit(cmd) {
     // A note, a change record or holds to take (SPEC §14) go the general way.
-    if (cmd.note || cmd.change || cmd.hold) return s.write((tx) => submitWithSteps(tx, cmd, s.claimEnded));
+    if (cmd.note || cmd.change || cmd.hold) return general.submit(cmd);
     return guarded(async () => {
       // One round trip in the common case (coord_submit, migration 0005); replays, losses, locks, dependents
       // and anything due take the general path.
@@ -54,11 +52,9 @@ export const claimsPort = (s: PostgresCore): ClaimsPort => ({
         // The statement ran only with no lock of the claim to end (coord_submit): none waits for git.
         return { ok: true as const, ...one.value, ended_locks: false };
       }
-      return s.write((tx) => submitWithSteps(tx, cmd, s.claimEnded));
+      return general.submit(cmd);
     });
   },
-  cancel: (cmd) => s.write((tx) => cancelWithNote(tx, cmd, s.claimEnded)),
-  endSession: (sessionId) => s.write((tx) => endSession(tx, sessionId, s.claimEnded)),
   sweep: () =>
     guarded(async () => {
       const probe = (await s.pool.query<Probe & { locks_due: boolean }>(sweepProbeSql(s.clockNow()))).rows[0]!;

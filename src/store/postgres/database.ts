@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Migration, readMigrations } from '../shared/migrations.js';
+import { type Migration, storeMigrations } from '../shared/migrations.js';
 
 export type Pool = pg.Pool;
 /** Anything that runs a query: the pool (autocommit reads) or one connection (inside a transaction). */
@@ -7,7 +7,6 @@ export interface Queryable {
   query(config: pg.QueryConfig): Promise<pg.QueryResult>;
 }
 
-const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 const INT8_OID = 20;
 
 /** bigint columns hold ms times and seqs, far below 2^53: read them as numbers, not strings. */
@@ -69,7 +68,7 @@ export function makePool(opts: ConnectionOptions): Pool {
 }
 
 /** Numbered, append-only migrations: `NNNN-name.sql`, applied in order, tracked in coord_migrations. */
-export const migrations = (): Migration[] => readMigrations(MIGRATIONS_DIR);
+export const migrations = (): Migration[] => storeMigrations('postgres');
 
 /**
  * One transaction under an advisory lock: two daemons starting at once on one

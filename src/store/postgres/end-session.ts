@@ -6,8 +6,7 @@
 import type { SessionEnded } from '../../core/ports.js';
 import type { TaskRow } from '../shared/rows.js';
 import { taskRequeued } from '../shared/task-events.js';
-import type { ClaimEndedHook } from './due.js';
-import { freeSessionLocks } from './locks.js';
+import { claimEnded, freeSessionLocks } from './locks.js';
 import { rows } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
@@ -21,7 +20,7 @@ const REQUEUE = `UPDATE tasks AS t SET state = 'queued', claimed_by = NULL, clai
 
 type RequeuedRow = TaskRow & { old_claimed_by: string; old_lease_until: number };
 
-export async function endSession(tx: Tx, sessionId: string, onClaimEnded: ClaimEndedHook): Promise<SessionEnded> {
+export async function endSession(tx: Tx, sessionId: string): Promise<SessionEnded> {
   const locks = await rows<{ lock_id: string }>(
     tx.db,
     'SELECT lock_id FROM locks WHERE session_id = @session ORDER BY lock_id',
@@ -39,10 +38,10 @@ export async function endSession(tx: Tx, sessionId: string, onClaimEnded: ClaimE
       lease_until: old_lease_until,
       claim_end: null,
     };
-    await onClaimEnded(tx, before);
+    await claimEnded(tx, before);
     appendEvent(tx, taskRequeued(r, old_claimed_by, 'session_ended'));
   }
-  // The claims' own locks went with them (onClaimEnded); the session's plain locks go now.
+  // The claims' own locks went with them (claimEnded); the session's plain locks go now.
   await freeSessionLocks(tx, sessionId, claims);
   return { requeued: requeued.map((r) => r.id), released: locks.map((l) => l.lock_id) };
 }

@@ -21,7 +21,7 @@ import { integrationOf } from '../shared/integration-rows.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
 import { taskFinished, taskRequeued } from '../shared/task-events.js';
 import { blockerCompleted } from './deps.js';
-import type { ClaimEndedHook } from './due.js';
+import { claimEnded } from './locks.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
@@ -49,12 +49,8 @@ const RELEASE = `UPDATE tasks AS t SET state = 'queued', claimed_by = NULL, leas
 
 type ReleasedRow = TaskRow & { old_claimed_by: string; old_claim_session: string | null; old_lease_until: number };
 
-/** Ends the claim (it is passed to onClaimEnded as it was before the change). */
-export async function release(
-  tx: Tx,
-  cmd: FenceCommand & { to: string | null },
-  onClaimEnded: ClaimEndedHook,
-): Promise<Outcome<{ task: Task }>> {
+/** Ends the claim (its locks go with it: claimEnded gets the row as it was before the change). */
+export async function release(tx: Tx, cmd: FenceCommand & { to: string | null }): Promise<Outcome<{ task: Task }>> {
   const r = await row<ReleasedRow>(tx.db, RELEASE, { ...cmd, now: tx.now });
   if (!r) return lost(tx, cmd);
   const { old_claimed_by, old_claim_session, old_lease_until, ...after } = r;
@@ -66,7 +62,7 @@ export async function release(
     lease_until: old_lease_until,
     claim_end: null,
   };
-  await onClaimEnded(tx, before);
+  await claimEnded(tx, before);
   appendEvent(tx, taskRequeued(after, old_claimed_by, cmd.to ? 'handoff' : 'released', { to: cmd.to }));
   return { ok: true, task: toTask(after) };
 }
@@ -74,11 +70,10 @@ export async function release(
 export async function submit(
   tx: Tx,
   cmd: SubmitCommand,
-  onClaimEnded: ClaimEndedHook,
 ): Promise<Outcome<{ task: Task; replayed: boolean }> | TreeToVerify> {
   const r = await row<TaskRow>(tx.db, SUBMIT, submitParams(cmd, tx.now));
   if (r) {
-    await onClaimEnded(tx, r);
+    await claimEnded(tx, r);
     appendEvent(tx, taskFinished(r, cmd.status));
     // SPEC §11: work with commits lands when its merge is recorded, not now.
     if (r.state === 'completed') await blockerCompleted(tx, r, integrationOf(cmd) !== null);

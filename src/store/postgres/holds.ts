@@ -3,18 +3,8 @@ import type { EndedLock } from '../../core/worktrees/worktree-ports.js';
 import * as holds from '../shared/holds-store.js';
 import type { Queryable } from './database.js';
 import { LOCKS_SQL } from './locks.js';
-import { inTx, runAsync } from './runner.js';
-import type { Tx } from './tx.js';
+import { runAsync } from './runner.js';
 
 /** One round trip (it runs after every submit); `now` null: the statement reads the database clock itself. */
 export const endedLocks = (db: Queryable, now: number | null, board: string | null): Promise<EndedLock[]> =>
   runAsync(holds.endedLocks(LOCKS_SQL, now, board), db);
-
-export const forceReleaseLock = (tx: Tx, lockId: string): Promise<boolean> =>
-  inTx(tx, LOCKS_SQL, (q) => holds.forceReleaseLock(q, lockId));
-
-export const trimHold = (tx: Tx, lockId: string, keep: string[], reason: string): Promise<boolean> =>
-  inTx(tx, LOCKS_SQL, (q) => holds.trimHold(q, lockId, keep, reason));
-
-export const holdAtSubmit = (tx: Tx, c: Parameters<typeof holds.holdAtSubmit>[1]): Promise<void> =>
-  inTx(tx, LOCKS_SQL, (q) => holds.holdAtSubmit(q, c));

@@ -3,9 +3,6 @@ import { integrationSql } from '../shared/integration-sql.js';
 import { DEPS_SQL } from './deps-sql.js';
 
 export const INTEGRATION_SQL = integrationSql(DEPS_SQL, {
-  queue: `INSERT INTO integrations (task_id, board, state, worktree, branch, head, queued_at, updated_at)
-    SELECT id, board, 'pending', @worktree, @branch, @head, @now::bigint, @now::bigint
-    FROM tasks WHERE id = @task_id
-    ON CONFLICT (task_id) DO NOTHING`,
+  queuedSeq: null,
   byIds: 'SELECT * FROM integrations WHERE task_id = ANY(@ids::text[])',
 });

@@ -7,11 +7,11 @@
  * everything else runs freely.
  */
 import type { Lock } from '../../core/model.js';
-import type { AcquireLocksCommand, Outcome } from '../../core/ports.js';
 import { heldTask, type SessionClaim } from '../shared/held-task.js';
-import { type LockBound, type LockRow, releasedEvent } from '../shared/lock-rows.js';
+import { type LockRow, releasedEvent } from '../shared/lock-rows.js';
 import { conflictsOver, type FreeOpts, type LocksSql, type LockTarget, locksCommon } from '../shared/locks-sql.js';
 import * as locks from '../shared/locks-store.js';
+import type { TaskRow } from '../shared/rows.js';
 import type { Queryable } from './database.js';
 import { DB_NOW } from './due.js';
 import { inTx, runAsync } from './runner.js';
@@ -96,12 +96,9 @@ export const LOCKS_SQL: LocksSql = {
 
 export const freeLapsedLocks = (tx: Tx): Promise<number> => inTx(tx, LOCKS_SQL, locks.freeLapsedLocks);
 
-export const insertLock = (tx: Tx, cmd: AcquireLocksCommand, bound: LockBound): Promise<Outcome<{ lock: Lock }>> =>
-  inTx(tx, LOCKS_SQL, (q) => locks.insertLock(q, cmd, bound));
-
-/** Runs inside the transaction that ends a claim (PostgresStore.claimEnded): its files go with it. */
-export const freeClaimLocks = (tx: Tx, claimId: string | null): Promise<void> =>
-  inTx(tx, LOCKS_SQL, (q) => locks.freeClaimLocks(q, claimId));
+/** Runs inside the transaction that ends a claim (rule 10): its files go with it. */
+export const claimEnded = (tx: Tx, row: TaskRow): Promise<void> =>
+  inTx(tx, LOCKS_SQL, (q) => locks.freeClaimLocks(q, row.claim_id));
 
 /** `claims`: the session's claims as they were, so a plain lock's hold names the task its agent held. */
 export async function freeSessionLocks(tx: Tx, sessionId: string, claims: SessionClaim[] = []): Promise<string[]> {

@@ -1,6 +1,8 @@
 import type { Store, StoreCapabilities } from '../../core/ports.js';
 import type { Clock } from '../../core/shared/clock.js';
-import { ComposedStore, featurePorts, type StoreParts } from '../shared/composed-store.js';
+import { ComposedStore, type StoreParts } from '../shared/composed-store.js';
+import { claimTask } from './claim.js';
+import { savepoint, undo } from './claim-with-files.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
 import {
@@ -12,17 +14,17 @@ import {
   type QueryStats,
   queryStats,
 } from './database.js';
+import { endSession } from './end-session.js';
 import { EventFeed } from './event-feed.js';
+import { heartbeat, release, submit } from './fenced.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
-import { locksPort } from './locks-port.js';
+import { claimEnded, LOCKS_SQL } from './locks.js';
 import { guarded } from './pg-errors.js';
 import { lastSeq } from './read.js';
 import { runner } from './runner.js';
 import { PostgresCore } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
-import type { Tx } from './tx.js';
-import { WORKTREES_SQL } from './worktrees-sql.js';
 
 export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: true, databaseClock: true };
 
@@ -34,12 +36,12 @@ export interface PostgresStoreOptions extends ConnectionOptions {
 }
 
 /** The PostgreSQL store's own ports, runner and tables (shared/composed-store.ts composes them). */
-const PARTS: StoreParts<PostgresCore> = {
+const PARTS: StoreParts<PostgresCore, typeof claimEnded> = {
   tasksPort,
   claimsPort,
-  locksPort,
   runner,
-  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL },
+  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
+  claims: { claimTask, savepoint, undo, heartbeat, release, submit, endSession, ended: claimEnded },
   // One round trip (it runs after every submit): the statement reads the database clock itself.
   endedLocks: (core) => (board) => guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),
 };
@@ -48,12 +50,12 @@ const PARTS: StoreParts<PostgresCore> = {
  * The store for teams: several daemons on several machines share one PostgreSQL database (store-core.ts).
  * It only wires the feature ports together.
  */
-export class PostgresStore extends ComposedStore implements Store {
+export class PostgresStore extends ComposedStore<PostgresCore, typeof claimEnded> implements Store {
   readonly kind = 'postgres' as const;
   readonly capabilities: StoreCapabilities;
 
-  private constructor(private readonly core: PostgresCore) {
-    super(core.listeners, featurePorts(core, PARTS));
+  private constructor(core: PostgresCore) {
+    super(core, PARTS);
     this.capabilities = { ...POSTGRES_CAPABILITIES, databaseClock: core.databaseClock };
   }
 
@@ -85,12 +87,5 @@ export class PostgresStore extends ComposedStore implements Store {
   /** Round trips to the database so far (/v1/health; the bench divides them by jobs). */
   get queryStats(): Readonly<QueryStats> {
     return queryStats(this.core.pool);
-  }
-  /** One write transaction (store-core.ts). */
-  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.core.write(fn);
-  }
-  close(): Promise<void> {
-    return this.core.close();
   }
 }

@@ -7,12 +7,11 @@
 import type pg from 'pg';
 import type { CoordEvent } from '../../core/model.js';
 import type { Clock } from '../../core/shared/clock.js';
-import type { TaskRow } from '../shared/rows.js';
 import { StoreCore } from '../shared/store-core.js';
 import type { Pool, Queryable } from './database.js';
 import { DB_NOW, moveDue, type Probe, probeSql } from './due.js';
 import type { EventFeed } from './event-feed.js';
-import { freeClaimLocks } from './locks.js';
+import { claimEnded } from './locks.js';
 import { guarded, isConnectionError, isRetryable } from './pg-errors.js';
 import { commit, type Tx } from './tx.js';
 
@@ -32,11 +31,6 @@ export class PostgresCore extends StoreCore {
   get databaseClock(): boolean {
     return this.clock === undefined;
   }
-
-  /** Runs inside the transaction that ends a claim. Rule 10: the claim's files are freed with it. */
-  readonly claimEnded = async (tx: Tx, r: TaskRow): Promise<void> => {
-    await freeClaimLocks(tx, r.claim_id);
-  };
 
   /** The injected clock's time, or null: a statement takes the database's itself (no round trip of its own). */
   clockNow(): number | null {
@@ -73,7 +67,7 @@ export class PostgresCore extends StoreCore {
     try {
       const probe = await begin(client, 'BEGIN', this.clockNow());
       const tx: Tx = { db: client, now: probe.now, pending: [], moved: 0 };
-      if (probe.due) tx.moved = await moveDue(tx, this.claimEnded);
+      if (probe.due) tx.moved = await moveDue(tx, claimEnded);
       const result = await fn(tx);
       return { result, events: await commit(tx) };
     } catch (e) {
@@ -96,9 +90,7 @@ export class PostgresCore extends StoreCore {
     return (await this.pool.query<Probe>(probeSql(this.clockNow()))).rows[0]!;
   }
 
-  async moveDueNow(): Promise<void> {
-    await this.write(async () => undefined);
-  }
+  protected emptyWrite = () => this.write(async () => undefined);
 
   /** Several reads from one snapshot (REPEATABLE READ, READ ONLY), after moving anything due. */
   async snapshot<T>(fn: (db: Queryable, now: number) => Promise<T>): Promise<T> {
@@ -123,8 +115,7 @@ export class PostgresCore extends StoreCore {
     }
   }
 
-  async close(): Promise<void> {
-    this.listeners.clear();
+  protected async release(): Promise<void> {
     await this.feed?.close();
     await this.pool.end().catch(() => {});
   }

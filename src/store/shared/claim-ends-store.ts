@@ -1,19 +1,21 @@
 /**
  * A claim's ends of both stores, in one transaction each: release, submit and cancel with their note (SPEC §12),
  * a submit's holds (§14) and its entry to the integration queue (§15), as claim-ends.ts decides them. Programs
- * (program.ts) over the store's fenced release and submit (`ClaimEndsSql`) and the features' statements.
+ * (program.ts) over the store's own code (`ClaimCode`: its fenced heartbeat, release and submit, its session
+ * end, its hook for a claim that ends) and the features' statements; `claimWritesPort` runs each as one write.
  */
 import type { Task } from '../../core/model.js';
-import type { Outcome, SubmitOutcome, TreeToVerify } from '../../core/ports.js';
+import type { Outcome, SessionEnded, SubmitOutcome, TreeToVerify } from '../../core/ports.js';
 import { CANCEL_SQL, cancel } from './cancel.js';
 import { isOpenState, submitSteps, submitted } from './claim-ends.js';
 import { holdAtSubmit } from './holds-store.js';
 import { queueIntegration } from './integration.js';
 import type { IntegrationSql } from './integration-sql.js';
+import { type ClaimFilesSql, claimWithFiles } from './locks-claim.js';
 import type { LocksSql } from './locks-sql.js';
 import type { MessagesSql } from './messages-sql.js';
 import { withNote } from './notes.js';
-import { call, get, type InTx, type Prog, type Q } from './program.js';
+import { call, get, type InTx, type Prog, type Q, type Runner } from './program.js';
 import type { TaskRow } from './rows.js';
 import type { ClaimsPort } from './store-ports.js';
 
@@ -28,15 +30,42 @@ export const CLAIM_ENDS_COMMON = {
   state: 'SELECT state FROM tasks WHERE id = @id FOR NO KEY UPDATE',
 };
 
-/** The statements, and the store's own code; `H`: the store's hook for a claim that ends. */
-export type ClaimEndsSql<H extends ClaimEnded = ClaimEnded> = typeof CLAIM_ENDS_COMMON & {
-  messages: MessagesSql;
-  integration: IntegrationSql;
-  locks: LocksSql;
-  /** The store's fenced release and submit (a submit may answer that its work tree needs verifying first). */
-  release: InTx<[cmd: Command<'release'>, ended: H], Outcome<{ task: Task }>>;
-  submit: InTx<[cmd: Command<'submit'>, ended: H], Submitted | TreeToVerify>;
-};
+/**
+ * The store's own code, run in the write's transaction: its claim and savepoint (rule 10), its fenced writes, its
+ * session end (each frees an ended claim's locks itself); `H`: its hook for a claim that ends (`ended`), for the
+ * cancel written here.
+ */
+export interface ClaimCode<H extends ClaimEnded = ClaimEnded> extends Omit<ClaimFilesSql, 'locks'> {
+  heartbeat: InTx<[cmd: Command<'heartbeat'>], Outcome<{ lease_until: string }>>;
+  /** The fenced release and submit (a submit may answer that its work tree needs verifying first). */
+  release: InTx<[cmd: Command<'release'>], Outcome<{ task: Task }>>;
+  submit: InTx<[cmd: Command<'submit'>], Submitted | TreeToVerify>;
+  endSession: InTx<[sessionId: string], SessionEnded>;
+  ended: H;
+}
+
+/** The statements, and the store's own code. */
+export type ClaimEndsSql<H extends ClaimEnded = ClaimEnded> = typeof CLAIM_ENDS_COMMON &
+  ClaimCode<H> & { messages: MessagesSql; integration: IntegrationSql; locks: LocksSql };
+
+/** A store's table: its integration queue's (which holds the messages'), its locks', and its own code. */
+export const claimEndsSql = <H extends ClaimEnded>(
+  integration: IntegrationSql,
+  locks: LocksSql,
+  code: ClaimCode<H>,
+): ClaimEndsSql<H> => ({ ...CLAIM_ENDS_COMMON, messages: integration.messages, integration, locks, ...code });
+
+/** The claims' entries that are one write each (PostgreSQL's claim and submit try their one-statement path first). */
+export type ClaimWrites = Pick<ClaimsPort, 'claimTask' | 'heartbeat' | 'release' | 'submit' | 'cancel' | 'endSession'>;
+
+export const claimWritesPort = <H extends ClaimEnded>(r: Runner<ClaimEndsSql<H>>): ClaimWrites => ({
+  claimTask: (cmd) => r.write((q) => claimWithFiles(q, cmd)),
+  heartbeat: (cmd) => r.write((q) => call(q.sql.heartbeat, cmd)),
+  release: (cmd) => r.write((q) => releaseWithNote(q, cmd)),
+  submit: (cmd) => r.write((q) => submitWithSteps(q, cmd)),
+  cancel: (cmd) => r.write((q) => cancelWithNote(q, cmd)),
+  endSession: (sessionId) => r.write((q) => call(q.sql.endSession, sessionId)),
+});
 
 /** How many work-tree locks the store's transaction ended so far (its `free` counts them; they wait for git, SPEC §14). */
 const endedLocks = (tx: { endedLocks?: number | undefined }): number | undefined => tx.endedLocks;
@@ -47,14 +76,13 @@ const as = <S>(q: Q<unknown>, sql: S): Q<S> => ({ sql, now: q.now });
 export function* releaseWithNote<H extends ClaimEnded>(
   q: Q<ClaimEndsSql<H>>,
   cmd: Command<'release'>,
-  ended: H,
 ): Prog<Outcome<{ task: Task }>> {
   // The agent whose claim this is (a claim_id names one claim of one agent), for the note.
   const holder = cmd.note
     ? ((yield* get<{ claimed_by: string | null }>(q.sql.holder, { id: cmd.task_id, claim_id: cmd.claim_id }))
         ?.claimed_by ?? null)
     : null;
-  const out = yield* call(q.sql.release, cmd, ended);
+  const out = yield* call(q.sql.release, cmd);
   return yield* withNote(as(q, q.sql.messages), out, cmd.note, holder, 'release', true);
 }
 
@@ -62,9 +90,8 @@ export function* releaseWithNote<H extends ClaimEnded>(
 export function* submitWithSteps<H extends ClaimEnded>(
   q: Q<ClaimEndsSql<H>>,
   cmd: Command<'submit'>,
-  ended: H,
 ): Prog<SubmitOutcome> {
-  const out = yield* call(q.sql.submit, cmd, ended);
+  const out = yield* call(q.sql.submit, cmd);
   if (!out.ok && out.reason === 'work_tree') return out;
   const steps = submitSteps(out, cmd);
   if (steps.hold) yield* holdAtSubmit(as(q, q.sql.locks), steps.hold);
@@ -76,9 +103,8 @@ export function* submitWithSteps<H extends ClaimEnded>(
 export function* cancelWithNote<H extends ClaimEnded>(
   q: Q<ClaimEndsSql<H>>,
   cmd: Command<'cancel'>,
-  ended: H,
 ): Prog<Outcome<{ task: Task }>> {
   const open = cmd.note ? isOpenState((yield* get<{ state: string }>(q.sql.state, { id: cmd.task_id }))?.state) : false;
-  const out = yield* cancel(as(q, CANCEL_SQL), cmd, ended);
+  const out = yield* cancel(as(q, CANCEL_SQL), cmd, q.sql.ended);
   return yield* withNote(as(q, q.sql.messages), out, cmd.note, cmd.agent, 'cancel', open);
 }

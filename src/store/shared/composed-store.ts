@@ -1,8 +1,8 @@
 /**
  * What both stores' façades share (sqlite-store.ts, postgres-store.ts): the list of feature ports a store is
- * composed of, the written-once ports built over the store's runner and its statement tables, and subscribe.
- * A store gives its own ports (the board's reads, claims, locks), how it runs a program, its tables, and how
- * it reads the ended locks; the façade keeps only its lifecycle (open, close, write for tests).
+ * composed of, the written-once ports built over the store's runner and its statement tables, subscribe and close.
+ * A store gives its own ports (the board's reads, claims), how it runs a program, its tables, its claim code, and
+ * how it reads the ended locks; the façade keeps only its lifecycle (open, write for tests).
  */
 import type { Connectors } from '../../core/connectors/connector-ports.js';
 import type { IntegrationStore } from '../../core/integration/integration-ports.js';
@@ -10,16 +10,25 @@ import type { NotesAndMessages } from '../../core/messages/message-ports.js';
 import type { EventListener } from '../../core/ports.js';
 import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
 import { ARTIFACTS_SQL, artifactsPort } from './artifacts.js';
+import {
+  type ClaimCode,
+  type ClaimEnded,
+  type ClaimWrites,
+  claimEndsSql,
+  claimWritesPort,
+} from './claim-ends-store.js';
 import { connectorsPort } from './connectors.js';
 import type { ConnectorsSql } from './connectors-sql.js';
 import { integrationPort } from './integration.js';
 import type { IntegrationSql } from './integration-sql.js';
+import { locksPort } from './locks-port.js';
+import type { LocksSql } from './locks-sql.js';
 import { messagesPort } from './messages.js';
 import { taskWritesPort } from './plans.js';
 import type { Runner } from './program.js';
 import { type ClaimsPort, type LocksPort, subscribeTo, type TasksPort } from './store-ports.js';
 import { worktreesPort } from './worktrees.js';
-import type { WorktreesSql } from './worktrees-sql.js';
+import { worktreesSql } from './worktrees-sql.js';
 
 /** The reads of the board each store writes its own way (the task writes and artifacts are written once). */
 export type TaskReadsPort = Omit<
@@ -27,14 +36,20 @@ export type TaskReadsPort = Omit<
   keyof ReturnType<typeof artifactsPort> | keyof ReturnType<typeof taskWritesPort>
 >;
 
-/** A store's own ports over its core, its runner, its tables of the written-once features, and its ended locks. */
-export interface StoreParts<C> {
+/** The claims' entries a store writes its own way (it may take over a written-once one, given to it). */
+export type OwnClaims = Omit<ClaimsPort, keyof ClaimWrites> & Partial<ClaimWrites>;
+
+/**
+ * A store's own ports over its core, its runner, its tables of the written-once features, its own code of the
+ * claims' single writes (`H`: its hook for a claim that ends), and its ended locks.
+ */
+export interface StoreParts<C, H extends ClaimEnded> {
   tasksPort(core: C): TaskReadsPort;
-  claimsPort(core: C): ClaimsPort;
-  locksPort(core: C): LocksPort;
+  claimsPort(core: C, written: ClaimWrites): OwnClaims;
   runner<S>(core: C, sql: S): Runner<S>;
   /** The integration queue's table holds the tasks' and the messages' tables too. */
-  sql: { integration: IntegrationSql; connectors: ConnectorsSql; worktrees: WorktreesSql };
+  sql: { integration: IntegrationSql; connectors: ConnectorsSql; locks: LocksSql };
+  claims: ClaimCode<H>;
   endedLocks(core: C): WorktreeStore['endedLocks'];
 }
 
@@ -51,36 +66,54 @@ export interface StorePorts
     WorktreeStore,
     NotesAndMessages {}
 
-/** A façade has every port (assigned in its constructor). */
-export interface ComposedStore extends StorePorts {}
+/** What a façade needs of its store's core (shared/store-core.ts). */
+interface FacadeCore {
+  readonly listeners: Set<EventListener>;
+  write(fn: never): Promise<unknown>;
+  close(): Promise<void>;
+}
 
-/** The façade's base: the ports of `parts` over `core`, and subscribe to the core's listeners. */
+/** A façade has every port (assigned in its constructor). */
+// biome-ignore lint/correctness/noUnusedVariables: merged with the class below, whose type parameters it must repeat
+export interface ComposedStore<C extends FacadeCore, H extends ClaimEnded> extends StorePorts {}
+
+/** The façade's base: the ports of `parts` over `core`, subscribe to the core's listeners, and close. */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor assigns every port (featurePorts is typed by StorePorts)
-export abstract class ComposedStore {
+export abstract class ComposedStore<C extends FacadeCore, H extends ClaimEnded> {
+  /** One write transaction in the store's own terms (tests): the core's (store-core.ts). */
+  readonly write: C['write'];
+
   constructor(
-    private readonly listeners: Set<EventListener>,
-    ports: StorePorts,
+    protected readonly core: C,
+    parts: StoreParts<C, H>,
   ) {
-    Object.assign(this, ports);
+    Object.assign(this, featurePorts(core, parts));
+    this.write = core.write.bind(core) as C['write'];
   }
 
   subscribe(listener: EventListener): () => void {
-    return subscribeTo(this.listeners, listener);
+    return subscribeTo(this.core.listeners, listener);
+  }
+
+  close(): Promise<void> {
+    return this.core.close();
   }
 }
 
-/** The ports of a store: its own three, and the written-once features over its runner and tables. */
-export function featurePorts<C>(core: C, p: StoreParts<C>): StorePorts {
+/** The ports of a store: its own two (the board's reads, claims), and the written-once features over its runner and tables. */
+function featurePorts<C, H extends ClaimEnded>(core: C, p: StoreParts<C, H>): StorePorts {
   const run = <S>(sql: S) => p.runner(core, sql);
+  const claimWrites = claimWritesPort(run(claimEndsSql(p.sql.integration, p.sql.locks, p.claims)));
   return {
     ...artifactsPort(run(ARTIFACTS_SQL)),
     ...taskWritesPort(run(p.sql.integration.tasks)),
     ...p.tasksPort(core),
-    ...p.claimsPort(core),
-    ...p.locksPort(core),
+    ...claimWrites,
+    ...p.claimsPort(core, claimWrites),
+    ...locksPort(run(p.sql.locks)),
     ...integrationPort(run(p.sql.integration)),
     ...connectorsPort(run(p.sql.connectors)),
-    ...worktreesPort(run(p.sql.worktrees), p.endedLocks(core)),
+    ...worktreesPort(run(worktreesSql(p.sql.integration.landed, p.sql.locks)), p.endedLocks(core)),
     ...messagesPort(run(p.sql.integration.messages)),
   };
 }

@@ -36,6 +36,16 @@ export const INTEGRATION_COMMON = {
   boards: "SELECT DISTINCT board FROM integrations WHERE state <> 'merged'",
 };
 
+/**
+ * A finished task enters the queue once (SPEC §15); `seq`: the store's value of a queued row's seq, or null when
+ * the column's default gives it (PostgreSQL's sequence).
+ */
+const queueSql = (seq: string | null): string => `INSERT INTO integrations
+      (task_id, board, state, worktree, branch, head, queued_at, updated_at${seq === null ? '' : ', seq'})
+    SELECT id, board, 'pending', @worktree, @branch, @head, @now::bigint, @now::bigint${seq === null ? '' : `, ${seq}`}
+    FROM tasks WHERE id = @task_id
+    ON CONFLICT (task_id) DO NOTHING`;
+
 /** The statements (each store adds a queued row's seq and a list of ids), and the store's own code called. */
 export type IntegrationSql = typeof INTEGRATION_COMMON &
   Record<'queue' | 'byIds', string> & {
@@ -47,9 +57,10 @@ export type IntegrationSql = typeof INTEGRATION_COMMON &
   };
 
 /** A store's table of the integration queue: the common statements, its own two, and its tasks' tables. */
-export const integrationSql = (tasks: DepsSql, own: Pick<IntegrationSql, 'queue' | 'byIds'>): IntegrationSql => ({
+export const integrationSql = (tasks: DepsSql, own: { queuedSeq: string | null; byIds: string }): IntegrationSql => ({
   ...INTEGRATION_COMMON,
-  ...own,
+  queue: queueSql(own.queuedSeq),
+  byIds: own.byIds,
   messages: tasks.landed.messages,
   tasks,
   landed: tasks.landed,

@@ -22,3 +22,7 @@ export function readMigrations(dir: URL): Migration[] {
   });
   return all;
 }
+
+/** A store's migrations (`src/store/<store>/migrations/`, beside its code in dist too). */
+export const storeMigrations = (store: 'sqlite' | 'postgres'): Migration[] =>
+  readMigrations(new URL(`../${store}/migrations/`, import.meta.url));

@@ -15,13 +15,33 @@ export abstract class StoreCore {
   /** Now, and whether a lease or ttl is due at it: a read-only probe. */
   protected abstract probeDue(): Promise<{ now: number; due: boolean }>;
 
-  /** Moves what is due: an empty write (every write transaction moves due rows first). */
-  abstract moveDueNow(): Promise<void>;
+  /** An empty write: it moves what is due (every write transaction moves due rows first). */
+  protected abstract emptyWrite(): Promise<unknown>;
+
+  /** Whether a read still answers when moving what is due failed with `e` (it shows the last committed state). */
+  protected readonly readsOutlast: (e: unknown) => boolean = () => false;
+
+  /** The store's connections (or file) close, once no listener hears anything any more. */
+  protected abstract release(): Promise<void>;
+
+  /** Moves what is due now. */
+  async moveDueNow(): Promise<void> {
+    try {
+      await this.emptyWrite();
+    } catch (e) {
+      if (!this.readsOutlast(e)) throw e;
+    }
+  }
 
   /** Before a read: the probe; the write lock is taken only when something is due. Returns the probe's now. */
   async fresh(): Promise<number> {
     const probe = await this.probeDue();
     if (probe.due) await this.moveDueNow();
     return probe.now;
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    await this.release();
   }
 }

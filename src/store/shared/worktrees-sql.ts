@@ -4,7 +4,7 @@
  * FOR UPDATE: two changes at once queue there.
  */
 import type { LandedSql } from './landed.js';
-import type { InTx } from './program.js';
+import type { LocksSql } from './locks-sql.js';
 
 export const WORKTREES_COMMON = {
   boardRepo: 'SELECT board, repo, target, ready_on FROM board_repos WHERE board = @board',
@@ -30,15 +30,12 @@ export const WORKTREES_COMMON = {
   setRunUsage: 'UPDATE tasks SET run_usage = @next WHERE id = @id',
 };
 
-/** The statements, landing's, and the store's own holds code the programs call. */
-export type WorktreesSql = typeof WORKTREES_COMMON & {
-  landed: LandedSql;
-  forceReleaseLock: InTx<[lockId: string], boolean>;
-  trimHold: InTx<[lockId: string, keep: string[], reason: string], boolean>;
-};
+/** The statements, landing's, and the locks' (a hold forced away or trimmed, holds-store.ts). */
+export type WorktreesSql = typeof WORKTREES_COMMON & { landed: LandedSql; locks: LocksSql };
 
-/** A store's table of the work-tree state: the common statements, landing's, and its own holds code. */
-export const worktreesSql = (
-  landed: LandedSql,
-  holds: Pick<WorktreesSql, 'forceReleaseLock' | 'trimHold'>,
-): WorktreesSql => ({ ...WORKTREES_COMMON, landed, ...holds });
+/** A store's table of the work-tree state: the common statements, and its landing's and locks' tables. */
+export const worktreesSql = (landed: LandedSql, locks: LocksSql): WorktreesSql => ({
+  ...WORKTREES_COMMON,
+  landed,
+  locks,
+});

@@ -1,13 +1,14 @@
 /**
  * SPEC §14 board state of both stores: boards' repositories, who works where, claims' work trees, holds
- * ending, a run's usage (§18). Programs (program.ts) over the statements in each store's dialect
- * (`<store>/worktrees-sql.ts`), which also names the store's own holds and landing code they call.
+ * ending, a run's usage (§18). Programs (program.ts) over the statements (worktrees-sql.ts), with the store's
+ * landing and locks tables (holds end with holds-store.ts).
  */
 import type { ReadyOn } from '../../core/model.js';
 import type { Usage } from '../../core/runs/supervision.js';
 import type { AgentTree, BoardRepo, ClaimTree, WorktreeStore } from '../../core/worktrees/worktree-ports.js';
+import { forceReleaseLock, trimHold } from './holds-store.js';
 import { landCompleted, recordContained } from './landed.js';
-import { all, call, emit, get, type Prog, type Q, type Runner, run } from './program.js';
+import { all, emit, get, type Prog, type Q, type Runner, run } from './program.js';
 import { addedUsage } from './task-usage.js';
 import type { WorktreesSql } from './worktrees-sql.js';
 
@@ -65,14 +66,17 @@ export const worktreesPort = (r: Runner<WorktreesSql>, endedLocks: WorktreeStore
     await r.write((q) => run(q.sql.recordClaimTree, { task_id, ...t, dirty }));
   },
   claimTree: (taskId) => r.read((sql) => claimTree(sql, taskId)),
-  forceReleaseLock: async (lockId) => ({ released: await r.write((q) => call(q.sql.forceReleaseLock, lockId)) }),
+  forceReleaseLock: async (lockId) => ({
+    released: await r.write((q) => forceReleaseLock({ sql: q.sql.locks, now: q.now }, lockId)),
+  }),
   endedLocks,
   trimHolds: async (trims) =>
     trims.length === 0
       ? 0
       : r.write(function* (q) {
           let changed = 0;
-          for (const t of trims) if (yield* call(q.sql.trimHold, t.lock_id, t.keep, t.reason)) changed++;
+          const locks = { sql: q.sql.locks, now: q.now };
+          for (const t of trims) if (yield* trimHold(locks, t.lock_id, t.keep, t.reason)) changed++;
           return changed;
         }),
   recordContained: async (c) => ({

@@ -1,16 +1,11 @@
-/** Claims and how they end (SPEC §2, §12, §14, §15) of the SQLite store (shared/store-ports.ts). */
-import type { ClaimsPort } from '../shared/store-ports.js';
+/** Claims (SPEC §2) of the SQLite store and its sweep; how they end is written once (shared/claim-ends-store.ts). */
+import type { OwnClaims } from '../shared/composed-store.js';
 import { claimNext, peekNext } from './claim.js';
-import { cancelWithNote, releaseWithNote, submitWithSteps } from './claim-ends.js';
-import { claimWithFiles } from './claim-with-files.js';
 import { anyDue, moveDue } from './due.js';
-import { endSession } from './end-session.js';
-import { heartbeat } from './fenced.js';
-import { anyLockLapsed, freeLapsedLocks } from './locks.js';
+import { anyLockLapsed, claimEnded, freeLapsedLocks } from './locks.js';
 import type { SqliteCore } from './store-core.js';
 
-export const claimsPort = (s: SqliteCore): ClaimsPort => ({
-  claimTask: (cmd) => s.write((tx) => claimWithFiles(tx, cmd)),
+export const claimsPort = (s: SqliteCore): OwnClaims => ({
   async claimNext(cmd) {
     // Peek first (read-only), so an empty claim-next takes no write lock. The claiming
     // transaction moves due rows before it claims, so the due probe is needed out here
@@ -39,15 +34,10 @@ export const claimsPort = (s: SqliteCore): ClaimsPort => ({
       }
     }
   },
-  heartbeat: (cmd) => s.write((tx) => heartbeat(tx, cmd)),
-  release: (cmd) => s.write((tx) => releaseWithNote(tx, cmd, s.claimEnded)),
-  submit: (cmd) => s.write((tx) => submitWithSteps(tx, cmd, s.claimEnded)),
-  cancel: (cmd) => s.write((tx) => cancelWithNote(tx, cmd, s.claimEnded)),
-  endSession: (sessionId) => s.write((tx) => endSession(tx, sessionId, s.claimEnded)),
   async sweep() {
     const now = s.clock.now();
     if (!s.read(() => anyDue(s.db, now) || anyLockLapsed(s.db, now))) return 0;
     // The batch moved the due tasks before this write ran (dueMoved); nothing is left for moveDue here.
-    return s.write((tx) => (tx.dueMoved ?? 0) + moveDue(tx, s.claimEnded) + freeLapsedLocks(tx));
+    return s.write((tx) => (tx.dueMoved ?? 0) + moveDue(tx, claimEnded) + freeLapsedLocks(tx));
   },
 });

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { type Migration, readMigrations } from '../shared/migrations.js';
+import { type Migration, storeMigrations } from '../shared/migrations.js';
 import { BUSY_TIMEOUT_MS, sqliteCode } from './sqlite-errors.js';
 import { asRefusal, leavesAsFound, removeSidecars, sidecarsMissing, trustDatabase } from './trust-database.js';
 
@@ -13,10 +13,8 @@ export type Db = Database.Database;
 export type Durability = 'full' | 'normal';
 export const DURABILITIES: readonly Durability[] = ['full', 'normal'];
 
-const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
-
 /** Numbered, append-only migrations: `NNNN-name.sql`, applied in order, tracked by PRAGMA user_version. */
-export const migrations = (): Migration[] => readMigrations(MIGRATIONS_DIR);
+export const migrations = (): Migration[] => storeMigrations('sqlite');
 
 /**
  * Opens coord.db, refusing (UntrustedDatabase, message naming the file and what to do) a file that is not

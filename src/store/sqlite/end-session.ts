@@ -6,10 +6,10 @@
 import type { SessionEnded } from '../../core/ports.js';
 import type { TaskRow } from '../shared/rows.js';
 import { taskRequeued } from '../shared/task-events.js';
-import { freeSessionLocks } from './locks.js';
+import { claimEnded, freeSessionLocks } from './locks.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
-export function endSession(tx: Tx, sessionId: string, onClaimEnded: (tx: Tx, row: TaskRow) => void): SessionEnded {
+export function endSession(tx: Tx, sessionId: string): SessionEnded {
   // We hold the write lock: reading the session's claims and locks, then freeing them, cannot race.
   const locks = stmt(tx.db, 'SELECT lock_id FROM locks WHERE session_id = ? ORDER BY lock_id').all(sessionId) as {
     lock_id: string;
@@ -24,10 +24,10 @@ export function endSession(tx: Tx, sessionId: string, onClaimEnded: (tx: Tx, row
      WHERE state = 'claimed' AND claim_session = @session`,
   ).run({ session: sessionId, now: tx.now });
   for (const r of claimed) {
-    onClaimEnded(tx, r);
+    claimEnded(tx, r);
     appendEvent(tx, taskRequeued(r, r.claimed_by, 'session_ended'));
   }
-  // The claims' own locks went with them (onClaimEnded); the session's plain locks go now.
+  // The claims' own locks went with them (claimEnded); the session's plain locks go now.
   freeSessionLocks(tx, sessionId, claimed);
   return { requeued: claimed.map((r) => r.id), released: locks.map((l) => l.lock_id) };
 }

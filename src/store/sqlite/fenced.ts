@@ -22,6 +22,7 @@ import { integrationOf } from '../shared/integration-rows.js';
 import { type TaskRow, toTask } from '../shared/rows.js';
 import { taskFinished, taskRequeued } from '../shared/task-events.js';
 import { blockerCompleted } from './deps.js';
+import { claimEnded } from './locks.js';
 import { inSqlite } from './runner.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
@@ -43,30 +44,22 @@ export function heartbeat(tx: Tx, cmd: HeartbeatCommand): Outcome<{ lease_until:
   return row ? leaseAnswer(row) : lost(tx, cmd);
 }
 
-/** Ends the claim (it is passed to onClaimEnded before the row changes). */
-export function release(
-  tx: Tx,
-  cmd: FenceCommand & { to: string | null },
-  onClaimEnded: (tx: Tx, row: TaskRow) => void,
-): Outcome<{ task: Task }> {
+/** Ends the claim (its locks go with it: claimEnded gets the row as it was before the change). */
+export function release(tx: Tx, cmd: FenceCommand & { to: string | null }): Outcome<{ task: Task }> {
   const before = current(tx, cmd.task_id);
   const row = stmt(tx.db, RELEASE).get({ ...cmd, now: tx.now }) as TaskRow | undefined;
   if (!row || !before) return lost(tx, cmd);
-  onClaimEnded(tx, before);
+  claimEnded(tx, before);
   appendEvent(tx, taskRequeued(row, before.claimed_by, cmd.to ? 'handoff' : 'released', { to: cmd.to }));
   return { ok: true, task: toTask(row) };
 }
 
-export function submit(
-  tx: Tx,
-  cmd: SubmitCommand,
-  onClaimEnded: (tx: Tx, row: TaskRow) => void,
-): Outcome<{ task: Task; replayed: boolean }> | TreeToVerify {
+export function submit(tx: Tx, cmd: SubmitCommand): Outcome<{ task: Task; replayed: boolean }> | TreeToVerify {
   const row = stmt(tx.db, SUBMIT).get({ ...submitParams(cmd, tx.now), unless_tree: cmd.unless_tree ? 1 : 0 }) as
     | TaskRow
     | undefined;
   if (row) {
-    onClaimEnded(tx, row);
+    claimEnded(tx, row);
     appendEvent(tx, taskFinished(row, cmd.status));
     // SPEC §11: work with commits lands when its merge is recorded, not now.
     if (row.state === 'completed') blockerCompleted(tx, row, integrationOf(cmd) !== null);

@@ -3,18 +3,8 @@ import type { EndedLock } from '../../core/worktrees/worktree-ports.js';
 import * as holds from '../shared/holds-store.js';
 import type { Db } from './database.js';
 import { LOCKS_SQL } from './locks.js';
-import { inTx, runSync } from './runner.js';
-import type { Tx } from './tx.js';
+import { runSync } from './runner.js';
 
 /** The board's (or every board's) ended work-tree locks waiting for git to say what is pending. */
 export const endedLocks = (db: Db, now: number, board: string | null): EndedLock[] =>
   runSync(holds.endedLocks(LOCKS_SQL, now, board), db);
-
-export const forceReleaseLock = (tx: Tx, lockId: string): boolean =>
-  inTx(tx, LOCKS_SQL, (q) => holds.forceReleaseLock(q, lockId));
-
-export const trimHold = (tx: Tx, lockId: string, keep: string[], reason: string): boolean =>
-  inTx(tx, LOCKS_SQL, (q) => holds.trimHold(q, lockId, keep, reason));
-
-export const holdAtSubmit = (tx: Tx, c: Parameters<typeof holds.holdAtSubmit>[1]): void =>
-  inTx(tx, LOCKS_SQL, (q) => holds.holdAtSubmit(q, c));

@@ -6,11 +6,11 @@
  * never both win an overlapping key.
  */
 import type { Lock } from '../../core/model.js';
-import type { AcquireLocksCommand, Outcome } from '../../core/ports.js';
 import { heldTask, type SessionClaim } from '../shared/held-task.js';
-import { type LockBound, type LockRow, releasedEvent } from '../shared/lock-rows.js';
+import { type LockRow, releasedEvent } from '../shared/lock-rows.js';
 import { conflictsOver, type FreeOpts, type LocksSql, type LockTarget, locksCommon } from '../shared/locks-sql.js';
 import * as locks from '../shared/locks-store.js';
+import type { TaskRow } from '../shared/rows.js';
 import type { Db } from './database.js';
 import { inSqlite, inTx, runSync } from './runner.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
@@ -98,12 +98,9 @@ export const anyLockLapsed = (db: Db, now: number): boolean =>
 
 export const freeLapsedLocks = (tx: Tx): number => inTx(tx, LOCKS_SQL, locks.freeLapsedLocks);
 
-export const insertLock = (tx: Tx, cmd: AcquireLocksCommand, bound: LockBound): Outcome<{ lock: Lock }> =>
-  inTx(tx, LOCKS_SQL, (q) => locks.insertLock(q, cmd, bound));
-
-/** Runs inside the transaction that ends a claim (SqliteStore.claimEnded): its files go with it. */
-export const freeClaimLocks = (tx: Tx, claimId: string | null): void =>
-  inTx(tx, LOCKS_SQL, (q) => locks.freeClaimLocks(q, claimId));
+/** Runs inside the transaction that ends a claim (rule 10): its files go with it. */
+export const claimEnded = (tx: Tx, row: TaskRow): void =>
+  inTx(tx, LOCKS_SQL, (q) => locks.freeClaimLocks(q, row.claim_id));
 
 /** `claims`: the session's claims as they were, so a plain lock's hold names the task its agent held. */
 export function freeSessionLocks(tx: Tx, sessionId: string, claims: SessionClaim[] = []): string[] {

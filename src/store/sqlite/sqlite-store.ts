@@ -1,29 +1,31 @@
 import type { Store, StoreCapabilities } from '../../core/ports.js';
-import { ComposedStore, featurePorts, type StoreParts } from '../shared/composed-store.js';
+import { ComposedStore, type StoreParts } from '../shared/composed-store.js';
+import { claimTask } from './claim.js';
+import { savepoint, undo } from './claim-with-files.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
 import type { Db, Durability } from './database.js';
+import { endSession } from './end-session.js';
+import { heartbeat, release, submit } from './fenced.js';
 import type { GroupCommitStats } from './group-commit.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
-import { locksPort } from './locks-port.js';
+import { claimEnded, LOCKS_SQL } from './locks.js';
 import { runner } from './runner.js';
 import { SqliteCore, type SqliteStoreOptions } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
-import type { Tx } from './tx.js';
-import { WORKTREES_SQL } from './worktrees-sql.js';
 
 export type { SqliteStoreOptions } from './store-core.js';
 
 export const SQLITE_CAPABILITIES: StoreCapabilities = { crossProcessEvents: false, databaseClock: false };
 
 /** The SQLite store's own ports, runner and tables (shared/composed-store.ts composes them). */
-const PARTS: StoreParts<SqliteCore> = {
+const PARTS: StoreParts<SqliteCore, typeof claimEnded> = {
   tasksPort,
   claimsPort,
-  locksPort,
   runner,
-  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, worktrees: WORKTREES_SQL },
+  sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
+  claims: { claimTask, savepoint, undo, heartbeat, release, submit, endSession, ended: claimEnded },
   endedLocks: (core) => async (board) => core.read(() => endedLocks(core.db, core.clock.now(), board ?? null)),
 };
 
@@ -31,15 +33,12 @@ const PARTS: StoreParts<SqliteCore> = {
  * The embedded default store: one SQLite file, WAL, durable by default, writes group-committed (store-core.ts).
  * It only wires the feature ports together.
  */
-export class SqliteStore extends ComposedStore implements Store {
+export class SqliteStore extends ComposedStore<SqliteCore, typeof claimEnded> implements Store {
   readonly kind = 'sqlite' as const;
   readonly capabilities = SQLITE_CAPABILITIES;
-  private readonly core: SqliteCore;
 
   constructor(opts: SqliteStoreOptions) {
-    const core = new SqliteCore(opts);
-    super(core.listeners, featurePorts(core, PARTS));
-    this.core = core;
+    super(new SqliteCore(opts), PARTS);
   }
 
   get db(): Db {
@@ -51,12 +50,5 @@ export class SqliteStore extends ComposedStore implements Store {
   /** Batches committed and writes answered so far (tests count commits with it). */
   get commitStats(): Readonly<GroupCommitStats> {
     return this.core.commitStats;
-  }
-  /** One write in the next group commit (store-core.ts). */
-  write<T>(fn: (tx: Tx) => T): Promise<T> {
-    return this.core.write(fn);
-  }
-  async close() {
-    this.core.close();
   }
 }

@@ -9,13 +9,12 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { CoordError } from '../../core/errors.js';
 import { type Clock, systemClock } from '../../core/shared/clock.js';
-import type { TaskRow } from '../shared/rows.js';
 import { StoreCore } from '../shared/store-core.js';
 import { type Db, type Durability, openDatabase } from './database.js';
 import { anyDue, moveDue } from './due.js';
 import { GroupCommit, type GroupCommitStats } from './group-commit.js';
 import { EmptyInboxes } from './inbox.js';
-import { freeClaimLocks } from './locks.js';
+import { claimEnded } from './locks.js';
 import { isDiskFault, storeFault } from './sqlite-errors.js';
 import type { Tx } from './tx.js';
 
@@ -49,7 +48,7 @@ export class SqliteCore extends StoreCore {
     // once the batch committed.
     this.group = new GroupCommit(this.db, this.clock, (now) => {
       const tx: Tx = { db: this.db, now, events: [] };
-      const moved = anyDue(this.db, now) ? moveDue(tx, this.claimEnded) : 0;
+      const moved = anyDue(this.db, now) ? moveDue(tx, claimEnded) : 0;
       return { moved, after: () => this.publish(tx.events) };
     });
     this.path = opts.path;
@@ -57,11 +56,6 @@ export class SqliteCore extends StoreCore {
     this.inSnapshot = this.db.transaction((fn: () => unknown) => fn());
     this.emptyInboxes = new EmptyInboxes(this.db);
   }
-
-  /** Runs inside the transaction that ends a claim. Rule 10: the claim's files are freed with it. */
-  readonly claimEnded = (tx: Tx, row: TaskRow): void => {
-    freeClaimLocks(tx, row.claim_id);
-  };
 
   /**
    * One write: its statements run in the next group commit (group-commit.ts), due rows moved first;
@@ -123,20 +117,19 @@ export class SqliteCore extends StoreCore {
     return { now, due: this.read(() => anyDue(this.db, now)) };
   }
 
-  async moveDueNow(): Promise<void> {
-    try {
-      await this.write(() => undefined);
-    } catch (e) {
-      // A full or read-only disk must not take reads down with it: the due rows move at the next write
-      // that can commit, and until then the read shows the last committed state (a lease_until in the past).
-      if (!isDiskFault(e)) throw e;
-    }
-  }
+  protected emptyWrite = () => this.write(() => undefined);
 
-  close(): void {
+  // A full or read-only disk must not take reads down with it: the due rows move at the next write
+  // that can commit, and until then the read shows the last committed state (a lease_until in the past).
+  protected override readonly readsOutlast = isDiskFault;
+
+  override async close(): Promise<void> {
     // Writes already queued are committed (or answered with their error) before the file closes.
     if (this.db.open) this.group.flush();
-    this.listeners.clear();
+    await super.close();
+  }
+
+  protected async release(): Promise<void> {
     if (this.db.open) this.db.close();
   }
 }

@@ -1,8 +1,0 @@
-/** File locks and the edit decision (SPEC rule 11, §14) of the PostgreSQL store: store/shared/locks-port.ts. */
-import { locksPort as port } from '../shared/locks-port.js';
-import type { LocksPort } from '../shared/store-ports.js';
-import { LOCKS_SQL } from './locks.js';
-import { runner } from './runner.js';
-import type { PostgresCore } from './store-core.js';
-
-export const locksPort = (s: PostgresCore): LocksPort => port(runner(s, LOCKS_SQL));
