@@ -198,13 +198,7 @@ export function realPath(path: string): string {
     }
     const next = join(at, c);
     if (!missing) {
-      let st: ReturnType<typeof lstatSync> | undefined;
-      try {
-        // No exception for a missing entry: a new file's path is the common case, and an Error costs more than the call.
-        st = lstatSync(next, { throwIfNoEntry: false });
-      } catch {
-        // not a folder on the way (ENOTDIR), or not ours to read
-      }
+      const st = lstatOrNone(next);
       if (!st) missing = true;
       if (st?.isSymbolicLink() && hops++ < 40) {
         const target = readlinkSync(next);
@@ -218,15 +212,17 @@ export function realPath(path: string): string {
   return at;
 }
 
-type EntryKind = 'dir' | 'file' | 'none';
+function entryKind(path: string): 'dir' | 'file' | 'none' {
+  const st = lstatOrNone(path);
+  return st ? (st.isDirectory() ? 'dir' : 'file') : 'none';
+}
 
-function entryKind(path: string): EntryKind {
+/** lstat, or undefined: no such entry (made without an Error, which costs more than the call), or not ours. */
+function lstatOrNone(path: string): ReturnType<typeof lstatSync> | undefined {
   try {
-    const st = lstatSync(path, { throwIfNoEntry: false });
-    if (!st) return 'none';
-    return st.isDirectory() ? 'dir' : 'file';
+    return lstatSync(path, { throwIfNoEntry: false });
   } catch {
-    return 'none';
+    return undefined;
   }
 }
 
@@ -248,12 +244,10 @@ function commonDirOf(gitDir: string): string {
   // Most git dirs have none (a main work tree's .git): asked first, without the Error a failed read costs.
   if (entryKind(file) === 'none') return gitDir;
   try {
-    const rel = readFileSync(file, 'utf8').trim();
-    if (rel) return resolve(gitDir, rel);
+    return resolve(gitDir, readFileSync(file, 'utf8').trim() || '.');
   } catch {
-    // no commondir: a main work tree's .git, or a submodule's own git dir
+    return gitDir;
   }
-  return gitDir;
 }
 
 /** The path with symlinks resolved (git writes physical paths), or as given when it does not exist. */
