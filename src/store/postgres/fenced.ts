@@ -6,6 +6,7 @@
 
 import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand, TreeToVerify } from '../../core/ports.js';
+import { claimedBefore, type EndedClaimRow } from '../shared/due.js';
 import {
   CURRENT_ROW,
   fenceLost,
@@ -47,22 +48,12 @@ const RELEASE = `UPDATE tasks AS t SET state = 'queued', claimed_by = NULL, leas
   RETURNING t.*, old.claimed_by AS old_claimed_by, old.claim_session AS old_claim_session,
             old.lease_until AS old_lease_until`;
 
-type ReleasedRow = TaskRow & { old_claimed_by: string; old_claim_session: string | null; old_lease_until: number };
-
 /** Ends the claim (its locks go with it: claimEnded gets the row as it was before the change). */
 export async function release(tx: Tx, cmd: FenceCommand & { to: string | null }): Promise<Outcome<{ task: Task }>> {
-  const r = await row<ReleasedRow>(tx.db, RELEASE, { ...cmd, now: tx.now });
+  const r = await row<EndedClaimRow>(tx.db, RELEASE, { ...cmd, now: tx.now });
   if (!r) return lost(tx, cmd);
   const { old_claimed_by, old_claim_session, old_lease_until, ...after } = r;
-  const before: TaskRow = {
-    ...after,
-    state: 'claimed',
-    claimed_by: old_claimed_by,
-    claim_session: old_claim_session,
-    lease_until: old_lease_until,
-    claim_end: null,
-  };
-  await claimEnded(tx, before);
+  await claimEnded(tx, claimedBefore(r));
   appendEvent(tx, taskRequeued(after, old_claimed_by, cmd.to ? 'handoff' : 'released', { to: cmd.to }));
   return { ok: true, task: toTask(after) };
 }

@@ -26,10 +26,15 @@ export const EXPIRE_SET = `SET state = 'expired', lease_until = NULL, updated_at
 export const REQUEUE_SET = `SET state = 'queued', claimed_by = NULL, claim_session = NULL, lease_until = NULL,
          updated_at = @now, claim_end = 'lapsed'`;
 
-type LapsedRow = TaskRow & { old_claimed_by: string; old_claim_session: string | null; old_lease_until: number };
+/** A claim's row after an update that ended it, with who held it and how until (`old_*`). */
+export type EndedClaimRow = TaskRow & {
+  old_claimed_by: string;
+  old_claim_session: string | null;
+  old_lease_until: number;
+};
 
 /** A requeued claim's row as it was before (what the hook for a claim that ends is given). */
-export function claimedBefore(r: LapsedRow): TaskRow {
+export function claimedBefore(r: EndedClaimRow): TaskRow {
   const { old_claimed_by, old_claim_session, old_lease_until, ...after } = r;
   return {
     ...after,
@@ -49,7 +54,7 @@ export function* moveDue(q: Q<DueSql>, ended: InTx<[row: TaskRow], void>): Prog<
     if (r.claim_end === 'expired') yield* call(ended, r);
     yield* emit(taskExpired(r));
   }
-  const lapsed = yield* all<LapsedRow>(q.sql.lapsed, { now: q.now });
+  const lapsed = yield* all<EndedClaimRow>(q.sql.lapsed, { now: q.now });
   if (lapsed.length === 0) return expired.length;
   yield* run(q.sql.requeue, { now: q.now });
   lapsed.sort((a, b) => a.old_lease_until - b.old_lease_until || a.id.localeCompare(b.id));
