@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { parsedLine } from '../clients/stream-lines.js';
 
 export interface Ended {
   code: number | null;
@@ -140,15 +141,8 @@ export class AgentProcess {
  * result's text). Any other line is kept as it is.
  */
 export function readableLine(line: string): string | null {
-  if (!line.startsWith('{')) return line;
-  let event: unknown;
-  try {
-    event = JSON.parse(line);
-  } catch {
-    return line;
-  }
-  if (typeof event !== 'object' || event === null || Array.isArray(event)) return line;
-  const e = event as { type?: unknown; message?: unknown; error?: unknown };
+  const e = parsedLine(line);
+  if (e === null) return line;
   const error = e.error as { message?: unknown } | null | undefined;
   const said = [e.message, e.error, typeof error === 'object' ? error?.message : undefined].find(
     (t): t is string => typeof t === 'string' && t.trim() !== '',
