@@ -76,9 +76,10 @@ export class Supervisor {
       if (this.stopping) break;
       await this.launchWhatFits();
       await removeMerged(this.board, this.o, this.toRemove);
-      if (this.o.once && this.live.size === 0 && this.retries.length === 0) {
-        const more = await this.readyLeft();
-        if (!more) break;
+      if (this.o.once && this.live.size === 0 && this.retries.length === 0 && !(await this.readyLeft())) {
+        // The integrator may have landed a task's last blocker after the claim above looked: one more look.
+        await this.launchWhatFits();
+        if (this.live.size === 0) break;
       }
       // Nothing to launch now: wait for a task to become ready (the daemon's long poll answers the moment one
       // does) where a slot is free — and look again at once when it answers, even empty (a task posted just
