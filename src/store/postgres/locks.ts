@@ -7,7 +7,6 @@
  * everything else runs freely.
  */
 import type { Lock } from '../../core/model.js';
-import { heldTask, type SessionClaim } from '../shared/held-task.js';
 import { type LockRow, releasedEvent } from '../shared/lock-rows.js';
 import { conflictsOver, type FreeOpts, type LocksSql, type LockTarget, locksCommon } from '../shared/locks-sql.js';
 import * as locks from '../shared/locks-store.js';
@@ -99,23 +98,6 @@ export const freeLapsedLocks = (tx: Tx): Promise<number> => inTx(tx, LOCKS_SQL, 
 /** Runs inside the transaction that ends a claim (rule 10): its files go with it. */
 export const claimEnded = (tx: Tx, row: TaskRow): Promise<void> =>
   inTx(tx, LOCKS_SQL, (q) => locks.freeClaimLocks(q, row.claim_id));
-
-/** `claims`: the session's claims as they were, so a plain lock's hold names the task its agent held. */
-export async function freeSessionLocks(tx: Tx, sessionId: string, claims: SessionClaim[] = []): Promise<string[]> {
-  const mine = await rows<{ lock_id: string; agent: string; worktree: string | null }>(
-    tx.db,
-    'SELECT lock_id, agent, worktree FROM locks WHERE session_id = @session_id ORDER BY lock_id',
-    { session_id: sessionId },
-  );
-  const byTask = new Map<string | null, string[]>();
-  for (const l of mine) {
-    const task = heldTask(l, claims);
-    byTask.set(task, [...(byTask.get(task) ?? []), l.lock_id]);
-  }
-  const freed: string[] = [];
-  for (const [task, ids] of byTask) freed.push(...(await free(tx, { by: 'ids', ids }, 'session_ended', { task })));
-  return freed;
-}
 
 /** The live lock held by a claim, if it took one (a re-claim answers with it). */
 export const claimLock = (db: Queryable, now: number, claimId: string): Promise<Lock | undefined> =>

@@ -14,7 +14,7 @@ import {
   type QueryStats,
   queryStats,
 } from './database.js';
-import { endSession } from './end-session.js';
+import { SESSION_SQL } from './end-session.js';
 import { EventFeed } from './event-feed.js';
 import { heartbeat, release, submit } from './fenced.js';
 import { endedLocks } from './holds.js';
@@ -41,7 +41,7 @@ const PARTS: StoreParts<PostgresCore, typeof claimEnded> = {
   claimsPort,
   runner,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
-  claims: { claimTask, savepoint, undo, heartbeat, release, submit, endSession, ended: claimEnded },
+  claims: { claimTask, savepoint, undo, heartbeat, release, submit, session: SESSION_SQL, ended: claimEnded },
   // One round trip (it runs after every submit): the statement reads the database clock itself.
   endedLocks: (core) => (board) => guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),
 };

@@ -1,11 +1,12 @@
 /**
  * A claim's ends of both stores, in one transaction each: release, submit and cancel with their note (SPEC §12),
  * a submit's holds (§14) and its entry to the integration queue (§15), as claim-ends.ts decides them. Programs
- * (program.ts) over the store's own code (`ClaimCode`: its fenced heartbeat, release and submit, its session
- * end, its hook for a claim that ends) and the features' statements; `claimWritesPort` runs each as one write.
+ * (program.ts) over the store's own code (`ClaimCode`: its fenced heartbeat, release and submit, its hook for a
+ * claim that ends) and the features' statements (a session's end: session-end.ts); `claimWritesPort` runs each
+ * as one write.
  */
 import type { Task } from '../../core/model.js';
-import type { Outcome, SessionEnded, SubmitOutcome, TreeToVerify } from '../../core/ports.js';
+import type { Outcome, SubmitOutcome, TreeToVerify } from '../../core/ports.js';
 import { CANCEL_SQL, cancel } from './cancel.js';
 import { isOpenState, submitSteps, submitted } from './claim-ends.js';
 import { holdAtSubmit } from './holds-store.js';
@@ -17,6 +18,7 @@ import type { MessagesSql } from './messages-sql.js';
 import { withNote } from './notes.js';
 import { call, get, type InTx, type Prog, type Q, type Runner } from './program.js';
 import type { TaskRow } from './rows.js';
+import { endSession, type SessionSql } from './session-end.js';
 import type { ClaimsPort } from './store-ports.js';
 
 export type Command<K extends keyof ClaimsPort> = Parameters<ClaimsPort[K]>[0];
@@ -31,16 +33,17 @@ export const CLAIM_ENDS_COMMON = {
 };
 
 /**
- * The store's own code, run in the write's transaction: its claim and savepoint (rule 10), its fenced writes, its
- * session end (each frees an ended claim's locks itself); `H`: its hook for a claim that ends (`ended`), for the
- * cancel written here.
+ * The store's own code, run in the write's transaction: its claim and savepoint (rule 10), its fenced writes (each
+ * frees an ended claim's locks itself), its statements of a session's end; `H`: its hook for a claim that ends
+ * (`ended`), for the cancel and the session's end written here.
  */
 export interface ClaimCode<H extends ClaimEnded = ClaimEnded> extends Omit<ClaimFilesSql, 'locks'> {
   heartbeat: InTx<[cmd: Command<'heartbeat'>], Outcome<{ lease_until: string }>>;
   /** The fenced release and submit (a submit may answer that its work tree needs verifying first). */
   release: InTx<[cmd: Command<'release'>], Outcome<{ task: Task }>>;
   submit: InTx<[cmd: Command<'submit'>], Submitted | TreeToVerify>;
-  endSession: InTx<[sessionId: string], SessionEnded>;
+  /** The statements of a session's end (rule 13, session-end.ts). */
+  session: SessionSql;
   ended: H;
 }
 
@@ -64,7 +67,7 @@ export const claimWritesPort = <H extends ClaimEnded>(r: Runner<ClaimEndsSql<H>>
   release: (cmd) => r.write((q) => releaseWithNote(q, cmd)),
   submit: (cmd) => r.write((q) => submitWithSteps(q, cmd)),
   cancel: (cmd) => r.write((q) => cancelWithNote(q, cmd)),
-  endSession: (sessionId) => r.write((q) => call(q.sql.endSession, sessionId)),
+  endSession: (sessionId) => r.write((q) => endSession(q, sessionId)),
 });
 
 /** How many work-tree locks the store's transaction ended so far (its `free` counts them; they wait for git, SPEC §14). */

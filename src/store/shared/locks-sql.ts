@@ -72,6 +72,7 @@ export const locksCommon = (resources: (alias: string) => string, ended: string)
      WHERE lock_id = @lock_id AND claim_id IS NULL AND held_since IS NULL AND lease_until > @now::bigint
      RETURNING lease_until`,
   byClaim: 'SELECT lock_id FROM locks WHERE claim_id = @claim_id',
+  bySession: 'SELECT lock_id, agent, worktree FROM locks WHERE session_id = @session_id ORDER BY lock_id',
   // Change holds (holds-store.ts).
   ended: `SELECT l.lock_id, l.board, l.agent, l.hold_task AS task_id, l.worktree, ${resources('l')} AS resources
      FROM locks l WHERE ${ended} AND (@board::text IS NULL OR l.board = @board::text) ORDER BY l.lock_id`,

@@ -9,6 +9,7 @@ import type { Overlap } from '../../core/edits/edit-decision.js';
 import { overlapProbe } from '../../core/edits/paths.js';
 import type { Lock } from '../../core/model.js';
 import type { AcquireLocksCommand, LockConflict, Outcome } from '../../core/ports.js';
+import { heldTask, type SessionClaim } from './held-task.js';
 import { type ConflictRow, conflictsOf, overlapsOf } from './lock-conflicts.js';
 import { type LockBound, type LockRow, lockOf, lockValues, renewed } from './lock-rows.js';
 import type { LocksSql, LockTarget } from './locks-sql.js';
@@ -98,6 +99,24 @@ export function* releaseLock(q: W, lockId: string): Prog<boolean> {
 /** Runs inside the transaction that ends a claim (the store's claimEnded): its files go with it. */
 export function* freeClaimLocks(q: W, claimId: string | null): Prog<void> {
   if (claimId !== null) yield* free(q, { by: 'claim', claim_id: claimId }, 'claim_ended');
+}
+
+/**
+ * Rule 13: the plain locks of a session that ended, freed in its transaction. `claims`: the session's claims as
+ * they were, so a work tree's lock becomes a hold of the task its agent held (held-task.ts).
+ */
+export function* freeSessionLocks(q: W, sessionId: string, claims: SessionClaim[]): Prog<string[]> {
+  const mine = yield* all<{ lock_id: string; agent: string; worktree: string | null }>(q.sql.bySession, {
+    session_id: sessionId,
+  });
+  const byTask = new Map<string | null, string[]>();
+  for (const l of mine) {
+    const task = heldTask(l, claims);
+    byTask.set(task, [...(byTask.get(task) ?? []), l.lock_id]);
+  }
+  const freed: string[] = [];
+  for (const [task, ids] of byTask) freed.push(...(yield* free(q, { by: 'ids', ids }, 'session_ended', { task })));
+  return freed;
 }
 
 /** Live locks, oldest first; a read that never writes. */

@@ -6,7 +6,6 @@
  * never both win an overlapping key.
  */
 import type { Lock } from '../../core/model.js';
-import { heldTask, type SessionClaim } from '../shared/held-task.js';
 import { type LockRow, releasedEvent } from '../shared/lock-rows.js';
 import { conflictsOver, type FreeOpts, type LocksSql, type LockTarget, locksCommon } from '../shared/locks-sql.js';
 import * as locks from '../shared/locks-store.js';
@@ -101,16 +100,6 @@ export const freeLapsedLocks = (tx: Tx): number => inTx(tx, LOCKS_SQL, locks.fre
 /** Runs inside the transaction that ends a claim (rule 10): its files go with it. */
 export const claimEnded = (tx: Tx, row: TaskRow): void =>
   inTx(tx, LOCKS_SQL, (q) => locks.freeClaimLocks(q, row.claim_id));
-
-/** `claims`: the session's claims as they were, so a plain lock's hold names the task its agent held. */
-export function freeSessionLocks(tx: Tx, sessionId: string, claims: SessionClaim[] = []): string[] {
-  const rows = stmt(tx.db, 'SELECT lock_id, agent, worktree FROM locks WHERE session_id = ? ORDER BY lock_id').all(
-    sessionId,
-  ) as { lock_id: string; agent: string; worktree: string | null }[];
-  return rows
-    .filter((r) => freeOne(tx, r.lock_id, 'session_ended', { task: heldTask(r, claims) }))
-    .map((r) => r.lock_id);
-}
 
 /** The live lock held by a claim, if it took one (a re-claim answers with it). */
 export const claimLock = (db: Db, now: number, claimId: string): Lock | undefined =>

@@ -5,7 +5,7 @@ import { savepoint, undo } from './claim-with-files.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
 import type { Db, Durability } from './database.js';
-import { endSession } from './end-session.js';
+import { SESSION_SQL } from './end-session.js';
 import { heartbeat, release, submit } from './fenced.js';
 import type { GroupCommitStats } from './group-commit.js';
 import { endedLocks } from './holds.js';
@@ -25,7 +25,7 @@ const PARTS: StoreParts<SqliteCore, typeof claimEnded> = {
   claimsPort,
   runner,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
-  claims: { claimTask, savepoint, undo, heartbeat, release, submit, endSession, ended: claimEnded },
+  claims: { claimTask, savepoint, undo, heartbeat, release, submit, session: SESSION_SQL, ended: claimEnded },
   endedLocks: (core) => async (board) => core.read(() => endedLocks(core.db, core.clock.now(), board ?? null)),
 };
 

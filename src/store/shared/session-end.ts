@@ -1,0 +1,49 @@
+/**
+ * Rule 13 written once for both stores: a session's owner is gone (its `coord mcp` process died or its HTTP
+ * session closed). In one transaction its claims go back to the queue — each with its event and the store's
+ * hook for a claim that ends (its locks go with it) — and its plain locks are freed, at once, not when their
+ * leases would have run out. A program (program.ts) over each store's statements (`<store>/end-session.ts`):
+ * SQLite reads the session's claims, then requeues them (it holds the write lock, so the two cannot race);
+ * PostgreSQL requeues them by predicate in one statement that returns each as it was (the locked old version),
+ * so a claim of the session that ended meanwhile is simply not matched.
+ */
+import type { SessionEnded } from '../../core/ports.js';
+import type { ClaimEnded } from './claim-ends-store.js';
+import { claimedBefore, type EndedClaimRow } from './due.js';
+import type { LocksSql } from './locks-sql.js';
+import { freeSessionLocks } from './locks-store.js';
+import { all, call, emit, type Prog, type Q, run } from './program.js';
+import { taskRequeued } from './task-events.js';
+
+export interface SessionSql {
+  /** The session's claims (@session), each with its holder and lease before the requeue (old_…). */
+  claims: string;
+  /** Requeues them; empty when `claims` did. */
+  requeue: string;
+}
+
+/** The session's locks, plain or a claim's: what the answer names as released. */
+const SESSION_LOCKS = 'SELECT lock_id FROM locks WHERE session_id = @session ORDER BY lock_id';
+
+/** The statements of the session's claims and of the locks, and the store's hook for a claim that ends. */
+export interface SessionEndSql {
+  session: SessionSql;
+  locks: LocksSql;
+  ended: ClaimEnded;
+}
+
+export function* endSession(q: Q<SessionEndSql>, sessionId: string): Prog<SessionEnded> {
+  const params = { session: sessionId, now: q.now };
+  const locks = yield* all<{ lock_id: string }>(SESSION_LOCKS, params);
+  const ended = yield* all<Omit<EndedClaimRow, 'old_claim_session'>>(q.sql.session.claims, params);
+  yield* run(q.sql.session.requeue, params);
+  ended.sort((a, b) => a.id.localeCompare(b.id));
+  const claims = ended.map((r) => claimedBefore({ ...r, old_claim_session: sessionId }));
+  for (const before of claims) {
+    yield* call(q.sql.ended, before);
+    yield* emit(taskRequeued(before, before.claimed_by, 'session_ended'));
+  }
+  // The claims' own locks went with them (the hook); the session's plain locks go now.
+  yield* freeSessionLocks({ sql: q.sql.locks, now: q.now }, sessionId, claims);
+  return { requeued: claims.map((r) => r.id), released: locks.map((l) => l.lock_id) };
+}
