@@ -1,10 +1,11 @@
 import { claimableBy } from '../../core/board/rules.js';
 import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, Outcome } from '../../core/ports.js';
-import { blockedRow, CLAIM_BY_ID, claimLost, claimParams } from '../shared/claim.js';
+import { CLAIM_BY_ID, claimLost, claimParams } from '../shared/claim.js';
 import { type TaskRow, toGrant } from '../shared/rows.js';
 import { taskClaimed } from '../shared/task-events.js';
-import { openBlockers } from './deps.js';
+import { DEPS_SQL } from './deps-sql.js';
+import { runAsync } from './runner.js';
 import { row } from './sql.js';
 import { appendEvent, type Tx } from './tx.js';
 
@@ -29,8 +30,6 @@ export async function claimTask(tx: Tx, cmd: ClaimCommand): Promise<Outcome<Clai
       current.blockers_open === 0 &&
       claimableBy({ for: current.for_agent }, cmd.agent);
     if (requeued && turn < 5) continue;
-    const out = claimLost(current, cmd.agent, tx.now);
-    const blocked = blockedRow(out, current);
-    return blocked ? { ok: false, reason: 'blocked', blocked: await openBlockers(tx.db, blocked) } : out;
+    return runAsync(claimLost(DEPS_SQL, current, cmd.agent, tx.now), tx.db);
   }
 }

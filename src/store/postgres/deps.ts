@@ -1,14 +1,9 @@
 /** The edges' programs (store/shared/deps.ts) as the PostgreSQL store's unconverted code calls them. */
-import type { Blocker } from '../../core/model.js';
 import * as deps from '../shared/deps.js';
 import type { TaskRow } from '../shared/rows.js';
-import type { Queryable } from './database.js';
 import { DEPS_SQL } from './deps-sql.js';
-import { inTx, runAsync } from './runner.js';
+import { inTx } from './runner.js';
 import type { Tx } from './tx.js';
 
 export const blockerCompleted = (tx: Tx, r: TaskRow, commits: boolean): Promise<void> =>
   inTx(tx, DEPS_SQL, (q) => deps.blockerCompleted(q, r, commits));
-
-export const openBlockers = (db: Queryable, r: TaskRow): Promise<Blocker[]> =>
-  runAsync(deps.openBlockers(DEPS_SQL, r), db);

@@ -1,11 +1,13 @@
 /**
  * Rule 1, claiming, written once for both stores (`<store>/claim.ts` run it): the conditional write in
  * PostgreSQL's text (SQLite's runs it without the casts: sqlite/runner.ts inSqlite), its parameters, and a lost
- * claim explained from the row as it is now. The statements and their number are each store's as before.
+ * claim explained from the row as it is now (a program: a blocked task's answer reads its open blockers).
  */
 import { explainClaimLoss } from '../../core/board/rules.js';
 import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, ClaimNextCommand, Outcome } from '../../core/ports.js';
+import { type DepsSql, openBlockers } from './deps.js';
+import type { Prog } from './program.js';
 import { type TaskRow, toFacts, toGrant } from './rows.js';
 
 export const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id = @claim_id, lease_until = @lease_until::bigint,
@@ -30,14 +32,16 @@ export const claimParams = (now: number, cmd: ClaimCommand | ClaimNextCommand) =
 
 /**
  * A claim that won nothing, from the row as it is now. Rule 2: the holder claiming again gets its existing
- * claim, lease unchanged. A `blocked` answer is completed by the caller with the open blockers (SPEC §11).
+ * claim, lease unchanged. A `blocked` answer names the task's open blockers (SPEC §11).
  */
-export function claimLost(current: TaskRow | undefined, agent: string, now: number): Outcome<ClaimGrant> {
+export function* claimLost(
+  sql: DepsSql,
+  current: TaskRow | undefined,
+  agent: string,
+  now: number,
+): Prog<Outcome<ClaimGrant>> {
   const why = explainClaimLoss(current ? toFacts(current) : null, agent, now);
   if (why.ok && current) return { ok: true, ...toGrant(current, true) };
-  return why.ok ? { ok: false, reason: 'not_found' } : why;
+  if (why.ok) return { ok: false, reason: 'not_found' };
+  return why.reason === 'blocked' && current ? { ...why, blocked: yield* openBlockers(sql, current) } : why;
 }
-
-/** The row whose open blockers a lost claim's answer names (SPEC §11), or null. */
-export const blockedRow = (out: Outcome<ClaimGrant>, current: TaskRow | undefined): TaskRow | null =>
-  !out.ok && out.reason === 'blocked' && current ? current : null;

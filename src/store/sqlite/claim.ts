@@ -1,11 +1,11 @@
 import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, ClaimNextCommand, Outcome } from '../../core/ports.js';
-import { blockedRow, CLAIM_BY_ID as CLAIM_BY_ID_TEXT, claimLost, claimParams, SET_CLAIMED } from '../shared/claim.js';
+import { CLAIM_BY_ID as CLAIM_BY_ID_TEXT, claimLost, claimParams, SET_CLAIMED } from '../shared/claim.js';
 import { type TaskRow, toGrant } from '../shared/rows.js';
 import { taskClaimed } from '../shared/task-events.js';
 import type { Db } from './database.js';
-import { openBlockers } from './deps.js';
-import { inSqlite } from './runner.js';
+import { DEPS_SQL } from './deps-sql.js';
+import { inSqlite, runSync } from './runner.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const CLAIM_BY_ID = inSqlite(CLAIM_BY_ID_TEXT);
@@ -52,9 +52,7 @@ export function claimTask(tx: Tx, cmd: ClaimCommand): Outcome<ClaimGrant> {
   if (row) return { ok: true, ...won(tx, row) };
   // Lost: learn why from the row as it is now (we still hold the write lock).
   const current = stmt(tx.db, 'SELECT * FROM tasks WHERE id = ?').get(cmd.task_id) as TaskRow | undefined;
-  const out = claimLost(current, cmd.agent, tx.now);
-  const blocked = blockedRow(out, current);
-  return blocked ? { ok: false, reason: 'blocked', blocked: openBlockers(tx.db, blocked) } : out;
+  return runSync(claimLost(DEPS_SQL, current, cmd.agent, tx.now), tx.db);
 }
 
 /**
