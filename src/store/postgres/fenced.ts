@@ -9,26 +9,31 @@ import type { FenceCommand, Outcome, SubmitCommand, TreeToVerify } from '../../c
 import { claimedBefore, type EndedClaimRow } from '../shared/due.js';
 import {
   CURRENT_ROW,
+  type FenceWonSql,
   fenceLost,
   HEARTBEAT,
   type HeartbeatCommand,
   heartbeatParams,
   leaseAnswer,
+  releaseWon,
   submitMissed,
   submitParams,
   submitSql,
+  submitWon,
 } from '../shared/fence.js';
-import { integrationOf } from '../shared/integration-rows.js';
-import { type TaskRow, toTask } from '../shared/rows.js';
-import { taskFinished, taskRequeued } from '../shared/task-events.js';
-import { blockerCompleted } from './deps.js';
+import type { TaskRow } from '../shared/rows.js';
+import { DEPS_SQL } from './deps-sql.js';
 import { claimEnded } from './locks.js';
+import { inTx } from './runner.js';
 import { row } from './sql.js';
-import { appendEvent, type Tx } from './tx.js';
+import type { Tx } from './tx.js';
 
 /** SPEC §14: the claim recorded its work tree (shared/rows.ts claimTreeOf): a submit with `unless_tree` stops. */
 const SUBMIT = submitSql('COALESCE(claim_tree_of = claim_id AND claim_worktree IS NOT NULL, false)');
 const FENCE_T = `t.id = @task_id AND t.state = 'claimed' AND t.claim_id = @claim_id AND t.lease_until > @now::bigint`;
+
+/** What a release or submit that won runs next (shared/fence.ts): the claim's end, and its dependents'. */
+const WON: FenceWonSql = { ended: claimEnded, deps: DEPS_SQL };
 
 export const currentRow = (tx: Tx, id: string) => row<TaskRow>(tx.db, CURRENT_ROW, { id });
 
@@ -53,9 +58,7 @@ export async function release(tx: Tx, cmd: FenceCommand & { to: string | null })
   const r = await row<EndedClaimRow>(tx.db, RELEASE, { ...cmd, now: tx.now });
   if (!r) return lost(tx, cmd);
   const { old_claimed_by, old_claim_session, old_lease_until, ...after } = r;
-  await claimEnded(tx, claimedBefore(r));
-  appendEvent(tx, taskRequeued(after, old_claimed_by, cmd.to ? 'handoff' : 'released', { to: cmd.to }));
-  return { ok: true, task: toTask(after) };
+  return inTx(tx, WON, (q) => releaseWon(q, claimedBefore(r), after, cmd.to));
 }
 
 export async function submit(
@@ -63,12 +66,6 @@ export async function submit(
   cmd: SubmitCommand,
 ): Promise<Outcome<{ task: Task; replayed: boolean }> | TreeToVerify> {
   const r = await row<TaskRow>(tx.db, SUBMIT, submitParams(cmd, tx.now));
-  if (r) {
-    await claimEnded(tx, r);
-    appendEvent(tx, taskFinished(r, cmd.status));
-    // SPEC §11: work with commits lands when its merge is recorded, not now.
-    if (r.state === 'completed') await blockerCompleted(tx, r, integrationOf(cmd) !== null);
-    return { ok: true, task: toTask(r), replayed: false };
-  }
+  if (r) return inTx(tx, WON, (q) => submitWon(q, r, cmd));
   return submitMissed(await currentRow(tx, cmd.task_id), cmd, tx.now);
 }

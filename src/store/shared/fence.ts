@@ -2,12 +2,18 @@
  * Rule 5, fencing, written once for both stores (`<store>/fenced.ts` run them): the predicate that names the
  * current claim and a live lease, the heartbeat's and the submit's conditional writes in PostgreSQL's text
  * (SQLite's runs them without the casts: sqlite/runner.ts inSqlite), their parameters, and a miss explained
- * from the row as it is now. The statements and their number are each store's as before.
+ * from the row as it is now, and what a release or a submit that won does (programs: the claim ends, its
+ * event, a completed task's dependents). The statements and their number are each store's as before.
  */
 import { explainFenceLoss, explainSubmitLoss } from '../../core/board/rules.js';
 import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand, TreeToVerify } from '../../core/ports.js';
+import type { ClaimEnded } from './claim-ends-store.js';
+import { blockerCompleted, type DepsSql } from './deps.js';
+import { integrationOf } from './integration-rows.js';
+import { call, emit, type Prog, type Q } from './program.js';
 import { type TaskRow, toFacts, toTask, treeToVerify } from './rows.js';
+import { taskFinished, taskRequeued } from './task-events.js';
 
 export const FENCE = `id = @task_id AND state = 'claimed' AND claim_id = @claim_id AND lease_until > @now::bigint`;
 
@@ -70,4 +76,35 @@ export function submitMissed(
   const why = explainSubmitLoss(now ? toFacts(now) : null, cmd.claim_id, cmd.result_hash, at);
   if (why.ok && now) return { ok: true, task: toTask(now), replayed: true };
   return why.ok ? { ok: false, reason: 'not_found' } : why;
+}
+
+/** What a fenced end that won runs in its transaction: the store's hook for a claim that ends, and the edges'. */
+export interface FenceWonSql {
+  ended: ClaimEnded;
+  deps: DepsSql;
+}
+
+/** A release that won: the claim ends (`before`: the row as it was; its locks go with it), with its event. */
+export function* releaseWon(
+  q: Q<FenceWonSql>,
+  before: TaskRow,
+  after: TaskRow,
+  to: string | null,
+): Prog<Outcome<{ task: Task }>> {
+  yield* call(q.sql.ended, before);
+  yield* emit(taskRequeued(after, before.claimed_by, to ? 'handoff' : 'released', { to }));
+  return { ok: true, task: toTask(after) };
+}
+
+/** A submit that won: the claim ends (its locks go with it), with its event; a completed task's dependents learn. */
+export function* submitWon(
+  q: Q<FenceWonSql>,
+  r: TaskRow,
+  cmd: SubmitCommand,
+): Prog<{ ok: true; task: Task; replayed: false }> {
+  yield* call(q.sql.ended, r);
+  yield* emit(taskFinished(r, cmd.status));
+  // SPEC §11: work with commits lands when its merge is recorded, not now.
+  if (r.state === 'completed') yield* blockerCompleted({ sql: q.sql.deps, now: q.now }, r, integrationOf(cmd) !== null);
+  return { ok: true, task: toTask(r), replayed: false };
 }

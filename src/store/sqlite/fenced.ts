@@ -9,22 +9,23 @@ import type { FenceCommand, Outcome, SubmitCommand, TreeToVerify } from '../../c
 import {
   CURRENT_ROW,
   FENCE,
+  type FenceWonSql,
   fenceLost,
   HEARTBEAT,
   type HeartbeatCommand,
   heartbeatParams,
   leaseAnswer,
+  releaseWon,
   submitMissed,
   submitParams,
   submitSql,
+  submitWon,
 } from '../shared/fence.js';
-import { integrationOf } from '../shared/integration-rows.js';
-import { type TaskRow, toTask } from '../shared/rows.js';
-import { taskFinished, taskRequeued } from '../shared/task-events.js';
-import { blockerCompleted } from './deps.js';
+import type { TaskRow } from '../shared/rows.js';
+import { DEPS_SQL } from './deps-sql.js';
 import { claimEnded } from './locks.js';
-import { inSqlite } from './runner.js';
-import { appendEvent, stmt, type Tx } from './tx.js';
+import { inSqlite, inTx } from './runner.js';
+import { stmt, type Tx } from './tx.js';
 
 /** SPEC §14: the claim recorded its work tree (shared/rows.ts claimTreeOf): a submit with `unless_tree` stops. */
 const SUBMIT = inSqlite(submitSql('claim_tree_of IS claim_id AND claim_worktree IS NOT NULL'));
@@ -34,6 +35,9 @@ const RELEASE = `UPDATE tasks SET state = 'queued', claimed_by = NULL, lease_unt
             claim_end = 'released', updated_at = @now, for_agent = COALESCE(@to, for_agent),
             handed_by = CASE WHEN @to IS NULL THEN handed_by ELSE claimed_by END
      WHERE ${inSqlite(FENCE)} RETURNING *`;
+
+/** What a release or submit that won runs next (shared/fence.ts): the claim's end, and its dependents'. */
+const WON: FenceWonSql = { ended: claimEnded, deps: DEPS_SQL };
 
 const current = (tx: Tx, id: string) => stmt(tx.db, CURRENT_ROW).get({ id }) as TaskRow | undefined;
 
@@ -49,21 +53,13 @@ export function release(tx: Tx, cmd: FenceCommand & { to: string | null }): Outc
   const before = current(tx, cmd.task_id);
   const row = stmt(tx.db, RELEASE).get({ ...cmd, now: tx.now }) as TaskRow | undefined;
   if (!row || !before) return lost(tx, cmd);
-  claimEnded(tx, before);
-  appendEvent(tx, taskRequeued(row, before.claimed_by, cmd.to ? 'handoff' : 'released', { to: cmd.to }));
-  return { ok: true, task: toTask(row) };
+  return inTx(tx, WON, (q) => releaseWon(q, before, row, cmd.to));
 }
 
 export function submit(tx: Tx, cmd: SubmitCommand): Outcome<{ task: Task; replayed: boolean }> | TreeToVerify {
   const row = stmt(tx.db, SUBMIT).get({ ...submitParams(cmd, tx.now), unless_tree: cmd.unless_tree ? 1 : 0 }) as
     | TaskRow
     | undefined;
-  if (row) {
-    claimEnded(tx, row);
-    appendEvent(tx, taskFinished(row, cmd.status));
-    // SPEC §11: work with commits lands when its merge is recorded, not now.
-    if (row.state === 'completed') blockerCompleted(tx, row, integrationOf(cmd) !== null);
-    return { ok: true, task: toTask(row), replayed: false };
-  }
+  if (row) return inTx(tx, WON, (q) => submitWon(q, row, cmd));
   return submitMissed(current(tx, cmd.task_id), cmd, tx.now);
 }
