@@ -1,4 +1,4 @@
-import type { Store, StoreCapabilities } from '../../core/ports.js';
+import type { Store } from '../../core/ports.js';
 import type { Clock } from '../../core/shared/clock.js';
 import { ComposedStore, type StoreParts } from '../shared/composed-store.js';
 import { claimTask } from './claim.js';
@@ -26,8 +26,6 @@ import { runner } from './runner.js';
 import { PostgresCore } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
 
-export const POSTGRES_CAPABILITIES: StoreCapabilities = { crossProcessEvents: true, databaseClock: true };
-
 export interface PostgresStoreOptions extends ConnectionOptions {
   /** Tests only: drive time by hand instead of the database clock. */
   clock?: Clock | undefined;
@@ -50,13 +48,9 @@ const PARTS: StoreParts<PostgresCore, typeof claimEnded> = {
  * The store for teams: several daemons on several machines share one PostgreSQL database (store-core.ts).
  * It only wires the feature ports together.
  */
-export class PostgresStore extends ComposedStore<PostgresCore, typeof claimEnded> implements Store {
-  readonly kind = 'postgres' as const;
-  readonly capabilities: StoreCapabilities;
-
+export class PostgresStore extends ComposedStore<PostgresCore, typeof claimEnded, 'postgres'> implements Store {
   private constructor(core: PostgresCore) {
-    super(core, PARTS);
-    this.capabilities = { ...POSTGRES_CAPABILITIES, databaseClock: core.databaseClock };
+    super('postgres', core, PARTS, { databaseClock: core.databaseClock });
   }
 
   /** Connects, migrates (safe when several daemons start at once) and starts listening for events. */

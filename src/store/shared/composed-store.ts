@@ -7,7 +7,7 @@
 import type { Connectors } from '../../core/connectors/connector-ports.js';
 import type { IntegrationStore } from '../../core/integration/integration-ports.js';
 import type { NotesAndMessages } from '../../core/messages/message-ports.js';
-import type { EventListener } from '../../core/ports.js';
+import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
 import { ARTIFACTS_SQL, artifactsPort } from './artifacts.js';
 import {
@@ -66,6 +66,13 @@ export interface StorePorts
     WorktreeStore,
     NotesAndMessages {}
 
+/** Each store's capabilities in one place (STYLE rule 3: backend differences are named flags in one table). */
+export const STORE_CAPABILITIES: Readonly<Record<Store['kind'], StoreCapabilities>> = {
+  sqlite: { crossProcessEvents: false, databaseClock: false },
+  // A test that injects a clock turns databaseClock off (postgres-store.ts).
+  postgres: { crossProcessEvents: true, databaseClock: true },
+};
+
 /** What a façade needs of its store's core (shared/store-core.ts). */
 interface FacadeCore {
   readonly listeners: Set<EventListener>;
@@ -75,18 +82,26 @@ interface FacadeCore {
 
 /** A façade has every port (assigned in its constructor). */
 // biome-ignore lint/correctness/noUnusedVariables: merged with the class below, whose type parameters it must repeat
-export interface ComposedStore<C extends FacadeCore, H extends ClaimEnded> extends StorePorts {}
+export interface ComposedStore<C extends FacadeCore, H extends ClaimEnded, K extends Store['kind']>
+  extends StorePorts {}
 
-/** The façade's base: the ports of `parts` over `core`, subscribe to the core's listeners, and close. */
+/**
+ * The façade's base: the store's kind and capabilities (`own`: those its core decides), the ports of `parts` over
+ * `core`, subscribe to the core's listeners, and close.
+ */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor assigns every port (featurePorts is typed by StorePorts)
-export abstract class ComposedStore<C extends FacadeCore, H extends ClaimEnded> {
+export abstract class ComposedStore<C extends FacadeCore, H extends ClaimEnded, K extends Store['kind']> {
+  readonly capabilities: StoreCapabilities;
   /** One write transaction in the store's own terms (tests): the core's (store-core.ts). */
   readonly write: C['write'];
 
   constructor(
+    readonly kind: K,
     protected readonly core: C,
     parts: StoreParts<C, H>,
+    own: Partial<StoreCapabilities> = {},
   ) {
+    this.capabilities = { ...STORE_CAPABILITIES[kind], ...own };
     Object.assign(this, featurePorts(core, parts));
     this.write = core.write.bind(core) as C['write'];
   }

@@ -1,4 +1,4 @@
-import type { Store, StoreCapabilities } from '../../core/ports.js';
+import type { Store } from '../../core/ports.js';
 import { ComposedStore, type StoreParts } from '../shared/composed-store.js';
 import { claimTask } from './claim.js';
 import { savepoint, undo } from './claim-with-files.js';
@@ -17,8 +17,6 @@ import { tasksPort } from './tasks-port.js';
 
 export type { SqliteStoreOptions } from './store-core.js';
 
-export const SQLITE_CAPABILITIES: StoreCapabilities = { crossProcessEvents: false, databaseClock: false };
-
 /** The SQLite store's own ports, runner and tables (shared/composed-store.ts composes them). */
 const PARTS: StoreParts<SqliteCore, typeof claimEnded> = {
   tasksPort,
@@ -33,12 +31,9 @@ const PARTS: StoreParts<SqliteCore, typeof claimEnded> = {
  * The embedded default store: one SQLite file, WAL, durable by default, writes group-committed (store-core.ts).
  * It only wires the feature ports together.
  */
-export class SqliteStore extends ComposedStore<SqliteCore, typeof claimEnded> implements Store {
-  readonly kind = 'sqlite' as const;
-  readonly capabilities = SQLITE_CAPABILITIES;
-
+export class SqliteStore extends ComposedStore<SqliteCore, typeof claimEnded, 'sqlite'> implements Store {
   constructor(opts: SqliteStoreOptions) {
-    super(new SqliteCore(opts), PARTS);
+    super('sqlite', new SqliteCore(opts), PARTS);
   }
 
   get db(): Db {
