@@ -7,7 +7,7 @@
  */
 
 import { type DueSql, EXPIRE_SET, moveDue as moveDueOnce, REQUEUE_SET } from '../shared/due.js';
-import type { TaskRow } from '../shared/rows.js';
+import type { LocksSql } from '../shared/locks-sql.js';
 import { inTx } from './runner.js';
 import type { Tx } from './tx.js';
 
@@ -52,8 +52,6 @@ export interface Probe {
   due: boolean;
 }
 
-export type ClaimEndedHook = (tx: Tx, row: TaskRow) => Promise<void>;
-
 const DUE_SQL: DueSql = {
   expire: `UPDATE tasks ${EXPIRE_SET}
   WHERE id IN (SELECT id FROM tasks WHERE state IN ('queued', 'claimed') AND expires_at <= @now ORDER BY id FOR NO KEY UPDATE)
@@ -70,5 +68,4 @@ const DUE_SQL: DueSql = {
 };
 
 /** Inside a write transaction: expire past-ttl tasks, then requeue lapsed claims (shared/due.ts). Returns rows moved. */
-export const moveDue = (tx: Tx, onClaimEnded: ClaimEndedHook): Promise<number> =>
-  inTx(tx, DUE_SQL, (q) => moveDueOnce(q, onClaimEnded));
+export const moveDue = (tx: Tx, locks: LocksSql): Promise<number> => inTx(tx, DUE_SQL, (q) => moveDueOnce(q, locks));

@@ -23,7 +23,7 @@ import {
 } from '../shared/fence.js';
 import type { TaskRow } from '../shared/rows.js';
 import { DEPS_SQL } from './deps-sql.js';
-import { claimEnded } from './locks.js';
+import { LOCKS_SQL } from './locks.js';
 import { inTx } from './runner.js';
 import { row } from './sql.js';
 import type { Tx } from './tx.js';
@@ -33,7 +33,7 @@ const SUBMIT = submitSql('COALESCE(claim_tree_of = claim_id AND claim_worktree I
 const FENCE_T = `t.id = @task_id AND t.state = 'claimed' AND t.claim_id = @claim_id AND t.lease_until > @now::bigint`;
 
 /** What a release or submit that won runs next (shared/fence.ts): the claim's end, and its dependents'. */
-const WON: FenceWonSql = { ended: claimEnded, deps: DEPS_SQL };
+const WON: FenceWonSql = { locks: LOCKS_SQL, deps: DEPS_SQL };
 
 export const currentRow = (tx: Tx, id: string) => row<TaskRow>(tx.db, CURRENT_ROW, { id });
 
@@ -53,7 +53,7 @@ const RELEASE = `UPDATE tasks AS t SET state = 'queued', claimed_by = NULL, leas
   RETURNING t.*, old.claimed_by AS old_claimed_by, old.claim_session AS old_claim_session,
             old.lease_until AS old_lease_until`;
 
-/** Ends the claim (its locks go with it: claimEnded gets the row as it was before the change). */
+/** Ends the claim (its locks go with it, freed by the claim_id of the row as it was). */
 export async function release(tx: Tx, cmd: FenceCommand & { to: string | null }): Promise<Outcome<{ task: Task }>> {
   const r = await row<EndedClaimRow>(tx.db, RELEASE, { ...cmd, now: tx.now });
   if (!r) return lost(tx, cmd);

@@ -10,7 +10,6 @@ import type { Lock } from '../../core/model.js';
 import { type LockRow, releasedEvent } from '../shared/lock-rows.js';
 import { conflictsOver, type FreeOpts, type LocksSql, type LockTarget, locksCommon } from '../shared/locks-sql.js';
 import * as locks from '../shared/locks-store.js';
-import type { TaskRow } from '../shared/rows.js';
 import type { Queryable } from './database.js';
 import { DB_NOW } from './due.js';
 import { inTx, runAsync } from './runner.js';
@@ -94,10 +93,6 @@ export const LOCKS_SQL: LocksSql = {
 };
 
 export const freeLapsedLocks = (tx: Tx): Promise<number> => inTx(tx, LOCKS_SQL, locks.freeLapsedLocks);
-
-/** Runs inside the transaction that ends a claim (rule 10): its files go with it. */
-export const claimEnded = (tx: Tx, row: TaskRow): Promise<void> =>
-  inTx(tx, LOCKS_SQL, (q) => locks.freeClaimLocks(q, row.claim_id));
 
 /** The live lock held by a claim, if it took one (a re-claim answers with it). */
 export const claimLock = (db: Queryable, now: number, claimId: string): Promise<Lock | undefined> =>

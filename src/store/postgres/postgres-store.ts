@@ -19,7 +19,7 @@ import { EventFeed } from './event-feed.js';
 import { heartbeat, release, submit } from './fenced.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
-import { claimEnded, LOCKS_SQL } from './locks.js';
+import { LOCKS_SQL } from './locks.js';
 import { guarded } from './pg-errors.js';
 import { lastSeq } from './read.js';
 import { runner } from './runner.js';
@@ -34,12 +34,12 @@ export interface PostgresStoreOptions extends ConnectionOptions {
 }
 
 /** The PostgreSQL store's own ports, runner and tables (shared/composed-store.ts composes them). */
-const PARTS: StoreParts<PostgresCore, typeof claimEnded> = {
+const PARTS: StoreParts<PostgresCore> = {
   tasksPort,
   claimsPort,
   runner,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
-  claims: { claimTask, savepoint, undo, heartbeat, release, submit, session: SESSION_SQL, ended: claimEnded },
+  claims: { claimTask, savepoint, undo, heartbeat, release, submit, session: SESSION_SQL },
   // One round trip (it runs after every submit): the statement reads the database clock itself.
   endedLocks: (core) => (board) => guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),
 };
@@ -48,7 +48,7 @@ const PARTS: StoreParts<PostgresCore, typeof claimEnded> = {
  * The store for teams: several daemons on several machines share one PostgreSQL database (store-core.ts).
  * It only wires the feature ports together.
  */
-export class PostgresStore extends ComposedStore<PostgresCore, typeof claimEnded, 'postgres'> implements Store {
+export class PostgresStore extends ComposedStore<PostgresCore, 'postgres'> implements Store {
   private constructor(core: PostgresCore) {
     super('postgres', core, PARTS, { databaseClock: core.databaseClock });
   }

@@ -11,7 +11,7 @@ import { StoreCore } from '../shared/store-core.js';
 import type { Pool, Queryable } from './database.js';
 import { DB_NOW, moveDue, type Probe, probeSql } from './due.js';
 import type { EventFeed } from './event-feed.js';
-import { claimEnded } from './locks.js';
+import { LOCKS_SQL } from './locks.js';
 import { guarded, isConnectionError, isRetryable } from './pg-errors.js';
 import { commit, type Tx } from './tx.js';
 
@@ -67,7 +67,7 @@ export class PostgresCore extends StoreCore {
     try {
       const probe = await begin(client, 'BEGIN', this.clockNow());
       const tx: Tx = { db: client, now: probe.now, pending: [], moved: 0 };
-      if (probe.due) tx.moved = await moveDue(tx, claimEnded);
+      if (probe.due) tx.moved = await moveDue(tx, LOCKS_SQL);
       const result = await fn(tx);
       return { result, events: await commit(tx) };
     } catch (e) {

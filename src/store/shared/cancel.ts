@@ -5,7 +5,9 @@
  */
 import type { Task } from '../../core/model.js';
 import type { Outcome } from '../../core/ports.js';
-import { call, emit, get, type InTx, type Prog, type Q } from './program.js';
+import type { LocksSql } from './locks-sql.js';
+import { freeClaimLocks } from './locks-store.js';
+import { emit, get, type Prog, type Q } from './program.js';
 import { type TaskRow, toTask } from './rows.js';
 import { taskCancelled } from './task-events.js';
 import { rowVisibleTo } from './visibility.js';
@@ -21,7 +23,7 @@ export const CANCEL_SQL = {
 export function* cancel(
   q: Q<typeof CANCEL_SQL>,
   cmd: { task_id: string; agent: string; reason: string | null },
-  onClaimEnded: InTx<[row: TaskRow], void>,
+  locks: LocksSql,
 ): Prog<Outcome<{ task: Task }>> {
   const before = yield* get<TaskRow>(q.sql.before, { id: cmd.task_id });
   if (!before || !rowVisibleTo(before, cmd.agent)) return { ok: false, reason: 'not_found' };
@@ -32,7 +34,8 @@ export function* cancel(
     if (before.state === 'expired') return { ok: false, reason: 'expired' };
     return { ok: false, reason: 'not_claimable', state: before.state };
   }
-  if (before.state === 'claimed') yield* call(onClaimEnded, before);
+  // Its claim's locks go with it (rule 10).
+  if (before.state === 'claimed') yield* freeClaimLocks({ sql: locks, now: q.now }, before.claim_id);
   yield* emit(taskCancelled(r, cmd.agent, cmd.reason, before.state === 'claimed' ? before.claimed_by : null));
   return { ok: true, task: toTask(r) };
 }

@@ -1,9 +1,9 @@
 /**
  * A claim's ends of both stores, in one transaction each: release, submit and cancel with their note (SPEC §12),
  * a submit's holds (§14) and its entry to the integration queue (§15), as claim-ends.ts decides them. Programs
- * (program.ts) over the store's own code (`ClaimCode`: its fenced heartbeat, release and submit, its hook for a
- * claim that ends) and the features' statements (a session's end: session-end.ts); `claimWritesPort` runs each
- * as one write.
+ * (program.ts) over the store's own code (`ClaimCode`: its fenced heartbeat, release and submit) and the
+ * features' statements (a session's end: session-end.ts); a claim that ends frees its locks (locks-store.ts
+ * freeClaimLocks). `claimWritesPort` runs each as one write.
  */
 import type { Task } from '../../core/model.js';
 import type { Outcome, SubmitOutcome, TreeToVerify } from '../../core/ports.js';
@@ -17,13 +17,10 @@ import type { LocksSql } from './locks-sql.js';
 import type { MessagesSql } from './messages-sql.js';
 import { withNote } from './notes.js';
 import { call, get, type InTx, type Prog, type Q, type Runner } from './program.js';
-import type { TaskRow } from './rows.js';
 import { endSession, type SessionSql } from './session-end.js';
 import type { ClaimsPort } from './store-ports.js';
 
 export type Command<K extends keyof ClaimsPort> = Parameters<ClaimsPort[K]>[0];
-/** The store's hook for a claim that ends (its locks go with it), run in the transaction. */
-export type ClaimEnded = InTx<[row: TaskRow], void>;
 type Submitted = Outcome<{ task: Task; replayed: boolean }>;
 
 export const CLAIM_ENDS_COMMON = {
@@ -34,34 +31,34 @@ export const CLAIM_ENDS_COMMON = {
 
 /**
  * The store's own code, run in the write's transaction: its claim and savepoint (rule 10), its fenced writes (each
- * frees an ended claim's locks itself), its statements of a session's end; `H`: its hook for a claim that ends
- * (`ended`), for the cancel and the session's end written here.
+ * frees an ended claim's locks itself), and its statements of a session's end.
  */
-export interface ClaimCode<H extends ClaimEnded = ClaimEnded> extends Omit<ClaimFilesSql, 'locks'> {
+export interface ClaimCode extends Omit<ClaimFilesSql, 'locks'> {
   heartbeat: InTx<[cmd: Command<'heartbeat'>], Outcome<{ lease_until: string }>>;
   /** The fenced release and submit (a submit may answer that its work tree needs verifying first). */
   release: InTx<[cmd: Command<'release'>], Outcome<{ task: Task }>>;
   submit: InTx<[cmd: Command<'submit'>], Submitted | TreeToVerify>;
   /** The statements of a session's end (rule 13, session-end.ts). */
   session: SessionSql;
-  ended: H;
 }
 
 /** The statements, and the store's own code. */
-export type ClaimEndsSql<H extends ClaimEnded = ClaimEnded> = typeof CLAIM_ENDS_COMMON &
-  ClaimCode<H> & { messages: MessagesSql; integration: IntegrationSql; locks: LocksSql };
+export type ClaimEndsSql = typeof CLAIM_ENDS_COMMON &
+  ClaimCode & { messages: MessagesSql; integration: IntegrationSql; locks: LocksSql };
 
 /** A store's table: its integration queue's (which holds the messages'), its locks', and its own code. */
-export const claimEndsSql = <H extends ClaimEnded>(
-  integration: IntegrationSql,
-  locks: LocksSql,
-  code: ClaimCode<H>,
-): ClaimEndsSql<H> => ({ ...CLAIM_ENDS_COMMON, messages: integration.messages, integration, locks, ...code });
+export const claimEndsSql = (integration: IntegrationSql, locks: LocksSql, code: ClaimCode): ClaimEndsSql => ({
+  ...CLAIM_ENDS_COMMON,
+  messages: integration.messages,
+  integration,
+  locks,
+  ...code,
+});
 
 /** The claims' entries that are one write each (PostgreSQL's claim and submit try their one-statement path first). */
 export type ClaimWrites = Pick<ClaimsPort, 'claimTask' | 'heartbeat' | 'release' | 'submit' | 'cancel' | 'endSession'>;
 
-export const claimWritesPort = <H extends ClaimEnded>(r: Runner<ClaimEndsSql<H>>): ClaimWrites => ({
+export const claimWritesPort = (r: Runner<ClaimEndsSql>): ClaimWrites => ({
   claimTask: (cmd) => r.write((q) => claimWithFiles(q, cmd)),
   heartbeat: (cmd) => r.write((q) => call(q.sql.heartbeat, cmd)),
   release: (cmd) => r.write((q) => releaseWithNote(q, cmd)),
@@ -76,10 +73,7 @@ const endedLocks = (tx: { endedLocks?: number | undefined }): number | undefined
 /** The same transaction with another feature's statements. */
 const as = <S>(q: Q<unknown>, sql: S): Q<S> => ({ sql, now: q.now });
 
-export function* releaseWithNote<H extends ClaimEnded>(
-  q: Q<ClaimEndsSql<H>>,
-  cmd: Command<'release'>,
-): Prog<Outcome<{ task: Task }>> {
+export function* releaseWithNote(q: Q<ClaimEndsSql>, cmd: Command<'release'>): Prog<Outcome<{ task: Task }>> {
   // The agent whose claim this is (a claim_id names one claim of one agent), for the note.
   const holder = cmd.note
     ? ((yield* get<{ claimed_by: string | null }>(q.sql.holder, { id: cmd.task_id, claim_id: cmd.claim_id }))
@@ -90,10 +84,7 @@ export function* releaseWithNote<H extends ClaimEnded>(
 }
 
 /** The general submit: a note, a change record or holds to take (SPEC §14) come this way. */
-export function* submitWithSteps<H extends ClaimEnded>(
-  q: Q<ClaimEndsSql<H>>,
-  cmd: Command<'submit'>,
-): Prog<SubmitOutcome> {
+export function* submitWithSteps(q: Q<ClaimEndsSql>, cmd: Command<'submit'>): Prog<SubmitOutcome> {
   const out = yield* call(q.sql.submit, cmd);
   if (!out.ok && out.reason === 'work_tree') return out;
   const steps = submitSteps(out, cmd);
@@ -103,11 +94,8 @@ export function* submitWithSteps<H extends ClaimEnded>(
   return submitted(out, yield* call(endedLocks));
 }
 
-export function* cancelWithNote<H extends ClaimEnded>(
-  q: Q<ClaimEndsSql<H>>,
-  cmd: Command<'cancel'>,
-): Prog<Outcome<{ task: Task }>> {
+export function* cancelWithNote(q: Q<ClaimEndsSql>, cmd: Command<'cancel'>): Prog<Outcome<{ task: Task }>> {
   const open = cmd.note ? isOpenState((yield* get<{ state: string }>(q.sql.state, { id: cmd.task_id }))?.state) : false;
-  const out = yield* cancel(as(q, CANCEL_SQL), cmd, q.sql.ended);
+  const out = yield* cancel(as(q, CANCEL_SQL), cmd, q.sql.locks);
   return yield* withNote(as(q, q.sql.messages), out, cmd.note, cmd.agent, 'cancel', open);
 }

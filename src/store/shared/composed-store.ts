@@ -10,13 +10,7 @@ import type { NotesAndMessages } from '../../core/messages/message-ports.js';
 import type { EventListener, Store, StoreCapabilities } from '../../core/ports.js';
 import type { WorktreeStore } from '../../core/worktrees/worktree-ports.js';
 import { ARTIFACTS_SQL, artifactsPort } from './artifacts.js';
-import {
-  type ClaimCode,
-  type ClaimEnded,
-  type ClaimWrites,
-  claimEndsSql,
-  claimWritesPort,
-} from './claim-ends-store.js';
+import { type ClaimCode, type ClaimWrites, claimEndsSql, claimWritesPort } from './claim-ends-store.js';
 import { connectorsPort } from './connectors.js';
 import type { ConnectorsSql } from './connectors-sql.js';
 import { integrationPort } from './integration.js';
@@ -41,15 +35,15 @@ export type OwnClaims = Omit<ClaimsPort, keyof ClaimWrites> & Partial<ClaimWrite
 
 /**
  * A store's own ports over its core, its runner, its tables of the written-once features, its own code of the
- * claims' single writes (`H`: its hook for a claim that ends), and its ended locks.
+ * claims' single writes, and its ended locks.
  */
-export interface StoreParts<C, H extends ClaimEnded> {
+export interface StoreParts<C> {
   tasksPort(core: C): TaskReadsPort;
   claimsPort(core: C, written: ClaimWrites): OwnClaims;
   runner<S>(core: C, sql: S): Runner<S>;
   /** The integration queue's table holds the tasks' and the messages' tables too. */
   sql: { integration: IntegrationSql; connectors: ConnectorsSql; locks: LocksSql };
-  claims: ClaimCode<H>;
+  claims: ClaimCode;
   endedLocks(core: C): WorktreeStore['endedLocks'];
 }
 
@@ -82,15 +76,14 @@ interface FacadeCore {
 
 /** A façade has every port (assigned in its constructor). */
 // biome-ignore lint/correctness/noUnusedVariables: merged with the class below, whose type parameters it must repeat
-export interface ComposedStore<C extends FacadeCore, H extends ClaimEnded, K extends Store['kind']>
-  extends StorePorts {}
+export interface ComposedStore<C extends FacadeCore, K extends Store['kind']> extends StorePorts {}
 
 /**
  * The façade's base: the store's kind and capabilities (`own`: those its core decides), the ports of `parts` over
  * `core`, subscribe to the core's listeners, and close.
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor assigns every port (featurePorts is typed by StorePorts)
-export abstract class ComposedStore<C extends FacadeCore, H extends ClaimEnded, K extends Store['kind']> {
+export abstract class ComposedStore<C extends FacadeCore, K extends Store['kind']> {
   readonly capabilities: StoreCapabilities;
   /** One write transaction in the store's own terms (tests): the core's (store-core.ts). */
   readonly write: C['write'];
@@ -98,7 +91,7 @@ export abstract class ComposedStore<C extends FacadeCore, H extends ClaimEnded, 
   constructor(
     readonly kind: K,
     protected readonly core: C,
-    parts: StoreParts<C, H>,
+    parts: StoreParts<C>,
     own: Partial<StoreCapabilities> = {},
   ) {
     this.capabilities = { ...STORE_CAPABILITIES[kind], ...own };
@@ -116,7 +109,7 @@ export abstract class ComposedStore<C extends FacadeCore, H extends ClaimEnded, 
 }
 
 /** The ports of a store: its own two (the board's reads, claims), and the written-once features over its runner and tables. */
-function featurePorts<C, H extends ClaimEnded>(core: C, p: StoreParts<C, H>): StorePorts {
+function featurePorts<C>(core: C, p: StoreParts<C>): StorePorts {
   const run = <S>(sql: S) => p.runner(core, sql);
   const claimWrites = claimWritesPort(run(claimEndsSql(p.sql.integration, p.sql.locks, p.claims)));
   return {

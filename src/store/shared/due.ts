@@ -1,11 +1,13 @@
 /**
  * Lazy expiry (SPEC §2) written once for both stores: inside a write transaction, past-ttl tasks expire, then
- * lapsed claims are requeued, each with its event and the store's hook for a claim that ends (its locks go with
- * it). A program (program.ts) over each store's statements (`<store>/due.ts`): SQLite reads the lapsed claims,
+ * lapsed claims are requeued, each with its event; a claim that ends frees its locks (rule 10, locks-store.ts
+ * freeClaimLocks). A program (program.ts) over each store's statements (`<store>/due.ts`): SQLite reads the lapsed claims,
  * then requeues them (it holds the write lock, so the two cannot race); PostgreSQL requeues them in one
  * statement that returns each as it was (the locked old version). Events go in due order.
  */
-import { all, call, emit, type InTx, type Prog, type Q, run } from './program.js';
+import type { LocksSql } from './locks-sql.js';
+import { freeClaimLocks } from './locks-store.js';
+import { all, emit, type Prog, type Q, run } from './program.js';
 import type { TaskRow } from './rows.js';
 import { taskExpired, taskRequeued } from './task-events.js';
 
@@ -33,7 +35,7 @@ export type EndedClaimRow = TaskRow & {
   old_lease_until: number;
 };
 
-/** A requeued claim's row as it was before (what the hook for a claim that ends is given). */
+/** A requeued claim's row as it was before. */
 export function claimedBefore(r: EndedClaimRow): TaskRow {
   const { old_claimed_by, old_claim_session, old_lease_until, ...after } = r;
   return {
@@ -47,11 +49,12 @@ export function claimedBefore(r: EndedClaimRow): TaskRow {
 }
 
 /** Inside a write transaction: expire past-ttl tasks, then requeue lapsed claims. Returns rows moved. */
-export function* moveDue(q: Q<DueSql>, ended: InTx<[row: TaskRow], void>): Prog<number> {
+export function* moveDue(q: Q<DueSql>, locks: LocksSql): Prog<number> {
+  const freeing = { sql: locks, now: q.now };
   const expired = yield* all<TaskRow>(q.sql.expire, { now: q.now });
   expired.sort((a, b) => a.expires_at - b.expires_at || a.id.localeCompare(b.id));
   for (const r of expired) {
-    if (r.claim_end === 'expired') yield* call(ended, r);
+    if (r.claim_end === 'expired') yield* freeClaimLocks(freeing, r.claim_id);
     yield* emit(taskExpired(r));
   }
   const lapsed = yield* all<EndedClaimRow>(q.sql.lapsed, { now: q.now });
@@ -60,7 +63,7 @@ export function* moveDue(q: Q<DueSql>, ended: InTx<[row: TaskRow], void>): Prog<
   lapsed.sort((a, b) => a.old_lease_until - b.old_lease_until || a.id.localeCompare(b.id));
   for (const r of lapsed) {
     const before = claimedBefore(r);
-    yield* call(ended, before);
+    yield* freeClaimLocks(freeing, before.claim_id);
     yield* emit(taskRequeued(before, r.old_claimed_by, 'lease_lapsed'));
   }
   return expired.length + lapsed.length;

@@ -8,10 +8,11 @@
 import { explainFenceLoss, explainSubmitLoss } from '../../core/board/rules.js';
 import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand, TreeToVerify } from '../../core/ports.js';
-import type { ClaimEnded } from './claim-ends-store.js';
 import { blockerCompleted, type DepsSql } from './deps.js';
 import { integrationOf } from './integration-rows.js';
-import { call, emit, type Prog, type Q } from './program.js';
+import type { LocksSql } from './locks-sql.js';
+import { freeClaimLocks } from './locks-store.js';
+import { emit, type Prog, type Q } from './program.js';
 import { type TaskRow, toFacts, toTask, treeToVerify } from './rows.js';
 import { taskFinished, taskRequeued } from './task-events.js';
 
@@ -78,9 +79,9 @@ export function submitMissed(
   return why.ok ? { ok: false, reason: 'not_found' } : why;
 }
 
-/** What a fenced end that won runs in its transaction: the store's hook for a claim that ends, and the edges'. */
+/** What a fenced end that won runs in its transaction: the locks' statements and the edges'. */
 export interface FenceWonSql {
-  ended: ClaimEnded;
+  locks: LocksSql;
   deps: DepsSql;
 }
 
@@ -91,7 +92,7 @@ export function* releaseWon(
   after: TaskRow,
   to: string | null,
 ): Prog<Outcome<{ task: Task }>> {
-  yield* call(q.sql.ended, before);
+  yield* freeClaimLocks({ sql: q.sql.locks, now: q.now }, before.claim_id);
   yield* emit(taskRequeued(after, before.claimed_by, to ? 'handoff' : 'released', { to }));
   return { ok: true, task: toTask(after) };
 }
@@ -102,7 +103,7 @@ export function* submitWon(
   r: TaskRow,
   cmd: SubmitCommand,
 ): Prog<{ ok: true; task: Task; replayed: false }> {
-  yield* call(q.sql.ended, r);
+  yield* freeClaimLocks({ sql: q.sql.locks, now: q.now }, r.claim_id);
   yield* emit(taskFinished(r, cmd.status));
   // SPEC §11: work with commits lands when its merge is recorded, not now.
   if (r.state === 'completed') yield* blockerCompleted({ sql: q.sql.deps, now: q.now }, r, integrationOf(cmd) !== null);

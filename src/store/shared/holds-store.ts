@@ -52,7 +52,7 @@ export function* trimHold(q: W, lockId: string, keep: string[], reason: string):
 
 /**
  * SPEC §14, at a submit: the agent's own plain locks from this work tree on paths the change touched become
- * holds of the task at once (its claim's locks follow the claim, in claimEnded).
+ * holds of the task at once (its claim's locks follow the claim, in locks-store.ts freeClaimLocks).
  */
 export function* holdAtSubmit(
   q: W,

@@ -96,7 +96,7 @@ export function* releaseLock(q: W, lockId: string): Prog<boolean> {
   return (yield* free(q, { by: 'lock', lock_id: lockId }, 'released')).length > 0;
 }
 
-/** Runs inside the transaction that ends a claim (the store's claimEnded): its files go with it. */
+/** Runs inside the transaction that ends a claim (rule 10; every program that ends one): its files go with it. */
 export function* freeClaimLocks(q: W, claimId: string | null): Prog<void> {
   if (claimId !== null) yield* free(q, { by: 'claim', claim_id: claimId }, 'claim_ended');
 }

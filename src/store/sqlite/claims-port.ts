@@ -2,7 +2,7 @@
 import type { OwnClaims } from '../shared/composed-store.js';
 import { claimNext, peekNext } from './claim.js';
 import { anyDue, moveDue } from './due.js';
-import { anyLockLapsed, claimEnded, freeLapsedLocks } from './locks.js';
+import { anyLockLapsed, freeLapsedLocks, LOCKS_SQL } from './locks.js';
 import type { SqliteCore } from './store-core.js';
 
 export const claimsPort = (s: SqliteCore): OwnClaims => ({
@@ -38,6 +38,6 @@ export const claimsPort = (s: SqliteCore): OwnClaims => ({
     const now = s.clock.now();
     if (!s.read(() => anyDue(s.db, now) || anyLockLapsed(s.db, now))) return 0;
     // The batch moved the due tasks before this write ran (dueMoved); nothing is left for moveDue here.
-    return s.write((tx) => (tx.dueMoved ?? 0) + moveDue(tx, claimEnded) + freeLapsedLocks(tx));
+    return s.write((tx) => (tx.dueMoved ?? 0) + moveDue(tx, LOCKS_SQL) + freeLapsedLocks(tx));
   },
 });

@@ -5,7 +5,7 @@
  */
 
 import { type DueSql, EXPIRE_SET, moveDue as moveDueOnce, REQUEUE_SET } from '../shared/due.js';
-import type { TaskRow } from '../shared/rows.js';
+import type { LocksSql } from '../shared/locks-sql.js';
 import type { Db } from './database.js';
 import { inTx } from './runner.js';
 import { stmt, type Tx } from './tx.js';
@@ -26,5 +26,4 @@ const DUE_SQL: DueSql = {
 };
 
 /** Inside a write transaction: expire past-ttl tasks, then requeue lapsed claims (shared/due.ts). Returns rows moved. */
-export const moveDue = (tx: Tx, onClaimEnded: (tx: Tx, row: TaskRow) => void): number =>
-  inTx(tx, DUE_SQL, (q) => moveDueOnce(q, onClaimEnded));
+export const moveDue = (tx: Tx, locks: LocksSql): number => inTx(tx, DUE_SQL, (q) => moveDueOnce(q, locks));

@@ -23,7 +23,7 @@ import {
 } from '../shared/fence.js';
 import type { TaskRow } from '../shared/rows.js';
 import { DEPS_SQL } from './deps-sql.js';
-import { claimEnded } from './locks.js';
+import { LOCKS_SQL } from './locks.js';
 import { inSqlite, inTx } from './runner.js';
 import { stmt, type Tx } from './tx.js';
 
@@ -37,7 +37,7 @@ const RELEASE = `UPDATE tasks SET state = 'queued', claimed_by = NULL, lease_unt
      WHERE ${inSqlite(FENCE)} RETURNING *`;
 
 /** What a release or submit that won runs next (shared/fence.ts): the claim's end, and its dependents'. */
-const WON: FenceWonSql = { ended: claimEnded, deps: DEPS_SQL };
+const WON: FenceWonSql = { locks: LOCKS_SQL, deps: DEPS_SQL };
 
 const current = (tx: Tx, id: string) => stmt(tx.db, CURRENT_ROW).get({ id }) as TaskRow | undefined;
 
@@ -48,7 +48,7 @@ export function heartbeat(tx: Tx, cmd: HeartbeatCommand): Outcome<{ lease_until:
   return row ? leaseAnswer(row) : lost(tx, cmd);
 }
 
-/** Ends the claim (its locks go with it: claimEnded gets the row as it was before the change). */
+/** Ends the claim (its locks go with it, freed by the claim_id of the row as it was). */
 export function release(tx: Tx, cmd: FenceCommand & { to: string | null }): Outcome<{ task: Task }> {
   const before = current(tx, cmd.task_id);
   const row = stmt(tx.db, RELEASE).get({ ...cmd, now: tx.now }) as TaskRow | undefined;

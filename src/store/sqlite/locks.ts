@@ -9,7 +9,6 @@ import type { Lock } from '../../core/model.js';
 import { type LockRow, releasedEvent } from '../shared/lock-rows.js';
 import { conflictsOver, type FreeOpts, type LocksSql, type LockTarget, locksCommon } from '../shared/locks-sql.js';
 import * as locks from '../shared/locks-store.js';
-import type { TaskRow } from '../shared/rows.js';
 import type { Db } from './database.js';
 import { inSqlite, inTx, runSync } from './runner.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
@@ -96,10 +95,6 @@ export const anyLockLapsed = (db: Db, now: number): boolean =>
   (stmt(db, `SELECT EXISTS (${LAPSED}) AS due`).get({ now }) as { due: number }).due === 1;
 
 export const freeLapsedLocks = (tx: Tx): number => inTx(tx, LOCKS_SQL, locks.freeLapsedLocks);
-
-/** Runs inside the transaction that ends a claim (rule 10): its files go with it. */
-export const claimEnded = (tx: Tx, row: TaskRow): void =>
-  inTx(tx, LOCKS_SQL, (q) => locks.freeClaimLocks(q, row.claim_id));
 
 /** The live lock held by a claim, if it took one (a re-claim answers with it). */
 export const claimLock = (db: Db, now: number, claimId: string): Lock | undefined =>

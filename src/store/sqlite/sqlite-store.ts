@@ -10,7 +10,7 @@ import { heartbeat, release, submit } from './fenced.js';
 import type { GroupCommitStats } from './group-commit.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
-import { claimEnded, LOCKS_SQL } from './locks.js';
+import { LOCKS_SQL } from './locks.js';
 import { runner } from './runner.js';
 import { SqliteCore, type SqliteStoreOptions } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
@@ -18,12 +18,12 @@ import { tasksPort } from './tasks-port.js';
 export type { SqliteStoreOptions } from './store-core.js';
 
 /** The SQLite store's own ports, runner and tables (shared/composed-store.ts composes them). */
-const PARTS: StoreParts<SqliteCore, typeof claimEnded> = {
+const PARTS: StoreParts<SqliteCore> = {
   tasksPort,
   claimsPort,
   runner,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
-  claims: { claimTask, savepoint, undo, heartbeat, release, submit, session: SESSION_SQL, ended: claimEnded },
+  claims: { claimTask, savepoint, undo, heartbeat, release, submit, session: SESSION_SQL },
   endedLocks: (core) => async (board) => core.read(() => endedLocks(core.db, core.clock.now(), board ?? null)),
 };
 
@@ -31,7 +31,7 @@ const PARTS: StoreParts<SqliteCore, typeof claimEnded> = {
  * The embedded default store: one SQLite file, WAL, durable by default, writes group-committed (store-core.ts).
  * It only wires the feature ports together.
  */
-export class SqliteStore extends ComposedStore<SqliteCore, typeof claimEnded, 'sqlite'> implements Store {
+export class SqliteStore extends ComposedStore<SqliteCore, 'sqlite'> implements Store {
   constructor(opts: SqliteStoreOptions) {
     super('sqlite', new SqliteCore(opts), PARTS);
   }

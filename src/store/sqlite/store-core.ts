@@ -14,7 +14,7 @@ import { type Db, type Durability, openDatabase } from './database.js';
 import { anyDue, moveDue } from './due.js';
 import { GroupCommit, type GroupCommitStats } from './group-commit.js';
 import { EmptyInboxes } from './inbox.js';
-import { claimEnded } from './locks.js';
+import { LOCKS_SQL } from './locks.js';
 import { isDiskFault, storeFault } from './sqlite-errors.js';
 import type { Tx } from './tx.js';
 
@@ -48,7 +48,7 @@ export class SqliteCore extends StoreCore {
     // once the batch committed.
     this.group = new GroupCommit(this.db, this.clock, (now) => {
       const tx: Tx = { db: this.db, now, events: [] };
-      const moved = anyDue(this.db, now) ? moveDue(tx, claimEnded) : 0;
+      const moved = anyDue(this.db, now) ? moveDue(tx, LOCKS_SQL) : 0;
       return { moved, after: () => this.publish(tx.events) };
     });
     this.path = opts.path;
