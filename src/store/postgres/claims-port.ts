@@ -2,6 +2,7 @@
  * Claims (SPEC §2) of the PostgreSQL store, its one-statement submit and its sweep; how a claim ends is written
  * once (shared/claim-ends-store.ts: `general`, its single writes).
  */
+import { claimNextLoop, type NextLook } from '../shared/claim.js';
 import type { ClaimWrites } from '../shared/claim-ends-store.js';
 import type { OwnClaims } from '../shared/composed-store.js';
 import { type Probe, sweepProbeSql } from './due.js';
@@ -28,15 +29,13 @@ export const claimsPort = (s: PostgresCore, general: ClaimWrites): OwnClaims => 
       // One statement: the look, the claim and its event (one-trip.ts). An empty claim-next writes nothing.
       // Something due is moved by a write first; a candidate that other workers took first (SKIP LOCKED, or
       // they committed) sends us to look again.
-      for (;;) {
+      const look = async (): Promise<NextLook> => {
         const one = await claimNextOne(s.pool, s.clockNow(), cmd);
-        if (one.done) {
-          await s.committed([one.event]);
-          return one.value;
-        }
-        if (one.due) await s.write(async () => undefined);
-        else if (!one.claimable) return null;
-      }
+        if (!one.done) return one.due ? 'due' : one.claimable ? 'taken' : 'empty';
+        await s.committed([one.event]);
+        return { grant: one.value };
+      };
+      return claimNextLoop(look, () => s.write(async () => undefined));
     }),
   async submit(cmd) {
     // A note, a change record or holds to take (SPEC §14) go the general way.

@@ -45,3 +45,22 @@ export function* claimLost(
   if (why.ok) return { ok: false, reason: 'not_found' };
   return why.reason === 'blocked' && current ? { ...why, blocked: yield* openBlockers(sql, current) } : why;
 }
+
+/** One look of a claim-next: the grant, or why there is none yet (`taken`: others took the candidate first). */
+export type NextLook = { grant: ClaimGrant } | 'due' | 'empty' | 'taken';
+
+/**
+ * Claim-next's loop, the same in both stores (SPEC §2): an empty look answers null and writes nothing; something
+ * due is moved by a write (`moveDue`), then we look again; so we do when other workers took the candidate first.
+ */
+export async function claimNextLoop(
+  look: () => Promise<NextLook>,
+  moveDue: () => Promise<unknown>,
+): Promise<ClaimGrant | null> {
+  for (;;) {
+    const found = await look();
+    if (found === 'empty') return null;
+    if (found === 'due') await moveDue();
+    else if (found !== 'taken') return found.grant;
+  }
+}
