@@ -6,16 +6,8 @@ import { activity, getTask, listEvents, listTasks } from './read.js';
 import type { PostgresCore } from './store-core.js';
 
 export const tasksPort = (s: PostgresCore): TaskReadsPort => ({
-  getTask: (id, agent) =>
-    guarded(async () => {
-      await s.fresh();
-      return getTask(s.pool, id, agent);
-    }),
-  listTasks: (q) =>
-    guarded(async () => {
-      await s.fresh();
-      return listTasks(s.pool, q);
-    }),
+  getTask: (id, agent) => guarded(() => s.freshly(() => getTask(s.pool, id, agent))),
+  listTasks: (q) => guarded(() => s.freshly(() => listTasks(s.pool, q))),
   inbox: (q) => guarded(() => s.snapshot((db, now) => inbox(db, now, q))),
   events: (q) => guarded(() => listEvents(s.pool, q)),
   activity: (q) => guarded(() => s.snapshot((db, now) => activity(db, now, q))),

@@ -40,6 +40,11 @@ export abstract class StoreCore {
     return probe.now;
   }
 
+  /** A read after lazy expiry (`fresh`), at the probe's now. */
+  async freshly<T>(read: (now: number) => T | Promise<T>): Promise<T> {
+    return read(await this.fresh());
+  }
+
   async close(): Promise<void> {
     this.listeners.clear();
     await this.release();

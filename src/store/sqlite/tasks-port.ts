@@ -5,14 +5,8 @@ import { activity, getTask, listEvents, listTasks } from './read.js';
 import type { SqliteCore } from './store-core.js';
 
 export const tasksPort = (s: SqliteCore): TaskReadsPort => ({
-  getTask: async (id, agent) => {
-    await s.fresh();
-    return s.read(() => getTask(s.db, id, agent));
-  },
-  listTasks: async (q) => {
-    await s.fresh();
-    return s.read(() => listTasks(s.db, q));
-  },
+  getTask: (id, agent) => s.freshly(() => s.read(() => getTask(s.db, id, agent))),
+  listTasks: (q) => s.freshly(() => s.read(() => listTasks(s.db, q))),
   async inbox(q) {
     // Most polls find nothing: one statement says so (and whether anything is due, or mail is waiting), and the
     // answer is kept until the file changes or something falls due.
@@ -31,8 +25,5 @@ export const tasksPort = (s: SqliteCore): TaskReadsPort => ({
     return quick === 'due' ? view : { ...view, mail: quick.mail };
   },
   events: async (q) => s.read(() => listEvents(s.db, q)),
-  activity: async (q) => {
-    const now = await s.fresh();
-    return s.read(() => activity(s.db, now, q));
-  },
+  activity: (q) => s.freshly((now) => s.read(() => activity(s.db, now, q))),
 });
