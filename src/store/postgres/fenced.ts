@@ -1,7 +1,7 @@
 /**
- * Rule 5, fencing: heartbeat, release and submit each are one UPDATE whose
- * predicate names the current claim and a live lease. A stale claim_id can
- * never change a row; on a miss we only read to explain the loss.
+ * Rule 5, fencing: release and submit each are one UPDATE whose predicate names the current claim and a live
+ * lease (the heartbeat, the same statement in both stores, is shared/fence.ts's). A stale claim_id can never
+ * change a row; on a miss we only read to explain the loss.
  */
 
 import type { Task } from '../../core/model.js';
@@ -11,10 +11,6 @@ import {
   CURRENT_ROW,
   type FenceWonSql,
   fenceLost,
-  HEARTBEAT,
-  type HeartbeatCommand,
-  heartbeatParams,
-  leaseAnswer,
   releaseWon,
   submitMissed,
   submitParams,
@@ -38,11 +34,6 @@ const WON: FenceWonSql = { locks: LOCKS_SQL, deps: DEPS_SQL };
 export const currentRow = (tx: Tx, id: string) => row<TaskRow>(tx.db, CURRENT_ROW, { id });
 
 const lost = async (tx: Tx, cmd: FenceCommand) => fenceLost(await currentRow(tx, cmd.task_id), cmd, tx.now);
-
-export async function heartbeat(tx: Tx, cmd: HeartbeatCommand): Promise<Outcome<{ lease_until: string }>> {
-  const r = await row<{ lease_until: number }>(tx.db, HEARTBEAT, heartbeatParams(cmd, tx.now));
-  return r ? leaseAnswer(r) : lost(tx, cmd);
-}
 
 // The holder is cleared by the update; the locked old version tells who it was.
 const RELEASE = `UPDATE tasks AS t SET state = 'queued', claimed_by = NULL, lease_until = NULL, claim_session = NULL,

@@ -1,7 +1,7 @@
 /**
  * A claim's ends of both stores, in one transaction each: release, submit and cancel with their note (SPEC §12),
  * a submit's holds (§14) and its entry to the integration queue (§15), as claim-ends.ts decides them. Programs
- * (program.ts) over the store's own code (`ClaimCode`: its fenced heartbeat, release and submit) and the
+ * (program.ts) over the store's own code (`ClaimCode`: its fenced release and submit) and the
  * features' statements (a session's end: session-end.ts); a claim that ends frees its locks (locks-store.ts
  * freeClaimLocks). `claimWritesPort` runs each as one write.
  */
@@ -9,6 +9,7 @@ import type { Task } from '../../core/model.js';
 import type { Outcome, SubmitOutcome, TreeToVerify } from '../../core/ports.js';
 import { CANCEL_SQL, cancel } from './cancel.js';
 import { isOpenState, submitSteps, submitted } from './claim-ends.js';
+import { heartbeat } from './fence.js';
 import { holdAtSubmit } from './holds-store.js';
 import { queueIntegration } from './integration.js';
 import type { IntegrationSql } from './integration-sql.js';
@@ -34,7 +35,6 @@ export const CLAIM_ENDS_COMMON = {
  * frees an ended claim's locks itself), and its statements of a session's end.
  */
 export interface ClaimCode extends Omit<ClaimFilesSql, 'locks'> {
-  heartbeat: InTx<[cmd: Command<'heartbeat'>], Outcome<{ lease_until: string }>>;
   /** The fenced release and submit (a submit may answer that its work tree needs verifying first). */
   release: InTx<[cmd: Command<'release'>], Outcome<{ task: Task }>>;
   submit: InTx<[cmd: Command<'submit'>], Submitted | TreeToVerify>;
@@ -60,7 +60,7 @@ export type ClaimWrites = Pick<ClaimsPort, 'claimTask' | 'heartbeat' | 'release'
 
 export const claimWritesPort = (r: Runner<ClaimEndsSql>): ClaimWrites => ({
   claimTask: (cmd) => r.write((q) => claimWithFiles(q, cmd)),
-  heartbeat: (cmd) => r.write((q) => call(q.sql.heartbeat, cmd)),
+  heartbeat: (cmd) => r.write((q) => heartbeat(q, cmd)),
   release: (cmd) => r.write((q) => releaseWithNote(q, cmd)),
   submit: (cmd) => r.write((q) => submitWithSteps(q, cmd)),
   cancel: (cmd) => r.write((q) => cancelWithNote(q, cmd)),

@@ -12,7 +12,7 @@ import { blockerCompleted, type DepsSql } from './deps.js';
 import { integrationOf } from './integration-rows.js';
 import type { LocksSql } from './locks-sql.js';
 import { freeClaimLocks } from './locks-store.js';
-import { emit, type Prog, type Q } from './program.js';
+import { emit, get, type Prog, type Q } from './program.js';
 import { type TaskRow, toFacts, toTask, treeToVerify } from './rows.js';
 import { taskFinished, taskRequeued } from './task-events.js';
 
@@ -62,6 +62,12 @@ export const submitParams = (cmd: SubmitCommand, now: number) => ({
 /** A fenced write that changed no row: why, from the row as it is now. */
 export const fenceLost = (now: TaskRow | undefined, cmd: FenceCommand, at: number) =>
   explainFenceLoss(now ? toFacts(now) : null, cmd.claim_id, at);
+
+/** The heartbeat, the same statement in both stores: the new lease, or why the fence did not hold. */
+export function* heartbeat(q: Q<unknown>, cmd: HeartbeatCommand): Prog<Outcome<{ lease_until: string }>> {
+  const r = yield* get<{ lease_until: number }>(HEARTBEAT, heartbeatParams(cmd, q.now));
+  return r ? leaseAnswer(r) : fenceLost(yield* get<TaskRow>(CURRENT_ROW, { id: cmd.task_id }), cmd, q.now);
+}
 
 /**
  * A submit that changed no row, from the row as it is now: the work tree to verify first (SPEC §14), the

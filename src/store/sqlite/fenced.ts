@@ -1,7 +1,7 @@
 /**
- * Rule 5, fencing: heartbeat, release and submit each are one UPDATE whose
- * predicate names the current claim and a live lease. A stale claim_id can
- * never change a row; on a miss we only read to explain the loss.
+ * Rule 5, fencing: release and submit each are one UPDATE whose predicate names the current claim and a live
+ * lease (the heartbeat, the same statement in both stores, is shared/fence.ts's). A stale claim_id can never
+ * change a row; on a miss we only read to explain the loss.
  */
 
 import type { Task } from '../../core/model.js';
@@ -11,10 +11,6 @@ import {
   FENCE,
   type FenceWonSql,
   fenceLost,
-  HEARTBEAT,
-  type HeartbeatCommand,
-  heartbeatParams,
-  leaseAnswer,
   releaseWon,
   submitMissed,
   submitParams,
@@ -30,7 +26,6 @@ import { stmt, type Tx } from './tx.js';
 /** SPEC §14: the claim recorded its work tree (shared/rows.ts claimTreeOf): a submit with `unless_tree` stops. */
 const SUBMIT = inSqlite(submitSql('claim_tree_of IS claim_id AND claim_worktree IS NOT NULL'));
 
-const HEARTBEAT_SQL = inSqlite(HEARTBEAT);
 const RELEASE = `UPDATE tasks SET state = 'queued', claimed_by = NULL, lease_until = NULL, claim_session = NULL,
             claim_end = 'released', updated_at = @now, for_agent = COALESCE(@to, for_agent),
             handed_by = CASE WHEN @to IS NULL THEN handed_by ELSE claimed_by END
@@ -42,11 +37,6 @@ const WON: FenceWonSql = { locks: LOCKS_SQL, deps: DEPS_SQL };
 const current = (tx: Tx, id: string) => stmt(tx.db, CURRENT_ROW).get({ id }) as TaskRow | undefined;
 
 const lost = (tx: Tx, cmd: FenceCommand) => fenceLost(current(tx, cmd.task_id), cmd, tx.now);
-
-export function heartbeat(tx: Tx, cmd: HeartbeatCommand): Outcome<{ lease_until: string }> {
-  const row = stmt(tx.db, HEARTBEAT_SQL).get(heartbeatParams(cmd, tx.now)) as { lease_until: number } | undefined;
-  return row ? leaseAnswer(row) : lost(tx, cmd);
-}
 
 /** Ends the claim (its locks go with it, freed by the claim_id of the row as it was). */
 export function release(tx: Tx, cmd: FenceCommand & { to: string | null }): Outcome<{ task: Task }> {
