@@ -1,35 +1,20 @@
 /**
- * Rule 5, fencing: release and submit each are one UPDATE whose predicate names the current claim and a live
- * lease (the heartbeat, the same statement in both stores, is shared/fence.ts's). A stale claim_id can never
- * change a row; on a miss we only read to explain the loss.
+ * Rule 5, fencing: the release is one UPDATE whose predicate names the current claim and a live lease (the
+ * heartbeat and the submit, the same statements in both stores, are shared/fence.ts's). A stale claim_id can
+ * never change a row; on a miss we only read to explain the loss.
  */
 
 import type { Task } from '../../core/model.js';
-import type { FenceCommand, Outcome, SubmitCommand, TreeToVerify } from '../../core/ports.js';
+import type { FenceCommand, Outcome } from '../../core/ports.js';
 import { claimedBefore, type EndedClaimRow } from '../shared/due.js';
-import {
-  CURRENT_ROW,
-  type FenceWonSql,
-  fenceLost,
-  releaseWon,
-  submitMissed,
-  submitParams,
-  submitSql,
-  submitWon,
-} from '../shared/fence.js';
+import { CURRENT_ROW, fenceLost, releaseWon } from '../shared/fence.js';
 import type { TaskRow } from '../shared/rows.js';
-import { DEPS_SQL } from './deps-sql.js';
 import { LOCKS_SQL } from './locks.js';
 import { inTx } from './runner.js';
 import { row } from './sql.js';
 import type { Tx } from './tx.js';
 
-/** SPEC §14: the claim recorded its work tree (shared/rows.ts claimTreeOf): a submit with `unless_tree` stops. */
-const SUBMIT = submitSql('COALESCE(claim_tree_of = claim_id AND claim_worktree IS NOT NULL, false)');
 const FENCE_T = `t.id = @task_id AND t.state = 'claimed' AND t.claim_id = @claim_id AND t.lease_until > @now::bigint`;
-
-/** What a release or submit that won runs next (shared/fence.ts): the claim's end, and its dependents'. */
-const WON: FenceWonSql = { locks: LOCKS_SQL, deps: DEPS_SQL };
 
 export const currentRow = (tx: Tx, id: string) => row<TaskRow>(tx.db, CURRENT_ROW, { id });
 
@@ -49,14 +34,5 @@ export async function release(tx: Tx, cmd: FenceCommand & { to: string | null })
   const r = await row<EndedClaimRow>(tx.db, RELEASE, { ...cmd, now: tx.now });
   if (!r) return lost(tx, cmd);
   const { old_claimed_by, old_claim_session, old_lease_until, ...after } = r;
-  return inTx(tx, WON, (q) => releaseWon(q, claimedBefore(r), after, cmd.to));
-}
-
-export async function submit(
-  tx: Tx,
-  cmd: SubmitCommand,
-): Promise<Outcome<{ task: Task; replayed: boolean }> | TreeToVerify> {
-  const r = await row<TaskRow>(tx.db, SUBMIT, submitParams(cmd, tx.now));
-  if (r) return inTx(tx, WON, (q) => submitWon(q, r, cmd));
-  return submitMissed(await currentRow(tx, cmd.task_id), cmd, tx.now);
+  return inTx(tx, LOCKS_SQL, (q) => releaseWon(q, claimedBefore(r), after, cmd.to));
 }

@@ -1,15 +1,15 @@
 /**
  * A claim's ends of both stores, in one transaction each: release, submit and cancel with their note (SPEC §12),
  * a submit's holds (§14) and its entry to the integration queue (§15), as claim-ends.ts decides them. Programs
- * (program.ts) over the store's own code (`ClaimCode`: its fenced release and submit) and the
+ * (program.ts) over the store's own code (`ClaimCode`: its fenced release) and the
  * features' statements (a session's end: session-end.ts); a claim that ends frees its locks (locks-store.ts
  * freeClaimLocks). `claimWritesPort` runs each as one write.
  */
 import type { Task } from '../../core/model.js';
-import type { Outcome, SubmitOutcome, TreeToVerify } from '../../core/ports.js';
+import type { Outcome, SubmitOutcome } from '../../core/ports.js';
 import { CANCEL_SQL, cancel } from './cancel.js';
 import { isOpenState, submitSteps, submitted } from './claim-ends.js';
-import { heartbeat } from './fence.js';
+import { heartbeat, submit } from './fence.js';
 import { holdAtSubmit } from './holds-store.js';
 import { queueIntegration } from './integration.js';
 import type { IntegrationSql } from './integration-sql.js';
@@ -22,7 +22,6 @@ import { endSession, type SessionSql } from './session-end.js';
 import type { ClaimsPort } from './store-ports.js';
 
 export type Command<K extends keyof ClaimsPort> = Parameters<ClaimsPort[K]>[0];
-type Submitted = Outcome<{ task: Task; replayed: boolean }>;
 
 export const CLAIM_ENDS_COMMON = {
   holder: 'SELECT claimed_by FROM tasks WHERE id = @id AND claim_id = @claim_id',
@@ -37,7 +36,6 @@ export const CLAIM_ENDS_COMMON = {
 export interface ClaimCode extends Omit<ClaimFilesSql, 'locks'> {
   /** The fenced release and submit (a submit may answer that its work tree needs verifying first). */
   release: InTx<[cmd: Command<'release'>], Outcome<{ task: Task }>>;
-  submit: InTx<[cmd: Command<'submit'>], Submitted | TreeToVerify>;
   /** The statements of a session's end (rule 13, session-end.ts). */
   session: SessionSql;
 }
@@ -85,7 +83,7 @@ export function* releaseWithNote(q: Q<ClaimEndsSql>, cmd: Command<'release'>): P
 
 /** The general submit: a note, a change record or holds to take (SPEC §14) come this way. */
 export function* submitWithSteps(q: Q<ClaimEndsSql>, cmd: Command<'submit'>): Prog<SubmitOutcome> {
-  const out = yield* call(q.sql.submit, cmd);
+  const out = yield* submit(as(q, { locks: q.sql.locks, deps: q.sql.integration.tasks }), cmd);
   if (!out.ok && out.reason === 'work_tree') return out;
   const steps = submitSteps(out, cmd);
   if (steps.hold) yield* holdAtSubmit(as(q, q.sql.locks), steps.hold);

@@ -1,9 +1,9 @@
 /**
- * Rule 5, fencing, written once for both stores (`<store>/fenced.ts` run them): the predicate that names the
- * current claim and a live lease, the heartbeat's and the submit's conditional writes in PostgreSQL's text
- * (SQLite's runs them without the casts: sqlite/runner.ts inSqlite), their parameters, and a miss explained
- * from the row as it is now, and what a release or a submit that won does (programs: the claim ends, its
- * event, a completed task's dependents). The statements and their number are each store's as before.
+ * Rule 5, fencing, written once for both stores: the predicate that names the current claim and a live lease
+ * (each store's release adds its own, `<store>/fenced.ts`), the heartbeat and the submit — programs over one
+ * conditional write each, in PostgreSQL's text (SQLite's runner leaves out the casts) — a miss explained from
+ * the row as it is now, and what a release or a submit that won does: the claim ends with its locks, its event,
+ * a completed task's dependents. PostgreSQL's statements and their number are as before.
  */
 import { explainFenceLoss, explainSubmitLoss } from '../../core/board/rules.js';
 import type { Task } from '../../core/model.js';
@@ -25,12 +25,15 @@ export const HEARTBEAT = `UPDATE tasks SET lease_until = @now::bigint + COALESCE
        updated_at = @now::bigint
      WHERE ${FENCE} RETURNING lease_until`;
 
-/** The submit's write; `treeKnown` (the dialect's): the claim recorded its work tree (SPEC §14, rows.ts claimTreeOf). */
-export const submitSql = (treeKnown: string) =>
+/** The submit's write; `treeKnown`: the claim recorded its work tree (SPEC §14, rows.ts claimTreeOf). */
+const submitSql = (treeKnown: string) =>
   `UPDATE tasks SET state = @status, result_status = @status, result = @result, result_hash = @result_hash,
             lease_until = NULL, claim_session = NULL, claim_end = 'submitted', updated_at = @now::bigint,
             change_record = COALESCE(change_record, @change::text)
      WHERE ${FENCE} AND NOT (@unless_tree::boolean AND ${treeKnown}) RETURNING *`;
+
+/** SPEC §14: a submit with `unless_tree` stops when the claim recorded its work tree (NULL-safe in both dialects). */
+const SUBMIT = submitSql('COALESCE(claim_tree_of = claim_id AND claim_worktree IS NOT NULL, false)');
 
 export type HeartbeatCommand = FenceCommand & { lease_ms: number | null };
 
@@ -85,27 +88,27 @@ export function submitMissed(
   return why.ok ? { ok: false, reason: 'not_found' } : why;
 }
 
-/** What a fenced end that won runs in its transaction: the locks' statements and the edges'. */
-export interface FenceWonSql {
+/** What a submit runs in its transaction: the locks' statements (the claim's end) and the edges' (its dependents). */
+export interface SubmitSql {
   locks: LocksSql;
   deps: DepsSql;
 }
 
 /** A release that won: the claim ends (`before`: the row as it was; its locks go with it), with its event. */
 export function* releaseWon(
-  q: Q<FenceWonSql>,
+  q: Q<LocksSql>,
   before: TaskRow,
   after: TaskRow,
   to: string | null,
 ): Prog<Outcome<{ task: Task }>> {
-  yield* freeClaimLocks({ sql: q.sql.locks, now: q.now }, before.claim_id);
+  yield* freeClaimLocks(q, before.claim_id);
   yield* emit(taskRequeued(after, before.claimed_by, to ? 'handoff' : 'released', { to }));
   return { ok: true, task: toTask(after) };
 }
 
 /** A submit that won: the claim ends (its locks go with it), with its event; a completed task's dependents learn. */
 export function* submitWon(
-  q: Q<FenceWonSql>,
+  q: Q<SubmitSql>,
   r: TaskRow,
   cmd: SubmitCommand,
 ): Prog<{ ok: true; task: Task; replayed: false }> {
@@ -114,4 +117,14 @@ export function* submitWon(
   // SPEC §11: work with commits lands when its merge is recorded, not now.
   if (r.state === 'completed') yield* blockerCompleted({ sql: q.sql.deps, now: q.now }, r, integrationOf(cmd) !== null);
   return { ok: true, task: toTask(r), replayed: false };
+}
+
+/** The fenced submit (rule 5): one conditional write; a miss explained from the row as it is now. */
+export function* submit(
+  q: Q<SubmitSql>,
+  cmd: SubmitCommand,
+): Prog<Outcome<{ task: Task; replayed: boolean }> | TreeToVerify> {
+  const r = yield* get<TaskRow>(SUBMIT, submitParams(cmd, q.now));
+  if (r) return yield* submitWon(q, r, cmd);
+  return submitMissed(yield* get<TaskRow>(CURRENT_ROW, { id: cmd.task_id }), cmd, q.now);
 }
