@@ -16,7 +16,7 @@ import {
 } from './database.js';
 import { SESSION_SQL } from './end-session.js';
 import { EventFeed } from './event-feed.js';
-import { release } from './fenced.js';
+import { RELEASE_SQL } from './fenced.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
 import { LOCKS_SQL } from './locks.js';
@@ -39,7 +39,7 @@ const PARTS: StoreParts<PostgresCore> = {
   claimsPort,
   runner,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
-  claims: { claimTask, savepoint, undo, release, session: SESSION_SQL },
+  claims: { claimTask, savepoint, undo, release: RELEASE_SQL, session: SESSION_SQL },
   // One round trip (it runs after every submit): the statement reads the database clock itself.
   endedLocks: (core) => (board) => guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),
 };

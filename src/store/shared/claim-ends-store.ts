@@ -1,7 +1,7 @@
 /**
  * A claim's ends of both stores, in one transaction each: release, submit and cancel with their note (SPEC §12),
  * a submit's holds (§14) and its entry to the integration queue (§15), as claim-ends.ts decides them. Programs
- * (program.ts) over the store's own code (`ClaimCode`: its fenced release) and the
+ * (program.ts) over the store's own code (`ClaimCode`) and the
  * features' statements (a session's end: session-end.ts); a claim that ends frees its locks (locks-store.ts
  * freeClaimLocks). `claimWritesPort` runs each as one write.
  */
@@ -9,7 +9,7 @@ import type { Task } from '../../core/model.js';
 import type { Outcome, SubmitOutcome } from '../../core/ports.js';
 import { CANCEL_SQL, cancel } from './cancel.js';
 import { isOpenState, submitSteps, submitted } from './claim-ends.js';
-import { heartbeat, submit } from './fence.js';
+import { heartbeat, type ReleaseSql, release, submit } from './fence.js';
 import { holdAtSubmit } from './holds-store.js';
 import { queueIntegration } from './integration.js';
 import type { IntegrationSql } from './integration-sql.js';
@@ -17,7 +17,7 @@ import { type ClaimFilesSql, claimWithFiles } from './locks-claim.js';
 import type { LocksSql } from './locks-sql.js';
 import type { MessagesSql } from './messages-sql.js';
 import { withNote } from './notes.js';
-import { call, get, type InTx, type Prog, type Q, type Runner } from './program.js';
+import { call, get, type Prog, type Q, type Runner } from './program.js';
 import { endSession, type SessionSql } from './session-end.js';
 import type { ClaimsPort } from './store-ports.js';
 
@@ -30,12 +30,12 @@ export const CLAIM_ENDS_COMMON = {
 };
 
 /**
- * The store's own code, run in the write's transaction: its claim and savepoint (rule 10), its fenced writes (each
- * frees an ended claim's locks itself), and its statements of a session's end.
+ * The store's own code, run in the write's transaction: its claim and savepoint (rule 10); and its statements of
+ * a release and of a session's end.
  */
 export interface ClaimCode extends Omit<ClaimFilesSql, 'locks'> {
-  /** The fenced release and submit (a submit may answer that its work tree needs verifying first). */
-  release: InTx<[cmd: Command<'release'>], Outcome<{ task: Task }>>;
+  /** The release's statements (fence.ts). */
+  release: ReleaseSql;
   /** The statements of a session's end (rule 13, session-end.ts). */
   session: SessionSql;
 }
@@ -77,7 +77,7 @@ export function* releaseWithNote(q: Q<ClaimEndsSql>, cmd: Command<'release'>): P
     ? ((yield* get<{ claimed_by: string | null }>(q.sql.holder, { id: cmd.task_id, claim_id: cmd.claim_id }))
         ?.claimed_by ?? null)
     : null;
-  const out = yield* call(q.sql.release, cmd);
+  const out = yield* release(q, cmd);
   return yield* withNote(as(q, q.sql.messages), out, cmd.note, holder, 'release', true);
 }
 

@@ -9,6 +9,7 @@ import { explainFenceLoss, explainSubmitLoss } from '../../core/board/rules.js';
 import type { Task } from '../../core/model.js';
 import type { FenceCommand, Outcome, SubmitCommand, TreeToVerify } from '../../core/ports.js';
 import { blockerCompleted, type DepsSql } from './deps.js';
+import type { EndedClaimRow } from './due.js';
 import { integrationOf } from './integration-rows.js';
 import type { LocksSql } from './locks-sql.js';
 import { freeClaimLocks } from './locks-store.js';
@@ -94,15 +95,32 @@ export interface SubmitSql {
   deps: DepsSql;
 }
 
-/** A release that won: the claim ends (`before`: the row as it was; its locks go with it), with its event. */
-export function* releaseWon(
-  q: Q<LocksSql>,
-  before: TaskRow,
-  after: TaskRow,
-  to: string | null,
+/**
+ * A store's release: SQLite reads who held the claim and how until (`before`, old_…), then releases (it holds
+ * the write lock); PostgreSQL's one statement returns them itself from the locked old version (`before` empty).
+ */
+export interface ReleaseSql {
+  before: string;
+  release: string;
+}
+
+type Held = Pick<EndedClaimRow, 'old_claimed_by' | 'old_claim_session' | 'old_lease_until'>;
+
+/**
+ * The fenced release (rule 5), or a handoff to `to`: one conditional write; when it won, the claim ends (its
+ * locks go with it) with its event; a miss is explained from the row as it is now.
+ */
+export function* release(
+  q: Q<{ release: ReleaseSql; locks: LocksSql }>,
+  cmd: FenceCommand & { to: string | null },
 ): Prog<Outcome<{ task: Task }>> {
-  yield* freeClaimLocks(q, before.claim_id);
-  yield* emit(taskRequeued(after, before.claimed_by, to ? 'handoff' : 'released', { to }));
+  const held = yield* get<Held>(q.sql.release.before, { task_id: cmd.task_id });
+  const r = yield* get<TaskRow & Partial<Held>>(q.sql.release.release, { ...cmd, now: q.now });
+  if (!r) return fenceLost(yield* get<TaskRow>(CURRENT_ROW, { id: cmd.task_id }), cmd, q.now);
+  const ended = { ...r, ...held } as EndedClaimRow;
+  const { old_claimed_by, old_claim_session, old_lease_until, ...after } = ended;
+  yield* freeClaimLocks({ sql: q.sql.locks, now: q.now }, ended.claim_id);
+  yield* emit(taskRequeued(after, old_claimed_by, cmd.to ? 'handoff' : 'released', { to: cmd.to }));
   return { ok: true, task: toTask(after) };
 }
 

@@ -6,7 +6,7 @@ import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
 import type { Db, Durability } from './database.js';
 import { SESSION_SQL } from './end-session.js';
-import { release } from './fenced.js';
+import { RELEASE_SQL } from './fenced.js';
 import type { GroupCommitStats } from './group-commit.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
@@ -23,7 +23,7 @@ const PARTS: StoreParts<SqliteCore> = {
   claimsPort,
   runner,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
-  claims: { claimTask, savepoint, undo, release, session: SESSION_SQL },
+  claims: { claimTask, savepoint, undo, release: RELEASE_SQL, session: SESSION_SQL },
   endedLocks: (core) => async (board) => core.read(() => endedLocks(core.db, core.clock.now(), board ?? null)),
 };
 
