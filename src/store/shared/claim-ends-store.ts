@@ -9,6 +9,7 @@ import type { Task } from '../../core/model.js';
 import type { Outcome, SubmitOutcome } from '../../core/ports.js';
 import { CANCEL_SQL, cancel } from './cancel.js';
 import { isOpenState, submitSteps, submitted } from './claim-ends.js';
+import type { DepsSql } from './deps.js';
 import { heartbeat, type ReleaseSql, release, submit } from './fence.js';
 import { holdAtSubmit } from './holds-store.js';
 import { queueIntegration } from './integration.js';
@@ -30,10 +31,10 @@ export const CLAIM_ENDS_COMMON = {
 };
 
 /**
- * The store's own code, run in the write's transaction: its claim and savepoint (rule 10); and its statements of
- * a release and of a session's end.
+ * The store's own code, run in the write's transaction: its savepoint (rule 10); and its statements of a release
+ * and of a session's end.
  */
-export interface ClaimCode extends Omit<ClaimFilesSql, 'locks'> {
+export interface ClaimCode extends Omit<ClaimFilesSql, 'locks' | 'deps'> {
   /** The release's statements (fence.ts). */
   release: ReleaseSql;
   /** The statements of a session's end (rule 13, session-end.ts). */
@@ -42,7 +43,7 @@ export interface ClaimCode extends Omit<ClaimFilesSql, 'locks'> {
 
 /** The statements, and the store's own code. */
 export type ClaimEndsSql = typeof CLAIM_ENDS_COMMON &
-  ClaimCode & { messages: MessagesSql; integration: IntegrationSql; locks: LocksSql };
+  ClaimCode & { messages: MessagesSql; integration: IntegrationSql; locks: LocksSql; deps: DepsSql };
 
 /** A store's table: its integration queue's (which holds the messages'), its locks', and its own code. */
 export const claimEndsSql = (integration: IntegrationSql, locks: LocksSql, code: ClaimCode): ClaimEndsSql => ({
@@ -50,6 +51,7 @@ export const claimEndsSql = (integration: IntegrationSql, locks: LocksSql, code:
   messages: integration.messages,
   integration,
   locks,
+  deps: integration.tasks,
   ...code,
 });
 

@@ -1,14 +1,16 @@
 /**
- * Rule 1, claiming, written once for both stores (`<store>/claim.ts` run it): the conditional write in
- * PostgreSQL's text (SQLite's runs it without the casts: sqlite/runner.ts inSqlite), its parameters, and a lost
- * claim explained from the row as it is now (a program: a blocked task's answer reads its open blockers).
+ * Rule 1, claiming, written once for both stores: the conditional write in PostgreSQL's text (SQLite's runner
+ * leaves out the casts), its parameters, the claim by id (a program; sqlite/claim.ts claims next its own way),
+ * a lost claim explained from the row as it is now (a blocked task's answer reads its open blockers), and
+ * claim-next's loop.
  */
-import { explainClaimLoss } from '../../core/board/rules.js';
+import { claimableBy, explainClaimLoss } from '../../core/board/rules.js';
 import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, ClaimNextCommand, Outcome } from '../../core/ports.js';
 import { type DepsSql, openBlockers } from './deps.js';
-import type { Prog } from './program.js';
+import { emit, get, type Prog, type Q } from './program.js';
 import { type TaskRow, toFacts, toGrant } from './rows.js';
+import { taskClaimed } from './task-events.js';
 
 export const SET_CLAIMED = `SET state = 'claimed', claimed_by = @agent, claim_id = @claim_id, lease_until = @lease_until::bigint,
       attempts = attempts + 1, updated_at = @now::bigint, claim_session = @session_id, claim_lease_ms = @lease_ms,
@@ -29,6 +31,32 @@ export const claimParams = (now: number, cmd: ClaimCommand | ClaimNextCommand) =
   session_id: cmd.session_id,
   now,
 });
+
+/** A claim that won: its event and its grant. */
+export function* claimWon(r: TaskRow): Prog<ClaimGrant> {
+  yield* emit(taskClaimed(r));
+  return toGrant(r, false);
+}
+
+/**
+ * Rule 1, a claim by id: one conditional write; a miss is explained from the row as it is now. Under READ
+ * COMMITTED (PostgreSQL) the holder may have released between our write and that read: the row then looks
+ * claimable, and the write is tried again (a few turns). Under SQLite's one writer that cannot happen.
+ */
+export function* claimById(q: Q<DepsSql>, cmd: ClaimCommand): Prog<Outcome<ClaimGrant>> {
+  for (let turn = 0; ; turn++) {
+    const r = yield* get<TaskRow>(CLAIM_BY_ID, { ...claimParams(q.now, cmd), task_id: cmd.task_id });
+    if (r) return { ok: true, ...(yield* claimWon(r)) };
+    const current = yield* get<TaskRow>('SELECT * FROM tasks WHERE id = @id', { id: cmd.task_id });
+    const requeued =
+      current?.state === 'queued' &&
+      current.expires_at > q.now &&
+      current.blockers_open === 0 &&
+      claimableBy({ for: current.for_agent }, cmd.agent);
+    if (requeued && turn < 5) continue;
+    return yield* claimLost(q.sql, current, cmd.agent, q.now);
+  }
+}
 
 /**
  * A claim that won nothing, from the row as it is now. Rule 2: the holder claiming again gets its existing

@@ -7,14 +7,16 @@
 import type { ClaimGrant, Lock } from '../../core/model.js';
 import type { ClaimCommand, Outcome } from '../../core/ports.js';
 import { newLockId } from '../../core/shared/ids.js';
+import { claimById } from './claim.js';
+import type { DepsSql } from './deps.js';
 import type { LocksSql } from './locks-sql.js';
 import { claimLock, insertLock } from './locks-store.js';
 import { call, type InTx, type Prog, type Q } from './program.js';
 
 export interface ClaimFilesSql {
   locks: LocksSql;
-  /** The store's claim (rule 1). */
-  claimTask: InTx<[cmd: ClaimCommand], Outcome<ClaimGrant>>;
+  /** The edges' statements (a blocked claim names its open blockers). */
+  deps: DepsSql;
   /** Opens the savepoint; answers the mark of the events written so far. */
   savepoint: InTx<[], number>;
   /** Rolls back to the savepoint and forgets the events after `mark`. */
@@ -25,7 +27,7 @@ const summary = (lock: Lock) => ({ lock_id: lock.lock_id, resources: lock.resour
 
 export function* claimWithFiles(q: Q<ClaimFilesSql>, cmd: ClaimCommand): Prog<Outcome<ClaimGrant>> {
   const mark = cmd.files.length > 0 ? yield* call(q.sql.savepoint) : 0;
-  const out = yield* call(q.sql.claimTask, cmd);
+  const out = yield* claimById({ sql: q.sql.deps, now: q.now }, cmd);
   if (!out.ok) return out;
   if (out.reclaimed) {
     // Rule 2: a re-claim returns the existing claim unchanged, with the files it locked.

@@ -1,11 +1,10 @@
 import type { ClaimGrant } from '../../core/model.js';
-import type { ClaimCommand, ClaimNextCommand, Outcome } from '../../core/ports.js';
-import { CLAIM_BY_ID as CLAIM_BY_ID_TEXT, claimLost, claimParams, SET_CLAIMED } from '../shared/claim.js';
+import type { ClaimCommand, ClaimNextCommand } from '../../core/ports.js';
+import { CLAIM_BY_ID as CLAIM_BY_ID_TEXT, claimParams, SET_CLAIMED } from '../shared/claim.js';
 import { type TaskRow, toGrant } from '../shared/rows.js';
 import { taskClaimed } from '../shared/task-events.js';
 import type { Db } from './database.js';
-import { DEPS_SQL } from './deps-sql.js';
-import { inSqlite, runSync } from './runner.js';
+import { inSqlite } from './runner.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 const CLAIM_BY_ID = inSqlite(CLAIM_BY_ID_TEXT);
@@ -45,14 +44,6 @@ const nextParams = (cmd: ClaimNextCommand) => ({
 function won(tx: Tx, row: TaskRow): ClaimGrant {
   appendEvent(tx, taskClaimed(row));
   return toGrant(row, false);
-}
-
-export function claimTask(tx: Tx, cmd: ClaimCommand): Outcome<ClaimGrant> {
-  const row = stmt(tx.db, CLAIM_BY_ID).get({ ...params(tx, cmd), task_id: cmd.task_id }) as TaskRow | undefined;
-  if (row) return { ok: true, ...won(tx, row) };
-  // Lost: learn why from the row as it is now (we still hold the write lock).
-  const current = stmt(tx.db, 'SELECT * FROM tasks WHERE id = ?').get(cmd.task_id) as TaskRow | undefined;
-  return runSync(claimLost(DEPS_SQL, current, cmd.agent, tx.now), tx.db);
 }
 
 /**
