@@ -1,11 +1,10 @@
 import type { ClaimGrant } from '../../core/model.js';
 import type { ClaimCommand, ClaimNextCommand } from '../../core/ports.js';
-import { CLAIM_BY_ID as CLAIM_BY_ID_TEXT, claimParams, SET_CLAIMED } from '../shared/claim.js';
-import { type TaskRow, toGrant } from '../shared/rows.js';
-import { taskClaimed } from '../shared/task-events.js';
+import { CLAIM_BY_ID as CLAIM_BY_ID_TEXT, claimParams, claimWon, SET_CLAIMED } from '../shared/claim.js';
+import type { TaskRow } from '../shared/rows.js';
 import type { Db } from './database.js';
-import { inSqlite } from './runner.js';
-import { appendEvent, stmt, type Tx } from './tx.js';
+import { inSqlite, inTx } from './runner.js';
+import { stmt, type Tx } from './tx.js';
 
 const CLAIM_BY_ID = inSqlite(CLAIM_BY_ID_TEXT);
 
@@ -41,11 +40,6 @@ const nextParams = (cmd: ClaimNextCommand) => ({
   labels: cmd.labels.length ? JSON.stringify(cmd.labels) : null,
 });
 
-function won(tx: Tx, row: TaskRow): ClaimGrant {
-  appendEvent(tx, taskClaimed(row));
-  return toGrant(row, false);
-}
-
 /**
  * Read-only: the task this agent would claim next, if any. Lets an empty claim-next skip the write lock, and a
  * full one claim by id (the primary key) instead of looking again.
@@ -68,5 +62,5 @@ export function claimNext(tx: Tx, cmd: ClaimNextCommand, peeked?: string): Claim
       ? stmt(tx.db, CLAIM_BY_ID).get({ ...params(tx, cmd), task_id: peeked })
       : stmt(tx.db, variant(CLAIM_NEXT, cmd)).get({ ...params(tx, cmd), ...nextParams(cmd) })
   ) as TaskRow | undefined;
-  return row ? won(tx, row) : null;
+  return row ? inTx(tx, null, () => claimWon(row)) : null;
 }
