@@ -12,6 +12,9 @@
  *   the hook input to the daemon, which takes git's looks itself — all they add to the shell command (the raw
  *   floor is the command alone: no hook). extra.git_status_ms: one `git status --untracked-files=all` there,
  *   the work the post hook cannot skip. Target for the shell hooks: ~50 ms added.
+ * Where http_shell_ms goes (issue 34): extra.http_posts_ms, the same two POSTs with `Coord-Guard: off` (the route
+ *   answers before any look: connection, auth, route, answer); extra.git_look_ms, one `git status
+ *   --untracked-files=no` (the walk of every tracked file's lstat that each of the two looks does).
  * extra.paired_ratio: the hook's median over the median of a bare `node -e 0` run right after each hook run.
  * target: ≤ 1.3× the bare hook.
  */
@@ -116,10 +119,15 @@ export default defineScenario({
         }
         // Claude Code's http hooks: no process, the daemon looks itself (a fresh connection per POST, as Claude's).
         const key = hookKeyOf(d.token);
-        const post = async (event: string, call: string) => {
+        const post = async (event: string, call: string, guard = '') => {
           const res = await fetch(d.url + hookPath('claude', event), {
             method: 'POST',
-            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', connection: 'close' },
+            headers: {
+              authorization: `Bearer ${key}`,
+              'content-type': 'application/json',
+              connection: 'close',
+              ...(guard ? { 'coord-guard': guard } : {}),
+            },
             body: JSON.stringify({ session_id: 'bench-session', cwd: big, tool_name: 'Bash', tool_use_id: call }),
           });
           if (res.status !== 200) throw new Error(`${event}: HTTP ${res.status} ${await res.text()}`);
@@ -127,6 +135,20 @@ export default defineScenario({
         };
         const http: number[] = [];
         const git: number[] = [];
+        const posts: number[] = [];
+        const look: number[] = [];
+        const status = (untracked: string) => {
+          const g0 = performance.now();
+          execFileSync(
+            'git',
+            ['--no-optional-locks', 'status', '--porcelain=v2', '-z', `--untracked-files=${untracked}`],
+            {
+              cwd: big,
+              stdio: 'ignore',
+            },
+          );
+          return performance.now() - g0;
+        };
         for (let i = 0; i < pick(5, 10); i++) {
           const t0 = performance.now();
           await post('pre-shell', `http-${i}`);
@@ -135,12 +157,12 @@ export default defineScenario({
           const t2 = performance.now();
           await post('post-shell', `http-${i}`);
           http.push(t1 - t0 + (performance.now() - t2));
-          const g0 = performance.now();
-          execFileSync('git', ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--untracked-files=all'], {
-            cwd: big,
-            stdio: 'ignore',
-          });
-          git.push(performance.now() - g0);
+          git.push(status('all'));
+          look.push(status('no'));
+          const p0 = performance.now();
+          await post('pre-shell', `off-${i}`, 'off');
+          await post('post-shell', `off-${i}`, 'off');
+          posts.push(performance.now() - p0);
         }
         return {
           value: median(xs),
@@ -151,6 +173,8 @@ export default defineScenario({
             shell_ms: median(sh),
             http_shell_ms: median(http),
             git_status_ms: median(git),
+            http_posts_ms: median(posts),
+            git_look_ms: median(look),
           },
         };
       } finally {
