@@ -8,7 +8,7 @@
  * Timed on each side: from the command's start to its end with every task merged into main (checked).
  * The daemon (coord) and the plan are set up before the clock starts, as a person's would be.
  *
- *   { dir, how: 'coord' | 'floor', tasks, parallel } → ms for the whole plan
+ *   { dir, how: 'coord' | 'floor', tasks, parallel, trace? } → ms for the whole plan (trace: its timeline on stderr)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -27,12 +27,17 @@ interface Args {
   how: 'coord' | 'floor';
   tasks: number;
   parallel: number;
+  /** Print the run's timeline to stderr: each model request (its task, its step) and each `coord run` log line. */
+  trace?: boolean;
 }
 
 export const runPlan = (a: Args): Promise<number> => runChild<number>(FILE, a, { timeoutMs: 900_000 });
 
 const COORD_BIN = join(REPO_ROOT, 'bin', 'coord.js');
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+
+/** The command's stderr lines as they came (for `trace`). */
+const logged: [number, string][] = [];
 
 /** Runs a command to its end; rejects with its output when it fails. */
 function runToEnd(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
@@ -43,6 +48,7 @@ function runToEnd(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessE
       out = (out + d).slice(-4000);
     });
     child.stderr.on('data', (d) => {
+      for (const line of String(d).split('\n')) if (line.trim()) logged.push([Date.now(), line.slice(0, 140)]);
       out = (out + d).slice(-4000);
     });
     child.once('error', reject);
@@ -94,10 +100,11 @@ childMain<Args>(FILE, async (a) => {
   const numbers = Array.from({ length: a.tasks }, (_, i) => i + 1);
   try {
     let ms: number;
+    let t0 = 0;
     if (a.how === 'floor') {
       fake.scriptBy(taskOf, Object.fromEntries(numbers.map((n) => [`f${n}`, script(`${repo}.wt/${n}`, n, null)])));
       writeFileSync(join(a.dir, 'task.sh'), FLOOR_TASK);
-      const t0 = Date.now();
+      t0 = Date.now();
       await runToEnd(
         'sh',
         ['-c', `printf '%s\\n' ${numbers.join(' ')} | xargs -P ${a.parallel} -n 1 sh "${join(a.dir, 'task.sh')}"`],
@@ -128,7 +135,7 @@ childMain<Args>(FILE, async (a) => {
             }),
           ),
         );
-        const t0 = Date.now();
+        t0 = Date.now();
         await runToEnd(
           process.execPath,
           [COORD_BIN, 'run', '--agents', `claude:${a.parallel}`, '--once', '--integrate', '--retries', '0'],
@@ -142,6 +149,16 @@ childMain<Args>(FILE, async (a) => {
     }
     // Every task's file is in main, or the round measured nothing.
     for (const n of numbers) git(repo, 'cat-file', '-e', `main:src/t${n}.ts`);
+    if (a.trace) {
+      const rows = logged.concat(
+        fake.requests.map((r) => [
+          r.at,
+          `model: ${taskOf(JSON.stringify(r.body)) ?? '-'} ${JSON.stringify(r.step ?? '').slice(0, 60)}`,
+        ]),
+      );
+      rows.sort((x, y) => x[0] - y[0]);
+      for (const [at, line] of rows) process.stderr.write(`${String(at - t0).padStart(6)} ms  ${line}\n`);
+    }
     return ms;
   } finally {
     await fake.close();

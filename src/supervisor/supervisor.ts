@@ -57,16 +57,14 @@ export class Supervisor {
     this.wake();
   }
 
-  /**
-   * The integrator has a result for `taskId` (it merged it): its agent submitted, said now if not said yet, so the
-   * log reads "submitted" before "merged" even while the agent is still finishing its last words.
-   */
+  /** The integrator has a result for `taskId`: its agent submitted (said before "merged"); the loop looks again. */
   submitSeen(taskId: string): void {
     for (const l of this.live.values()) {
       if (l.run.task_id !== taskId || l.announced) continue;
       l.announced = true;
       this.o.log(`#${taskId} ${l.run.agent} submitted`);
     }
+    this.wake();
   }
 
   /** Runs until stopped (or, with --once, until nothing is ready, running, paused or waiting for a retry). */
@@ -83,8 +81,9 @@ export class Supervisor {
       }
       // Nothing to launch now: wait for a task to become ready (the daemon's long poll answers the moment one
       // does) where a slot is free — and look again at once when it answers, even empty (a task posted just
-      // after it would otherwise wait for this loop's second) — else for an agent to end.
-      if ((await this.claimWaiting()) !== 'no slot') continue;
+      // after it would otherwise wait for this loop's second) — else for an agent to end. --once waits for an
+      // agent's end or a merge (submitSeen) only: a long poll there held the run's end by up to a second.
+      if (!this.o.once && (await this.claimWaiting()) !== 'no slot') continue;
       await new Promise<void>((r) => {
         const t = setTimeout(r, 1000);
         this.wake = () => {
