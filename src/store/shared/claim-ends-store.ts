@@ -85,7 +85,7 @@ export function* releaseWithNote(q: Q<ClaimEndsSql>, cmd: Command<'release'>): P
 
 /** The general submit: a note, a change record or holds to take (SPEC §14) come this way. */
 export function* submitWithSteps(q: Q<ClaimEndsSql>, cmd: Command<'submit'>): Prog<SubmitOutcome> {
-  const out = yield* submit(as(q, { locks: q.sql.locks, deps: q.sql.integration.tasks }), cmd);
+  const out = yield* submit(as(q, { locks: q.sql.locks, deps: q.sql.deps }), cmd);
   if (!out.ok && out.reason === 'work_tree') return out;
   const steps = submitSteps(out, cmd);
   if (steps.hold) yield* holdAtSubmit(as(q, q.sql.locks), steps.hold);

@@ -1,10 +1,11 @@
 /**
  * Rule 13 written once for both stores: a session's owner is gone (its `coord mcp` process died or its HTTP
  * session closed). In one transaction its claims go back to the queue — each with its event, its locks going
- * with it (rule 10) — and its plain locks are freed, at once, not when their leases would have run out. A program (program.ts) over each store's statements (`<store>/end-session.ts`):
- * SQLite reads the session's claims, then requeues them (it holds the write lock, so the two cannot race);
- * PostgreSQL requeues them by predicate in one statement that returns each as it was (the locked old version),
- * so a claim of the session that ended meanwhile is simply not matched.
+ * with it (rule 10) — and its plain locks are freed, at once, not when their leases would have run out. A
+ * program (program.ts) over each store's statements (`<store>/end-session.ts`): SQLite reads the session's
+ * claims, then requeues them (it holds the write lock, so the two cannot race); PostgreSQL requeues them by
+ * predicate in one statement that returns each as it was (the locked old version), so a claim of the session
+ * that ended meanwhile is simply not matched.
  */
 import type { SessionEnded } from '../../core/ports.js';
 import { claimedBefore, type EndedClaimRow } from './due.js';
@@ -20,9 +21,6 @@ export interface SessionSql {
   requeue: string;
 }
 
-/** The session's locks, plain or a claim's: what the answer names as released. */
-const SESSION_LOCKS = 'SELECT lock_id FROM locks WHERE session_id = @session ORDER BY lock_id';
-
 /** The statements of the session's claims and of the locks. */
 export interface SessionEndSql {
   session: SessionSql;
@@ -31,7 +29,8 @@ export interface SessionEndSql {
 
 export function* endSession(q: Q<SessionEndSql>, sessionId: string): Prog<SessionEnded> {
   const params = { session: sessionId, now: q.now };
-  const locks = yield* all<{ lock_id: string }>(SESSION_LOCKS, params);
+  // The session's locks, plain or a claim's: what the answer names as released.
+  const locks = yield* all<{ lock_id: string }>(q.sql.locks.bySession, { session_id: sessionId });
   const ended = yield* all<Omit<EndedClaimRow, 'old_claim_session'>>(q.sql.session.claims, params);
   yield* run(q.sql.session.requeue, params);
   ended.sort((a, b) => a.id.localeCompare(b.id));
