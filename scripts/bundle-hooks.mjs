@@ -17,6 +17,7 @@ try {
   process.exit(0);
 }
 rmSync('dist/hook-bundle', { recursive: true, force: true });
+rmSync('dist/mcp-bundle', { recursive: true, force: true });
 await esbuild.build({
   entryPoints: ['dist/hooks/main.js'],
   bundle: true,
@@ -57,3 +58,20 @@ if (heavy.length > 0) {
   );
   process.exit(1);
 }
+
+// `coord mcp` (the relay an agent's client starts and waits for before its first model request, SPEC §18 "coord
+// run"): the same one-file CommonJS form, dist/mcp-bundle/main.cjs, run by src/main.ts and bin/coord-hook.cjs
+// when at least as new as dist/cli/mcp-main.js: ~35 ms less to `initialize` answered here than its ~60 ES
+// modules (the lazily imported help path, commander included, stays lazy inside it).
+await esbuild.build({
+  entryPoints: ['dist/cli/mcp-main.js'],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  outfile: 'dist/mcp-bundle/main.cjs',
+  logLevel: 'warning',
+  define: { 'import.meta.url': '__mcpBundleUrl' },
+  banner: { js: 'const __mcpBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+});

@@ -20,23 +20,29 @@ if (command !== 'hook' && command !== 'prime')
       if (e.code === 'EPIPE') process.exit(0);
       throw e;
     });
+/** A one-file bundle of the build is used when it is at least as new as the module tsc emitted for its entry. */
+function fresh(bundle: string, entry: string): boolean {
+  const mtime = (path: string) => statSync(new URL(path, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  return mtime(bundle) > 0 && mtime(bundle) >= mtime(entry);
+}
 if (command === 'serve') (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1 --no-turbofan');
 
 // Hooks run on every edit: dispatched before the CLI (commander, zod, the operations) is loaded.
 if (command === 'hook' || command === 'prime') {
   // The build's one-file bundle of the hooks (scripts/bundle-hooks.mjs; CommonJS, required: read and compiled at
   // once, not through the ES module loader's steps), unless older than what tsc emitted.
-  const bundle = new URL('./hook-bundle/main.cjs', import.meta.url);
-  const mtime = (u: URL) => statSync(u, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  const fresh = mtime(bundle) >= mtime(new URL('./hooks/main.js', import.meta.url)) && mtime(bundle) > 0;
   type Hooks = typeof import('./hooks/main.js');
-  const { main } = fresh
+  const { main } = fresh('./hook-bundle/main.cjs', './hooks/main.js')
     ? (createRequire(import.meta.url)('./hook-bundle/main.cjs') as Hooks)
     : ((await import('./hooks/main.js')) as Hooks);
   await main(process.argv.slice(2));
 } else if (command === 'mcp') {
-  // `coord mcp` loads only the relay (cli/mcp-main.ts): an agent waits for it to answer initialize.
-  const { main } = await import('./cli/mcp-main.js');
+  // `coord mcp` loads only the relay (cli/mcp-main.ts): an agent waits for it to answer initialize. The build's
+  // one-file bundle of it (scripts/bundle-hooks.mjs) when it is at least as new as what tsc emitted.
+  type Mcp = typeof import('./cli/mcp-main.js');
+  const { main } = fresh('./mcp-bundle/main.cjs', './cli/mcp-main.js')
+    ? (createRequire(import.meta.url)('./mcp-bundle/main.cjs') as Mcp)
+    : ((await import('./cli/mcp-main.js')) as Mcp);
   await main(process.argv);
 } else if (command === '--version' || command === '-V') {
   // Nothing but the version: not even the CLI parser (issue 26: coord --version within 1.5× of node -e 0).

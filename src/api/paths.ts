@@ -38,4 +38,10 @@ export const taskPath = (taskId: string): string => `${PATHS.tasks}/${seg(taskId
 export const artifactPath = (taskId: string, artifactId: string): string =>
   `${taskPath(taskId)}/artifacts/${seg(artifactId)}`;
 export const hookPath = (client: string, event: string): string => `/v1/hooks/${seg(client)}/${seg(event)}`;
+
+/** A daemon's hook routes at `origin` and its hook key: what a client's `http` hooks are given (SPEC §10). */
+export const hookSite = (origin: string, key: string) => ({
+  url: (client: string, event: string) => `${origin.replace(/\/+$/, '')}${hookPath(client, event)}`,
+  key,
+});
 export const lockRenewPath = (lockId: string): string => `${PATHS.locks}/${seg(lockId)}/renew`;

@@ -77,17 +77,22 @@ const claudeHeadless: HeadlessProfile = {
       ...(matcher ? { matcher } : {}),
       hooks: [{ type: 'command', command: s.hook(event), timeout: TIMEOUT_S }],
     });
+    // The shell hooks post to the daemon (no process per Bash call) when it is known and the hook key can go in a
+    // file of this launch's own (0600, removed after the run): never in the arguments, which any local user reads.
+    const site = s.configDir ? s.httpHook : undefined;
+    const shell = (event: ClientEvent) =>
+      site
+        ? { matcher: SHELL.join('|'), hooks: [httpShellHook(site, event, s.mark(event))] }
+        : command(event, SHELL.join('|'));
     const settings = {
       hooks: {
-        PreToolUse: [
-          { matcher: EDIT.join('|'), hooks: [nativePreEdit(s.mark('pre-edit'))] },
-          command('pre-shell', SHELL.join('|')),
-        ],
-        PostToolUse: [command('post-shell', SHELL.join('|'))],
+        PreToolUse: [{ matcher: EDIT.join('|'), hooks: [nativePreEdit(s.mark('pre-edit'))] }, shell('pre-shell')],
+        PostToolUse: [shell('post-shell')],
         SessionStart: [command('session-start')],
         Stop: [command('stop')],
       },
     };
+    const settingsFile = site && s.configDir ? join(s.configDir, 'settings.json') : undefined;
     const mcp = { mcpServers: { coord: { type: 'stdio', command: s.mcp.command, args: s.mcp.args, env: {} } } };
     const mode = s.permissionMode ?? 'acceptEdits';
     return {
@@ -101,7 +106,7 @@ const claudeHeadless: HeadlessProfile = {
         JSON.stringify(mcp),
         '--strict-mcp-config',
         '--settings',
-        JSON.stringify(settings),
+        settingsFile ?? JSON.stringify(settings),
         '--permission-mode',
         mode,
         ...(s.permissionMode === undefined
@@ -111,6 +116,7 @@ const claudeHeadless: HeadlessProfile = {
         ...(s.resume === undefined ? [] : ['--resume', s.resume]),
       ],
       env: {},
+      files: settingsFile ? [{ path: settingsFile, content: JSON.stringify(settings) }] : [],
     };
   },
   read(line) {

@@ -202,6 +202,8 @@ export interface HeadlessSpec {
   configDir?: string | undefined;
   /** coord's hook for an event as an argument vector (for a plugin that starts it without a shell). */
   hookArgv?(event: ClientEvent): string[];
+  /** The daemon's hook URL per event and its hook key, for `http` hooks (written only inside `configDir`). */
+  httpHook?: { url(event: ClientEvent): string; key: string } | undefined;
   /** The file URL of a plugin module coord ships (`dist/plugins/<name>.js`). */
   pluginModule?(name: 'opencode'): string;
   /** coord's variables of this agent (COORD_AGENT, COORD_CLAIM, …), for a client that does not pass its environment on to MCP servers. */

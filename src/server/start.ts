@@ -127,6 +127,7 @@ export async function startDaemon(
           log,
           config.stateDir,
           config.run,
+          { url, token },
         )
       : null;
     // Rule 13: a session whose process died (its flock dropped) frees its claims and locks now.

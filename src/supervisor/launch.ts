@@ -40,7 +40,8 @@ export function launchAgent(o: SupervisorOptions, r: LaunchRequest): AgentProces
     coordEnv: env,
     scratch,
     cwd: l.run.worktree,
-    mcp: { command: c.node, args: [c.bin, 'mcp', '--client', l.run.client, ...c.stateArgs] },
+    // The relay through the CommonJS entry (bin/coord-hook.cjs): its one-file bundle, no ES module loader.
+    mcp: { command: c.node, args: [c.hookBin, 'mcp', '--client', l.run.client, ...c.stateArgs] },
     hook: (event) => hookArgv(event).map(shellQuote).join(' '),
     mark: (event) => markOf(event, l.run.client),
     permissionMode: o.permissionMode?.[l.run.client] ?? o.permissionMode?.['*'],
@@ -49,6 +50,10 @@ export function launchAgent(o: SupervisorOptions, r: LaunchRequest): AgentProces
     gitCommonDir: o.commonDir,
     configDir,
     hookArgv,
+    httpHook: c.hookSite && {
+      url: (event: ClientEvent) => c.hookSite?.url(l.run.client, event) ?? '',
+      key: c.hookSite.key,
+    },
     pluginModule: (name) => pluginModuleOf(c.bin, name),
   });
   for (const f of launch.files ?? []) {

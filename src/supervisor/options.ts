@@ -13,6 +13,11 @@ export interface CoordLaunch {
   bin: string;
   hookBin: string;
   stateArgs: string[];
+  /**
+   * The daemon's URL and hook key, for a client whose headless hooks can post to it (`type: http`, SPEC §10):
+   * no process per shell call. Absent: command hooks.
+   */
+  hookSite?: { url(client: string, event: string): string; key: string } | undefined;
 }
 
 export interface SupervisorOptions {

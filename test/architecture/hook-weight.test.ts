@@ -80,9 +80,10 @@ test('src/main.ts loads the CLI only for commands that are not hooks', () => {
   const main = readFileSync(join(SRC, 'main.ts'), 'utf8');
   assert.deepEqual(
     eagerImportsOf(join(SRC, 'main.ts')).filter((s) => !s.startsWith('node:')),
-    // The build's hook bundle (scripts/bundle-hooks.mjs), required only for `coord hook` when it is there.
-    ['./hook-bundle/main.cjs'],
-    'main.ts imports nothing statically but Node built-ins (node:v8 for the daemon) and the hook bundle',
+    // The build's hook and relay bundles (scripts/bundle-hooks.mjs), required only for `coord hook` and
+    // `coord mcp` when they are there.
+    ['./hook-bundle/main.cjs', './mcp-bundle/main.cjs'],
+    'main.ts imports nothing statically but Node built-ins (node:v8 for the daemon) and the two bundles',
   );
   assert.match(main, /command === 'hook' \|\| command === 'prime'/);
 });

@@ -34,8 +34,8 @@ export const ALLOWED: Record<string, string[]> = {
   cli: ['cli', 'client', 'state-dir', 'core', 'api', 'git', 'clients', 'supervisor'],
   hooks: ['hooks', 'client', 'state-dir', 'core', 'api', 'git', 'clients'],
   // The entry point dispatches: it loads the hooks, the CLI or the version lazily (LAZY), so a hook loads no
-  // CLI parser and `coord --version` nothing at all; the build's hook bundle is required as it is.
-  'main.ts': ['hook-bundle'],
+  // CLI parser and `coord --version` nothing at all; the build's hook and `coord mcp` bundles are required as they are.
+  'main.ts': ['hook-bundle', 'mcp-bundle'],
 };
 
 /**

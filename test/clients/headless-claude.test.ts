@@ -40,3 +40,48 @@ describe("Claude Code's headless stream", () => {
     assert.deepEqual(h.read('Loading…'), []);
   });
 });
+
+describe("Claude Code's headless launch", () => {
+  const spec = {
+    prompt: 'coord task #t1',
+    cwd: '/repo.worktrees/t1',
+    mcp: { command: '/usr/bin/node', args: ['/coord/bin/coord-hook.cjs', 'mcp', '--client', 'claude'] },
+    hook: (event: string) => `/usr/bin/node /coord/bin/coord-hook.cjs hook ${event} --client claude`,
+    mark: (event: string) => `hook ${event} --client claude`,
+    gitCommonDir: '/repo/.git',
+    coordEnv: { COORD_AGENT: 'claude#1' },
+    scratch: '/state/run/claude_1',
+  };
+  const site = { url: (event: string) => `http://127.0.0.1:7777/v1/hooks/claude/${event}`, key: 'sekrit-hook-key' };
+
+  it("with the daemon's hook site the shell hooks post to it, and the hook key is in a file of the launch only, never an argument", () => {
+    const launch = h.launch({ ...spec, configDir: '/tmp/coord-run-x', httpHook: site });
+    assert.ok(!launch.args.some((a) => a.includes(site.key)), 'the hook key is in the arguments');
+    const at = launch.args.indexOf('--settings');
+    assert.equal(launch.args[at + 1], '/tmp/coord-run-x/settings.json');
+    const file = launch.files?.find((f) => f.path === '/tmp/coord-run-x/settings.json');
+    assert.ok(file, 'the settings file is written');
+    const settings = JSON.parse(file.content);
+    for (const [event, name] of [
+      ['PreToolUse', 'pre-shell'],
+      ['PostToolUse', 'post-shell'],
+    ] as const) {
+      const bash = settings.hooks[event].find((g: { matcher?: string }) => g.matcher === 'Bash');
+      assert.equal(bash.hooks[0].type, 'http');
+      assert.equal(bash.hooks[0].url, site.url(name));
+      assert.equal(bash.hooks[0].headers.Authorization, `Bearer ${site.key}`);
+    }
+    // The edit hook stays the session's own MCP server's; session start and stop stay commands.
+    assert.equal(settings.hooks.PreToolUse[0].hooks[0].type, 'mcp_tool');
+    assert.equal(settings.hooks.Stop[0].hooks[0].type, 'command');
+  });
+
+  it('without a hook site (or a folder of its own) the shell hooks are commands, given in the arguments', () => {
+    for (const launch of [h.launch(spec), h.launch({ ...spec, httpHook: site })]) {
+      assert.ok(!launch.args.some((a) => a.includes(site.key)));
+      const settings = JSON.parse(launch.args[launch.args.indexOf('--settings') + 1] ?? '');
+      assert.equal(settings.hooks.PostToolUse[0].hooks[0].type, 'command');
+      assert.deepEqual(launch.files ?? [], []);
+    }
+  });
+});

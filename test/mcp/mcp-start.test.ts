@@ -19,6 +19,7 @@ const RECORDER = join(ROOT, 'test/support/load-recorder.mjs');
 interface Loads {
   modules: string[];
   builtins: string[];
+  cjs: string[];
 }
 
 /** Spawns `coord mcp <args>` under the load recorder, sends `lines`, and collects every answer until stdin closes. */
@@ -94,8 +95,17 @@ describe('coord mcp start-up', () => {
     assert.deepEqual([...tools].sort(), [...SPEC_TOOLS].sort());
 
     // Named by source: the CLI runs from dist/ when the build is current (test/support/daemon.ts).
-    const modules = loads.modules.map((u) => u.replace(`file://${ROOT}`, '').replace(/^dist\/(.*)\.js$/, 'src/$1.ts'));
-    assert.ok(modules.includes('src/cli/mcp-main.ts'), 'the fast path ran');
+    // The build's one-file relay bundle (scripts/bundle-hooks.mjs) is required, so what it loads is CommonJS.
+    const modules = [...loads.modules, ...loads.cjs].map((u) =>
+      u
+        .replace(`file://${ROOT}`, '')
+        .replace(ROOT, '')
+        .replace(/^dist\/(.*)\.js$/, 'src/$1.ts'),
+    );
+    assert.ok(
+      modules.includes('src/cli/mcp-main.ts') || modules.includes('dist/mcp-bundle/main.cjs'),
+      'the fast path ran',
+    );
     // src/api/paths.ts is the contract's URLs as plain strings, made for light clients: it imports nothing.
     const heavy = modules.filter((m) =>
       /node_modules\/(commander|zod|@modelcontextprotocol|fastify|pino)\/|^src\/(server|store)\/|^src\/api\/(?!paths\.ts$)|^src\/core\/(schemas|operations?|ops\/)/.test(

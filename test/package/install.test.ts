@@ -64,6 +64,7 @@ describe('the installed package', () => {
     assert.ok(files.includes('bin/coord.js'));
     assert.ok(files.includes('bin/coord-hook.cjs'), 'the hooks entry setup writes');
     assert.ok(files.includes('dist/hook-bundle/main.cjs'), 'the one-file hook bundle');
+    assert.ok(files.includes('dist/mcp-bundle/main.cjs'), 'the one-file `coord mcp` relay bundle');
     assert.ok(files.includes('LICENSE'));
     assert.ok(files.includes('README.md'));
     assert.ok(files.some((f) => f.startsWith('docs/')));

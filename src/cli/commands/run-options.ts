@@ -7,10 +7,13 @@ import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { hookSite } from '../../api/paths.js';
 import { CoordError } from '../../core/errors.js';
 import { operations } from '../../core/operations.js';
 import { defaultTarget, repositoryOf } from '../../git/integrate-target.js';
 import { runGit } from '../../git/run-git.js';
+import { hookKeyOf, readToken } from '../../state-dir/token.js';
+import type { CoordLaunch } from '../../supervisor/options.js';
 import { realDir } from '../../supervisor/supervisor.js';
 import type { CommonFlags, Invocation } from '../common.js';
 
@@ -154,5 +157,15 @@ export function coordCommand(inv: Invocation, flags: RunFlags) {
     bin: realDir(BIN),
     hookBin: existsSync(HOOK_BIN) ? realpathSync(HOOK_BIN) : realDir(BIN),
     stateArgs: pinned ? ['--state', resolve(pinned)] : ['--state', inv.stateDir],
+    hookSite: hookSiteOf(inv.client.url, inv.stateDir),
   };
+}
+
+/** The daemon's hook routes and its hook key (derived from its token), or none when the token cannot be read. */
+function hookSiteOf(url: string, stateDir: string): CoordLaunch['hookSite'] {
+  try {
+    return hookSite(url, hookKeyOf(readToken(stateDir)));
+  } catch {
+    return undefined;
+  }
 }

@@ -16,6 +16,8 @@ import { shortTree } from '../worktrees/holds.js';
 
 /** A snapshot older than this is refreshed in the background; the decision reads it meanwhile. */
 const FRESH_MS = 2000;
+/** How many work trees' looks run at once. */
+const LOOKS_AT_ONCE = 4;
 
 interface TreePending {
   branch: string | null;
@@ -63,9 +65,14 @@ async function compute(ctx: Ctx, board: string): Promise<void> {
     listed.map((t) => t.path),
     repo.target,
   );
+  // The trees are looked at a few at a time (each look is git processes): a decision that waits for this look
+  // waits for the slowest few, not for their sum.
   const trees = new Map<string, TreePending>();
-  for (const t of listed)
-    trees.set(t.path, { branch: t.branch, paths: (await git.pending(t.path, repo.target)).paths });
+  for (let i = 0; i < listed.length; i += LOOKS_AT_ONCE) {
+    const some = listed.slice(i, i + LOOKS_AT_ONCE);
+    const looked = await Promise.all(some.map((t) => git.pending(t.path, repo.target)));
+    some.forEach((t, k) => trees.set(t.path, { branch: t.branch, paths: looked[k]?.paths ?? [] }));
+  }
   recordPending(ctx, board, trees, startedAt, { repo: repo.repo, target: repo.target, value });
 }
 

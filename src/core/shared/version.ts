@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 
-const pkgUrl = [new URL('../../../package.json', import.meta.url), new URL('../package.json', import.meta.url)];
+const pkgUrl = ['../../../package.json', '../../package.json', '../package.json'].map(
+  (p) => new URL(p, import.meta.url),
+);
 
-/** The package version, read once (works from src/ under tsx and from dist/). */
+/** The package version, read once (works from src/ under tsx, from dist/ and from dist/'s one-file bundles). */
 export const VERSION: string = (() => {
   for (const url of pkgUrl) {
     try {

@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
+import { hookSite } from '../../api/paths.js';
 import { invoke } from '../../core/invoke.js';
 import type { ClaimGrant, Task } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
@@ -16,6 +17,7 @@ import { parseAgentsSpec } from '../../core/runs/supervision.js';
 import { defaultTarget, repositoryOf } from '../../git/integrate-target.js';
 import { runGit } from '../../git/run-git.js';
 import { boardForRepo } from '../../state-dir/board-name.js';
+import { hookKeyOf } from '../../state-dir/token.js';
 import type { SupervisorBoard } from '../../supervisor/board.js';
 import { headlessProfiles } from '../../supervisor/profiles.js';
 import { defaultWorktrees, Supervisor } from '../../supervisor/supervisor.js';
@@ -49,6 +51,7 @@ export async function superviseInDaemon(
   log: Logger,
   stateDir: string,
   cfg: DaemonRunConfig,
+  site: { url: string; token: string },
 ): Promise<() => Promise<void>> {
   const agents = parseAgentsSpec(cfg.agents);
   const profiles = headlessProfiles(
@@ -87,6 +90,7 @@ export async function superviseInDaemon(
       bin: realpathSync(BIN),
       hookBin: existsSync(HOOK_BIN) ? realpathSync(HOOK_BIN) : realpathSync(BIN),
       stateArgs: ['--state', stateDir],
+      hookSite: hookSite(site.url, hookKeyOf(site.token)),
     },
     scratchDir: join(stateDir, 'run'),
     env: process.env,
