@@ -59,3 +59,45 @@ test('the first edit after idle warns about a path a person committed in another
     ),
   );
 });
+
+/** GitRepos whose `pending` looks wait while the gate is shut: a decision that waits for git cannot answer. */
+class GatedGit extends GitRepos {
+  private opened: Promise<void> = Promise.resolve();
+  open: () => void = () => {};
+  shut(): void {
+    this.opened = new Promise((resolve) => {
+      this.open = resolve;
+    });
+  }
+  override async pending(tree: string, target: string) {
+    await this.opened;
+    return super.pending(tree, target);
+  }
+}
+
+test("an agent's own commit does not make its next edit wait for git: what the other work trees would bring is unchanged", {
+  timeout: 60_000,
+}, async () => {
+  const h = await harness(makeSqliteStore);
+  const gated = new GatedGit(() => h.clock.now());
+  const ctx: Ctx = { ...h.ctx, git: gated };
+  const repo = repoWithWorktrees(2);
+  const [wtA = '', wtB = ''] = repo.linked;
+  writeFileSync(join(wtB, 'src/q.ts'), 'export const q = 1;\n');
+  git(wtB, 'add', '.');
+  git(wtB, 'commit', '-qm', 'q by a person');
+  const edit = (path: string) => invoke(decideEdit, ctx, { agent: 'alice', paths: [path], worktree: wtA });
+  assert.match((await edit('src/q.ts')).warning ?? 'no warning', /^coord warning: src\/q\.ts in worktree/);
+
+  // alice commits in her own work tree; git's looks are held: her next edit answers from what was kept.
+  writeFileSync(join(wtA, 'src/a2.ts'), 'export const a2 = 1;\n');
+  git(wtA, 'add', '.');
+  git(wtA, 'commit', '-qm', 'a2 by alice');
+  gated.shut();
+  try {
+    const next = await edit('src/q.ts');
+    assert.match(next.warning ?? 'no warning', /^coord warning: src\/q\.ts in worktree/);
+  } finally {
+    gated.open();
+  }
+});

@@ -18,7 +18,7 @@ import {
   WorktreesOutput,
 } from '../worktrees/change-schemas.js';
 import { ACTIVE_WINDOW_MS } from './agents.js';
-import { recordPending } from './pending-elsewhere.js';
+import { recordPending, stampOf } from './pending-elsewhere.js';
 import { explicitTree, tieBoard } from './worktree-context.js';
 
 const ChangesQuery = z.object({
@@ -49,15 +49,12 @@ async function pendingTrees(ctx: Ctx, board: string, worktree: string | undefine
   const trees = (await git.worktrees(repo.repo)).filter((t) => !t.prunable);
   const now = ctx.clock.now();
   // Stamped before git looks (pending-elsewhere.ts): a commit meanwhile makes the next decision look again.
-  const stamp = {
-    repo: repo.repo,
-    target: repo.target,
-    value: git.refsStamp(
-      repo.repo,
-      trees.map((t) => t.path),
-      repo.target,
-    ),
-  };
+  const stamp = stampOf(
+    git,
+    repo.repo,
+    repo.target,
+    trees.map((t) => t.path),
+  );
   const seen = await ctx.store.agentTrees(board, now - WORKING_MS);
   const claims = (await ctx.store.activity({ board, since_ms: WORKING_MS })).claims;
   const all = new Map<string, string[]>();

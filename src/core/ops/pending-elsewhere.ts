@@ -12,6 +12,7 @@
 
 import { type OverlapIndex, overlapIndex } from '../edits/paths.js';
 import type { Ctx } from '../operation.js';
+import type { GitPort } from '../worktrees/git-port.js';
 import { shortTree } from '../worktrees/holds.js';
 
 /** A snapshot older than this is refreshed in the background; the decision reads it meanwhile. */
@@ -30,8 +31,29 @@ export interface PendingSnapshot {
   at: number;
   trees: Map<string, TreePending>;
   refreshing: Promise<void> | null;
-  /** The refs stamp taken before the look (GitPort.refsStamp): a different one now means it is stale. */
-  stamp?: { repo: string; target: string; value: string } | undefined;
+  /** The refs stamps taken before the look (stampOf): a different one now means it is stale. */
+  stamp?: PendingStamp | undefined;
+}
+
+/**
+ * GitPort.refsStamp of what every tree shares (packed-refs, the list of work trees, the target's ref) and of
+ * each tree on its own: a decision in one work tree is stale only when what the others would bring moved —
+ * its own commit (HEAD, index, branch) changes nothing it is warned about.
+ */
+export interface PendingStamp {
+  repo: string;
+  target: string;
+  shared: string;
+  trees: Map<string, string>;
+}
+
+export function stampOf(git: GitPort, repo: string, target: string, trees: readonly string[]): PendingStamp {
+  return {
+    repo,
+    target,
+    shared: git.refsStamp(repo, [], target),
+    trees: new Map(trees.map((t) => [t, git.refsStamp(repo, [t], target)])),
+  };
 }
 
 /** Per board, in the daemon's memory (ctx.presence). */
@@ -60,20 +82,23 @@ async function compute(ctx: Ctx, board: string): Promise<void> {
   const startedAt = ctx.clock.now();
   const listed = (await git.worktrees(repo.repo)).filter((w) => !w.prunable);
   // Stamped before git looks: whatever is committed while it looks makes the stamp differ next time.
-  const value = git.refsStamp(
+  const stamp = stampOf(
+    git,
     repo.repo,
-    listed.map((t) => t.path),
     repo.target,
+    listed.map((t) => t.path),
   );
   // The trees are looked at a few at a time (each look is git processes): a decision that waits for this look
   // waits for the slowest few, not for their sum.
   const trees = new Map<string, TreePending>();
   for (let i = 0; i < listed.length; i += LOOKS_AT_ONCE) {
     const some = listed.slice(i, i + LOOKS_AT_ONCE);
-    const looked = await Promise.all(some.map((t) => git.pending(t.path, repo.target)));
-    some.forEach((t, k) => trees.set(t.path, { branch: t.branch, paths: looked[k]?.paths ?? [] }));
+    const looked = await Promise.all(
+      some.map(async (t) => ({ t, paths: (await git.pending(t.path, repo.target)).paths })),
+    );
+    for (const { t, paths } of looked) trees.set(t.path, { branch: t.branch, paths });
   }
-  recordPending(ctx, board, trees, startedAt, { repo: repo.repo, target: repo.target, value });
+  recordPending(ctx, board, trees, startedAt, stamp);
 }
 
 function refresh(ctx: Ctx, board: string): Promise<void> {
@@ -91,10 +116,18 @@ function refresh(ctx: Ctx, board: string): Promise<void> {
   return p;
 }
 
-/** Whether refs, HEADs or indexes moved since the snapshot's look (a snapshot `changes` recorded has no stamp). */
-function stale(ctx: Ctx, s: PendingSnapshot): boolean {
-  if (!ctx.git || !s.stamp) return false;
-  return ctx.git.refsStamp(s.stamp.repo, [...s.trees.keys()], s.stamp.target) !== s.stamp.value;
+/**
+ * Whether refs, HEADs or indexes moved since the snapshot's look, in what a decision in `worktree` is warned
+ * about: the shared refs or another tree (a snapshot `changes` recorded without a stamp is never stale).
+ */
+function stale(ctx: Ctx, s: PendingSnapshot, worktree: string): boolean {
+  const git = ctx.git;
+  const stamp = s.stamp;
+  if (!git || !stamp) return false;
+  if (git.refsStamp(stamp.repo, [], stamp.target) !== stamp.shared) return true;
+  for (const [tree, value] of stamp.trees)
+    if (tree !== worktree && git.refsStamp(stamp.repo, [tree], stamp.target) !== value) return true;
+  return false;
 }
 
 /**
@@ -110,13 +143,14 @@ export async function pendingElsewhere(
   if (!ctx.git || !worktree) return null;
   const m = boardSnapshots(ctx);
   let s = m.get(board);
-  if (!s || s.at === 0 || stale(ctx, s)) {
+  if (!s || s.at === 0 || stale(ctx, s, worktree)) {
     // The board's first decision, or something was committed, merged, reset or checked out since the last look
-    // (a person's commit, a merge into the target): this decision waits for git rather than warn from a stale
-    // look. The stamp is file stats only, so a decision pays for git only when refs moved.
+    // (a person's commit, a merge into the target) in another work tree: this decision waits for git rather than
+    // warn from a stale look. The stamp is file stats only, so a decision pays for git only when refs moved;
+    // its own tree's commits leave it be (they are refreshed in the background like uncommitted edits).
     await refresh(ctx, board);
     s = m.get(board);
-  } else if (ctx.clock.now() - s.at > FRESH_MS) {
+  } else if (ctx.clock.now() - s.at > FRESH_MS || stale(ctx, s, '')) {
     // Uncommitted edits leave no trace in the refs: looked at again in the background while the decision reads it.
     void refresh(ctx, board);
   }
