@@ -88,7 +88,9 @@ const claudeHeadless: HeadlessProfile = {
       hooks: {
         PreToolUse: [{ matcher: EDIT.join('|'), hooks: [nativePreEdit(s.mark('pre-edit'))] }, shell('pre-shell')],
         PostToolUse: [shell('post-shell')],
-        SessionStart: [command('session-start')],
+        // The first prompt already says what prime would at start-up (the task, its work tree, port and contract;
+        // a fresh agent has no mail yet): prime runs when the session resumes (after a pause), clears or compacts.
+        SessionStart: [command('session-start', 'resume|clear|compact')],
         Stop: [command('stop')],
       },
     };

@@ -74,6 +74,8 @@ describe("Claude Code's headless launch", () => {
     // The edit hook stays the session's own MCP server's; session start and stop stay commands.
     assert.equal(settings.hooks.PreToolUse[0].hooks[0].type, 'mcp_tool');
     assert.equal(settings.hooks.Stop[0].hooks[0].type, 'command');
+    // The first prompt says what prime would at start-up: prime runs on a resumed, cleared or compacted session.
+    assert.equal(settings.hooks.SessionStart[0].matcher, 'resume|clear|compact');
   });
 
   it('without a hook site (or a folder of its own) the shell hooks are commands, given in the arguments', () => {
