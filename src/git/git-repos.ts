@@ -144,23 +144,27 @@ export class GitRepos implements GitPort {
     target: string,
   ): Promise<{ record: ChangeRecord; uncommitted: string[] }> {
     this.invalidate(tree);
-    const at = await this.locate(tree);
+    // The looks that do not depend on each other run at once (a submit waits for this record).
+    const [at, tip] = await Promise.all([this.locate(tree), branchTip(tree, target)]);
     const head = at?.head;
     if (!at || !head) throw new Error(`${tree} is not a git work tree with a commit`);
-    const tip = await branchTip(tree, target);
-    const base = tip ? await mergeBase(tree, tip, head) : null;
+    const baseLook = tip ? mergeBase(tree, tip, head) : Promise.resolve(null);
+    // What the target gained since the claim began (for the check below), looked at meanwhile.
+    const sinceClaim = claimHead && tip ? commitsBetween(tree, claimHead, tip) : null;
+    sinceClaim?.catch(() => {});
     // The task's own work: since the claim began, else since the merge base.
-    const from = claimHead ?? base;
-    let [commits, paths, lines, dirty] = await Promise.all([
+    const from = claimHead ?? (await baseLook);
+    let [commits, paths, lines, dirty, base] = await Promise.all([
       from === head ? Promise.resolve([]) : commitsBetween(tree, from, head),
       from ? changedPaths(tree, from, head) : Promise.resolve([]),
       from ? lineCounts(tree, from, head) : Promise.resolve({ insertions: 0, deletions: 0 }),
       uncommitted(tree),
+      baseLook,
     ]);
     // SPEC §15: a claim that merged the target meanwhile (a follow-up resolving a conflict) counts only
     // the commits since its claim that are not in the target — not the other agents' work it brought in.
-    if (claimHead && tip && commits.length > 0) {
-      const inTarget = new Set((await commitsBetween(tree, claimHead, tip)).map((c) => c.sha));
+    if (sinceClaim && claimHead && tip && commits.length > 0) {
+      const inTarget = new Set((await sinceClaim).map((c) => c.sha));
       if (commits.some((c) => inTarget.has(c.sha))) {
         commits = commits.filter((c) => !inTarget.has(c.sha));
         const own = await ownWork(tree, claimHead, head, tip);
