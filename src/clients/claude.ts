@@ -48,7 +48,12 @@ const nativePreEdit = (mark: string) => ({
  * connection or a timeout is a hook failure, and `onFailure` stays `continue` (the default): with coord down
  * the command runs and is not checked, as with a command hook.
  */
-const httpShellHook = (site: { url(event: ClientEvent): string; key: string }, event: ClientEvent, mark: string) => ({
+const HTTP_STATUS: Partial<Record<ClientEvent, string>> = {
+  'pre-shell': 'noting the work tree',
+  'post-shell': 'checking what the command changed',
+  stop: 'looking for news before stopping',
+};
+const httpHook = (site: { url(event: ClientEvent): string; key: string }, event: ClientEvent, mark: string) => ({
   type: 'http',
   url: site.url(event),
   headers: {
@@ -59,7 +64,7 @@ const httpShellHook = (site: { url(event: ClientEvent): string; key: string }, e
   },
   allowedEnvVars: ['COORD_AGENT', 'COORD_BOARD', 'COORD_GUARD'],
   timeout: TIMEOUT_S,
-  statusMessage: `coord: ${event === 'pre-shell' ? 'noting the work tree' : 'checking what the command changed'} (${mark})`,
+  statusMessage: `coord: ${HTTP_STATUS[event] ?? 'checking'} (${mark})`,
 });
 
 /**
@@ -77,12 +82,13 @@ const claudeHeadless: HeadlessProfile = {
       ...(matcher ? { matcher } : {}),
       hooks: [{ type: 'command', command: s.hook(event), timeout: TIMEOUT_S }],
     });
-    // The shell hooks post to the daemon (no process per Bash call) when it is known and the hook key can go in a
-    // file of this launch's own (0600, removed after the run): never in the arguments, which any local user reads.
+    // The shell and stop hooks post to the daemon (no process per Bash call or stop) when it is known and the hook
+    // key can go in a file of this launch's own (0600, removed after the run): never in the arguments, which any
+    // local user reads.
     const site = s.configDir ? s.httpHook : undefined;
     const shell = (event: ClientEvent) =>
       site
-        ? { matcher: SHELL.join('|'), hooks: [httpShellHook(site, event, s.mark(event))] }
+        ? { matcher: SHELL.join('|'), hooks: [httpHook(site, event, s.mark(event))] }
         : command(event, SHELL.join('|'));
     const settings = {
       hooks: {
@@ -91,7 +97,8 @@ const claudeHeadless: HeadlessProfile = {
         // The first prompt already says what prime would at start-up (the task, its work tree, port and contract;
         // a fresh agent has no mail yet): prime runs when the session resumes (after a pause), clears or compacts.
         SessionStart: [command('session-start', 'resume|clear|compact')],
-        Stop: [command('stop')],
+        // The daemon answers the stop hook itself too (the same rule as the command hook: news holds the stop once).
+        Stop: [site ? { hooks: [httpHook(site, 'stop', s.mark('stop'))] } : command('stop')],
       },
     };
     const settingsFile = site && s.configDir ? join(s.configDir, 'settings.json') : undefined;
@@ -170,7 +177,7 @@ export const claude: ClientProfile = {
       const site = s.httpHook;
       const shell = (event: ClientEvent) =>
         site
-          ? { matcher: SHELL.join('|'), hooks: [httpShellHook(site, event, s.mark(event))] }
+          ? { matcher: SHELL.join('|'), hooks: [httpHook(site, event, s.mark(event))] }
           : group(event, SHELL.join('|'));
       return [
         user

@@ -97,6 +97,7 @@ export async function startDaemon(
       logger: log,
       mcp,
       durability: config.durability,
+      stateDir: config.stateDir,
       site,
     });
     // fastify logs its own "Server listening at" line: the daemon says it once, below, with the state and store.

@@ -71,9 +71,10 @@ describe("Claude Code's headless launch", () => {
       assert.equal(bash.hooks[0].url, site.url(name));
       assert.equal(bash.hooks[0].headers.Authorization, `Bearer ${site.key}`);
     }
-    // The edit hook stays the session's own MCP server's; session start and stop stay commands.
+    // The edit hook stays the session's own MCP server's; the stop hook posts too; session start stays a command.
     assert.equal(settings.hooks.PreToolUse[0].hooks[0].type, 'mcp_tool');
-    assert.equal(settings.hooks.Stop[0].hooks[0].type, 'command');
+    assert.equal(settings.hooks.Stop[0].hooks[0].type, 'http');
+    assert.equal(settings.hooks.Stop[0].hooks[0].url, site.url('stop'));
     // The first prompt says what prime would at start-up: prime runs on a resumed, cleared or compacted session.
     assert.equal(settings.hooks.SessionStart[0].matcher, 'resume|clear|compact');
   });

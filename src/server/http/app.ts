@@ -41,6 +41,8 @@ export interface HttpOptions {
   durability?: 'full' | 'normal';
   /** `--public-url` (SPEC §16): the OAuth edge is served, and requests through the URL reach only it and /mcp. */
   site?: PublicSite | undefined;
+  /** The state directory: where the stop hook's record of the tasks shown lives (state-dir/shown-tasks.ts). */
+  stateDir?: string | undefined;
   /** Rate limits of the OAuth edge (tests pass small ones); per minute by default. */
   oauthLimits?: OAuthEdge['limits'];
 }
@@ -157,7 +159,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
     });
   }
   registerArtifactRoutes(app, opts.ctx);
-  registerHookRoutes(app, opts.ctx);
+  registerHookRoutes(app, opts.ctx, { stateDir: opts.stateDir });
   registerInboxRoute(app, opts.ctx);
   registerEventsRoute(app, opts.ctx);
   registerDashboard(app);

@@ -1,7 +1,8 @@
 /**
  * A client's own `http` hook (SPEC §10 "the client's cheapest hook"): Claude Code and Qwen Code post the hook
  * input to `POST /v1/hooks/:client/:event` — no process starts per call — and read the answer as the hook's
- * JSON output (`pre-shell`, `post-shell`; `resume`, SPEC §19, for Qwen Code's UserPromptSubmit). This route only
+ * JSON output (`pre-shell`, `post-shell`; `resume`, SPEC §19, for Qwen Code's UserPromptSubmit; `stop`, SPEC
+ * §12, for `coord run`'s Claude Code). This route only
  * reads who and where from the input and the headers setup wrote, and puts core's answer in the client's words
  * (its profile's hook contract); the shell check's looks are the server's (../shell-check.ts), its rules core's
  * (shell-edits.ts).
@@ -21,12 +22,18 @@ import { type ClientKind, isClientKind, profileOf } from '../../clients/index.js
 import type { ClientEvent } from '../../clients/profile.js';
 import { commandText, namedTrees } from '../../core/edits/shell-edits.js';
 import { CoordError } from '../../core/errors.js';
+import { invoke } from '../../core/invoke.js';
+import { messageLine } from '../../core/messages/message-text.js';
+import { STOP_MAX_MESSAGES, stopNews } from '../../core/messages/stop-news.js';
+import { DEFAULT_BOARD } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
+import { operations } from '../../core/operations.js';
 import { agentOfKey } from '../../core/shared/agent-name.js';
 import { boardForRepo, findWorkTree, otherWorkTrees } from '../../state-dir/board-name.js';
+import { markTasksShown, shownTasks } from '../../state-dir/shown-tasks.js';
 import { type ShellCall, ShellLooks } from '../shell-check.js';
 
-const EVENTS: ReadonlySet<string> = new Set(['pre-shell', 'post-shell', 'resume']);
+const EVENTS: ReadonlySet<string> = new Set(['pre-shell', 'post-shell', 'resume', 'stop']);
 
 /** Whether the daemon's own user owns the work tree's folder (always true where there are no uids). */
 function ownWorkTree(root: string): boolean {
@@ -74,7 +81,52 @@ function resume(ctx: Ctx, client: ClientKind, input: Record<string, unknown>, he
   ctx.presence.wait({ agent, board: '', message: null, at: 0 });
 }
 
-export function registerHookRoutes(app: FastifyInstance, ctx: Ctx, looks = new ShellLooks()): void {
+/** Who the hook's session is (its client's session id named as the MCP server names it), on which board. */
+function sessionAgent(client: ClientKind, input: Record<string, unknown>, headers: IncomingHttpHeaders) {
+  const session = text(input[profileOf(client).identity.hookField ?? 'session_id']) ?? text(input.session_id);
+  if (!session) return null;
+  const agent = agentOfKey(client, `${client}:${session}`, header(headers['coord-agent']) || undefined).agent;
+  const cwd = text(input.cwd);
+  const tree = cwd ? findWorkTree(cwd) : null;
+  return { agent, board: header(headers['coord-board']) || (tree ? boardForRepo(tree.home) : DEFAULT_BOARD) };
+}
+
+/**
+ * SPEC §10, §12: the agent would stop. Its turn ended (whatever it waited for was answered); news it has not
+ * seen — a message never shown (recorded `via: stop` now), a task for it alone — holds the stop once, as the
+ * command hook does (hooks/stop.ts; the rule is core/messages/stop-news.ts). Null: let it stop.
+ */
+async function stopNewsFor(
+  ctx: Ctx,
+  client: ClientKind,
+  input: Record<string, unknown>,
+  headers: IncomingHttpHeaders,
+  stateDir: string | undefined,
+): Promise<string | null> {
+  const who = sessionAgent(client, input, headers);
+  if (!who) return null;
+  await invoke(operations.agentWaiting, ctx, { ...who, waiting: null }).catch(() => null);
+  if (header(headers['coord-guard']).toLowerCase() === 'off' || input.stop_hook_active === true) return null;
+  // First the messages: the inbox would record them as shown `via: inbox`, and they would never be news here.
+  const mail = await invoke(operations.pendingMessages, ctx, { ...who, via: 'stop', limit: STOP_MAX_MESSAGES });
+  const inbox = await invoke(operations.inbox, ctx, who);
+  const now = ctx.clock.now();
+  const news = stopNews({
+    agent: who.agent,
+    mail: { lines: mail.messages.map((m) => messageLine(m, now)), unread: mail.unread },
+    tasks: inbox.tasks,
+    seen: stateDir ? shownTasks(stateDir, who.agent, who.board) : new Set(),
+  });
+  if (stateDir) markTasksShown(stateDir, who.agent, who.board, news.shown);
+  return news.reason;
+}
+
+export function registerHookRoutes(
+  app: FastifyInstance,
+  ctx: Ctx,
+  opts: { stateDir?: string | undefined } = {},
+  looks = new ShellLooks(),
+): void {
   app.post(PATHS.hook, async (req, reply) => {
     const { client, event } = req.params as { client: string; event: string };
     if (!isClientKind(client) || !EVENTS.has(event))
@@ -92,6 +144,10 @@ export function registerHookRoutes(app: FastifyInstance, ctx: Ctx, looks = new S
     if (event === 'resume') {
       resume(ctx, client, input, req.headers);
       return answer({ stdout: '{}' });
+    }
+    if (event === 'stop') {
+      const reason = await stopNewsFor(ctx, client, input, req.headers, opts.stateDir);
+      return answer(reason === null ? { stdout: '{}' } : profile.hooks.keepGoing(reason, 'stop'));
     }
     const call = mode === 'off' ? null : shellCall(client, input, req.headers);
     if (!call) return answer({ stdout: '{}' });
