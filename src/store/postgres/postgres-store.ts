@@ -1,7 +1,6 @@
 import type { Store } from '../../core/ports.js';
 import type { Clock } from '../../core/shared/clock.js';
 import { ComposedStore, type StoreParts } from '../shared/composed-store.js';
-import { savepoint, undo } from './claim-with-files.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
 import {
@@ -38,7 +37,7 @@ const PARTS: StoreParts<PostgresCore> = {
   claimsPort,
   runner,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
-  claims: { savepoint, undo, release: RELEASE_SQL, session: SESSION_SQL },
+  claims: { release: RELEASE_SQL, session: SESSION_SQL },
   // One round trip (it runs after every submit): the statement reads the database clock itself.
   endedLocks: (core) => (board) => guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),
 };

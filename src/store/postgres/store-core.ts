@@ -66,7 +66,7 @@ export class PostgresCore extends StoreCore {
     let broken: Error | boolean | undefined;
     try {
       const probe = await begin(client, 'BEGIN', this.clockNow());
-      const tx: Tx = { db: client, now: probe.now, pending: [], moved: 0 };
+      const tx: Tx = { db: client, now: probe.now, events: [], moved: 0 };
       if (probe.due) tx.moved = await moveDue(tx, LOCKS_SQL);
       const result = await fn(tx);
       return { result, events: await commit(tx) };

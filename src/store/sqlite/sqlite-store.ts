@@ -1,6 +1,5 @@
 import type { Store } from '../../core/ports.js';
 import { ComposedStore, type StoreParts } from '../shared/composed-store.js';
-import { savepoint, undo } from './claim-with-files.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
 import type { Db, Durability } from './database.js';
@@ -22,7 +21,7 @@ const PARTS: StoreParts<SqliteCore> = {
   claimsPort,
   runner,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
-  claims: { savepoint, undo, release: RELEASE_SQL, session: SESSION_SQL },
+  claims: { release: RELEASE_SQL, session: SESSION_SQL },
   endedLocks: (core) => async (board) => core.read(() => endedLocks(core.db, core.clock.now(), board ?? null)),
 };
 

@@ -47,7 +47,7 @@ export class SqliteCore extends StoreCore {
     // Each batch moves due rows first (lazy expiry, SPEC §2), once for all its writes; their events are heard
     // once the batch committed.
     this.group = new GroupCommit(this.db, this.clock, (now) => {
-      const tx: Tx = { db: this.db, now, events: [] };
+      const tx: Tx = { db: this.db, now, events: [], moved: 0 };
       const moved = anyDue(this.db, now) ? moveDue(tx, LOCKS_SQL) : 0;
       return { moved, after: () => this.publish(tx.events) };
     });
@@ -67,7 +67,7 @@ export class SqliteCore extends StoreCore {
       let result: T;
       this.group.enqueue({
         run: (now, opened) => {
-          tx = { db: this.db, now, events: [], dueMoved: opened.moved };
+          tx = { db: this.db, now, events: [], moved: opened.moved };
           result = fn(tx);
         },
         committed: () => {
