@@ -20,7 +20,7 @@ import { INTEGRATION_SQL } from './integration-sql.js';
 import { LOCKS_SQL } from './locks.js';
 import { guarded } from './pg-errors.js';
 import { lastSeq } from './read.js';
-import { runner } from './runner.js';
+import { inTx } from './runner.js';
 import { PostgresCore } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
 
@@ -31,11 +31,11 @@ export interface PostgresStoreOptions extends ConnectionOptions {
   eventPollMs?: number | undefined;
 }
 
-/** The PostgreSQL store's own ports, runner and tables (shared/composed-store.ts composes them). */
+/** The PostgreSQL store's own ports, its program in a write, and its tables (shared/composed-store.ts composes them). */
 const PARTS: StoreParts<PostgresCore> = {
   tasksPort,
   claimsPort,
-  runner,
+  inTx,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
   claims: { release: RELEASE_SQL, session: SESSION_SQL },
   // One round trip (it runs after every submit): the statement reads the database clock itself.

@@ -2,9 +2,9 @@
  * A feature's logic written once for both stores: a generator that yields the statements it needs and gets
  * their answers back. The statements' text comes from the store's own table for the feature
  * (`<store>/<feature>-sql.ts`, typed here by the feature's `…Sql` type), with `@name` parameters in both
- * dialects; an empty text is a statement the dialect does without. Each store runs a program with its runner
- * (`<store>/runner.ts`): SQLite synchronously inside its (synchronous) transaction, PostgreSQL asynchronously
- * in its transaction. Parameters are numbers, strings, null, booleans and lists of strings (SQLite gets a
+ * dialects; an empty text is a statement the dialect does without. A feature's runner (composed-store.ts,
+ * over the store's core) runs a program with the store's `<store>/runner.ts`: SQLite synchronously inside its
+ * (synchronous) transaction, PostgreSQL asynchronously in its transaction. Parameters are numbers, strings, null, booleans and lists of strings (SQLite gets a
  * boolean as 1 or 0 and a list as JSON text, read with json_each; PostgreSQL gets them as they are).
  */
 import type { NewEvent } from './new-event.js';
@@ -29,7 +29,7 @@ export interface Q<S> {
   readonly now: number;
 }
 
-/** How a store runs a feature's programs (`<store>/runner.ts`). */
+/** How a feature's programs run (composed-store.ts builds it over the store's core and `<store>/runner.ts`). */
 export interface Runner<S> {
   /** One write transaction (the store's `write`): due rows moved first, events heard after the commit. */
   write<T>(prog: (q: Q<S>) => Prog<T>): Promise<T>;

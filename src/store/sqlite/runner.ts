@@ -2,9 +2,8 @@
  * Runs the programs of store/shared/ (program.ts) on SQLite: synchronously, in the caller's turn — inside the
  * write's better-sqlite3 transaction, which must stay synchronous — each statement prepared once per connection.
  */
-import { answerWithout, isStatement, type Prog, type Q, type Runner, type Step } from '../shared/program.js';
+import { answerWithout, isStatement, type Prog, type Q, type Step } from '../shared/program.js';
 import type { Db } from './database.js';
-import type { SqliteCore } from './store-core.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 // What SQLite does without: PostgreSQL's casts, and its row locks (SQLite has one writer at a time).
@@ -52,10 +51,3 @@ export function runSync<T>(prog: Prog<T>, db: Db, tx?: Tx): T {
 /** A program in a write transaction the caller already runs in (another feature's code). */
 export const inTx = <S, T>(tx: Tx, sql: S, prog: (q: Q<S>) => Prog<T>): T =>
   runSync(prog({ sql, now: tx.now }), tx.db, tx);
-
-/** A feature's runner over the store's core, with the feature's statements in SQLite's dialect. */
-export const runner = <S>(s: SqliteCore, sql: S): Runner<S> => ({
-  write: (prog) => s.write((tx) => inTx(tx, sql, prog)),
-  read: async (prog) => s.read(() => runSync(prog(sql), s.db)),
-  now: async () => s.clock.now(),
-});
