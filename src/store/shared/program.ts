@@ -65,13 +65,34 @@ export function* emit(event: NewEvent): Prog<void> {
 /** A step that runs a statement in the store's dialect (a non-empty text). */
 export type StatementStep = Extract<Step, { op: 'get' | 'all' | 'run' }>;
 
-export const isStatement = (s: Step): s is StatementStep => s.op !== 'call' && s.op !== 'event' && s.text !== '';
+const isStatement = (s: Step): s is StatementStep => s.op !== 'call' && s.op !== 'event' && s.text !== '';
 
 /**
- * The answer of a step that runs no statement, the same in both runners: a call of the store's code, an event
- * appended to the write (with the store's `appendEvent`), or a statement the dialect does without (empty text).
+ * Runs a program to its end, the same in both runners (`<store>/runner.ts`): a statement is answered by the
+ * store's `statement`; any other step is a call of the store's code, an event appended to the write (`tx`, with
+ * the store's `appendEvent`), or a statement the dialect does without (empty text). An answer that is a promise
+ * (PostgreSQL's) is awaited and the rest runs after it; with plain answers (SQLite's, whose transaction must stay
+ * synchronous) the program runs to its end in the caller's turn and its value is returned as it is.
  */
-export function answerWithout<Tx>(s: Step, tx: Tx | undefined, appendEvent: (tx: Tx, e: NewEvent) => void): unknown {
+export function drive<T, Tx>(
+  prog: Prog<T>,
+  tx: Tx | undefined,
+  appendEvent: (tx: Tx, e: NewEvent) => void,
+  statement: (s: StatementStep) => unknown,
+): T | Promise<T> {
+  const answer = (s: Step): unknown => (isStatement(s) ? statement(s) : answerWithout(s, tx, appendEvent));
+  const from = (next: IteratorResult<Step, T>): T | Promise<T> => {
+    while (!next.done) {
+      const a = answer(next.value);
+      if (a instanceof Promise) return a.then((v) => from(prog.next(v)));
+      next = prog.next(a);
+    }
+    return next.value;
+  };
+  return from(prog.next());
+}
+
+function answerWithout<Tx>(s: Step, tx: Tx | undefined, appendEvent: (tx: Tx, e: NewEvent) => void): unknown {
   if (s.op === 'call') return s.fn(inWrite(tx, 'a call') as never, ...s.args);
   if (s.op === 'event') return appendEvent(inWrite(tx, 'an event'), s.event);
   return s.op === 'all' ? [] : s.op === 'run' ? 0 : undefined;

@@ -2,7 +2,7 @@
  * Runs the programs of store/shared/ (program.ts) on SQLite: synchronously, in the caller's turn — inside the
  * write's better-sqlite3 transaction, which must stay synchronous — each statement prepared once per connection.
  */
-import { answerWithout, isStatement, type Prog, type Q, type Step } from '../shared/program.js';
+import { drive, type Prog, type Q, type StatementStep } from '../shared/program.js';
 import type { Db } from './database.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
@@ -32,8 +32,8 @@ function bindable(params: object): object {
   return out ?? params;
 }
 
-function answer(db: Db, s: Step, tx: Tx | undefined): unknown {
-  if (!isStatement(s)) return answerWithout(s, tx, appendEvent);
+/** A statement as SQLite runs it: prepared once per connection, synchronously. */
+function answer(db: Db, s: StatementStep): unknown {
   const statement = stmt(db, inSqlite(s.text));
   const params = bindable(s.params);
   if (s.op === 'get') return statement.get(params);
@@ -41,11 +41,9 @@ function answer(db: Db, s: Step, tx: Tx | undefined): unknown {
   return statement.run(params).changes;
 }
 
-/** Runs a program to its end; `tx` when it writes (its events go there). */
+/** Runs a program to its end in the caller's turn (every answer is plain); `tx` when it writes (its events go there). */
 export function runSync<T>(prog: Prog<T>, db: Db, tx?: Tx): T {
-  let next = prog.next();
-  while (!next.done) next = prog.next(answer(db, next.value, tx));
-  return next.value;
+  return drive(prog, tx, appendEvent, (s) => answer(db, s)) as T;
 }
 
 /** A program in a write transaction the caller already runs in (another feature's code). */
