@@ -6,10 +6,11 @@ import pg from 'pg';
 import { migratedPgSchema, PG_SCHEMA_FILE } from '../../scripts/dump-pg-schema.js';
 import { operations as op } from '../../src/core/operations.js';
 import { ManualClock } from '../../src/core/shared/clock.js';
-import { clientConfig, migrations } from '../../src/store/postgres/database.js';
+import { clientConfig } from '../../src/store/postgres/database.js';
 import { probeSql, sweepProbeSql } from '../../src/store/postgres/due.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { rows } from '../../src/store/postgres/sql.js';
+import { storeMigrations } from '../../src/store/shared/migrations.js';
 import { waitFor } from '../live/helpers.js';
 import { type Harness, harness } from '../support/ctx.js';
 import { type PgServer, startPostgres } from '../support/postgres.js';
@@ -32,7 +33,7 @@ describe('postgres: migrations', () => {
   });
 
   test('four stores opening one fresh database at once (as four daemons starting together would) apply each numbered migration exactly once', async () => {
-    const versions = migrations().map((m) => m.version);
+    const versions = storeMigrations('postgres').map((m) => m.version);
     assert.deepEqual(
       versions,
       versions.map((_, i) => i + 1),

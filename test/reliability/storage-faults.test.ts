@@ -13,7 +13,8 @@ import { createInterface } from 'node:readline';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { operations as op } from '../../src/core/operations.js';
-import { migrations, openDatabase } from '../../src/store/sqlite/database.js';
+import { storeMigrations } from '../../src/store/shared/migrations.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
 import { UntrustedDatabase } from '../../src/store/sqlite/sqlite-errors.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { mcpHarness } from '../mcp/harness.js';
@@ -34,7 +35,7 @@ import {
 } from './fault-fs.js';
 
 const FIXTURES = new URL('./fixtures', import.meta.url).pathname;
-const LAST_VERSION = migrations().at(-1)!.version;
+const LAST_VERSION = storeMigrations('sqlite').at(-1)!.version;
 const figures = { faults: 0, refusedStarts: 0, pagesCorrupted: 0, answersChecked: 0 };
 function printFigures(): void {
   console.log(`# faults tried: ${figures.faults}`);

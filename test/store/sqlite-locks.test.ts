@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { overlapProbe } from '../../src/core/edits/paths.js';
-import { migrations, openDatabase } from '../../src/store/sqlite/database.js';
+import { storeMigrations } from '../../src/store/shared/migrations.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
 import { CONFLICTS } from '../../src/store/sqlite/locks.js';
 import { makeSqliteStore, tempDir } from '../support/ctx.js';
 import { runLockContract } from './contract-locks.js';
@@ -37,7 +38,7 @@ describe('sqlite locks', () => {
   test('a database made before the locks migration upgrades in place and keeps its tasks', () => {
     const path = join(tempDir(), 'coord.db');
     const old = new Database(path);
-    const first = migrations()[0]!;
+    const first = storeMigrations('sqlite')[0]!;
     old.exec(first.sql);
     old.pragma(`user_version = ${first.version}`);
     old
@@ -48,7 +49,7 @@ describe('sqlite locks', () => {
       .run();
     old.close();
     const db = openDatabase(path);
-    assert.equal(db.pragma('user_version', { simple: true }), migrations().at(-1)!.version);
+    assert.equal(db.pragma('user_version', { simple: true }), storeMigrations('sqlite').at(-1)!.version);
     assert.equal(
       (db.prepare("SELECT title FROM tasks WHERE id = 'old1'").get() as { title: string }).title,
       'from before',
@@ -58,7 +59,7 @@ describe('sqlite locks', () => {
   });
 
   test('the locks migration is append-only: 0001 is untouched and 0002 adds the lock tables', () => {
-    const names = migrations().map((m) => m.name);
+    const names = storeMigrations('sqlite').map((m) => m.name);
     assert.deepEqual(names.slice(0, 2), ['0001-init.sql', '0002-locks.sql']);
     const sql = readFileSync(new URL('../../src/store/sqlite/migrations/0002-locks.sql', import.meta.url), 'utf8');
     assert.match(sql, /CREATE TABLE locks/);

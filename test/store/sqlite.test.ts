@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import { dumpSchema, migratedSchema, SCHEMA_FILE } from '../../scripts/dump-schema.js';
 import { operations as op } from '../../src/core/operations.js';
 import { ManualClock } from '../../src/core/shared/clock.js';
+import { storeMigrations } from '../../src/store/shared/migrations.js';
 import { PEEK_NEXT } from '../../src/store/sqlite/claim.js';
-import { migrations } from '../../src/store/sqlite/database.js';
 import { anyDue } from '../../src/store/sqlite/due.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { type Harness, harness, makeSqliteStore, tempDir } from '../support/ctx.js';
@@ -153,7 +153,7 @@ describe('sqlite: migrations', () => {
   test('a store file gets every numbered migration once, and reopening it applies nothing again', async () => {
     const path = `${tempDir()}/coord.db`;
     const first = new SqliteStore({ path });
-    const versions = migrations().map((m) => m.version);
+    const versions = storeMigrations('sqlite').map((m) => m.version);
     assert.deepEqual(
       versions,
       versions.map((_, i) => i + 1),

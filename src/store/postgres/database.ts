@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Migration, storeMigrations } from '../shared/migrations.js';
+import { storeMigrations } from '../shared/migrations.js';
 
 export type Pool = pg.Pool;
 /** Anything that runs a query: the pool (autocommit reads) or one connection (inside a transaction). */
@@ -67,14 +67,11 @@ export function makePool(opts: ConnectionOptions): Pool {
   return pool;
 }
 
-/** Numbered, append-only migrations: `NNNN-name.sql`, applied in order, tracked in coord_migrations. */
-export const migrations = (): Migration[] => storeMigrations('postgres');
-
 /**
- * One transaction under an advisory lock: two daemons starting at once on one
- * database apply each migration exactly once (the second waits, then finds
- * them applied). DDL is transactional in PostgreSQL, so a failed migration
- * leaves nothing half-done.
+ * The store's migrations (shared/migrations.ts), applied in order, tracked in coord_migrations. One transaction
+ * under an advisory lock: two daemons starting at once on one database apply each migration exactly once (the
+ * second waits, then finds them applied). DDL is transactional in PostgreSQL, so a failed migration leaves
+ * nothing half-done.
  */
 export async function migrate(pool: Pool, schema: string | undefined): Promise<void> {
   const client = await pool.connect();
@@ -92,7 +89,7 @@ export async function migrate(pool: Pool, schema: string | undefined): Promise<v
       applied_at timestamptz NOT NULL DEFAULT now())`);
     const done = await client.query<{ version: number }>('SELECT version FROM coord_migrations');
     const applied = new Set(done.rows.map((r) => r.version));
-    for (const m of migrations()) {
+    for (const m of storeMigrations('postgres')) {
       if (applied.has(m.version)) continue;
       await client.query(m.sql);
       await client.query('INSERT INTO coord_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);

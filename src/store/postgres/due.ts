@@ -6,7 +6,7 @@
  * the second UPDATE waits for the first and re-checks its WHERE.
  */
 
-import { type DueSql, EXPIRE_SET, moveDue as moveDueOnce, REQUEUE_SET } from '../shared/due.js';
+import { type DueSql, expireSql, moveDue as moveDueOnce, REQUEUE_SET, TTL_PAST } from '../shared/due.js';
 import type { LocksSql } from '../shared/locks-sql.js';
 import { inTx } from './runner.js';
 import type { Tx } from './tx.js';
@@ -53,10 +53,8 @@ export interface Probe {
 }
 
 const DUE_SQL: DueSql = {
-  expire: `UPDATE tasks ${EXPIRE_SET}
-  WHERE id IN (SELECT id FROM tasks WHERE state IN ('queued', 'claimed') AND expires_at <= @now ORDER BY id FOR NO KEY UPDATE)
-    AND state IN ('queued', 'claimed') AND expires_at <= @now
-  RETURNING *`,
+  // Locked in id order first: two daemons expiring the same rows queue instead of deadlocking.
+  expire: expireSql(`id IN (SELECT id FROM tasks WHERE ${TTL_PAST} ORDER BY id FOR NO KEY UPDATE) AND ${TTL_PAST}`),
   // The claim's holder is gone from the row after the update: read it from the locked old version.
   lapsed: `UPDATE tasks AS t ${REQUEUE_SET}
   FROM (SELECT id, claimed_by, claim_session, lease_until FROM tasks

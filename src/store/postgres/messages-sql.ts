@@ -3,7 +3,7 @@
  * comes from a sequence; a concurrent insert with the same key waits on the unique index, then does nothing
  * (the program looks again); lists of ids are arrays. COALESCE under the row lock: the first showing wins.
  */
-import { INSERT_RECEIPTS, markShownOf, messagesSql, OPEN } from '../shared/messages-sql.js';
+import { insertReceiptsFrom, markShownOf, messagesSql, OPEN } from '../shared/messages-sql.js';
 
 export const MESSAGES_SQL = messagesSql({
   insertNote: `INSERT INTO notes (id, task_id, board, agent, text, at, idempotency_key, payload_hash)
@@ -13,8 +13,7 @@ export const MESSAGES_SQL = messagesSql({
                      idempotency_key, payload_hash)
     VALUES (@id, @board, @sender, @to_agent, @text, @task_id, @ack_required, @now::bigint, @idempotency_key, @payload_hash)
     ON CONFLICT DO NOTHING RETURNING *`,
-  insertReceipts: `${INSERT_RECEIPTS}
-    SELECT @message_id, r, @board, @msg_seq::bigint, @now::bigint, @ack_required FROM unnest(@recipients::text[]) AS r`,
+  insertReceipts: insertReceiptsFrom('r', 'unnest(@recipients::text[]) AS r'),
   messagesByIds: 'SELECT * FROM messages WHERE id = ANY(@ids::text[])',
   receiptsByIds: 'SELECT * FROM message_receipts WHERE message_id = ANY(@ids::text[])',
   selected: `SELECT * FROM message_receipts WHERE ${OPEN} AND (@all::boolean OR delivered_at IS NULL)

@@ -1,7 +1,6 @@
 import type { Store } from '../../core/ports.js';
 import type { Clock } from '../../core/shared/clock.js';
 import { ComposedStore, type StoreParts } from '../shared/composed-store.js';
-import { savepoint, undo } from './claim-with-files.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
 import {
@@ -21,7 +20,7 @@ import { INTEGRATION_SQL } from './integration-sql.js';
 import { LOCKS_SQL } from './locks.js';
 import { guarded } from './pg-errors.js';
 import { lastSeq } from './read.js';
-import { runner } from './runner.js';
+import { inTx } from './runner.js';
 import { PostgresCore } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
 
@@ -32,13 +31,13 @@ export interface PostgresStoreOptions extends ConnectionOptions {
   eventPollMs?: number | undefined;
 }
 
-/** The PostgreSQL store's own ports, runner and tables (shared/composed-store.ts composes them). */
+/** The PostgreSQL store's own ports, its program in a write, and its tables (shared/composed-store.ts composes them). */
 const PARTS: StoreParts<PostgresCore> = {
   tasksPort,
   claimsPort,
-  runner,
+  inTx,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
-  claims: { savepoint, undo, release: RELEASE_SQL, session: SESSION_SQL },
+  claims: { release: RELEASE_SQL, session: SESSION_SQL },
   // One round trip (it runs after every submit): the statement reads the database clock itself.
   endedLocks: (core) => (board) => guarded(() => endedLocks(core.pool, core.clockNow(), board ?? null)),
 };

@@ -2,33 +2,22 @@
  * Runs the programs of store/shared/ (program.ts) on PostgreSQL: asynchronously, one round trip per statement,
  * in the write's transaction (store-core.ts) or on the pool for a read.
  */
-import { answerWithout, isStatement, type Prog, type Q, type Runner, type Step } from '../shared/program.js';
+import { drive, type Prog, type Q, type StatementStep } from '../shared/program.js';
 import type { Queryable } from './database.js';
-import { guarded } from './pg-errors.js';
 import { query } from './sql.js';
-import type { PostgresCore } from './store-core.js';
 import { appendEvent, type Tx } from './tx.js';
 
-async function answer(db: Queryable, s: Step, tx: Tx | undefined): Promise<unknown> {
-  if (!isStatement(s)) return answerWithout(s, tx, appendEvent);
+/** A statement as PostgreSQL runs it: one round trip. */
+async function answer(db: Queryable, s: StatementStep): Promise<unknown> {
   const res = await query(db, s.text, s.params);
   return s.op === 'get' ? res.rows[0] : s.op === 'all' ? res.rows : (res.rowCount ?? 0);
 }
 
 /** Runs a program to its end; `tx` when it writes (its events are written with the COMMIT). */
 export async function runAsync<T>(prog: Prog<T>, db: Queryable, tx?: Tx): Promise<T> {
-  let next = prog.next();
-  while (!next.done) next = prog.next(await answer(db, next.value, tx));
-  return next.value;
+  return drive(prog, tx, appendEvent, (s) => answer(db, s));
 }
 
 /** A program in a write transaction the caller already runs in (another feature's code). */
 export const inTx = <S, T>(tx: Tx, sql: S, prog: (q: Q<S>) => Prog<T>): Promise<T> =>
   runAsync(prog({ sql, now: tx.now }), tx.db, tx);
-
-/** A feature's runner over the store's core, with the feature's statements in PostgreSQL's dialect. */
-export const runner = <S>(s: PostgresCore, sql: S): Runner<S> => ({
-  write: (prog) => s.write((tx) => inTx(tx, sql, prog)),
-  read: (prog) => guarded(() => runAsync(prog(sql), s.pool)),
-  now: () => guarded(() => s.now()),
-});

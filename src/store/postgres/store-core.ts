@@ -1,5 +1,5 @@
 /**
- * What every port of the PostgreSQL store (tasks-port.ts, claims-port.ts, locks-port.ts, and the shared programs' runner.ts …)
+ * What every port of the PostgreSQL store (tasks-port.ts, claims-port.ts, and the shared programs' runners, shared/composed-store.ts …)
  * needs of the store: the pool, now, and how to read and write. Every operation is one transaction (READ
  * COMMITTED); every winning write is one conditional statement; time is the database's. PostgresStore
  * (postgres-store.ts) composes the ports into the Store as core/ports.ts composes its interface.
@@ -7,12 +7,14 @@
 import type pg from 'pg';
 import type { CoordEvent } from '../../core/model.js';
 import type { Clock } from '../../core/shared/clock.js';
+import type { Prog } from '../shared/program.js';
 import { StoreCore } from '../shared/store-core.js';
 import type { Pool, Queryable } from './database.js';
 import { DB_NOW, moveDue, type Probe, probeSql } from './due.js';
 import type { EventFeed } from './event-feed.js';
 import { LOCKS_SQL } from './locks.js';
 import { guarded, isConnectionError, isRetryable } from './pg-errors.js';
+import { runAsync } from './runner.js';
 import { commit, type Tx } from './tx.js';
 
 const RETRIES = 5;
@@ -66,7 +68,7 @@ export class PostgresCore extends StoreCore {
     let broken: Error | boolean | undefined;
     try {
       const probe = await begin(client, 'BEGIN', this.clockNow());
-      const tx: Tx = { db: client, now: probe.now, pending: [], moved: 0 };
+      const tx: Tx = { db: client, now: probe.now, events: [], moved: 0 };
       if (probe.due) tx.moved = await moveDue(tx, LOCKS_SQL);
       const result = await fn(tx);
       return { result, events: await commit(tx) };
@@ -82,8 +84,11 @@ export class PostgresCore extends StoreCore {
   async now(): Promise<number> {
     const injected = this.clockNow();
     if (injected !== null) return injected;
-    return (await this.pool.query<{ now: number }>(`SELECT ${DB_NOW} AS now`)).rows[0]!.now;
+    return guarded(async () => (await this.pool.query<{ now: number }>(`SELECT ${DB_NOW} AS now`)).rows[0]!.now);
   }
+
+  /** A program that only reads (shared/program.ts), on the pool. */
+  readProgram = <T>(prog: Prog<T>): Promise<T> => guarded(() => runAsync(prog, this.pool));
 
   /** Before a single-statement read (fresh): one round trip. */
   protected async probeDue(): Promise<Probe> {

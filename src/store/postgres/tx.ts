@@ -11,20 +11,15 @@ import pg from 'pg';
 import type { CoordEvent } from '../../core/model.js';
 import type { NewEvent } from '../shared/new-event.js';
 import { type EventRow, toEvent } from '../shared/rows.js';
-import type { TxBase } from '../shared/tx.js';
+import type { TxOf } from '../shared/tx.js';
 import type { Queryable } from './database.js';
 
-/** Its connection, its instant (shared/tx.ts), and the events it appends. */
-export interface Tx extends TxBase {
-  db: Queryable;
-  pending: NewEvent[];
-  /** Due leases and ttls moved at the start of this transaction. */
-  moved: number;
-}
+/** Its connection, its instant, the events it appends (written with the COMMIT) and what it moved (shared/tx.ts). */
+export type Tx = TxOf<Queryable, NewEvent>;
 
 /** Records an event of this transaction; it is written with the COMMIT (commit()). */
 export function appendEvent(tx: Tx, e: NewEvent): void {
-  tx.pending.push(e);
+  tx.events.push(e);
 }
 
 export const NOTIFY_CHANNEL = 'coord_events';
@@ -70,8 +65,8 @@ SELECT appended.* FROM appended, notified ORDER BY seq; COMMIT`;
  * (PostgreSQL delivers it at COMMIT) and commits. Returns the events written.
  */
 export async function commit(tx: Tx): Promise<CoordEvent[]> {
-  const es = tx.pending;
-  tx.pending = [];
+  const es = tx.events;
+  tx.events = [];
   if (es.length === 0) {
     await tx.db.query({ text: 'COMMIT' });
     return [];

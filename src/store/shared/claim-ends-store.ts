@@ -1,7 +1,7 @@
 /**
  * A claim's ends of both stores, in one transaction each: release, submit and cancel with their note (SPEC §12),
  * a submit's holds (§14) and its entry to the integration queue (§15), as claim-ends.ts decides them. Programs
- * (program.ts) over the store's own code (`ClaimCode`) and the
+ * (program.ts) over the store's own statements (`ClaimCode`) and the
  * features' statements (a session's end: session-end.ts); a claim that ends frees its locks (locks-store.ts
  * freeClaimLocks). `claimWritesPort` runs each as one write.
  */
@@ -14,7 +14,7 @@ import { heartbeat, type ReleaseSql, release, submit } from './fence.js';
 import { holdAtSubmit } from './holds-store.js';
 import { queueIntegration } from './integration.js';
 import type { IntegrationSql } from './integration-sql.js';
-import { type ClaimFilesSql, claimWithFiles } from './locks-claim.js';
+import { claimWithFiles } from './locks-claim.js';
 import type { LocksSql } from './locks-sql.js';
 import type { MessagesSql } from './messages-sql.js';
 import { withNote } from './notes.js';
@@ -30,11 +30,8 @@ export const CLAIM_ENDS_COMMON = {
   state: 'SELECT state FROM tasks WHERE id = @id FOR NO KEY UPDATE',
 };
 
-/**
- * The store's own code, run in the write's transaction: its savepoint (rule 10); and its statements of a release
- * and of a session's end.
- */
-export interface ClaimCode extends Omit<ClaimFilesSql, 'locks' | 'deps'> {
+/** The store's own statements of a release and of a session's end. */
+export interface ClaimCode {
   /** The release's statements (fence.ts). */
   release: ReleaseSql;
   /** The statements of a session's end (rule 13, session-end.ts). */

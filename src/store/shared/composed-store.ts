@@ -19,7 +19,7 @@ import { locksPort } from './locks-port.js';
 import type { LocksSql } from './locks-sql.js';
 import { messagesPort } from './messages.js';
 import { taskWritesPort } from './plans.js';
-import type { Runner } from './program.js';
+import type { Prog, Q, Runner } from './program.js';
 import { type ClaimsPort, type LocksPort, subscribeTo, type TasksPort } from './store-ports.js';
 import { worktreesPort } from './worktrees.js';
 import { worktreesSql } from './worktrees-sql.js';
@@ -34,13 +34,14 @@ export type TaskReadsPort = Omit<
 export type OwnClaims = Omit<ClaimsPort, keyof ClaimWrites> & Partial<ClaimWrites>;
 
 /**
- * A store's own ports over its core, its runner, its tables of the written-once features, its own code of the
+ * A store's own ports over its core, how it runs a program in a write, its tables of the written-once features, its own code of the
  * claims' single writes, and its ended locks.
  */
 export interface StoreParts<C> {
   tasksPort(core: C): TaskReadsPort;
   claimsPort(core: C, written: ClaimWrites): OwnClaims;
-  runner<S>(core: C, sql: S): Runner<S>;
+  /** A program in a write transaction of the core, the caller's (`<store>/runner.ts`). */
+  inTx<S, T>(tx: never, sql: S, prog: (q: Q<S>) => Prog<T>): T | Promise<T>;
   /** The integration queue's table holds the tasks' and the messages' tables too. */
   sql: { integration: IntegrationSql; connectors: ConnectorsSql; locks: LocksSql };
   claims: ClaimCode;
@@ -67,12 +68,26 @@ export const STORE_CAPABILITIES: Readonly<Record<Store['kind'], StoreCapabilitie
   postgres: { crossProcessEvents: true, databaseClock: true },
 };
 
-/** What a façade needs of its store's core (shared/store-core.ts). */
+/** What a façade needs of its store's core (shared/store-core.ts, `<store>/store-core.ts`). */
 interface FacadeCore {
   readonly listeners: Set<EventListener>;
+  /** One write transaction: due rows moved first, events heard after the commit (`fn` of the store's Tx). */
   write(fn: never): Promise<unknown>;
+  /** A program that only reads, outside any transaction; a storage fault answers store_unavailable. */
+  readProgram<T>(prog: Prog<T>): Promise<T>;
+  /** Now, for a read that needs it (PostgreSQL: the injected clock's, or the database's). */
+  now(): Promise<number>;
   close(): Promise<void>;
 }
+
+/** A feature's runner over the store's core, with the feature's statements in the store's dialect. */
+const runnerOver =
+  <C extends FacadeCore>(core: C, inTx: StoreParts<C>['inTx']) =>
+  <S>(sql: S): Runner<S> => ({
+    write: <T>(prog: (q: Q<S>) => Prog<T>) => core.write(((tx: never) => inTx(tx, sql, prog)) as never) as Promise<T>,
+    read: (prog) => core.readProgram(prog(sql)),
+    now: () => core.now(),
+  });
 
 /** A façade has every port (assigned in its constructor). */
 // biome-ignore lint/correctness/noUnusedVariables: merged with the class below, whose type parameters it must repeat
@@ -109,8 +124,8 @@ export abstract class ComposedStore<C extends FacadeCore, K extends Store['kind'
 }
 
 /** The ports of a store: its own two (the board's reads, claims), and the written-once features over its runner and tables. */
-function featurePorts<C>(core: C, p: StoreParts<C>): StorePorts {
-  const run = <S>(sql: S) => p.runner(core, sql);
+function featurePorts<C extends FacadeCore>(core: C, p: StoreParts<C>): StorePorts {
+  const run = runnerOver(core, p.inTx);
   const claimWrites = claimWritesPort(run(claimEndsSql(p.sql.integration, p.sql.locks, p.claims)));
   return {
     ...artifactsPort(run(ARTIFACTS_SQL)),

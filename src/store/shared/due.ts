@@ -20,9 +20,17 @@ export interface DueSql {
   requeue: string;
 }
 
-/** An expiry's change of a row (its claim, if any, ends as 'expired'). */
-export const EXPIRE_SET = `SET state = 'expired', lease_until = NULL, updated_at = @now,
-         claim_end = CASE WHEN state = 'claimed' THEN 'expired' ELSE claim_end END`;
+/** The tasks whose ttl is past. */
+export const TTL_PAST = "state IN ('queued', 'claimed') AND expires_at <= @now";
+
+/**
+ * The expiry of the tasks `which` picks (the store's, over TTL_PAST), RETURNING them: each row's claim, if any,
+ * ends as 'expired'.
+ */
+export const expireSql = (which: string): string => `UPDATE tasks
+  SET state = 'expired', lease_until = NULL, updated_at = @now,
+      claim_end = CASE WHEN state = 'claimed' THEN 'expired' ELSE claim_end END
+  WHERE ${which} RETURNING *`;
 
 /** A lapsed claim's requeue. */
 export const REQUEUE_SET = `SET state = 'queued', claimed_by = NULL, claim_session = NULL, lease_until = NULL,

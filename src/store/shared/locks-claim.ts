@@ -1,8 +1,8 @@
 /**
  * Rule 10 of both stores: claim a task and lock its files in one transaction, or do neither. The claim stays
  * one conditional UPDATE (rule 1); when it wins but the files are held, a savepoint undoes it, so the task is
- * still queued and no event of the undone claim is written. A program (program.ts) over the store's claim and
- * savepoint (its `ClaimFilesSql`) and the locks' statements.
+ * still queued and no event of the undone claim is heard or written. A program (program.ts) over the edges' and
+ * the locks' statements (its `ClaimFilesSql`); the savepoint is plain SQL, the same in both dialects.
  */
 import type { ClaimGrant, Lock } from '../../core/model.js';
 import type { ClaimCommand, Outcome } from '../../core/ports.js';
@@ -11,22 +11,37 @@ import { claimById } from './claim.js';
 import type { DepsSql } from './deps.js';
 import type { LocksSql } from './locks-sql.js';
 import { claimLock, insertLock } from './locks-store.js';
-import { call, type InTx, type Prog, type Q } from './program.js';
+import { call, type Prog, type Q, run } from './program.js';
+import type { TxOf } from './tx.js';
 
 export interface ClaimFilesSql {
   locks: LocksSql;
   /** The edges' statements (a blocked claim names its open blockers). */
   deps: DepsSql;
-  /** Opens the savepoint; answers the mark of the events written so far. */
-  savepoint: InTx<[], number>;
-  /** Rolls back to the savepoint and forgets the events after `mark`. */
-  undo: InTx<[mark: number], void>;
+}
+
+type AnyTx = TxOf<unknown, unknown>;
+const eventsSoFar = (tx: AnyTx): number => tx.events.length;
+const forgetEvents = (tx: AnyTx, mark: number): void => {
+  tx.events.length = mark;
+};
+
+/** Opens the savepoint in the write's transaction; answers the mark of the events appended so far. */
+function* savepoint(): Prog<number> {
+  yield* run('SAVEPOINT claim_with_files');
+  return yield* call(eventsSoFar);
+}
+
+/** Rolls back to the savepoint and forgets the events appended after `mark` (before they are heard or written). */
+function* undo(mark: number): Prog<void> {
+  yield* run('ROLLBACK TO SAVEPOINT claim_with_files');
+  yield* call(forgetEvents, mark);
 }
 
 const summary = (lock: Lock) => ({ lock_id: lock.lock_id, resources: lock.resources });
 
 export function* claimWithFiles(q: Q<ClaimFilesSql>, cmd: ClaimCommand): Prog<Outcome<ClaimGrant>> {
-  const mark = cmd.files.length > 0 ? yield* call(q.sql.savepoint) : 0;
+  const mark = cmd.files.length > 0 ? yield* savepoint() : 0;
   const out = yield* claimById({ sql: q.sql.deps, now: q.now }, cmd);
   if (!out.ok) return out;
   if (out.reclaimed) {
@@ -49,6 +64,6 @@ export function* claimWithFiles(q: Q<ClaimFilesSql>, cmd: ClaimCommand): Prog<Ou
     { task_id: out.task.id, claim_id: out.claim_id, lease_until: Date.parse(out.lease_until) },
   );
   if (locked.ok) return { ...out, lock: summary(locked.lock) };
-  yield* call(q.sql.undo, mark);
+  yield* undo(mark);
   return locked;
 }

@@ -9,9 +9,13 @@ const UNACKED = `(NOT @unacked::boolean
 export const OPEN = 'recipient = @agent AND board = @board AND acked_at IS NULL';
 const AUTO_ACK = `${OPEN} AND NOT ack_required AND shown_cursor IS NOT NULL AND shown_cursor <= @since::bigint`;
 
-/** A new message's receipts: the columns (each store adds where the recipients come from). */
-export const INSERT_RECEIPTS =
-  'INSERT INTO message_receipts (message_id, recipient, board, msg_seq, created_at, ack_required)';
+/**
+ * A new message's receipts, one per recipient: the store says where it reads the list `@recipients` (`from`) and
+ * what names a recipient there (`recipient`).
+ */
+export const insertReceiptsFrom = (recipient: string, from: string): string =>
+  `INSERT INTO message_receipts (message_id, recipient, board, msg_seq, created_at, ack_required)
+    SELECT @message_id, ${recipient}, @board, @msg_seq::bigint, @now::bigint, @ack_required FROM ${from}`;
 
 /** Marks the agent's receipts of the messages `inIds` names (the store's list of ids) shown: the first showing wins. */
 export const markShownOf = (

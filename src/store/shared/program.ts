@@ -2,9 +2,9 @@
  * A feature's logic written once for both stores: a generator that yields the statements it needs and gets
  * their answers back. The statements' text comes from the store's own table for the feature
  * (`<store>/<feature>-sql.ts`, typed here by the feature's `…Sql` type), with `@name` parameters in both
- * dialects; an empty text is a statement the dialect does without. Each store runs a program with its runner
- * (`<store>/runner.ts`): SQLite synchronously inside its (synchronous) transaction, PostgreSQL asynchronously
- * in its transaction. Parameters are numbers, strings, null, booleans and lists of strings (SQLite gets a
+ * dialects; an empty text is a statement the dialect does without. A feature's runner (composed-store.ts,
+ * over the store's core) runs a program with the store's `<store>/runner.ts`: SQLite synchronously inside its
+ * (synchronous) transaction, PostgreSQL asynchronously in its transaction. Parameters are numbers, strings, null, booleans and lists of strings (SQLite gets a
  * boolean as 1 or 0 and a list as JSON text, read with json_each; PostgreSQL gets them as they are).
  */
 import type { NewEvent } from './new-event.js';
@@ -29,7 +29,7 @@ export interface Q<S> {
   readonly now: number;
 }
 
-/** How a store runs a feature's programs (`<store>/runner.ts`). */
+/** How a feature's programs run (composed-store.ts builds it over the store's core and `<store>/runner.ts`). */
 export interface Runner<S> {
   /** One write transaction (the store's `write`): due rows moved first, events heard after the commit. */
   write<T>(prog: (q: Q<S>) => Prog<T>): Promise<T>;
@@ -65,13 +65,34 @@ export function* emit(event: NewEvent): Prog<void> {
 /** A step that runs a statement in the store's dialect (a non-empty text). */
 export type StatementStep = Extract<Step, { op: 'get' | 'all' | 'run' }>;
 
-export const isStatement = (s: Step): s is StatementStep => s.op !== 'call' && s.op !== 'event' && s.text !== '';
+const isStatement = (s: Step): s is StatementStep => s.op !== 'call' && s.op !== 'event' && s.text !== '';
 
 /**
- * The answer of a step that runs no statement, the same in both runners: a call of the store's code, an event
- * appended to the write (with the store's `appendEvent`), or a statement the dialect does without (empty text).
+ * Runs a program to its end, the same in both runners (`<store>/runner.ts`): a statement is answered by the
+ * store's `statement`; any other step is a call of the store's code, an event appended to the write (`tx`, with
+ * the store's `appendEvent`), or a statement the dialect does without (empty text). An answer that is a promise
+ * (PostgreSQL's) is awaited and the rest runs after it; with plain answers (SQLite's, whose transaction must stay
+ * synchronous) the program runs to its end in the caller's turn and its value is returned as it is.
  */
-export function answerWithout<Tx>(s: Step, tx: Tx | undefined, appendEvent: (tx: Tx, e: NewEvent) => void): unknown {
+export function drive<T, Tx>(
+  prog: Prog<T>,
+  tx: Tx | undefined,
+  appendEvent: (tx: Tx, e: NewEvent) => void,
+  statement: (s: StatementStep) => unknown,
+): T | Promise<T> {
+  const answer = (s: Step): unknown => (isStatement(s) ? statement(s) : answerWithout(s, tx, appendEvent));
+  const from = (next: IteratorResult<Step, T>): T | Promise<T> => {
+    while (!next.done) {
+      const a = answer(next.value);
+      if (a instanceof Promise) return a.then((v) => from(prog.next(v)));
+      next = prog.next(a);
+    }
+    return next.value;
+  };
+  return from(prog.next());
+}
+
+function answerWithout<Tx>(s: Step, tx: Tx | undefined, appendEvent: (tx: Tx, e: NewEvent) => void): unknown {
   if (s.op === 'call') return s.fn(inWrite(tx, 'a call') as never, ...s.args);
   if (s.op === 'event') return appendEvent(inWrite(tx, 'an event'), s.event);
   return s.op === 'all' ? [] : s.op === 'run' ? 0 : undefined;

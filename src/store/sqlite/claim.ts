@@ -56,7 +56,7 @@ export const peekNext = (db: Db, now: number, cmd: ClaimNextCommand): string | n
  */
 export function claimNext(tx: Tx, cmd: ClaimNextCommand, peeked?: string): ClaimGrant | null {
   // The batch requeued lapsed claims before this write: one of them may now come before the peeked task.
-  const byId = peeked !== undefined && !tx.dueMoved;
+  const byId = peeked !== undefined && !tx.moved;
   const row = (
     byId
       ? stmt(tx.db, CLAIM_BY_ID).get({ ...params(tx, cmd), task_id: peeked })

@@ -35,7 +35,7 @@ export const claimsPort = (s: SqliteCore): OwnClaims => ({
   async sweep() {
     const now = s.clock.now();
     if (!s.read(() => anyDue(s.db, now) || anyLockLapsed(s.db, now))) return 0;
-    // The batch moved the due tasks before this write ran (dueMoved); nothing is left for moveDue here.
-    return s.write((tx) => (tx.dueMoved ?? 0) + moveDue(tx, LOCKS_SQL) + freeLapsedLocks(tx));
+    // The batch moved the due tasks before this write ran (tx.moved); nothing is left for moveDue here.
+    return s.write((tx) => tx.moved + moveDue(tx, LOCKS_SQL) + freeLapsedLocks(tx));
   },
 });

@@ -13,15 +13,12 @@ export type Db = Database.Database;
 export type Durability = 'full' | 'normal';
 export const DURABILITIES: readonly Durability[] = ['full', 'normal'];
 
-/** Numbered, append-only migrations: `NNNN-name.sql`, applied in order, tracked by PRAGMA user_version. */
-export const migrations = (): Migration[] => storeMigrations('sqlite');
-
 /**
  * Opens coord.db, refusing (UntrustedDatabase, message naming the file and what to do) a file that is not
  * coord's intact SQLite database or that cannot be written — before writing a single byte to it.
  */
 export function openDatabase(path: string, durability: Durability = 'full'): Db {
-  const all = migrations();
+  const all = storeMigrations('sqlite');
   const onDisk = path !== ':memory:';
   const created = onDisk ? sidecarsMissing(path) : [];
   let db: Db | undefined;
@@ -45,7 +42,8 @@ export function openDatabase(path: string, durability: Durability = 'full'): Db 
   }
 }
 
-function migrate(db: Db, all: ReturnType<typeof migrations>): void {
+/** The store's migrations (shared/migrations.ts), applied in order, tracked by PRAGMA user_version. */
+function migrate(db: Db, all: Migration[]): void {
   let pending = false;
   try {
     // IMMEDIATE: two processes opening a fresh file at once apply each migration once.

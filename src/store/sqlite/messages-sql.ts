@@ -3,7 +3,7 @@
  * is the next number, safe inside the write transaction (BEGIN IMMEDIATE: one writer at a time); lists of ids
  * arrive as JSON text.
  */
-import { INSERT_RECEIPTS, markShownOf, messagesSql, OPEN } from '../shared/messages-sql.js';
+import { insertReceiptsFrom, markShownOf, messagesSql, OPEN } from '../shared/messages-sql.js';
 
 const IN_IDS = '(SELECT value FROM json_each(@ids))';
 
@@ -16,8 +16,7 @@ export const MESSAGES_SQL = messagesSql({
     VALUES (@id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages), @board, @sender, @to_agent, @text, @task_id,
             @ack_required, @now, @idempotency_key, @payload_hash)
     ON CONFLICT (id) DO NOTHING RETURNING *`,
-  insertReceipts: `${INSERT_RECEIPTS}
-    SELECT @message_id, value, @board, @msg_seq, @now, @ack_required FROM json_each(@recipients)`,
+  insertReceipts: insertReceiptsFrom('value', 'json_each(@recipients)'),
   messagesByIds: `SELECT * FROM messages WHERE id IN ${IN_IDS}`,
   receiptsByIds: `SELECT * FROM message_receipts WHERE message_id IN ${IN_IDS}`,
   selected: `SELECT * FROM message_receipts WHERE ${OPEN} AND (@all = 1 OR delivered_at IS NULL)

@@ -1,34 +1,19 @@
 import type { CoordEvent, Task } from '../../core/model.js';
 import type { Activity, EventsQuery, ListTasksQuery } from '../../core/ports.js';
-import { listParams, taskPage } from '../shared/paging.js';
+import { listTasksSql, tasksPage } from '../shared/paging.js';
 import { ACTIVITY_CLAIMS, activityOf, eventsPage, taskFor } from '../shared/reads.js';
-import type { TaskRow } from '../shared/rows.js';
-import { visibleSql } from '../shared/visibility.js';
 import type { Db } from './database.js';
 import { inSqlite, runSync } from './runner.js';
 import { stmt } from './tx.js';
 
-const VISIBLE = visibleSql('@agent');
+const LIST = listTasksSql('EXISTS (SELECT 1 FROM json_each(tasks.labels) AS l WHERE l.value = @label)');
 const ACTIVITY_SQL = inSqlite(ACTIVITY_CLAIMS);
 
 export const getTask = (db: Db, id: string, agent: string | undefined): Task | null => runSync(taskFor(id, agent), db);
 
-/** Newest first; the cursor is the (created_at, id) of the last row of the previous page. */
-export function listTasks(db: Db, q: ListTasksQuery): { tasks: Task[]; next_cursor: string | null } {
-  const rows = stmt(
-    db,
-    `SELECT * FROM tasks
-     WHERE (@board IS NULL OR board = @board) AND (@state IS NULL OR state = @state)
-       AND (@kind IS NULL OR kind = @kind)
-       AND (@label IS NULL OR EXISTS (SELECT 1 FROM json_each(tasks.labels) AS l WHERE l.value = @label))
-       AND ${VISIBLE}
-       AND (@parent IS NULL OR parent = @parent)
-       AND (@ready IS NULL OR (state = 'queued' AND (blockers_open = 0) = @ready))
-       AND (@at IS NULL OR (created_at, id) < (@at, @id))
-     ORDER BY created_at DESC, id DESC LIMIT @limit`,
-  ).all({ ...listParams(q), ready: q.ready === undefined ? null : q.ready ? 1 : 0 }) as TaskRow[];
-  return taskPage(rows, q.limit);
-}
+/** Newest first (shared/paging.ts); a row's labels are JSON text. */
+export const listTasks = (db: Db, q: ListTasksQuery): { tasks: Task[]; next_cursor: string | null } =>
+  runSync(tasksPage(LIST, q), db);
 
 export const listEvents = (db: Db, q: EventsQuery): CoordEvent[] => runSync(eventsPage(q), db);
 

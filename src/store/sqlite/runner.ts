@@ -2,9 +2,8 @@
  * Runs the programs of store/shared/ (program.ts) on SQLite: synchronously, in the caller's turn — inside the
  * write's better-sqlite3 transaction, which must stay synchronous — each statement prepared once per connection.
  */
-import { answerWithout, isStatement, type Prog, type Q, type Runner, type Step } from '../shared/program.js';
+import { drive, type Prog, type Q, type StatementStep } from '../shared/program.js';
 import type { Db } from './database.js';
-import type { SqliteCore } from './store-core.js';
 import { appendEvent, stmt, type Tx } from './tx.js';
 
 // What SQLite does without: PostgreSQL's casts, and its row locks (SQLite has one writer at a time).
@@ -33,8 +32,8 @@ function bindable(params: object): object {
   return out ?? params;
 }
 
-function answer(db: Db, s: Step, tx: Tx | undefined): unknown {
-  if (!isStatement(s)) return answerWithout(s, tx, appendEvent);
+/** A statement as SQLite runs it: prepared once per connection, synchronously. */
+function answer(db: Db, s: StatementStep): unknown {
   const statement = stmt(db, inSqlite(s.text));
   const params = bindable(s.params);
   if (s.op === 'get') return statement.get(params);
@@ -42,20 +41,11 @@ function answer(db: Db, s: Step, tx: Tx | undefined): unknown {
   return statement.run(params).changes;
 }
 
-/** Runs a program to its end; `tx` when it writes (its events go there). */
+/** Runs a program to its end in the caller's turn (every answer is plain); `tx` when it writes (its events go there). */
 export function runSync<T>(prog: Prog<T>, db: Db, tx?: Tx): T {
-  let next = prog.next();
-  while (!next.done) next = prog.next(answer(db, next.value, tx));
-  return next.value;
+  return drive(prog, tx, appendEvent, (s) => answer(db, s)) as T;
 }
 
 /** A program in a write transaction the caller already runs in (another feature's code). */
 export const inTx = <S, T>(tx: Tx, sql: S, prog: (q: Q<S>) => Prog<T>): T =>
   runSync(prog({ sql, now: tx.now }), tx.db, tx);
-
-/** A feature's runner over the store's core, with the feature's statements in SQLite's dialect. */
-export const runner = <S>(s: SqliteCore, sql: S): Runner<S> => ({
-  write: (prog) => s.write((tx) => inTx(tx, sql, prog)),
-  read: async (prog) => s.read(() => runSync(prog(sql), s.db)),
-  now: async () => s.clock.now(),
-});

@@ -1,6 +1,5 @@
 import type { Store } from '../../core/ports.js';
 import { ComposedStore, type StoreParts } from '../shared/composed-store.js';
-import { savepoint, undo } from './claim-with-files.js';
 import { claimsPort } from './claims-port.js';
 import { CONNECTORS_SQL } from './connectors-sql.js';
 import type { Db, Durability } from './database.js';
@@ -10,19 +9,19 @@ import type { GroupCommitStats } from './group-commit.js';
 import { endedLocks } from './holds.js';
 import { INTEGRATION_SQL } from './integration-sql.js';
 import { LOCKS_SQL } from './locks.js';
-import { runner } from './runner.js';
+import { inTx } from './runner.js';
 import { SqliteCore, type SqliteStoreOptions } from './store-core.js';
 import { tasksPort } from './tasks-port.js';
 
 export type { SqliteStoreOptions } from './store-core.js';
 
-/** The SQLite store's own ports, runner and tables (shared/composed-store.ts composes them). */
+/** The SQLite store's own ports, its program in a write, and its tables (shared/composed-store.ts composes them). */
 const PARTS: StoreParts<SqliteCore> = {
   tasksPort,
   claimsPort,
-  runner,
+  inTx,
   sql: { integration: INTEGRATION_SQL, connectors: CONNECTORS_SQL, locks: LOCKS_SQL },
-  claims: { savepoint, undo, release: RELEASE_SQL, session: SESSION_SQL },
+  claims: { release: RELEASE_SQL, session: SESSION_SQL },
   endedLocks: (core) => async (board) => core.read(() => endedLocks(core.db, core.clock.now(), board ?? null)),
 };
 

@@ -1,5 +1,5 @@
 /**
- * What every port of the SQLite store (tasks-port.ts, claims-port.ts, locks-port.ts, and the shared programs' runner.ts …)
+ * What every port of the SQLite store (tasks-port.ts, claims-port.ts, and the shared programs' runners, shared/composed-store.ts …)
  * needs of the store: the file, the clock, and how to read and write. Writes are group-committed
  * (group-commit.ts): those that arrive together share one BEGIN IMMEDIATE … COMMIT, each in its own savepoint.
  * SqliteStore (sqlite-store.ts) composes the ports into the Store as core/ports.ts composes its interface.
@@ -9,12 +9,14 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { CoordError } from '../../core/errors.js';
 import { type Clock, systemClock } from '../../core/shared/clock.js';
+import type { Prog } from '../shared/program.js';
 import { StoreCore } from '../shared/store-core.js';
 import { type Db, type Durability, openDatabase } from './database.js';
 import { anyDue, moveDue } from './due.js';
 import { GroupCommit, type GroupCommitStats } from './group-commit.js';
 import { EmptyInboxes } from './inbox.js';
 import { LOCKS_SQL } from './locks.js';
+import { runSync } from './runner.js';
 import { isDiskFault, storeFault } from './sqlite-errors.js';
 import type { Tx } from './tx.js';
 
@@ -47,7 +49,7 @@ export class SqliteCore extends StoreCore {
     // Each batch moves due rows first (lazy expiry, SPEC §2), once for all its writes; their events are heard
     // once the batch committed.
     this.group = new GroupCommit(this.db, this.clock, (now) => {
-      const tx: Tx = { db: this.db, now, events: [] };
+      const tx: Tx = { db: this.db, now, events: [], moved: 0 };
       const moved = anyDue(this.db, now) ? moveDue(tx, LOCKS_SQL) : 0;
       return { moved, after: () => this.publish(tx.events) };
     });
@@ -67,7 +69,7 @@ export class SqliteCore extends StoreCore {
       let result: T;
       this.group.enqueue({
         run: (now, opened) => {
-          tx = { db: this.db, now, events: [], dueMoved: opened.moved };
+          tx = { db: this.db, now, events: [], moved: opened.moved };
           result = fn(tx);
         },
         committed: () => {
@@ -98,6 +100,12 @@ export class SqliteCore extends StoreCore {
       throw this.fault(e, false);
     }
   }
+
+  /** A program that only reads (shared/program.ts), in the caller's turn. */
+  readProgram = async <T>(prog: Prog<T>): Promise<T> => this.read(() => runSync(prog, this.db));
+
+  /** Now, for a read that needs it: the clock's. */
+  now = async (): Promise<number> => this.clock.now();
 
   /** Several reads from one snapshot (a deferred transaction that only reads). */
   snapshot<T>(fn: () => T): T {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { CoordEvent } from '../../core/model.js';
 import type { NewEvent } from '../shared/new-event.js';
-import type { TxBase } from '../shared/tx.js';
+import type { TxOf } from '../shared/tx.js';
 import type { Db } from './database.js';
 
 /** Prepared statements, compiled once per connection. */
@@ -20,13 +20,8 @@ export function stmt(db: Db, sql: string): Database.Statement {
   return s;
 }
 
-/** What one write transaction sees: its connection, its instant (shared/tx.ts), and the events it appends. */
-export interface Tx extends TxBase {
-  db: Db;
-  events: CoordEvent[];
-  /** Due rows the write's batch moved before it ran (group-commit.ts); the sweep counts them. */
-  dueMoved?: number;
-}
+/** What one write transaction sees (shared/tx.ts): its events are appended as written, with their seq. */
+export type Tx = TxOf<Db, CoordEvent>;
 
 const APPEND = `INSERT INTO events (board, type, task_id, lock_id, agent, at, data)
      VALUES (@board, @type, @task_id, @lock_id, @agent, @at, @data)`;
