@@ -21,6 +21,10 @@ export interface PendingQuery {
   /** Every unacknowledged message (prime), not only those never shown (stop: once per message). */
   all?: boolean;
   limit?: number;
+  /** Record nothing (a look first: the stop hook records only what it shows). */
+  peek?: boolean;
+  /** Only these messages. */
+  ids?: string[];
 }
 
 /** The hooks' link to the daemon (src/hooks/daemon.ts), as far as this call needs it. */

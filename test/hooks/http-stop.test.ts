@@ -88,4 +88,29 @@ describe('the stop hook answered by the daemon', () => {
     });
     assert.deepEqual(words(await httpStop('door-http'), byHttp), words(await commandStop('door-command'), byCommand));
   });
+
+  test("coord's own notice that asks nothing (a merge's) holds no stop through either door, and is not recorded as shown", async () => {
+    for (const [door, stop] of [
+      ['http', httpStop],
+      ['command', commandStop],
+    ] as const) {
+      const session = `notice-${door}`;
+      const notice = await on.d.fetch('/v1/messages', {
+        method: 'POST',
+        json: { board: on.board, agent: 'coord', to: agentOf(session), text: '#k3x9 merged into main as 3f2a1c' },
+      });
+      assert.equal(notice.status, 201);
+      const id = ((await notice.json()) as { message: { id: string } }).message.id;
+      assert.deepEqual(await stop(session), {}, `${door}: a merge notice lets the agent stop`);
+      const mine = (await (
+        await on.d.fetch(`/v1/messages?agent=${encodeURIComponent(agentOf(session))}&board=${on.board}`)
+      ).json()) as { messages: { id: string; receipts: { delivered_via: string | null }[] }[] };
+      const kept = mine.messages.find((m) => m.id === id);
+      assert.ok(kept, `${door}: the notice stays for the inbox`);
+      assert.notEqual(kept.receipts[0]?.delivered_via, 'stop', `${door}: not recorded as shown by the stop hook`);
+      // A message a person sends still holds it.
+      await news(agentOf(session));
+      assert.equal((await stop(session)).decision, 'block', `${door}: a person's message still holds the stop`);
+    }
+  });
 });
