@@ -18,20 +18,27 @@ try {
 }
 rmSync('dist/hook-bundle', { recursive: true, force: true });
 rmSync('dist/mcp-bundle', { recursive: true, force: true });
-await esbuild.build({
-  entryPoints: ['dist/hooks/main.js'],
-  bundle: true,
-  // CommonJS: src/main.ts requires it, so an edit's hook reads and compiles one file synchronously instead of
-  // through the ES module loader's asynchronous steps (~4–7 ms of a hook's run here). Every module of it is
-  // initialised when first used; import.meta.url (createRequire's anchor) becomes the bundle's own URL.
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  outfile: 'dist/hook-bundle/main.cjs',
-  logLevel: 'warning',
-  define: { 'import.meta.url': '__hookBundleUrl' },
-  banner: { js: 'const __hookBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+/**
+ * One entry of dist/ into one CommonJS file: src/main.ts requires it, so a hook (or the relay) reads and compiles
+ * one file synchronously instead of through the ES module loader's asynchronous steps (~4–7 ms of a hook's run
+ * here). Every module of it is initialised when first used; import.meta.url (createRequire's anchor) becomes the
+ * bundle's own URL.
+ */
+const bundleOne = (entry, outfile, more = {}) =>
+  esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'warning',
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    ...more,
+  });
+await bundleOne('dist/hooks/main.js', 'dist/hook-bundle/main.cjs', {
   plugins: [
     {
       name: 'operations-apart',
@@ -63,15 +70,4 @@ if (heavy.length > 0) {
 // run"): the same one-file CommonJS form, dist/mcp-bundle/main.cjs, run by src/main.ts and bin/coord-hook.cjs
 // when at least as new as dist/cli/mcp-main.js: ~35 ms less to `initialize` answered here than its ~60 ES
 // modules (the lazily imported help path, commander included, stays lazy inside it).
-await esbuild.build({
-  entryPoints: ['dist/cli/mcp-main.js'],
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  outfile: 'dist/mcp-bundle/main.cjs',
-  logLevel: 'warning',
-  define: { 'import.meta.url': '__mcpBundleUrl' },
-  banner: { js: 'const __mcpBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-});
+await bundleOne('dist/cli/mcp-main.js', 'dist/mcp-bundle/main.cjs');
