@@ -117,17 +117,22 @@ function refresh(ctx: Ctx, board: string): Promise<void> {
 }
 
 /**
- * Whether refs, HEADs or indexes moved since the snapshot's look, in what a decision in `worktree` is warned
- * about: the shared refs or another tree (a snapshot `changes` recorded without a stamp is never stale).
+ * What moved since the snapshot's look (refs, HEADs, indexes): `stale` when it is what a decision in `worktree` is
+ * warned about — the shared refs or another tree; `own` when only that tree moved (a snapshot `changes` recorded
+ * without a stamp never moved).
  */
-function stale(ctx: Ctx, s: PendingSnapshot, worktree: string): boolean {
+function moved(ctx: Ctx, s: PendingSnapshot, worktree: string): 'stale' | 'own' | null {
   const git = ctx.git;
   const stamp = s.stamp;
-  if (!git || !stamp) return false;
-  if (git.refsStamp(stamp.repo, [], stamp.target) !== stamp.shared) return true;
-  for (const [tree, value] of stamp.trees)
-    if (tree !== worktree && git.refsStamp(stamp.repo, [tree], stamp.target) !== value) return true;
-  return false;
+  if (!git || !stamp) return null;
+  if (git.refsStamp(stamp.repo, [], stamp.target) !== stamp.shared) return 'stale';
+  let own = false;
+  for (const [tree, value] of stamp.trees) {
+    if (git.refsStamp(stamp.repo, [tree], stamp.target) === value) continue;
+    if (tree !== worktree) return 'stale';
+    own = true;
+  }
+  return own ? 'own' : null;
 }
 
 /**
@@ -143,14 +148,15 @@ export async function pendingElsewhere(
   if (!ctx.git || !worktree) return null;
   const m = boardSnapshots(ctx);
   let s = m.get(board);
-  if (!s || s.at === 0 || stale(ctx, s, worktree)) {
+  const since = s && s.at !== 0 ? moved(ctx, s, worktree) : 'stale';
+  if (!s || since === 'stale') {
     // The board's first decision, or something was committed, merged, reset or checked out since the last look
     // (a person's commit, a merge into the target) in another work tree: this decision waits for git rather than
     // warn from a stale look. The stamp is file stats only, so a decision pays for git only when refs moved;
     // its own tree's commits leave it be (they are refreshed in the background like uncommitted edits).
     await refresh(ctx, board);
     s = m.get(board);
-  } else if (ctx.clock.now() - s.at > FRESH_MS || stale(ctx, s, '')) {
+  } else if (since === 'own' || ctx.clock.now() - s.at > FRESH_MS) {
     // Uncommitted edits leave no trace in the refs: looked at again in the background while the decision reads it.
     void refresh(ctx, board);
   }
