@@ -17,6 +17,7 @@ import { launchAgent } from './launch.js';
 import { keepLeaseOf, type Live, newLive, type Retry, type SupervisorOptions } from './options.js';
 import { prepare } from './prepare.js';
 import { applySignal, type SignalTarget } from './signals.js';
+import { Waker } from './waker.js';
 import { warmTaskTrees } from './worktree.js';
 
 export type { CoordLaunch, SupervisorOptions } from './options.js';
@@ -32,7 +33,7 @@ export class Supervisor {
   private readonly toRemove = new Map<string, string>();
   private stopping = false;
   private spentWhy: string | null = null;
-  private wake: () => void = () => {};
+  private readonly waker = new Waker();
   /** Reports go one after another, so the daemon never sees an older state after a newer one. */
   private reporting: Promise<unknown> = Promise.resolve();
   /** Every agent process started, by client: what the acceptance test reads beside the process table. */
@@ -54,7 +55,7 @@ export class Supervisor {
   /** SPEC §18 "Stopping": every running agent asked to stop, ended after the grace period, its task released. */
   stop(): void {
     this.stopping = true;
-    this.wake();
+    this.waker.wake();
   }
 
   /** The integrator has a result for `taskId`: its agent submitted (said before "merged"); the loop looks again. */
@@ -64,7 +65,7 @@ export class Supervisor {
       l.announced = true;
       this.o.log(`#${taskId} ${l.run.agent} submitted`);
     }
-    this.wake();
+    this.waker.wake();
   }
 
   /** Runs until stopped (or, with --once, until nothing is ready, running, paused or waiting for a retry). */
@@ -72,6 +73,8 @@ export class Supervisor {
     await warmTaskTrees(this.o.repo, this.o.target);
     for (;;) {
       if (this.stopping) break;
+      // A wake from here on (an agent ending while the loop looks) makes the nap below return at once.
+      this.waker.look();
       await this.launchWhatFits();
       await removeMerged(this.board, this.o, this.toRemove);
       if (this.o.once && this.live.size === 0 && this.retries.length === 0 && !(await this.readyLeft())) {
@@ -84,13 +87,7 @@ export class Supervisor {
       // after it would otherwise wait for this loop's second) — else for an agent to end. --once waits for an
       // agent's end or a merge (submitSeen) only: a long poll there held the run's end by up to a second.
       if (!this.o.once && (await this.claimWaiting()) !== 'no slot') continue;
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, 1000);
-        this.wake = () => {
-          clearTimeout(t);
-          r();
-        };
-      });
+      await this.waker.nap(1000);
     }
     await Promise.all([...this.live.values()].map((l) => this.end(l, 'stop')));
     // Wait for each agent's ending to be recorded (released, noted).
@@ -177,7 +174,7 @@ export class Supervisor {
     void this.supervise(l, grant, left).catch((e) => {
       this.o.log(`#${task.id} ${agent}: ${(e as Error).message}`);
       this.live.delete(agent);
-      this.wake();
+      this.waker.wake();
     });
   }
 
@@ -287,7 +284,7 @@ export class Supervisor {
     } finally {
       this.finished.push({ ...run });
       this.live.delete(run.agent);
-      this.wake();
+      this.waker.wake();
     }
   }
 
