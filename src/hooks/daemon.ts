@@ -29,8 +29,11 @@ export interface Answer<T = unknown> {
 
 export interface HookDaemon {
   get<T>(path: string): Promise<Answer<T>>;
-  /** With `deadline` (epoch ms): wait for a live daemon until then (DaemonBusy after), not the short timeout. */
-  post<T>(path: string, body: unknown, deadline?: number): Promise<Answer<T>>;
+  /**
+   * With `deadline` (epoch ms): wait for a live daemon until then (DaemonBusy after), not the short timeout.
+   * `headers`: more request headers (plain ASCII values).
+   */
+  post<T>(path: string, body: unknown, deadline?: number, headers?: Record<string, string>): Promise<Answer<T>>;
   text(path: string): Promise<string>;
   /** Nothing left open: each call's connection is closed when it is answered. */
   close(): void;
@@ -75,10 +78,17 @@ export function hookDaemon(stateDir: string, session?: string): HookDaemon {
     return linked;
   };
 
-  const send = async (method: string, path: string, body?: unknown, deadline?: number): Promise<Answer<string>> => {
+  const send = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    deadline?: number,
+    more: Record<string, string> = {},
+  ): Promise<Answer<string>> => {
     const { url, token } = await link();
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers = {
+      ...more,
       authorization: `Bearer ${token}`,
       ...(session ? { 'coord-session': session } : {}),
       ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
@@ -108,7 +118,7 @@ export function hookDaemon(stateDir: string, session?: string): HookDaemon {
   });
   return {
     get: async (path) => json(await send('GET', path)),
-    post: async (path, body, deadline) => json(await send('POST', path, body, deadline)),
+    post: async (path, body, deadline, headers) => json(await send('POST', path, body, deadline, headers)),
     text: async (path) => (await send('GET', path)).body,
     close: () => {},
   };

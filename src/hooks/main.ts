@@ -141,6 +141,7 @@ async function dispatch(
   if (args.event === 'pre-shell' || args.event === 'post-shell') {
     const { postShell, preShell } = await import('./shell-edits.js');
     const shell = {
+      client: args.client,
       mode,
       cwd,
       stateDir,
@@ -149,7 +150,7 @@ async function dispatch(
       board: givenBoard(undefined, env),
       deadline: Date.now() + ((args.timeoutS ?? HOOK_TIMEOUT_S) - 2) * 1000,
     };
-    if (args.event === 'pre-shell') return speak(args.client, 'pre-shell', preShell(input, shell));
+    if (args.event === 'pre-shell') return speak(args.client, 'pre-shell', await preShell(input, shell));
     return speak(args.client, 'post-shell', await postShell(input, shell));
   }
   const agent = resolveAgent({ env, session: identity?.agent, fallback: `${args.client}#unknown` });

@@ -13,8 +13,9 @@
 import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { AgentIdentity } from '../client/agent-identity.js';
-import { badAgentReason } from '../core/edits/edit-request.js';
+import { hookPath } from '../api/paths.js';
+import type { AgentIdentity, ClientKind } from '../client/agent-identity.js';
+import { badAgentReason, refusalReason } from '../core/edits/edit-request.js';
 import {
   commandText,
   decideShellLooks,
@@ -102,6 +103,7 @@ function snapshotFile(stateDir: string, agent: string, root: string, input: Hook
 }
 
 export interface ShellEnv {
+  client: ClientKind;
   mode: GuardMode;
   cwd: string;
   stateDir: string;
@@ -118,11 +120,47 @@ interface Kept extends ShellLook {
   others?: Record<string, ShellLook>;
 }
 
+/** The daemon's answer to a command hook's shell call (server/http/hooks.ts, `Coord-Answer: verdict`). */
+interface DaemonLook {
+  /** Whether it kept a look (pre-shell) or compared with one (post-shell). */
+  looked: boolean;
+  reason: string | null;
+}
+
+/**
+ * The shell call posted to the daemon, which takes git's looks itself — on its copy of the index, where git keeps
+ * its untracked cache (git/look-index.ts), so a look costs about half of this process's own — and keeps the look
+ * before for the look after, as it does for a client's own `http` hooks. Null when this process must look itself:
+ * no daemon, or an agent name or board that it would refuse in a header (the local path says why).
+ */
+async function daemonShell(
+  event: 'pre-shell' | 'post-shell',
+  input: HookInput,
+  env: ShellEnv & { identity: AgentIdentity },
+  cwd: string,
+  deadline?: number,
+): Promise<{ status: number; body: DaemonLook } | null> {
+  if (badAgentReason(env.identity.agent) || (env.board && !/^[\x21-\x7e]+$/.test(env.board))) return null;
+  const headers = { 'coord-agent': env.identity.agent, 'coord-answer': 'verdict' };
+  return env
+    .daemon()
+    .post<DaemonLook>(
+      hookPath(env.client, event),
+      { ...input, cwd },
+      deadline,
+      env.board ? { ...headers, 'coord-board': env.board } : headers,
+    );
+}
+
 /** Before the shell command: remember what git says now, in this work tree and the repository's others. Never blocks. */
-export function preShell(input: HookInput, env: ShellEnv): Verdict {
+export async function preShell(input: HookInput, env: ShellEnv): Promise<Verdict> {
   if (env.mode === 'off' || !env.identity) return { kind: 'allow' };
-  const tree = findWorkTree(str(input.cwd) ?? env.cwd);
+  const cwd = str(input.cwd) ?? env.cwd;
+  const tree = findWorkTree(cwd);
   if (!tree) return { kind: 'allow' };
+  // The daemon looks and keeps the look; when it cannot (down, not its user's tree), this process does.
+  const asked = await daemonShell('pre-shell', input, { ...env, identity: env.identity }, cwd).catch(() => null);
+  if (asked?.status === 200 && asked.body?.looked) return { kind: 'allow' };
   // Untracked files left out, as the daemon's look before does (core/edits/shell-edits.ts): walking every folder
   // for them is a third of a `git status`, and one the command writes is seen after by its ctime.
   const snap = snapshot(tree.root, false);
@@ -146,10 +184,12 @@ export function preShell(input: HookInput, env: ShellEnv): Verdict {
 /** After it: the paths it changed, decided; a held one is reported to the model with how to undo it. */
 export async function postShell(input: HookInput, env: ShellEnv): Promise<Verdict> {
   if (env.mode === 'off' || !env.identity) return { kind: 'allow' };
-  const tree = findWorkTree(str(input.cwd) ?? env.cwd);
+  const cwd = str(input.cwd) ?? env.cwd;
+  const tree = findWorkTree(cwd);
   if (!tree) return { kind: 'allow' };
   const before = takeKept(snapshotFile(env.stateDir, env.identity.agent, tree.root, input));
-  if (!before) return { kind: 'allow' }; // no pre-shell look: nothing to compare with
+  // No look of this process's own: the daemon kept it (or nobody did, and there is nothing to compare with).
+  if (!before) return daemonAfter(input, { ...env, identity: env.identity }, cwd);
   const looks = treeLooks(tree.root, before);
   const agent = env.identity.agent;
   const at = { board: env.board || boardForRepo(tree.home), sessionTree: tree.root, refused: badAgentReason(agent) };
@@ -162,6 +202,25 @@ export async function postShell(input: HookInput, env: ShellEnv): Promise<Verdic
     throw e;
   }
   return shellVerdict(env.mode, line);
+}
+
+/** The daemon's look after the command, against the one it kept before; its refusal is never read as "down". */
+async function daemonAfter(
+  input: HookInput,
+  env: ShellEnv & { identity: AgentIdentity },
+  cwd: string,
+): Promise<Verdict> {
+  let asked: Awaited<ReturnType<typeof daemonShell>>;
+  try {
+    asked = await daemonShell('post-shell', input, env, cwd, env.deadline);
+  } catch (e) {
+    if (e instanceof DaemonBusy) return { kind: 'allow', warning: `coord_busy: ${e.message}; shell edits not checked` };
+    if (e instanceof DaemonDown) return { kind: 'allow', warning: `coord: ${e.message}; shell edits not checked` };
+    throw e;
+  }
+  if (!asked) return { kind: 'allow' };
+  if (asked.status !== 200) return shellVerdict(env.mode, refusalReason(asked.status, asked.body, 'shell change'));
+  return asked.body?.looked ? shellVerdict(env.mode, asked.body.reason) : { kind: 'allow' };
 }
 
 /** What pre-shell kept for this call, read once and removed; null when it kept nothing. */

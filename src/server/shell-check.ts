@@ -73,10 +73,10 @@ export class ShellLooks {
   }
 
   /**
-   * After it: the reason to tell the model (`lock_conflict: your command changed …`), or null when every path
-   * it changed was free (now auto-locked) or there was no look before to compare with.
+   * After it: the reason to tell the model (`lock_conflict: your command changed …`), or a null reason when every
+   * path it changed was free (now auto-locked); null when there was no look before to compare with.
    */
-  async after(ctx: Ctx, call: ShellCall): Promise<string | null> {
+  async after(ctx: Ctx, call: ShellCall): Promise<{ reason: string | null } | null> {
     const key = this.key(call);
     const kept = this.looks.get(key);
     if (!kept) return null;
@@ -96,7 +96,7 @@ export class ShellLooks {
       });
     }
     const decide = invokeDecide({ ...ctx, session_id: call.sessionId }, call.agent);
-    return decideShellLooks(looks, { board: call.board, sessionTree: call.worktree }, decide);
+    return { reason: await decideShellLooks(looks, { board: call.board, sessionTree: call.worktree }, decide) };
   }
 
   get size(): number {

@@ -6,11 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { identify } from '../../src/client/agent-identity.js';
 import { boardForDir } from '../../src/state-dir/board-name.js';
+import { tempDir } from '../support/ctx.js';
 import { type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { committedRepo, holdersOn, lockOn } from './daemon-on-repo.js';
 import { runCoord } from './run-hook.js';
@@ -89,4 +90,44 @@ describe('shell edits are seen too', () => {
     const r = await hook('post-shell', 'claude', 'sess-co', 'call-4');
     assert.match(JSON.parse(r.stdout).reason, /your command changed src\/restored\.ts, which bob holds/);
   });
+
+  /** The look files a command hook kept of its own in a state directory (hooks/shell-edits.ts snapshotFile). */
+  const ownLooks = (stateDir: string) =>
+    existsSync(join(stateDir, 'hooks'))
+      ? readdirSync(join(stateDir, 'hooks')).filter((f) => f.startsWith('shell-'))
+      : [];
+
+  test('with a daemon running, the command hooks leave both looks to it (no look file of their own) and still see the change', async () => {
+    assert.equal((await hook('pre-shell', 'claude', 'sess-d', 'call-5')).stdout, '');
+    assert.deepEqual(ownLooks(d.stateDir), []);
+    appendFileSync(join(repo, 'src/held.ts'), '5\n');
+    const r = await hook('post-shell', 'claude', 'sess-d', 'call-5');
+    assert.match(JSON.parse(r.stdout).reason, /^lock_conflict: your command changed src\/held\.ts, which alice holds/);
+  });
+});
+
+test('a command hook with no daemon to look keeps its own look, and decides from it once a daemon answers', async () => {
+  const repo = committedRepo(['src/a.ts']);
+  const stateDir = tempDir('coord-shell-down-');
+  const hook = (event: 'pre-shell' | 'post-shell') =>
+    runCoord(['hook', event, '--client', 'claude', '--state', stateDir], {
+      stdin: {
+        cwd: repo,
+        tool_name: 'Bash',
+        tool_use_id: 'call-down',
+        tool_input: { command: 'sed -i s/a/b/ src/a.ts' },
+      },
+      env: { CLAUDE_CODE_SESSION_ID: 'sess-down' },
+      cwd: repo,
+    });
+  assert.equal((await hook('pre-shell')).code, 0);
+  assert.equal(readdirSync(join(stateDir, 'hooks')).filter((f) => f.startsWith('shell-')).length, 1);
+  appendFileSync(join(repo, 'src/a.ts'), 'changed\n');
+  const d = await spawnDaemon({ stateDir });
+  try {
+    assert.equal((await hook('post-shell')).code, 0);
+    assert.deepEqual(await holdersOn(d, boardForDir(repo) ?? ''), { 'src/a.ts': agentOf('sess-down') });
+  } finally {
+    await d.stop();
+  }
 });

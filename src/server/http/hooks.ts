@@ -54,11 +54,10 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v !==
  * repository, or a work tree another user owns (git runs there as the daemon's user: its config is not ours to run).
  */
 function shellCall(client: ClientKind, input: Record<string, unknown>, headers: IncomingHttpHeaders): ShellCall | null {
-  const session = text(input[profileOf(client).identity.hookField ?? 'session_id']) ?? text(input.session_id);
   const cwd = text(input.cwd);
   const tree = cwd ? findWorkTree(cwd) : null;
-  if (!session || !tree || !ownWorkTree(tree.root)) return null;
-  const who = agentOfKey(client, `${client}:${session}`, header(headers['coord-agent']) || undefined);
+  const who = shellAgent(client, input, headers);
+  if (!who || !tree || !ownWorkTree(tree.root)) return null;
   return {
     agent: who.agent,
     sessionId: who.sessionId,
@@ -68,6 +67,20 @@ function shellCall(client: ClientKind, input: Record<string, unknown>, headers: 
     // SPEC §14: the other work trees the command names are looked at too (the work tree of an edit is the path's).
     others: namedTrees(commandText(input), otherWorkTrees(tree)).filter(ownWorkTree),
   };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The agent and session of a shell call: a command hook names both (`Coord-Agent`, `Coord-Session`: the identity
+ * it derived, client/agent-identity.ts); a client's own `http` hook gives its session id in the input.
+ */
+function shellAgent(client: ClientKind, input: Record<string, unknown>, headers: IncomingHttpHeaders) {
+  const agent = header(headers['coord-agent']) || undefined;
+  const named = header(headers['coord-session']);
+  if (agent && UUID.test(named)) return { agent, sessionId: named };
+  const session = text(input[profileOf(client).identity.hookField ?? 'session_id']) ?? text(input.session_id);
+  return session ? agentOfKey(client, `${client}:${session}`, agent) : null;
 }
 
 /**
@@ -157,17 +170,34 @@ export function registerHookRoutes(
       return answer(reason === null ? { stdout: '{}' } : profile.hooks.keepGoing(reason, 'stop'));
     }
     const call = mode === 'off' ? null : shellCall(client, input, req.headers);
-    if (!call) return answer({ stdout: '{}' });
-    if (event === 'pre-shell') {
-      await looks.before(ctx, call);
-      return answer({ stdout: '{}' });
-    }
-    // SPEC §19: a shell command ran, so a permission prompt the agent waited at was answered.
-    ctx.presence.wait({ agent: call.agent, board: call.board, message: null, at: 0 });
-    const reason = await looks.after(ctx, call);
-    if (!reason) return answer({ stdout: '{}' });
+    const shell = await shellVerdict(ctx, looks, call, event === 'pre-shell');
+    // A command hook (hooks/shell-edits.ts) asks for the verdict itself, and whether a look was kept, and speaks
+    // to its client in its own words: `Coord-Answer: verdict` → {looked, reason}.
+    if (header(req.headers['coord-answer']).toLowerCase() === 'verdict') return reply.code(200).send(shell);
+    if (!shell.reason) return answer({ stdout: '{}' });
     if (mode === 'warn')
-      return answer({ stdout: JSON.stringify({ systemMessage: `coord (COORD_GUARD=warn): ${reason}` }) });
-    return answer(profile.hooks.afterShell(reason, event as ClientEvent));
+      return answer({ stdout: JSON.stringify({ systemMessage: `coord (COORD_GUARD=warn): ${shell.reason}` }) });
+    return answer(profile.hooks.afterShell(shell.reason, event as ClientEvent));
   });
+}
+
+/**
+ * The shell check of one hook call: before the command a look kept, after it the paths it changed decided.
+ * `looked`: whether a look was kept (before) or compared with (after); `reason`: what to tell the model.
+ */
+async function shellVerdict(
+  ctx: Ctx,
+  looks: ShellLooks,
+  call: ShellCall | null,
+  before: boolean,
+): Promise<{ looked: boolean; reason: string | null }> {
+  if (!call) return { looked: false, reason: null };
+  if (before) {
+    await looks.before(ctx, call);
+    return { looked: true, reason: null };
+  }
+  // SPEC §19: a shell command ran, so a permission prompt the agent waited at was answered.
+  ctx.presence.wait({ agent: call.agent, board: call.board, message: null, at: 0 });
+  const compared = await looks.after(ctx, call);
+  return { looked: compared !== null, reason: compared?.reason ?? null };
 }
