@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PATHS, taskPath } from '../api/paths.js';
 import { addressedTo } from '../core/event-entries.js';
 import { pushLine } from '../core/messages/message-text.js';
+import { worthATurn } from '../core/messages/stop-news.js';
 import type { CoordEvent, Message, Task } from '../core/model.js';
 import { markTasksShown, shownTasks } from '../state-dir/shown-tasks.js';
 import type { DaemonEndpoint } from './daemon-link.js';
@@ -170,20 +171,22 @@ export class ClaudePush {
       via: 'push',
       peek: true,
     });
-    if (pending.messages.length === 0) return;
+    // coord's own notices that ask nothing would start a model turn for nothing: they wait for the inbox.
+    const worth = pending.messages.filter(worthATurn);
+    if (worth.length === 0) return;
     await writeFrames(
       this.opts.socketPath,
       this.opts.token,
-      pending.messages.map((m) => pushLine(m)),
+      worth.map((m) => pushLine(m)),
     );
     const at = Date.now();
-    for (const m of pending.messages) this.pushed.push({ id: m.id, at });
+    for (const m of worth) this.pushed.push({ id: m.id, at });
     // Written: now it counts as delivered (an inbox that showed it meanwhile keeps its own first delivery).
     await this.call(endpoint, 'POST', PATHS.messagesPending, {
       agent: me,
       board: this.opts.board,
       via: 'push',
-      ids: pending.messages.map((m) => m.id),
+      ids: worth.map((m) => m.id),
     });
   }
 

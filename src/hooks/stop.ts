@@ -11,7 +11,7 @@
 
 import { PATHS, withQuery } from '../api/paths.js';
 import { pendingMessageLines } from '../client/pending-messages.js';
-import { holdsStop, STOP_MAX_MESSAGES, type StopFacts, stopNews } from '../core/messages/stop-news.js';
+import { STOP_MAX_MESSAGES, type StopFacts, stopNews, worthATurn } from '../core/messages/stop-news.js';
 import { markTasksShown, shownTasks } from '../state-dir/shown-tasks.js';
 import type { HookDaemon } from './daemon.js';
 import { DaemonDown, query } from './daemon.js';
@@ -49,14 +49,14 @@ export async function stopCheck(
 }
 
 /**
- * The messages never shown before that hold a stop (core's holdsStop), now recorded as shown by the stop hook;
+ * The messages never shown before that hold a stop (core's worthATurn), now recorded as shown by the stop hook;
  * none when the daemon cannot say. A look first, so what is not shown is not recorded as shown.
  */
 async function stopMessages(d: HookDaemon, agent: string, board: string): Promise<{ lines: string[]; unread: number }> {
   try {
     const q = { agent, board, via: 'stop' as const, limit: STOP_MAX_MESSAGES };
     const looked = await pendingMessageLines(d, { ...q, peek: true });
-    const ids = looked.messages.filter(holdsStop).map((m) => m.id);
+    const ids = looked.messages.filter(worthATurn).map((m) => m.id);
     if (ids.length === 0) return { lines: [], unread: looked.unread };
     return await pendingMessageLines(d, { ...q, ids });
   } catch (e) {

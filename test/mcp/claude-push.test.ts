@@ -112,6 +112,30 @@ describe('push into a live session through Claude Code’s messaging socket', ()
     rmSync(dir, { recursive: true, force: true });
   });
 
+  test("coord's own notice that asks nothing (the integrator's merge notice) is not pushed — it would start a model turn for nothing — while the next message is", async () => {
+    const dir = tempDir('coord-claude-notice-');
+    const path = join(dir, 'messaging.sock');
+    const { server, frames } = await fakeClaudeSocket(path);
+    const me = await startMcp(d.stateDir, {
+      name: 'claude-code',
+      env: { COORD_AGENT: 'claude#notice', CLAUDE_CODE_MESSAGING_SOCKET: path, CLAUDE_CODE_MESSAGING_TOKEN: 't' },
+    });
+    agents.push(me);
+    try {
+      await me.call('who');
+      const notice = await send('claude#notice', '#k3x9 merged into main as 3f2a1c', { agent: 'coord' });
+      const m = await send('claude#notice', 'can you review #k3x9?');
+      await waitFor(() => userTexts(frames).some((t) => t.includes(m.id)), 'the message after the notice');
+      assert.equal(userTexts(frames).filter((t) => t.includes(notice.id)).length, 0, 'the notice is not pushed');
+      // It waits in the inbox, never recorded as pushed.
+      assert.match((await me.call('inbox')).text, new RegExp(`msg ${notice.id} from coord`));
+    } finally {
+      await me.close();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('after the daemon restarts, push resumes: a message sent to the new daemon still arrives as a frame', async () => {
     const dir = tempDir('coord-claude-restart-');
     const path = join(dir, 'messaging.sock');

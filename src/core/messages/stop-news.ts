@@ -8,12 +8,13 @@
 const MAX_LINES = 5;
 
 /**
- * Whether a message never shown holds a stop: every message does but coord's own notices that ask nothing (the
+ * Whether a message never shown is worth a model turn — holding a stop, or pushed into a live Claude Code session
+ * (client/claude-push.ts), where it starts one: every message is but coord's own notices that ask nothing (the
  * integrator's "#k3x9 merged into main as 3f2a1c" to the agent who did the work, which often lands while that
- * agent finishes: holding it would cost a model turn for nothing). They stay in the inbox; a conflict or a failed
+ * agent finishes: a turn for it would cost a model call for nothing). They stay in the inbox; a conflict or a failed
  * check comes with a follow-up task for the agent, which holds the stop as a task for it alone.
  */
-export const holdsStop = (m: { from: string; ack_required: boolean }): boolean => m.from !== 'coord' || m.ack_required;
+export const worthATurn = (m: { from: string; ack_required: boolean }): boolean => m.from !== 'coord' || m.ack_required;
 /** Messages shown (and so recorded) at one stop: the inbox's ten, each line within 140 bytes. */
 export const STOP_MAX_MESSAGES = 10;
 

@@ -24,7 +24,7 @@ import { commandText, namedTrees } from '../../core/edits/shell-edits.js';
 import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
 import { messageLine } from '../../core/messages/message-text.js';
-import { holdsStop, STOP_MAX_MESSAGES, stopNews } from '../../core/messages/stop-news.js';
+import { STOP_MAX_MESSAGES, stopNews, worthATurn } from '../../core/messages/stop-news.js';
 import { DEFAULT_BOARD } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
 import { operations } from '../../core/operations.js';
@@ -121,10 +121,10 @@ async function stopNewsFor(
   await invoke(operations.agentWaiting, ctx, { ...who, waiting: null }).catch(() => null);
   if (header(headers['coord-guard']).toLowerCase() === 'off' || input.stop_hook_active === true) return null;
   // First the messages: the inbox would record them as shown `via: inbox`, and they would never be news here. A
-  // look first, so only those that hold the stop (core's holdsStop) are recorded as shown.
+  // look first, so only those that hold the stop (core's worthATurn) are recorded as shown.
   const q = { ...who, via: 'stop' as const, limit: STOP_MAX_MESSAGES };
   const looked = await invoke(operations.pendingMessages, ctx, { ...q, peek: true });
-  const ids = looked.messages.filter(holdsStop).map((m) => m.id);
+  const ids = looked.messages.filter(worthATurn).map((m) => m.id);
   const mail =
     ids.length === 0
       ? { messages: [], unread: looked.unread }
