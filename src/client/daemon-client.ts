@@ -25,8 +25,13 @@ export interface DaemonClient {
   call<Op extends Callable>(op: Op, input: CallInput<Op>): Promise<CallOutput<Op>>;
   /** The route's second form as text (the inbox a model reads): the query of its `alsoAs` is added. */
   callText<Op extends Callable>(op: Op, input: CallInput<Op>): Promise<string>;
-  /** The route's stream (`alsoAs: text/event-stream`), still open: the caller reads the body. */
-  stream<Op extends Callable>(op: Op, input: CallInput<Op>, headers?: Record<string, string>): Promise<HttpAnswer>;
+  /** The route's stream (`alsoAs: text/event-stream`), still open: the caller reads the body (`signal` ends it). */
+  stream<Op extends Callable>(
+    op: Op,
+    input: CallInput<Op>,
+    headers?: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<HttpAnswer>;
   /** GET /v1/health, the one route with no operation (and no token needed). */
   health(): Promise<{ ok: boolean; version: string; store: string }>;
 }
@@ -40,6 +45,7 @@ export function connect(stateDir: string): DaemonClient {
   const send = async (
     req: { method: string; path: string; body?: unknown },
     headers: Record<string, string>,
+    signal?: AbortSignal,
   ): Promise<HttpAnswer> => {
     let res: HttpAnswer;
     try {
@@ -52,6 +58,7 @@ export function connect(stateDir: string): DaemonClient {
           ...headers,
         },
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        ...(signal ? { signal } : {}),
       });
     } catch {
       throw unreachable(stateDir, info.url);
@@ -85,10 +92,10 @@ export function connect(stateDir: string): DaemonClient {
       if (other?.type !== 'text/plain') throw new Error(`${op.name} has no text form`);
       return (await send(requestFor(op, input, other.query), { accept: other.type })).text();
     },
-    async stream(op, input, headers = {}) {
+    async stream(op, input, headers = {}, signal) {
       const other = routeOf(op).alsoAs;
       if (other?.type !== 'text/event-stream') throw new Error(`${op.name} has no stream`);
-      return send(requestFor(op, input), { accept: other.type, ...headers });
+      return send(requestFor(op, input), { accept: other.type, ...headers }, signal);
     },
     async health() {
       return json(await send({ method: 'GET', path: HEALTH_URL }, { accept: 'application/json' }));

@@ -21,7 +21,7 @@ export interface FollowOptions {
   onOpen?(): void;
   /** Told each time a reconnection finds no daemon (it is stopped or restarting); the loop tries again. */
   onRetry?(): void;
-  /** Ends the following (rejecting with the abort reason) at its next reconnection. */
+  /** Ends the following, rejecting with the abort reason (an open stream is closed). */
   signal?: AbortSignal;
 }
 
@@ -32,7 +32,7 @@ export async function followEvents(opts: FollowOptions): Promise<never> {
   let connectedOnce = false;
   for (;;) {
     opts.signal?.throwIfAborted();
-    const res = await open(opts.stateDir, opts.board, since).catch((e: unknown) => {
+    const res = await open(opts.stateDir, opts.board, since, opts.signal).catch((e: unknown) => {
       // The first connection must succeed (exit 3 otherwise); later, the daemon may be restarting.
       if (!connectedOnce || !(e instanceof CliError && e.code === 'unreachable')) throw e;
       opts.onRetry?.();
@@ -61,10 +61,16 @@ export async function followEvents(opts: FollowOptions): Promise<never> {
  * that `connect` throwing at once (daemon.json gone after a clean stop) is a rejection the retry loop catches,
  * not an exception that ends `coord top` and `coord events --follow` before the daemon comes back.
  */
-async function open(stateDir: string, board: string | undefined, since: number | undefined): Promise<HttpAnswer> {
+async function open(
+  stateDir: string,
+  board: string | undefined,
+  since: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<HttpAnswer> {
   return connect(stateDir).stream(
     operations.listEvents,
     { board },
     since === undefined ? {} : { 'last-event-id': String(since) },
+    signal,
   );
 }

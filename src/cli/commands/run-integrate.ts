@@ -2,8 +2,11 @@
  * `coord run --integrate` (SPEC §18, §15): the integrator beside the supervisor, reaching the board over
  * HTTP, its results in `coord run`'s log; its turns run until the supervisor is done, then one last turn.
  */
+import { followEvents } from '../../client/event-stream.js';
+import { WAKES_INTEGRATOR } from '../../core/integration/integration.js';
 import { operations } from '../../core/operations.js';
 import { Integrator, SlotLost } from '../../git/integrator.js';
+import type { Waker } from '../../supervisor/waker.js';
 import type { Invocation } from '../common.js';
 import { boardOverHttp, resultLine } from './integrate.js';
 import type { RunFlags } from './run-options.js';
@@ -37,10 +40,15 @@ export function integratorFor(inv: Invocation, flags: RunFlags, o: RunIntegrator
   });
 }
 
-/** The integrator's turns, beside the supervisor, until it is told to end (then one last turn). */
-export async function integrateLoop(integrator: Integrator, go: () => boolean): Promise<void> {
+/**
+ * The integrator's turns, beside the supervisor, until it is told to end (then one last turn). Between turns with
+ * nothing to do it waits up to 500 ms, or until `waker` is woken: a submit (the daemon's event stream, followed
+ * by `wakeOnSubmits`) or the run's end.
+ */
+export async function integrateLoop(integrator: Integrator, go: () => boolean, waker: Waker): Promise<void> {
   for (;;) {
     const last = !go();
+    waker.look();
     let progressed = 0;
     try {
       progressed = (await integrator.turn()).progressed;
@@ -48,9 +56,28 @@ export async function integrateLoop(integrator: Integrator, go: () => boolean): 
       if (!(e instanceof SlotLost) && (e as { code?: string }).code !== 'stale_claim') throw e;
     }
     if (last) return;
-    // Nothing to do: look again in 500 ms, or at once when told to end (the run's end does not wait it out).
-    for (let i = 0; progressed === 0 && i < 10 && go(); i++) await new Promise((r) => setTimeout(r, 50));
+    if (progressed === 0) await waker.nap(500);
   }
+}
+
+/**
+ * Wakes the integrator when the board has work for it (a submit, a queue change), read from the daemon's event
+ * stream: a submit is merged as it lands, not at the next look — a dependent task's readiness waits on it
+ * (SPEC §11). Without the stream (the daemon restarting) the loop's own 500 ms looks go on.
+ */
+export function wakeOnSubmits(inv: Invocation, waker: Waker): () => void {
+  const stop = new AbortController();
+  void followEvents({
+    stateDir: inv.stateDir,
+    board: inv.board,
+    since: undefined,
+    onEvent: (e) => {
+      if (WAKES_INTEGRATOR.has(e.type)) waker.wake();
+    },
+    onDrop: () => {},
+    signal: stop.signal,
+  }).catch(() => undefined);
+  return () => stop.abort();
 }
 
 /** With --integrate and --once: work still waiting to be merged may make a task ready. */

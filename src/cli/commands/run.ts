@@ -16,9 +16,10 @@ import { parseAgentsSpec } from '../../core/runs/supervision.js';
 import type { SupervisorBoard } from '../../supervisor/board.js';
 import { headlessProfiles } from '../../supervisor/profiles.js';
 import { defaultWorktrees, Supervisor } from '../../supervisor/supervisor.js';
+import { Waker } from '../../supervisor/waker.js';
 import { action, type Invocation, resolveInvocation, withCommon } from '../common.js';
 import { emit } from '../output.js';
-import { integrateLoop, integrationPending, integratorFor } from './run-integrate.js';
+import { integrateLoop, integrationPending, integratorFor, wakeOnSubmits } from './run-integrate.js';
 import {
   BIN,
   coordCommand,
@@ -111,11 +112,18 @@ async function runAgents(inv: Invocation, flags: RunFlags): Promise<void> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   let integrating = true;
-  const integration = integrator ? integrateLoop(integrator, () => integrating) : Promise.resolve();
+  const waker = new Waker();
+  const unfollow = integrator ? wakeOnSubmits(inv, waker) : () => {};
+  const integration = integrator ? integrateLoop(integrator, () => integrating, waker) : Promise.resolve();
+  const endIntegration = () => {
+    integrating = false;
+    unfollow();
+    waker.wake();
+  };
   try {
     if (integrator) await integrator.start();
     const out = await supervisor.run();
-    integrating = false;
+    endIntegration();
     await integration;
     if (out.spent) log(`budget spent: ${out.spent}; nothing new was launched`);
     emit(
@@ -127,7 +135,7 @@ async function runAgents(inv: Invocation, flags: RunFlags): Promise<void> {
           .join('\n') || 'nothing to run',
     );
   } finally {
-    integrating = false;
+    endIntegration();
     await integrator?.releaseSlot().catch(() => undefined);
     if (existsSync(pids) && readFileSync(pids, 'utf8').trim() === String(process.pid)) rmSync(pids, { force: true });
   }

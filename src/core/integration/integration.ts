@@ -13,6 +13,14 @@
  * slot         — one board's exclusive, fenced right to integrate, for a lease: a crashed integrator's lapses.
  */
 
+/** The events that may give an integrator work: a submit with commits, a queue change, a merge, an approval. */
+export const WAKES_INTEGRATOR: ReadonlySet<string> = new Set([
+  'task.completed',
+  'task.integration',
+  'task.integrated',
+  'task.approved',
+]);
+
 export const INTEGRATION_STATES = [
   'none',
   'pending',

@@ -6,7 +6,7 @@
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { CheckPlan } from '../../core/integration/integration.js';
+import { type CheckPlan, WAKES_INTEGRATOR } from '../../core/integration/integration.js';
 import type { Ctx } from '../../core/operation.js';
 import { cleanLeftoverChecks } from '../../git/integrate-check.js';
 import { defaultTarget } from '../../git/integrate-target.js';
@@ -20,8 +20,6 @@ export interface DaemonIntegrateConfig {
   /** `--push REMOTE`: the target is that remote's branch. */
   push?: string | undefined;
 }
-
-const WAKING = new Set(['task.completed', 'task.integration', 'task.integrated', 'task.approved']);
 
 export function integrateInDaemon(
   ctx: Ctx,
@@ -106,7 +104,7 @@ export function integrateInDaemon(
   const timer = setInterval(wake, everyMs);
   timer.unref();
   const unsubscribe = ctx.store.subscribe((events) => {
-    if (events.some((e) => WAKING.has(e.type))) wake();
+    if (events.some((e) => WAKES_INTEGRATOR.has(e.type))) wake();
   });
   return async () => {
     stopped = true;
