@@ -12,7 +12,11 @@ test("coord run's integrator takes its next turn when woken by a submit, not at 
   mock.timers.enable({ apis: ['setTimeout'] });
   try {
     let turns = 0;
-    const integrator = { turn: async () => ((turns += 1), { progressed: 0 }) } as unknown as Integrator;
+    const turn = async () => {
+      turns += 1;
+      return { progressed: 0 };
+    };
+    const integrator = { turn } as unknown as Integrator;
     let going = true;
     const waker = new Waker();
     const loop = integrateLoop(integrator, () => going, waker);

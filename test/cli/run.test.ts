@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { tempDir } from '../support/ctx.js';
 import { COORD, childEnv, ROOT, runProcess, type SpawnedDaemon, spawnDaemon } from '../support/daemon.js';
 import { suiteDaemon } from '../support/suite-daemon.js';

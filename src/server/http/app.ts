@@ -133,6 +133,7 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
   // A long-poll must not hold the daemon open for up to 60 s when it shuts down.
   const closing = new AbortController();
   app.addHook('preClose', async () => closing.abort());
+  const mcp = opts.mcp ?? new McpHttp({ ctx: opts.ctx, version: opts.version, log: opts.logger });
   for (const route of routes) {
     // A route with a second form (the inbox's text, the event stream) has its own handler: inbox.ts, sse.ts.
     if (route.alsoAs) continue;
@@ -140,6 +141,8 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
     app.route({
       method: route.method,
       url: route.url,
+      // A supervisor reports an agent it has just started: that agent opens its MCP session in a moment.
+      ...(route.op === 'report_run' ? { onResponse: async () => mcp.warm() } : {}),
       handler: async (req, reply) => {
         const ac = new AbortController();
         const stop = () => ac.abort();
@@ -172,7 +175,6 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
       limits: opts.oauthLimits ?? defaultLimits(),
     });
   }
-  const mcp = opts.mcp ?? new McpHttp({ ctx: opts.ctx, version: opts.version, log: opts.logger });
   // SPEC §16: the public /mcp takes OAuth tokens, checked over the same site the guard marks requests by.
   mcp.register(app, site ? connectorAuth(opts.ctx, site) : undefined);
   return app;

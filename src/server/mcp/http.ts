@@ -74,18 +74,16 @@ export class McpHttp {
       bodyLimit: MCP_BODY_LIMIT,
       handler: (req, reply) => this.handle(req, reply, connectors),
     });
-    // An agent `coord run` has just launched opens its MCP session in a moment: the SDK is loaded now, while its
-    // client starts, rather than on that agent's way to its first model request (~200 ms, once per daemon).
-    const warm = this.opts.ctx.store.subscribe((events) => {
-      if (!events.some((e) => e.type === 'agent.launched')) return;
-      warm();
-      void sdk().catch(() => undefined);
-    });
     // Open SSE streams would keep the server from closing; a daemon restart is not the end of a session.
-    app.addHook('preClose', () => {
-      warm();
-      return this.close();
-    });
+    app.addHook('preClose', () => this.close());
+  }
+
+  /**
+   * An agent is about to open a session (`coord run` reported one it has just started): the SDK is loaded now,
+   * while its client starts, not on that agent's way to its first model request (~200 ms, once per daemon).
+   */
+  warm(): void {
+    void sdk().catch(() => undefined);
   }
 
   /**

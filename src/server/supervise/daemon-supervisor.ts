@@ -21,6 +21,7 @@ import { hookKeyOf } from '../../state-dir/token.js';
 import type { SupervisorBoard } from '../../supervisor/board.js';
 import { headlessProfiles } from '../../supervisor/profiles.js';
 import { defaultWorktrees, Supervisor } from '../../supervisor/supervisor.js';
+import { sdk } from '../mcp/http-wire.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/coord.js', import.meta.url));
 const HOOK_BIN = fileURLToPath(new URL('../../../bin/coord-hook.cjs', import.meta.url));
@@ -66,8 +67,10 @@ export async function superviseInDaemon(
   const tied = await ctx.store.boardRepo(board);
   const target = tied?.target ?? (await defaultTarget(repo));
   if (target === null) throw new Error(`--run: ${repo} has no target branch (no main or master)`);
-  // The board learns its repository now, not on the first task's way to its agent (as `coord run` does).
+  // The board learns its repository now, not on the first task's way to its agent (as `coord run` does); and the
+  // MCP SDK is loaded now, not on the first agent's way to its first model request (its session opens it).
   if (!tied) await invoke(op.listWorktrees, ctx, { board, worktree: repo }).catch(() => null);
+  void sdk().catch(() => undefined);
   const supervisor = new Supervisor(supervisorBoardInProcess(ctx), {
     board,
     repo,
