@@ -102,7 +102,11 @@ const claudeHeadless: HeadlessProfile = {
       },
     };
     const settingsFile = site && s.configDir ? join(s.configDir, 'settings.json') : undefined;
-    const mcp = { mcpServers: { coord: { type: 'stdio', command: s.mcp.command, args: s.mcp.args, env: {} } } };
+    // `alwaysLoad`: coord's tools in the first request whole. Claude Code's default tool search would defer them, and
+    // the agent would spend a ToolSearch turn before its first coord call (`submit_result`, at the least).
+    const mcp = {
+      mcpServers: { coord: { type: 'stdio', command: s.mcp.command, args: s.mcp.args, env: {}, alwaysLoad: true } },
+    };
     const mode = s.permissionMode ?? 'acceptEdits';
     return {
       args: [

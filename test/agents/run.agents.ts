@@ -105,6 +105,8 @@ describe('coord run with the real Claude Code', () => {
     const id = (JSON.parse(posted.stdout) as { task: { id: string } }).task.id;
     const tree = `${repo}.worktrees/${id}`;
     const fake = await startFakeAnthropic(doTask(tree, id, 'export const a = 1;', 'export const a = 2;'));
+    // Claude Code's own default: tool search on, which defers MCP tools behind a ToolSearch turn.
+    const { ENABLE_TOOL_SEARCH: _deferOff, ...model } = modelEnv('claude', fake);
     try {
       const r = await run(
         process.execPath,
@@ -118,7 +120,7 @@ describe('coord run with the real Claude Code', () => {
           '--setup',
           'test -f .env && echo "$COORD_PORT" > .port',
         ],
-        { cwd: repo, env: { ...env, ...modelEnv('claude', fake) }, timeoutMs: 240_000 },
+        { cwd: repo, env: { ...env, ...model }, timeoutMs: 240_000 },
       );
       assert.equal(r.code, 0, describeRun(r));
       const out = JSON.parse(r.stdout) as { runs: { agent: string; task_id: string; submitted: boolean }[] };
@@ -146,6 +148,12 @@ describe('coord run with the real Claude Code', () => {
       const first = JSON.stringify(fake.turns()[0]?.body ?? '');
       assert.match(first, new RegExp(`coord task #${id} \\(claim `));
       assert.match(first, /submit_result/);
+      // coord's tools are in the first request whole (the launch's `alwaysLoad`): the model calls submit_result
+      // without a ToolSearch turn first.
+      const firstBody = fake.turns()[0]?.body as { tools?: { name: string; input_schema?: unknown }[] } | undefined;
+      const tools = firstBody?.tools ?? [];
+      const submitTool = tools.find((t) => t.name === 'mcp__coord__submit_result');
+      assert.ok(submitTool?.input_schema, `coord's tools deferred: ${tools.map((t) => t.name).join(', ')}`);
       // The submit went through with the claim the session started with (no claim_id in the model's call).
       const submitted = fake.results().find((x) => x.tool === 'mcp__coord__submit_result');
       assert.ok(submitted && !submitted.isError, JSON.stringify(fake.results()));
