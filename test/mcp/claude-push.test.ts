@@ -14,6 +14,9 @@ import { type StdioAgent, startMcp } from './stdio-support.js';
 
 const BOARD = 'stdio-test';
 
+/** Every fake socket opened, closed after the file's tests however they end (an open server keeps the file alive). */
+const sockets: Server[] = [];
+
 /** Records every JSON line written to it, with the time it arrived. */
 async function fakeClaudeSocket(path: string): Promise<{ server: Server; frames: { at: number; frame: any }[] }> {
   const frames: { at: number; frame: any }[] = [];
@@ -28,6 +31,7 @@ async function fakeClaudeSocket(path: string): Promise<{ server: Server; frames:
     });
   });
   await new Promise<void>((resolve) => server.listen(path, resolve));
+  sockets.push(server);
   return { server, frames };
 }
 
@@ -42,6 +46,7 @@ describe('push into a live session through Claude Code’s messaging socket', ()
   });
   after(async () => {
     for (const a of agents) await a.close().catch(() => {});
+    for (const s of sockets) s.close(() => {});
     await d.stop();
   });
 
