@@ -11,7 +11,8 @@
 
 import { PATHS, withQuery } from '../api/paths.js';
 import { pendingMessageLines } from '../client/pending-messages.js';
-import { STOP_MAX_MESSAGES, type StopFacts, stopNews, worthATurn } from '../core/messages/stop-news.js';
+import { messageLine } from '../core/messages/message-text.js';
+import { STOP_MAX_MESSAGES, type StopFacts, stopMail, stopNews } from '../core/messages/stop-news.js';
 import { markTasksShown, shownTasks } from '../state-dir/shown-tasks.js';
 import type { HookDaemon } from './daemon.js';
 import { DaemonDown, query } from './daemon.js';
@@ -55,10 +56,9 @@ export async function stopCheck(
 async function stopMessages(d: HookDaemon, agent: string, board: string): Promise<{ lines: string[]; unread: number }> {
   try {
     const q = { agent, board, via: 'stop' as const, limit: STOP_MAX_MESSAGES };
-    const looked = await pendingMessageLines(d, { ...q, peek: true });
-    const ids = looked.messages.filter(worthATurn).map((m) => m.id);
-    if (ids.length === 0) return { lines: [], unread: looked.unread };
-    return await pendingMessageLines(d, { ...q, ids });
+    const mail = await stopMail((more) => pendingMessageLines(d, { ...q, ...more }));
+    const now = Date.now();
+    return { lines: mail.messages.map((m) => messageLine(m, now)), unread: mail.unread };
   } catch (e) {
     if (e instanceof DaemonDown) throw e;
     return { lines: [], unread: 0 }; // a daemon without messages (older): tasks only

@@ -15,6 +15,19 @@ const MAX_LINES = 5;
  * check comes with a follow-up task for the agent, which holds the stop as a task for it alone.
  */
 export const worthATurn = (m: { from: string; ack_required: boolean }): boolean => m.from !== 'coord' || m.ack_required;
+/**
+ * The messages a stop shows: a look first (`peek`), then only those worth a turn are read again by id, which records
+ * them as shown `via: stop` — what is not shown is not recorded. `read` is the door's way to pending_messages.
+ */
+export async function stopMail<
+  M extends { id: string; from: string; ack_required: boolean },
+  R extends { messages: M[] },
+>(read: (q: { peek?: true; ids?: string[] }) => Promise<R>): Promise<R> {
+  const looked = await read({ peek: true });
+  const ids = looked.messages.filter(worthATurn).map((m) => m.id);
+  return ids.length === 0 ? { ...looked, messages: [] } : read({ ids });
+}
+
 /** Messages shown (and so recorded) at one stop: the inbox's ten, each line within 140 bytes. */
 export const STOP_MAX_MESSAGES = 10;
 

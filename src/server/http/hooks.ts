@@ -24,7 +24,7 @@ import { commandText, namedTrees } from '../../core/edits/shell-edits.js';
 import { CoordError } from '../../core/errors.js';
 import { invoke } from '../../core/invoke.js';
 import { messageLine } from '../../core/messages/message-text.js';
-import { STOP_MAX_MESSAGES, stopNews, worthATurn } from '../../core/messages/stop-news.js';
+import { STOP_MAX_MESSAGES, stopMail, stopNews } from '../../core/messages/stop-news.js';
 import { DEFAULT_BOARD } from '../../core/model.js';
 import type { Ctx } from '../../core/operation.js';
 import { operations } from '../../core/operations.js';
@@ -56,7 +56,7 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v !==
 function shellCall(client: ClientKind, input: Record<string, unknown>, headers: IncomingHttpHeaders): ShellCall | null {
   const cwd = text(input.cwd);
   const tree = cwd ? findWorkTree(cwd) : null;
-  const who = shellAgent(client, input, headers);
+  const who = hookAgent(client, input, headers);
   if (!who || !tree || !ownWorkTree(tree.root)) return null;
   return {
     agent: who.agent,
@@ -72,10 +72,11 @@ function shellCall(client: ClientKind, input: Record<string, unknown>, headers: 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * The agent and session of a shell call: a command hook names both (`Coord-Agent`, `Coord-Session`: the identity
- * it derived, client/agent-identity.ts); a client's own `http` hook gives its session id in the input.
+ * The agent and session of a hook call: a command hook names both (`Coord-Agent`, `Coord-Session`: the identity
+ * it derived, client/agent-identity.ts); a client's own `http` hook gives its session id in the input, named as the
+ * session's MCP server names it (or `Coord-Agent`, $COORD_AGENT).
  */
-function shellAgent(client: ClientKind, input: Record<string, unknown>, headers: IncomingHttpHeaders) {
+function hookAgent(client: ClientKind, input: Record<string, unknown>, headers: IncomingHttpHeaders) {
   const agent = header(headers['coord-agent']) || undefined;
   const named = header(headers['coord-session']);
   if (agent && UUID.test(named)) return { agent, sessionId: named };
@@ -88,17 +89,15 @@ function shellAgent(client: ClientKind, input: Record<string, unknown>, headers:
  * waited for was answered. Going on is the agent's on every board; nothing to check, nothing to say.
  */
 function resume(ctx: Ctx, client: ClientKind, input: Record<string, unknown>, headers: IncomingHttpHeaders): void {
-  const session = text(input[profileOf(client).identity.hookField ?? 'session_id']) ?? text(input.session_id);
-  if (!session) return;
-  const agent = agentOfKey(client, `${client}:${session}`, header(headers['coord-agent']) || undefined).agent;
-  ctx.presence.wait({ agent, board: '', message: null, at: 0 });
+  const who = hookAgent(client, input, headers);
+  if (who) ctx.presence.wait({ agent: who.agent, board: '', message: null, at: 0 });
 }
 
 /** Who the hook's session is (its client's session id named as the MCP server names it), on which board. */
 function sessionAgent(client: ClientKind, input: Record<string, unknown>, headers: IncomingHttpHeaders) {
-  const session = text(input[profileOf(client).identity.hookField ?? 'session_id']) ?? text(input.session_id);
-  if (!session) return null;
-  const agent = agentOfKey(client, `${client}:${session}`, header(headers['coord-agent']) || undefined).agent;
+  const who = hookAgent(client, input, headers);
+  if (!who) return null;
+  const { agent } = who;
   const cwd = text(input.cwd);
   const tree = cwd ? findWorkTree(cwd) : null;
   return { agent, board: header(headers['coord-board']) || (tree ? boardForRepo(tree.home) : DEFAULT_BOARD) };
@@ -123,12 +122,7 @@ async function stopNewsFor(
   // First the messages: the inbox would record them as shown `via: inbox`, and they would never be news here. A
   // look first, so only those that hold the stop (core's worthATurn) are recorded as shown.
   const q = { ...who, via: 'stop' as const, limit: STOP_MAX_MESSAGES };
-  const looked = await invoke(operations.pendingMessages, ctx, { ...q, peek: true });
-  const ids = looked.messages.filter(worthATurn).map((m) => m.id);
-  const mail =
-    ids.length === 0
-      ? { messages: [], unread: looked.unread }
-      : await invoke(operations.pendingMessages, ctx, { ...q, ids });
+  const mail = await stopMail((more) => invoke(operations.pendingMessages, ctx, { ...q, ...more }));
   const inbox = await invoke(operations.inbox, ctx, who);
   const now = ctx.clock.now();
   const news = stopNews({
