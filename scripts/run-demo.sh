@@ -12,7 +12,7 @@ coord() { node "$ROOT/bin/coord.js" "$@"; }
 T=$(mktemp -d); export COORD_STATE=$T/state
 export GIT_AUTHOR_NAME=dev GIT_AUTHOR_EMAIL=dev@example.com GIT_COMMITTER_NAME=dev GIT_COMMITTER_EMAIL=dev@example.com
 # Claude Code with its own empty HOME, pointed at the fake model.
-mkdir -p "$T/home"; export HOME=$T/home ANTHROPIC_API_KEY=sk-ant-demo ENABLE_TOOL_SEARCH=false
+mkdir -p "$T/home"; export HOME=$T/home ANTHROPIC_API_KEY=sk-ant-demo
 export DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
 (cd "$ROOT" && exec node bin/coord.js serve --port 0 --state "$COORD_STATE" >"$T/daemon.log" 2>&1) &
 DAEMON=$!
