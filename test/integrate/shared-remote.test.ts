@@ -165,24 +165,28 @@ test('--push: a push refused because a person pushed between the fetch and the p
   const work = remoteBranches(remote.clone('agents'), 'cs', 3);
   const tasks = await queueTasks(d, 'cas', work);
   const person = remote.clone('person');
-  // The check runs after the merge is computed and before the push: every other time, the person pushes then.
+  // The check runs after the merge is computed and before the push. The person pushes then, once per task: on
+  // the first check of a task's merge that their push succeeds in (a push that loses a race with coord's own
+  // fails the check, and the flaky-check retry runs it again). Keyed by the task, not by a count of runs: one
+  // more run for one task must not shift the others.
   const script = join(r.top, 'person-pushes.sh');
   writeFileSync(
     script,
     [
       '#!/bin/sh',
       'set -e',
+      // The task's own commit: the checked commit is its branch's tip (a fast-forward) or a merge of it.
+      'task=$( (git log -1 --format=%s HEAD^2 2>/dev/null || git log -1 --format=%s) | tr -c A-Za-z0-9- _)',
       `cd ${person}`,
-      'n=$(cat count 2>/dev/null || echo 0); echo $((n + 1)) > count',
-      '[ $((n % 2)) -eq 1 ] && exit 0',
-      'echo "$n" > "person-$n.txt"; git add "person-$n.txt"',
-      'git -c user.name=person -c user.email=p@example.com commit -q -m "person $n"',
+      '[ -e "done-$task" ] && exit 0',
+      'echo "$task" > "person-$task.txt"; git add "person-$task.txt"',
+      'git -c user.name=person -c user.email=p@example.com commit -q -m "person $task"',
       'git pull -q --rebase origin main && git push -q origin HEAD:main',
-      'git rev-parse HEAD >> pushed',
+      'touch "done-$task"; git rev-parse HEAD >> pushed',
     ].join('\n'),
   );
   chmodSync(script, 0o755);
-  writeFileSync(join(person, '.git', 'info', 'exclude'), 'count\npushed\n');
+  writeFileSync(join(person, '.git', 'info', 'exclude'), 'done-*\npushed\n');
   const out = await integrate(d, 'cas', r.main, ['--once', '--json', '--push', 'origin', '--check', script]).done;
   assert.equal(out.code, 0, out.stderr);
   const pushed = readFileSync(join(person, 'pushed'), 'utf8').trim().split('\n');
