@@ -22,7 +22,12 @@ export type ShellRun =
   | { kind: 'no-such-directory' }
   | { kind: 'unavailable' };
 
-const SHELLS = 4;
+/**
+ * A submit's change record asks git 5 things at once, beside other agents' looks and hooks; with 4 shells, a
+ * `coord run` of two agents sent ~30 calls of 10 tasks to a plain spawn, each a fork of the daemon on its
+ * main thread (~150 ms of its CPU in all). An idle shell is a few hundred KB.
+ */
+const SHELLS = 8;
 
 /** A string as one shell word: single quotes, each inner quote closed, escaped and reopened. */
 const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
@@ -75,19 +80,21 @@ class Shell {
   /** Taken out of use (ended, or replaced after an error). */
   private retired = false;
   busy = false;
-  readonly env = envKey();
+  readonly env: string;
   readonly out: string;
   readonly err: string;
 
-  constructor(n: number) {
+  constructor(n: number, env: string) {
+    this.env = env;
     this.out = join(scratch(), `${n}.out`);
     this.err = join(scratch(), `${n}.err`);
     // An idle shell keeps nothing alive; its stdout is held while a call waits for its answer.
     this.proc.unref();
   }
 
-  get usable(): boolean {
-    return !this.retired && this.proc.alive && this.env === envKey();
+  /** `env`: the environment's key now (envKey, taken once per call: it is not free). */
+  usable(env: string): boolean {
+    return !this.retired && this.proc.alive && this.env === env;
   }
 
   async run(cwd: string, args: string[], env: Record<string, string>, deadlineMs: number): Promise<ShellRun> {
@@ -149,12 +156,13 @@ let noShell = false;
 
 /** A shell free for a call: an idle usable one, else a new one in the first free place; null when all are busy. */
 function idleShell(): Shell | null {
+  const env = envKey();
   for (let i = 0; i < SHELLS; i++) {
     const s = shells[i];
     if (s?.busy) continue;
-    if (s?.usable) return s;
+    if (s?.usable(env)) return s;
     s?.end();
-    const fresh = new Shell(i);
+    const fresh = new Shell(i, env);
     shells[i] = fresh;
     return fresh;
   }
