@@ -38,8 +38,23 @@ export class IntegrationSlot {
     return slot;
   }
 
+  /**
+   * A turn's start: the slot taken — or, taken less than a third of its lease ago, kept as it is (as `renew`
+   * does before a swap: nobody can take a lease that has not run out). A turn woken by each submit then writes
+   * nothing to the board until it has something to record.
+   */
+  async takeForTurn(): Promise<{ ok: boolean; holder?: string | null | undefined }> {
+    if (this.fresh()) return { ok: true };
+    return this.take();
+  }
+
   async release(): Promise<void> {
+    this.takenAt = Number.NEGATIVE_INFINITY;
     await this.board.releaseSlot({ board: this.boardName, slot_id: this.id });
+  }
+
+  private fresh(): boolean {
+    return performance.now() - this.takenAt < this.leaseMs / 3;
   }
 
   /**
@@ -48,7 +63,7 @@ export class IntegrationSlot {
    * renewed, and a lost one stops this integrator before it moves the target.
    */
   async renew(): Promise<void> {
-    if (performance.now() - this.takenAt < this.leaseMs / 3) return;
+    if (this.fresh()) return;
     const slot = await this.take();
     if (!slot.ok) throw new SlotLost(`the integration slot of ${this.boardName} was taken by ${slot.holder}`);
   }

@@ -73,7 +73,7 @@ export class Integrator {
    * recorded that changed something (0: nothing to do, or the slot is another integrator's).
    */
   async turn(): Promise<{ busy: string | null; progressed: number }> {
-    const slot = await this.slot.take();
+    const slot = await this.slot.takeForTurn();
     if (!slot.ok) return { busy: slot.holder ?? 'another integrator', progressed: 0 };
     const queue = await this.board.queue(this.opts.board);
     if (this.opts.currentTarget) this.targetNow = await this.opts.currentTarget();
