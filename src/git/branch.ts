@@ -1,8 +1,15 @@
 /** Refs: a branch's tip, a merge base, ahead/behind counts, commits in a range. */
+import { tipFromFiles } from './read-refs.js';
 import { runGit, splitZ } from './run-git.js';
 
-/** The commit a branch names, or null when there is no such branch. */
+/**
+ * The commit a branch names, or null when there is no such branch: read from the ref's file where the
+ * repository keeps refs as files (a submit, a first edit and a launch each ask several times; a git process
+ * each cost more than the rest of the question), else from git.
+ */
 export async function branchTip(repo: string, branch: string): Promise<string | null> {
+  const read = await tipFromFiles(repo, branch);
+  if (read !== undefined) return read;
   const run = await runGit(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], { ok: [1] });
   return run.code === 0 ? run.stdout.trim() : null;
 }

@@ -104,7 +104,7 @@ function checkedOutBranches(layout: Layout): Map<string, string> {
   return checkedOut;
 }
 
-function fromFiles(layout: Layout, names: string[]): Map<string, RefTip> {
+function fromFiles(layout: Layout, names: string[], trees = true): Map<string, RefTip> {
   const { common } = layout;
   let packed: Map<string, string> | undefined;
   const packedRef = (name: string) => {
@@ -119,7 +119,7 @@ function fromFiles(layout: Layout, names: string[]): Map<string, RefTip> {
     }
     return packed.get(name);
   };
-  const checkedOut = checkedOutBranches(layout);
+  const checkedOut = trees ? checkedOutBranches(layout) : new Map<string, string>();
   const refs = new Map<string, RefTip>();
   for (const name of names) {
     const loose = readText(join(common, name))?.trim();
@@ -146,6 +146,27 @@ async function fromGit(repo: string, names: string[]): Promise<Map<string, RefTi
     if (names.includes(name)) refs.set(name, { sha, worktree: worktree === '' ? null : worktree });
   }
   return refs;
+}
+
+/**
+ * A branch's commit read from the repository's files, with no git process: null when the branch does not
+ * exist, undefined when the files cannot say (not the plain layout, a symbolic ref, a read error) — ask git.
+ */
+export async function tipFromFiles(repo: string, branch: string): Promise<string | null | undefined> {
+  // Only a plain name is a file path below refs/heads/; anything else (`..`, odd characters) is git's to judge.
+  if (!/^[A-Za-z0-9_][A-Za-z0-9._/-]*$/.test(branch) || /\.\.|\/\/|\/\.|\.lock(\/|$)|\/$/.test(branch))
+    return undefined;
+  const layout = await layoutOf(repo).catch(() => null);
+  if (layout === null) return undefined;
+  if (!existsSync(layout.marker)) {
+    layouts.delete(repo);
+    return undefined;
+  }
+  try {
+    return fromFiles(layout, [`refs/heads/${branch}`], false).get(`refs/heads/${branch}`)?.sha ?? null;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

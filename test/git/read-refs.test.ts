@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { readRefs } from '../../src/git/read-refs.js';
+import { branchTip } from '../../src/git/branch.js';
+import { readRefs, tipFromFiles } from '../../src/git/read-refs.js';
 import { git, testRepo } from './repo.js';
 
 /** git's own answer, in the reader's shape. */
@@ -48,5 +49,39 @@ describe('reading branch tips for the integration queue', () => {
     assert.notEqual(await readRefs(wt, ['refs/heads/main']), null);
     rmSync(wt, { recursive: true, force: true });
     assert.equal(await readRefs(wt, ['refs/heads/main']), null);
+  });
+});
+
+describe("a branch's tip without a git process (branchTip)", () => {
+  /** git's own answer: the commit, or null when there is no such branch. */
+  const revParse = (dir: string, branch: string) => {
+    const out = git(dir, 'for-each-ref', '--format=%(objectname)', `refs/heads/${branch}`);
+    return out.trim() === '' ? null : out.trim();
+  };
+
+  test('loose, packed and missing branches read as git says, from the main and a linked work tree', async () => {
+    const r = testRepo();
+    const wt = r.worktree('feat/b');
+    r.commit(wt, { 'src/b.ts': 'b\n' }, 'add b');
+    const branches = ['main', 'feat/b', 'gone'];
+    const same = async () => {
+      for (const dir of [r.main, wt])
+        for (const b of branches) {
+          assert.equal(await tipFromFiles(dir, b), revParse(dir, b), `${b} from ${dir}`);
+          assert.equal(await branchTip(dir, b), revParse(dir, b), `${b} from ${dir}`);
+        }
+    };
+    await same();
+    git(r.main, 'pack-refs', '--all');
+    await same();
+    r.commit(wt, { 'src/b.ts': 'b2\n' }, 'b again: loose over packed');
+    await same();
+  });
+
+  test('a name that is no plain path below refs/heads/ is left to git', async () => {
+    const r = testRepo();
+    for (const name of ['../../HEAD', 'a/../main', '/main', 'main/', 'x.lock', '-main'])
+      assert.equal(await tipFromFiles(r.main, name), undefined, name);
+    assert.equal(await branchTip(r.main, '../../HEAD'), null, 'git finds no such branch');
   });
 });
