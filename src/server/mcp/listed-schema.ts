@@ -26,14 +26,44 @@ export interface CoreListing {
   lean?: true;
 }
 
+/** Every MCP session lists the same tools: each listing (and its JSON Schema) is made once per daemon. */
+const listed = new WeakMap<z.ZodObject, Map<CoreListing | undefined, StandardSchemaWithJSON<ToolArgs>>>();
+
 export function listedSchema(schema: z.ZodObject, core?: CoreListing): StandardSchemaWithJSON<ToolArgs> {
+  let byCore = listed.get(schema);
+  if (!byCore) {
+    byCore = new Map();
+    listed.set(schema, byCore);
+  }
+  let out = byCore.get(core);
+  if (!out) {
+    out = listing(schema, core);
+    byCore.set(core, out);
+  }
+  return out;
+}
+
+function listing(schema: z.ZodObject, core?: CoreListing): StandardSchemaWithJSON<ToolArgs> {
   const std = schema['~standard'];
-  const jsonSchema = core
+  type Options = Parameters<typeof std.jsonSchema.input>[0];
+  const convert = core
     ? {
-        input: (o: Parameters<typeof std.jsonSchema.input>[0]) => compact(std.jsonSchema.input(o), core),
-        output: (o: Parameters<typeof std.jsonSchema.output>[0]) => compact(std.jsonSchema.output(o), core),
+        input: (o: Options) => compact(std.jsonSchema.input(o), core),
+        output: (o: Options) => compact(std.jsonSchema.output(o), core),
       }
     : std.jsonSchema;
+  // The SDK asks for the JSON Schema on every tools/list: converted once per option set.
+  const made = new Map<string, Record<string, unknown>>();
+  const once = (io: 'input' | 'output') => (o: Options) => {
+    const key = `${io} ${JSON.stringify(o)}`;
+    let out = made.get(key);
+    if (!out) {
+      out = convert[io](o);
+      made.set(key, out);
+    }
+    return out;
+  };
+  const jsonSchema = { input: once('input'), output: once('output') };
   return {
     '~standard': {
       version: 1,
