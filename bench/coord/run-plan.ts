@@ -8,7 +8,12 @@
  * Timed on each side: from the command's start to its end with every task merged into main (checked).
  * The daemon (coord) and the plan are set up before the clock starts, as a person's would be.
  *
- *   { dir, how: 'coord' | 'floor', tasks, parallel, trace? } → ms for the whole plan (trace: its timeline on stderr)
+ * `contract` is the floor plus what §18's contract adds inside the client whoever supervises it: an MCP server
+ * (a dependency-free one that answers at once, test/agents/noop-mcp-server.mjs) and one model turn more (a call
+ * of its tool where coord's agent calls submit_result). What coord costs beyond it is coord's own.
+ *
+ *   { dir, how: 'coord' | 'floor' | 'contract', tasks, parallel, trace? } → ms for the whole plan (trace: its
+ *   timeline on stderr)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -24,7 +29,7 @@ export const FILE = 'bench/coord/run-plan.ts';
 
 interface Args {
   dir: string;
-  how: 'coord' | 'floor';
+  how: 'coord' | 'floor' | 'contract';
   tasks: number;
   parallel: number;
   /** Print the run's timeline to stderr: each model request (its task, its step) and each `coord run` log line. */
@@ -57,12 +62,16 @@ function runToEnd(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessE
 }
 
 /** One task's model script: write its file in its work tree, commit it; coord's agent then submits. */
-const script = (tree: string, n: number, submit: string | null): Step[] => [
+const script = (tree: string, n: number, submit: string | null | Step): Step[] => [
   { tool: 'Write', args: { file_path: join(tree, 'src', `t${n}.ts`), content: `export const t${n} = ${n};\n` } },
   { tool: 'Bash', args: { command: `git add -A && git commit -q -m "task ${n}"`, description: 'commit' } },
   ...(submit === null
     ? []
-    : [{ tool: 'mcp__coord__submit_result', args: { task_id: submit, status: 'completed' } } as Step]),
+    : [
+        typeof submit === 'string'
+          ? ({ tool: 'mcp__coord__submit_result', args: { task_id: submit, status: 'completed' } } as Step)
+          : submit,
+      ]),
   { say: 'done' },
 ];
 
@@ -72,9 +81,20 @@ n="$1"
 git -C "$REPO" worktree add -q -b "task/$n" "$REPO.wt/$n" main
 cd "$REPO.wt/$n"
 claude -p "coord task #f$n: add src/t$n.ts and commit it" --output-format stream-json --verbose \\
-  --permission-mode acceptEdits --allowedTools 'Bash(git:*),Read,Edit,Write,Glob,Grep' >/dev/null
+  --permission-mode acceptEdits --allowedTools "Bash(git:*),Read,Edit,Write,Glob,Grep$ALLOW" $MCP >/dev/null
 flock "$REPO.merge.lock" git -C "$REPO" merge -q --no-edit "task/$n"
 `;
+/** The contract's MCP server for `contract`: one that answers at once, given as coord run gives coord's. */
+const NOOP_MCP = JSON.stringify({
+  mcpServers: {
+    noop: {
+      type: 'stdio',
+      command: process.execPath,
+      args: [join(REPO_ROOT, 'test/agents/noop-mcp-server.mjs')],
+      alwaysLoad: true,
+    },
+  },
+});
 
 childMain<Args>(FILE, async (a) => {
   if (!existsSync(clientBin('claude'))) throw new SkipError('Claude Code is not installed (npm run agents:install)');
@@ -101,15 +121,23 @@ childMain<Args>(FILE, async (a) => {
   try {
     let ms: number;
     let t0 = 0;
-    if (a.how === 'floor') {
-      fake.scriptBy(taskOf, Object.fromEntries(numbers.map((n) => [`f${n}`, script(`${repo}.wt/${n}`, n, null)])));
+    if (a.how !== 'coord') {
+      const contract = a.how === 'contract';
+      const extra: Step | null = contract ? { tool: 'mcp__noop__noop', args: {} } : null;
+      fake.scriptBy(taskOf, Object.fromEntries(numbers.map((n) => [`f${n}`, script(`${repo}.wt/${n}`, n, extra)])));
       writeFileSync(join(a.dir, 'task.sh'), FLOOR_TASK);
+      writeFileSync(join(a.dir, 'mcp.json'), NOOP_MCP);
       t0 = Date.now();
       await runToEnd(
         'sh',
         ['-c', `printf '%s\\n' ${numbers.join(' ')} | xargs -P ${a.parallel} -n 1 sh "${join(a.dir, 'task.sh')}"`],
         repo,
-        { ...env, REPO: repo },
+        {
+          ...env,
+          REPO: repo,
+          ALLOW: contract ? ',mcp__noop' : '',
+          MCP: contract ? `--mcp-config ${join(a.dir, 'mcp.json')} --strict-mcp-config` : '',
+        },
       );
       ms = Date.now() - t0;
     } else {
