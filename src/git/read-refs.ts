@@ -9,7 +9,7 @@
  * `git for-each-ref` instead, which is what the files stand in for. Either way a tip is only a hint: the
  * target moves only by compare-and-swap (integrate-merge.ts), which fails on a stale one.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { runGit } from './run-git.js';
 
@@ -104,19 +104,39 @@ function checkedOutBranches(layout: Layout): Map<string, string> {
   return checkedOut;
 }
 
+/**
+ * A repository's packed-refs, parsed once while the file stays the same (git replaces it whole, by a rename):
+ * in a repository with many refs it is a large file, read on every look at a packed branch otherwise.
+ */
+const packedFiles = new Map<string, { stamp: string; refs: Map<string, string> }>();
+
+function packedRefs(common: string): Map<string, string> {
+  const path = join(common, 'packed-refs');
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (!st) {
+    packedFiles.delete(path);
+    return new Map();
+  }
+  const stamp = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  const kept = packedFiles.get(path);
+  if (kept?.stamp === stamp) return kept.refs;
+  const refs = new Map<string, string>();
+  for (const line of (readText(path) ?? '').split('\n')) {
+    if (line.startsWith('#') || line.startsWith('^') || line === '') continue;
+    const [sha = '', ref = ''] = line.split(' ');
+    if (!SHA.test(sha)) throw new Unreadable(`packed-refs: ${line}`);
+    refs.set(ref, sha);
+  }
+  if (packedFiles.size > 64) packedFiles.clear();
+  packedFiles.set(path, { stamp, refs });
+  return refs;
+}
+
 function fromFiles(layout: Layout, names: string[], trees = true): Map<string, RefTip> {
   const { common } = layout;
   let packed: Map<string, string> | undefined;
   const packedRef = (name: string) => {
-    if (packed === undefined) {
-      packed = new Map();
-      for (const line of (readText(join(common, 'packed-refs')) ?? '').split('\n')) {
-        if (line.startsWith('#') || line.startsWith('^') || line === '') continue;
-        const [sha = '', ref = ''] = line.split(' ');
-        if (!SHA.test(sha)) throw new Unreadable(`packed-refs: ${line}`);
-        packed.set(ref, sha);
-      }
-    }
+    packed ??= packedRefs(common);
     return packed.get(name);
   };
   const checkedOut = trees ? checkedOutBranches(layout) : new Map<string, string>();

@@ -76,6 +76,14 @@ describe("a branch's tip without a git process (branchTip)", () => {
     await same();
     r.commit(wt, { 'src/b.ts': 'b2\n' }, 'b again: loose over packed');
     await same();
+    // packed-refs written again (its parse is kept while the file stays the same): the new tips are read.
+    git(r.main, 'pack-refs', '--all');
+    r.commit(r.main, { README: 'main moves\n' }, 'main moves');
+    git(r.main, 'pack-refs', '--all');
+    git(r.main, 'branch', '-f', 'feat/b2', 'main');
+    git(r.main, 'pack-refs', '--all');
+    branches.push('feat/b2');
+    await same();
   });
 
   test('a name that is no plain path below refs/heads/ is left to git', async () => {
