@@ -24,6 +24,8 @@ interface Layout {
   common: string;
   /** The common dir (main work tree, bare repository), or a linked work tree's `.git` file. */
   marker: string;
+  /** What the marker was when the layout was read: a folder's identity, or the `.git` file's text. */
+  seen: string;
   /** The main work tree (null: bare). */
   mainTree: string | null;
 }
@@ -68,10 +70,36 @@ async function layoutOf(repo: string): Promise<Layout | null> {
     // A linked work tree's git dir names the `.git` file in its folder: gone with the folder.
     const linked = realpathSync(gitDir) !== common ? readText(join(gitDir, 'gitdir'))?.trim() : common;
     if (linked !== undefined && isAbsolute(linked))
-      layout = { common, marker: linked, mainTree: bare === 'true' ? null : dirname(common) };
+      layout = {
+        common,
+        marker: linked,
+        seen: markerNow(linked) ?? '',
+        mainTree: bare === 'true' ? null : dirname(common),
+      };
   }
   layouts.set(repo, layout);
   return layout;
+}
+
+/**
+ * The marker as it is now (null: gone). A folder is known by its identity (its times change with every git
+ * command); a linked work tree's `.git` file by its text, which names its repository — a work tree made again
+ * at the same path by another repository is another repository's.
+ */
+function markerNow(marker: string): string | null {
+  const st = statSync(marker, { throwIfNoEntry: false });
+  if (!st) return null;
+  return st.isDirectory() ? `${st.dev}:${st.ino}` : (readText(marker) ?? null);
+}
+
+/** The layout read for `repo`, unless its marker changed since (then read again) or is gone (null). */
+async function liveLayout(repo: string): Promise<Layout | null> {
+  const layout = await layoutOf(repo).catch(() => null);
+  if (layout === null) return null;
+  const now = markerNow(layout.marker);
+  if (now === layout.seen) return layout;
+  layouts.delete(repo);
+  return now === null ? null : layoutOf(repo).catch(() => null);
 }
 
 /** Which branch each work tree has checked out (`ref: refs/heads/x` in its HEAD): the branch → the work tree. */
@@ -176,12 +204,8 @@ export async function tipFromFiles(repo: string, branch: string): Promise<string
   // Only a plain name is a file path below refs/heads/; anything else (`..`, odd characters) is git's to judge.
   if (!/^[A-Za-z0-9_][A-Za-z0-9._/-]*$/.test(branch) || /\.\.|\/\/|\/\.|\.lock(\/|$)|\/$/.test(branch))
     return undefined;
-  const layout = await layoutOf(repo).catch(() => null);
+  const layout = await liveLayout(repo);
   if (layout === null) return undefined;
-  if (!existsSync(layout.marker)) {
-    layouts.delete(repo);
-    return undefined;
-  }
   try {
     return fromFiles(layout, [`refs/heads/${branch}`], false).get(`refs/heads/${branch}`)?.sha ?? null;
   } catch {
@@ -194,15 +218,13 @@ export async function tipFromFiles(repo: string, branch: string): Promise<string
  * null when the directory is not a readable git repository (any more).
  */
 export async function readRefs(repo: string, names: string[]): Promise<Map<string, RefTip> | null> {
-  const layout = await layoutOf(repo).catch(() => null);
+  const layout = await liveLayout(repo);
   if (layout !== null) {
-    if (existsSync(layout.marker)) {
-      try {
-        return fromFiles(layout, names);
-      } catch {
-        // Not what this reader expects (or a read error): git answers below.
-      }
-    } else layouts.delete(repo);
+    try {
+      return fromFiles(layout, names);
+    } catch {
+      // Not what this reader expects (or a read error): git answers below.
+    }
   }
   return fromGit(repo, names);
 }

@@ -86,6 +86,19 @@ describe("a branch's tip without a git process (branchTip)", () => {
     await same();
   });
 
+  test("a work tree made again at the same path by another repository is read as that repository's", async () => {
+    const a = testRepo({ 'a.txt': 'a\n' });
+    const b = testRepo({ 'b.txt': 'b\n' });
+    const path = join(a.top, 'shared-path');
+    git(a.main, 'worktree', 'add', '-q', '-b', 'wa', path);
+    assert.equal(await tipFromFiles(path, 'main'), a.rev('main'));
+    assert.equal((await readRefs(path, ['refs/heads/main']))?.get('refs/heads/main')?.sha, a.rev('main'));
+    git(a.main, 'worktree', 'remove', '--force', path);
+    git(b.main, 'worktree', 'add', '-q', '-b', 'wb', path);
+    assert.equal(await tipFromFiles(path, 'main'), b.rev('main'));
+    assert.equal((await readRefs(path, ['refs/heads/main']))?.get('refs/heads/main')?.sha, b.rev('main'));
+  });
+
   test('a name that is no plain path below refs/heads/ is left to git', async () => {
     const r = testRepo();
     for (const name of ['../../HEAD', 'a/../main', '/main', 'main/', 'x.lock', '-main'])
