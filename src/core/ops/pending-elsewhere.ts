@@ -45,6 +45,8 @@ export interface PendingStamp {
   target: string;
   shared: string;
   trees: Map<string, string>;
+  /** The stamp of all of it at once: equal on the next decision (the usual case), nothing moved. */
+  all: string;
 }
 
 export function stampOf(git: GitPort, repo: string, target: string, trees: readonly string[]): PendingStamp {
@@ -53,6 +55,7 @@ export function stampOf(git: GitPort, repo: string, target: string, trees: reado
     target,
     shared: git.refsStamp(repo, [], target),
     trees: new Map(trees.map((t) => [t, git.refsStamp(repo, [t], target)])),
+    all: git.refsStamp(repo, trees, target),
   };
 }
 
@@ -125,6 +128,8 @@ function moved(ctx: Ctx, s: PendingSnapshot, worktree: string): 'stale' | 'own' 
   const git = ctx.git;
   const stamp = s.stamp;
   if (!git || !stamp) return null;
+  // One stamp of everything first (each shared file stated once); only when it moved, what moved.
+  if (git.refsStamp(stamp.repo, [...stamp.trees.keys()], stamp.target) === stamp.all) return null;
   if (git.refsStamp(stamp.repo, [], stamp.target) !== stamp.shared) return 'stale';
   let own = false;
   for (const [tree, value] of stamp.trees) {
