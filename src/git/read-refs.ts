@@ -11,6 +11,7 @@
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
+import { statOf } from './refs-stamp.js';
 import { runGit } from './run-git.js';
 
 export interface RefTip {
@@ -140,12 +141,11 @@ const packedFiles = new Map<string, { stamp: string; refs: Map<string, string> }
 
 function packedRefs(common: string): Map<string, string> {
   const path = join(common, 'packed-refs');
-  const st = statSync(path, { throwIfNoEntry: false });
-  if (!st) {
+  const stamp = statOf(path);
+  if (stamp === '-') {
     packedFiles.delete(path);
     return new Map();
   }
-  const stamp = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   const kept = packedFiles.get(path);
   if (kept?.stamp === stamp) return kept.refs;
   const refs = new Map<string, string>();

@@ -9,7 +9,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-const statOf = (path: string): string => {
+/** A file's identity and last change (`-`: none): what tells a file git rewrote (always by a rename) from the one before. */
+export const statOf = (path: string): string => {
   try {
     const st = statSync(path, { throwIfNoEntry: false });
     return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : '-';
