@@ -19,9 +19,39 @@ export async function headOf(tree: string): Promise<string | null> {
   return run.code === 0 ? run.stdout.trim() : null;
 }
 
+/** A full commit id (SHA-1 or SHA-256). */
+const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** Answers kept, at most (the oldest goes first). */
+const KEPT_AT_MOST = 2000;
+const kept = new Map<string, Promise<unknown>>();
+
+/**
+ * A question about commits named by their ids — a merge base, the paths or lines between two commits, the commits
+ * in a range — has one answer for good: a commit id names its whole history. So it is asked of git once per work
+ * tree and kept (a submit, the settling of its holds, the edit decisions' look at the other work trees and the
+ * `changes` view ask the same ones again and again: a git process each). Anything named otherwise (a branch, HEAD)
+ * is asked every time; a failure is not kept. Only `git replace` could change such an answer, and coord never
+ * writes one. Each caller gets its own copy.
+ */
+function once<T extends object>(repo: string, what: string, ids: (string | null)[], ask: () => Promise<T>): Promise<T> {
+  if (!ids.every((id) => id !== null && COMMIT_ID.test(id))) return ask();
+  const key = `${what}\0${repo}\0${ids.join('\0')}`;
+  let answer = kept.get(key) as Promise<T> | undefined;
+  if (!answer) {
+    answer = ask();
+    kept.set(key, answer);
+    answer.catch(() => kept.delete(key));
+    if (kept.size > KEPT_AT_MOST) kept.delete(kept.keys().next().value as string);
+  }
+  return answer.then((a) => (Array.isArray(a) ? (a.slice() as T) : { ...a }));
+}
+
 export async function mergeBase(repo: string, a: string, b: string): Promise<string | null> {
-  const run = await runGit(repo, ['merge-base', a, b], { ok: [1] });
-  return run.code === 0 ? run.stdout.trim() : null;
+  const [base] = await once(repo, 'merge-base', [a, b], async () => {
+    const run = await runGit(repo, ['merge-base', a, b], { ok: [1] });
+    return run.code === 0 ? [run.stdout.trim()] : [];
+  });
+  return base ?? null;
 }
 
 /** `{ahead, behind}` of `head` against `target`. */
@@ -30,16 +60,19 @@ export async function aheadBehind(
   target: string,
   head: string,
 ): Promise<{ ahead: number; behind: number }> {
-  const run = await runGit(repo, ['rev-list', '--left-right', '--count', `${target}...${head}`]);
-  const [behind, ahead] = run.stdout.trim().split(/\s+/).map(Number);
-  return { ahead: ahead ?? 0, behind: behind ?? 0 };
+  return once(repo, 'ahead-behind', [target, head], async () => {
+    const run = await runGit(repo, ['rev-list', '--left-right', '--count', `${target}...${head}`]);
+    const [behind, ahead] = run.stdout.trim().split(/\s+/).map(Number);
+    return { ahead: ahead ?? 0, behind: behind ?? 0 };
+  });
 }
 
 /** Paths that differ between two commits (`--no-renames`: a rename is its two paths). */
 export async function changedPaths(repo: string, from: string, to: string): Promise<string[]> {
   if (from === to) return [];
-  const run = await runGit(repo, ['diff', '--name-only', '-z', '--no-renames', from, to]);
-  return splitZ(run.stdout);
+  return once(repo, 'paths', [from, to], async () =>
+    splitZ((await runGit(repo, ['diff', '--name-only', '-z', '--no-renames', from, to])).stdout),
+  );
 }
 
 /** Lines added and removed between two commits (binary files count 0). */
@@ -49,15 +82,17 @@ export async function lineCounts(
   to: string,
 ): Promise<{ insertions: number; deletions: number }> {
   if (from === to) return { insertions: 0, deletions: 0 };
-  const run = await runGit(repo, ['diff', '--numstat', '-z', '--no-renames', from, to]);
-  let insertions = 0;
-  let deletions = 0;
-  for (const rec of splitZ(run.stdout)) {
-    const [add, del] = rec.split('\t');
-    insertions += Number(add) || 0;
-    deletions += Number(del) || 0;
-  }
-  return { insertions, deletions };
+  return once(repo, 'lines', [from, to], async () => {
+    const run = await runGit(repo, ['diff', '--numstat', '-z', '--no-renames', from, to]);
+    let insertions = 0;
+    let deletions = 0;
+    for (const rec of splitZ(run.stdout)) {
+      const [add, del] = rec.split('\t');
+      insertions += Number(add) || 0;
+      deletions += Number(del) || 0;
+    }
+    return { insertions, deletions };
+  });
 }
 
 /** Commits reachable from `to` but not from `from`, newest first, with their subjects. */
@@ -67,10 +102,12 @@ export async function commitsBetween(
   to: string,
 ): Promise<{ sha: string; subject: string }[]> {
   const range = from ? [`${from}..${to}`] : [to];
-  const run = await runGit(repo, ['log', '-z', '--format=%H%x1f%s', ...range, '--']);
-  return splitZ(run.stdout).map((rec) => {
-    const [sha = '', subject = ''] = rec.split('\x1f');
-    return { sha: sha.trim(), subject };
+  return once(repo, 'commits', from ? [from, to] : [to], async () => {
+    const run = await runGit(repo, ['log', '-z', '--format=%H%x1f%s', ...range, '--']);
+    return splitZ(run.stdout).map((rec) => {
+      const [sha = '', subject = ''] = rec.split('\x1f');
+      return { sha: sha.trim(), subject };
+    });
   });
 }
 

@@ -39,10 +39,7 @@ interface Kept<T> {
 export class GitRepos implements GitPort {
   private readonly located = new Map<string, Kept<WorkTreeFacts | null>>();
   private readonly statuses = new Map<string, Kept<string[]>>();
-  private readonly committed = new Map<
-    string,
-    Promise<Omit<PendingFacts, 'path' | 'branch' | 'head' | 'paths'> & { paths: string[] }>
-  >();
+  private readonly committed = new Map<string, Promise<Pick<PendingFacts, 'base' | 'paths'>>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -103,17 +100,23 @@ export class GitRepos implements GitPort {
     return { path: at?.root ?? tree, branch: at?.branch ?? null, head, ...committed, paths };
   }
 
-  /** Merge base, ahead/behind and the paths committed since the base: a function of (HEAD, target tip). */
+  async aheadBehind(tree: string, target: string): Promise<{ ahead: number; behind: number }> {
+    const [at, tip] = await Promise.all([this.locate(tree), branchTip(tree, target)]);
+    return at?.head && tip ? aheadBehind(tree, tip, at.head) : { ahead: 0, behind: 0 };
+  }
+
+  /**
+   * Merge base and the paths committed since it: a function of (HEAD, target tip). Only `changes` shows how far
+   * ahead and behind a tree is (aheadBehind): the edit decisions and the holds need the paths alone.
+   */
   private committedFacts(tree: string, head: string | null, tip: string | null) {
     const key = `${head}\0${tip}`;
     let kept = this.committed.get(key);
     if (!kept) {
       kept = (async () => {
-        if (!head || !tip) return { base: null, ahead: 0, behind: 0, paths: [] };
+        if (!head || !tip) return { base: null, paths: [] };
         const base = await mergeBase(tree, tip, head);
-        const counts = await aheadBehind(tree, tip, head);
-        const paths = base ? await changedPaths(tree, base, head) : [];
-        return { base, ...counts, paths };
+        return { base, paths: base ? await changedPaths(tree, base, head) : [] };
       })();
       kept.catch(() => this.committed.delete(key));
       // Keyed on commit ids, so entries never go stale; the map is bounded only so it cannot grow forever.
@@ -158,7 +161,8 @@ export class GitRepos implements GitPort {
       from === head ? Promise.resolve([]) : commitsBetween(tree, from, head),
       from ? changedPaths(tree, from, head) : Promise.resolve([]),
       from ? lineCounts(tree, from, head) : Promise.resolve({ insertions: 0, deletions: 0 }),
-      uncommitted(tree),
+      // Kept like any status: the submit's settling of its ended locks that follows asks the same (settle-holds.ts).
+      this.uncommitted(tree),
       baseLook,
     ]);
     // SPEC §15: a claim that merged the target meanwhile (a follow-up resolving a conflict) counts only

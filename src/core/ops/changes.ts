@@ -63,7 +63,7 @@ async function pendingTrees(ctx: Ctx, board: string, worktree: string | undefine
     trees.map(async (t) => {
       // Asked outright: what git says now, not a look kept from a moment ago (the file just written counts).
       git.invalidate(t.path);
-      const p = await git.pending(t.path, repo.target);
+      const [p, counts] = await Promise.all([git.pending(t.path, repo.target), git.aheadBehind(t.path, repo.target)]);
       all.set(t.path, p.paths);
       snapshot.set(t.path, { branch: t.branch, paths: p.paths });
       const agents = seen.filter((s) => s.worktree === t.path).map((s) => s.agent);
@@ -71,8 +71,7 @@ async function pendingTrees(ctx: Ctx, board: string, worktree: string | undefine
         path: t.path,
         branch: t.branch,
         head: t.head,
-        ahead: p.ahead,
-        behind: p.behind,
+        ...counts,
         agents,
         tasks: claims.filter((c) => agents.includes(c.agent)).map((c) => c.task_id),
         pending: p.paths.slice(0, MAX_LISTED_PATHS),

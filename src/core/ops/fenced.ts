@@ -77,16 +77,18 @@ export const submitResult = defineOperation({
     // submit naming its work tree is verified first; one naming none is verified only if its claim recorded
     // one — the store says so instead of writing, so a program's submit is one statement (issue 36).
     const verifies = input.status === 'completed' && ctx.git !== undefined;
-    let outcome = await submit(
-      verifies && input.worktree ? await verifyDone(ctx, input) : null,
-      verifies && !input.worktree,
-    );
-    if (!outcome.ok && outcome.reason === 'work_tree')
-      outcome = await submit(await verifyDone(ctx, input, outcome.tree), false);
+    let verified = verifies && input.worktree ? await verifyDone(ctx, input) : null;
+    let outcome = await submit(verified, verifies && !input.worktree);
+    if (!outcome.ok && outcome.reason === 'work_tree') {
+      verified = await verifyDone(ctx, input, outcome.tree);
+      outcome = await submit(verified, false);
+    }
     // Without unless_tree the store writes or explains a loss; it never holds the submit back again.
     if (!outcome.ok && outcome.reason === 'work_tree') throw new CoordError('internal', 'submit held back twice');
     // SPEC §14: a work-tree lock this submit ended waits for git to say what stays held; none ended, none waits.
-    if (outcome.ok && !outcome.replayed && outcome.ended_locks) await settleEnded(ctx).catch(() => 0);
+    // The submit's own work tree was looked at for its change record just now: that look is what git says now.
+    if (outcome.ok && !outcome.replayed && outcome.ended_locks)
+      await settleEnded(ctx, verified?.hold.worktree).catch(() => 0);
     const { task, replayed, integrated } = unwrap(outcome, input.task_id);
     // SPEC §15: a finished task's JSON says where its work stands — `{state: "none"}` when it has no commits.
     if (integrated === false) task.integration = { state: 'none' };

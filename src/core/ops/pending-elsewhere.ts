@@ -23,6 +23,8 @@ const LOOKS_AT_ONCE = 4;
 interface TreePending {
   branch: string | null;
   paths: string[];
+  /** When git was asked (the snapshot's own time when not said). */
+  at?: number;
   /** `paths` indexed on first use, so a decision costs the same with 1 or 1,000 pending paths. */
   index?: OverlapIndex;
 }
@@ -91,15 +93,30 @@ async function compute(ctx: Ctx, board: string): Promise<void> {
     repo.target,
     listed.map((t) => t.path),
   );
+  // A tree whose refs did not move since a look of the last FRESH_MS, while the shared ones (the target, the list
+  // of trees) did not either, would bring what that look found: kept, not looked at again (another agent's commit
+  // moves its own tree only, and a decision elsewhere then waits for that one tree's look, not every tree's).
+  const was = boardSnapshots(ctx).get(board);
+  const keep = (path: string): TreePending | undefined => {
+    const before = was?.trees.get(path);
+    if (!was?.stamp || !before || was.stamp.shared !== stamp.shared) return undefined;
+    if (was.stamp.trees.get(path) !== stamp.trees.get(path)) return undefined;
+    return startedAt - (before.at ?? was.at) < FRESH_MS ? before : undefined;
+  };
+  const trees = new Map<string, TreePending>();
+  const toLook = listed.filter((t) => {
+    const same = keep(t.path);
+    if (same && same.branch === t.branch) trees.set(t.path, same);
+    return !trees.has(t.path);
+  });
   // The trees are looked at a few at a time (each look is git processes): a decision that waits for this look
   // waits for the slowest few, not for their sum.
-  const trees = new Map<string, TreePending>();
-  for (let i = 0; i < listed.length; i += LOOKS_AT_ONCE) {
-    const some = listed.slice(i, i + LOOKS_AT_ONCE);
+  for (let i = 0; i < toLook.length; i += LOOKS_AT_ONCE) {
+    const some = toLook.slice(i, i + LOOKS_AT_ONCE);
     const looked = await Promise.all(
       some.map(async (t) => ({ t, paths: (await git.pending(t.path, repo.target)).paths })),
     );
-    for (const { t, paths } of looked) trees.set(t.path, { branch: t.branch, paths });
+    for (const { t, paths } of looked) trees.set(t.path, { branch: t.branch, paths, at: startedAt });
   }
   recordPending(ctx, board, trees, startedAt, stamp);
 }

@@ -18,7 +18,7 @@ export async function settleHolds(
   ctx: Ctx,
   board: string,
   trees?: Set<string>,
-  opts: { endedOnly?: boolean } = {},
+  opts: { endedOnly?: boolean; lookedAt?: string | undefined } = {},
 ): Promise<number> {
   if (!ctx.git) return 0;
   const repo = await ctx.store.boardRepo(board);
@@ -37,8 +37,9 @@ export async function settleHolds(
   const pending = new Map<string, string[] | null>();
   for (const tree of new Set(holds.map((h) => h.worktree))) {
     try {
-      // Ending a hold lets another work tree in: decide on what git says now, never on a cached answer.
-      ctx.git.invalidate(tree);
+      // Ending a hold lets another work tree in: decide on what git says now, never on a cached answer — but for
+      // the work tree this same operation has just asked git about (a submit's change record, moments ago).
+      if (tree !== opts.lookedAt) ctx.git.invalidate(tree);
       const at = await ctx.git.locate(tree);
       // A work tree removed (or no longer this repository's) holds nothing back.
       pending.set(tree, at && at.root === tree ? (await ctx.git.pending(tree, repo.target)).paths : null);
@@ -50,12 +51,15 @@ export async function settleHolds(
   return ctx.store.trimHolds(holdTrims(holds, pending));
 }
 
-/** Settles every ended work-tree lock (after an unlock, a submit, a session's end): nothing is held that is not pending. */
-export async function settleEnded(ctx: Ctx): Promise<number> {
+/**
+ * Settles every ended work-tree lock (after an unlock, a submit, a session's end): nothing is held that is not
+ * pending. `lookedAt`: a work tree the caller has just looked at with git itself (a submit's), not asked again.
+ */
+export async function settleEnded(ctx: Ctx, lookedAt?: string): Promise<number> {
   if (!ctx.git) return 0;
   const boards = new Set((await ctx.store.endedLocks()).map((l) => l.board));
   let n = 0;
-  for (const board of boards) n += await settleHolds(ctx, board, undefined, { endedOnly: true });
+  for (const board of boards) n += await settleHolds(ctx, board, undefined, { endedOnly: true, lookedAt });
   return n;
 }
 

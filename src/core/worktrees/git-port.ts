@@ -32,8 +32,6 @@ export interface PendingFacts {
   branch: string | null;
   head: string | null;
   base: string | null;
-  ahead: number;
-  behind: number;
   paths: string[];
 }
 
@@ -44,6 +42,8 @@ export interface GitPort {
   worktrees(repo: string): Promise<GitTree[]>;
   /** Commits since the merge base with `target`, staged, unstaged and untracked-not-ignored paths. */
   pending(tree: string, target: string): Promise<PendingFacts>;
+  /** How many commits the work tree's HEAD has that `target` has not (`ahead`), and the other way (`behind`). */
+  aheadBehind(tree: string, target: string): Promise<{ ahead: number; behind: number }>;
   /** The branch checked out in the main work tree, else `main`, else `master`. */
   defaultTarget(repo: string): Promise<string>;
   branchExists(repo: string, branch: string): Promise<boolean>;
