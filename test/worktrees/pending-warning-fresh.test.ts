@@ -101,3 +101,30 @@ test("an agent's own commit does not make its next edit wait for git: what the o
     gated.open();
   }
 });
+
+test('a commit in another work tree is warned about at once, while the trees whose refs did not move are kept from the last look', {
+  timeout: 60_000,
+}, async () => {
+  const h = await harness(makeSqliteStore);
+  const ctx: Ctx = { ...h.ctx, git: new GitRepos(() => h.clock.now()) };
+  const repo = repoWithWorktrees(3);
+  const [wtA = '', wtB = '', wtC = ''] = repo.linked;
+  const edit = (path: string) => invoke(decideEdit, ctx, { agent: 'alice', paths: [path], worktree: wtA });
+  writeFileSync(join(wtC, 'src/c.ts'), 'export const c = 1;\n');
+  git(wtC, 'add', '.');
+  git(wtC, 'commit', '-qm', 'c by a person');
+  assert.match((await edit('src/c.ts')).warning ?? 'no warning', /^coord warning: src\/c\.ts in worktree/);
+
+  // No time passes (the last look is fresh), the target and the list of trees stay: only wt-B's refs move.
+  writeFileSync(join(wtB, 'src/b2.ts'), 'export const b2 = 1;\n');
+  git(wtB, 'add', '.');
+  git(wtB, 'commit', '-qm', 'b2 by a person');
+  const moved = await edit('src/b2.ts');
+  assert.match(
+    moved.warning ?? 'no warning',
+    new RegExp(`^coord warning: src/b2\\.ts in worktree \\.\\./${basename(wtB)}`),
+    'wt-B moved: it is looked at again, not kept',
+  );
+  // wt-C did not move: what the last look found there still warns.
+  assert.match((await edit('src/c.ts')).warning ?? 'no warning', /^coord warning: src\/c\.ts in worktree/);
+});

@@ -109,6 +109,9 @@ async function compute(ctx: Ctx, board: string): Promise<void> {
     if (same && same.branch === t.branch) trees.set(t.path, same);
     return !trees.has(t.path);
   });
+  // A tree whose refs moved is asked afresh: its HEAD (and status) kept from a look a moment ago would miss the
+  // very commit that moved them, and this look would then pass for fresh under the new stamp.
+  for (const t of toLook) if (was?.stamp?.trees.get(t.path) !== stamp.trees.get(t.path)) git.invalidate(t.path);
   // The trees are looked at a few at a time (each look is git processes): a decision that waits for this look
   // waits for the slowest few, not for their sum.
   for (let i = 0; i < toLook.length; i += LOOKS_AT_ONCE) {
