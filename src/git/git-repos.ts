@@ -198,8 +198,8 @@ export class GitRepos implements GitPort {
     return headChanges(tree, from, to);
   }
 
-  refsStamp(repo: string, trees: readonly string[], target: string): string {
-    return refsStamp(repo, trees, target);
+  refsStamp(repo: string, trees: readonly string[], target: string, o?: { shared?: boolean; list?: boolean }): string {
+    return refsStamp(repo, trees, target, o);
   }
 
   invalidate(tree?: string): void {

@@ -62,14 +62,30 @@ function headOf(s: Seen, gitDir: string): { stat: string; text: string } {
   return now;
 }
 
-export function refsStamp(repo: string, trees: readonly string[], target: string): string {
+/**
+ * `shared: false` leaves out what every tree shares (packed-refs, the list of work trees, the target's ref): the
+ * trees' own files only. `list: false` leaves out the list alone (what a tree would bring does not depend on it).
+ */
+export function refsStamp(
+  repo: string,
+  trees: readonly string[],
+  target: string,
+  o: { shared?: boolean; list?: boolean } = {},
+): string {
   const worktrees = statOf(join(repo, 'worktrees'));
   let s = seen.get(repo);
   if (!s || s.worktrees !== worktrees) {
     s = { worktrees, gitDirs: new Map(), heads: new Map() };
     seen.set(repo, s);
   }
-  const parts = [statOf(join(repo, 'packed-refs')), worktrees, statOf(join(repo, 'refs/heads', target))];
+  const parts =
+    o.shared === false
+      ? []
+      : [
+          statOf(join(repo, 'packed-refs')),
+          o.list === false ? '' : worktrees,
+          statOf(join(repo, 'refs/heads', target)),
+        ];
   for (const tree of trees) {
     let gitDir = s.gitDirs.get(tree);
     if (gitDir === undefined) {

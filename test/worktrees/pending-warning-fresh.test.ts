@@ -128,3 +128,41 @@ test('a commit in another work tree is warned about at once, while the trees who
   // wt-C did not move: what the last look found there still warns.
   assert.match((await edit('src/c.ts')).warning ?? 'no warning', /^coord warning: src\/c\.ts in worktree/);
 });
+
+/** GitRepos whose `pending` looks at the given trees never finish: a decision that waits for one cannot answer. */
+class TreeGatedGit extends GitRepos {
+  readonly held = new Set<string>();
+  override async pending(tree: string, target: string) {
+    if (this.held.has(tree)) await new Promise<never>(() => {});
+    return super.pending(tree, target);
+  }
+}
+
+test('a work tree added beside the others makes the next decision look at that tree only: what the others would bring is kept', {
+  timeout: 60_000,
+}, async () => {
+  const h = await harness(makeSqliteStore);
+  const gated = new TreeGatedGit(() => h.clock.now());
+  const ctx: Ctx = { ...h.ctx, git: gated };
+  const repo = repoWithWorktrees(2);
+  const [wtA = '', wtB = ''] = repo.linked;
+  writeFileSync(join(wtB, 'src/q.ts'), 'export const q = 1;\n');
+  git(wtB, 'add', '.');
+  git(wtB, 'commit', '-qm', 'q by a person');
+  const edit = (path: string) => invoke(decideEdit, ctx, { agent: 'alice', paths: [path], worktree: wtA });
+  assert.match((await edit('src/q.ts')).warning ?? 'no warning', /^coord warning: src\/q\.ts in worktree/);
+
+  // A new work tree (as `coord run` makes one per task); the trees that were there are not to be looked at again.
+  git(repo.main, 'worktree', 'add', '-q', '-b', 'wt-new', `${repo.main}-new`);
+  for (const tree of [repo.main, wtA, wtB]) gated.held.add(tree);
+  let timer: NodeJS.Timeout | undefined;
+  const answered = await Promise.race([
+    edit('src/q.ts'),
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), 10_000);
+    }),
+  ]);
+  clearTimeout(timer);
+  assert.ok(answered, 'the decision waited for a look at a work tree that did not move');
+  assert.match(answered.warning ?? 'no warning', /^coord warning: src\/q\.ts in worktree/);
+});

@@ -49,6 +49,10 @@ export interface PendingStamp {
   trees: Map<string, string>;
   /** The stamp of all of it at once: equal on the next decision (the usual case), nothing moved. */
   all: string;
+  /** What every tree's pending paths depend on besides its own refs: the target's ref (and packed-refs). */
+  refs: string;
+  /** Each tree's own files alone: unchanged by a tree added or removed beside it. */
+  own: Map<string, string>;
 }
 
 export function stampOf(git: GitPort, repo: string, target: string, trees: readonly string[]): PendingStamp {
@@ -58,6 +62,8 @@ export function stampOf(git: GitPort, repo: string, target: string, trees: reado
     shared: git.refsStamp(repo, [], target),
     trees: new Map(trees.map((t) => [t, git.refsStamp(repo, [t], target)])),
     all: git.refsStamp(repo, trees, target),
+    refs: git.refsStamp(repo, [], target, { list: false }),
+    own: new Map(trees.map((t) => [t, git.refsStamp(repo, [t], target, { shared: false })])),
   };
 }
 
@@ -93,14 +99,14 @@ async function compute(ctx: Ctx, board: string): Promise<void> {
     repo.target,
     listed.map((t) => t.path),
   );
-  // A tree whose refs did not move since a look of the last FRESH_MS, while the shared ones (the target, the list
-  // of trees) did not either, would bring what that look found: kept, not looked at again (another agent's commit
-  // moves its own tree only, and a decision elsewhere then waits for that one tree's look, not every tree's).
+  // A tree whose own refs did not move since a look of the last FRESH_MS, while the target did not either, would
+  // bring what that look found: kept, not looked at again. Another agent's commit moves its own tree only, and a
+  // work tree added or removed moves none of the others: a decision then waits for the trees that moved.
   const was = boardSnapshots(ctx).get(board);
+  const moved = (path: string) => was?.stamp?.own.get(path) !== stamp.own.get(path);
   const keep = (path: string): TreePending | undefined => {
     const before = was?.trees.get(path);
-    if (!was?.stamp || !before || was.stamp.shared !== stamp.shared) return undefined;
-    if (was.stamp.trees.get(path) !== stamp.trees.get(path)) return undefined;
+    if (!was?.stamp || !before || was.stamp.refs !== stamp.refs || moved(path)) return undefined;
     return startedAt - (before.at ?? was.at) < FRESH_MS ? before : undefined;
   };
   const trees = new Map<string, TreePending>();
@@ -111,7 +117,7 @@ async function compute(ctx: Ctx, board: string): Promise<void> {
   });
   // A tree whose refs moved is asked afresh: its HEAD (and status) kept from a look a moment ago would miss the
   // very commit that moved them, and this look would then pass for fresh under the new stamp.
-  for (const t of toLook) if (was?.stamp?.trees.get(t.path) !== stamp.trees.get(t.path)) git.invalidate(t.path);
+  for (const t of toLook) if (moved(t.path)) git.invalidate(t.path);
   // The trees are looked at a few at a time (each look is git processes): a decision that waits for this look
   // waits for the slowest few, not for their sum.
   for (let i = 0; i < toLook.length; i += LOOKS_AT_ONCE) {

@@ -63,9 +63,10 @@ export interface GitPort {
   headChanges(tree: string, from: string, to: string): Promise<string[]>;
   /**
    * SPEC §14: a stamp of the repository's refs, HEADs and indexes (file stats, no git run) — it changes when
-   * anything is committed, merged, reset or checked out in `trees` or on `target`.
+   * anything is committed, merged, reset or checked out in `trees` or on `target`. `shared: false`: the trees'
+   * own files only; `list: false`: all but the list of work trees.
    */
-  refsStamp(repo: string, trees: readonly string[], target: string): string;
+  refsStamp(repo: string, trees: readonly string[], target: string, o?: { shared?: boolean; list?: boolean }): string;
   /** Forget what is cached about `tree` (a hook saw it change). */
   invalidate(tree?: string): void;
 }
