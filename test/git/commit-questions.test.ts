@@ -34,21 +34,16 @@ function repo(): { dir: string; base: string; feat: string } {
 
 test('a question about commits named by their ids is answered once: the same question still answers after the repository is gone', async () => {
   const r = repo();
-  assert.equal(await mergeBase(r.dir, r.base, r.feat), r.base);
-  assert.deepEqual(await changedPaths(r.dir, r.base, r.feat), ['b.ts']);
-  assert.deepEqual(await lineCounts(r.dir, r.base, r.feat), { insertions: 2, deletions: 0 });
-  assert.deepEqual(
-    (await commitsBetween(r.dir, r.base, r.feat)).map((c) => c.subject),
-    ['b'],
-  );
+  const ask = async () => ({
+    base: await mergeBase(r.dir, r.base, r.feat),
+    paths: await changedPaths(r.dir, r.base, r.feat),
+    lines: await lineCounts(r.dir, r.base, r.feat),
+    commits: (await commitsBetween(r.dir, r.base, r.feat)).map((c) => c.subject),
+  });
+  const answers = { base: r.base, paths: ['b.ts'], lines: { insertions: 2, deletions: 0 }, commits: ['b'] };
+  assert.deepEqual(await ask(), answers);
   renameSync(r.dir, `${r.dir}-gone`);
-  assert.equal(await mergeBase(r.dir, r.base, r.feat), r.base);
-  assert.deepEqual(await changedPaths(r.dir, r.base, r.feat), ['b.ts']);
-  assert.deepEqual(await lineCounts(r.dir, r.base, r.feat), { insertions: 2, deletions: 0 });
-  assert.deepEqual(
-    (await commitsBetween(r.dir, r.base, r.feat)).map((c) => c.subject),
-    ['b'],
-  );
+  assert.deepEqual(await ask(), answers);
   // A branch name is asked of git every time: with the repository gone, git cannot answer.
   await assert.rejects(mergeBase(r.dir, 'main', 'feat'));
 });

@@ -60,6 +60,24 @@ test('the first edit after idle warns about a path a person committed in another
   );
 });
 
+/**
+ * A board whose repository has two linked work trees, a person's commit of src/q.ts in the second, and alice's
+ * first edit of it in the first, warned about: the looks that follow go through `make`'s git.
+ */
+async function warnedAboutQ<G extends GitRepos>(make: (clock: () => number) => G) {
+  const h = await harness(makeSqliteStore);
+  const gated = make(() => h.clock.now());
+  const ctx: Ctx = { ...h.ctx, git: gated };
+  const repo = repoWithWorktrees(2);
+  const [wtA = '', wtB = ''] = repo.linked;
+  writeFileSync(join(wtB, 'src/q.ts'), 'export const q = 1;\n');
+  git(wtB, 'add', '.');
+  git(wtB, 'commit', '-qm', 'q by a person');
+  const edit = (path: string) => invoke(decideEdit, ctx, { agent: 'alice', paths: [path], worktree: wtA });
+  assert.match((await edit('src/q.ts')).warning ?? 'no warning', /^coord warning: src\/q\.ts in worktree/);
+  return { repo, wtA, wtB, edit, gated };
+}
+
 /** GitRepos whose `pending` looks wait while the gate is shut: a decision that waits for git cannot answer. */
 class GatedGit extends GitRepos {
   private opened: Promise<void> = Promise.resolve();
@@ -78,16 +96,7 @@ class GatedGit extends GitRepos {
 test("an agent's own commit does not make its next edit wait for git: what the other work trees would bring is unchanged", {
   timeout: 60_000,
 }, async () => {
-  const h = await harness(makeSqliteStore);
-  const gated = new GatedGit(() => h.clock.now());
-  const ctx: Ctx = { ...h.ctx, git: gated };
-  const repo = repoWithWorktrees(2);
-  const [wtA = '', wtB = ''] = repo.linked;
-  writeFileSync(join(wtB, 'src/q.ts'), 'export const q = 1;\n');
-  git(wtB, 'add', '.');
-  git(wtB, 'commit', '-qm', 'q by a person');
-  const edit = (path: string) => invoke(decideEdit, ctx, { agent: 'alice', paths: [path], worktree: wtA });
-  assert.match((await edit('src/q.ts')).warning ?? 'no warning', /^coord warning: src\/q\.ts in worktree/);
+  const { wtA, edit, gated } = await warnedAboutQ((clock) => new GatedGit(clock));
 
   // alice commits in her own work tree; git's looks are held: her next edit answers from what was kept.
   writeFileSync(join(wtA, 'src/a2.ts'), 'export const a2 = 1;\n');
@@ -141,16 +150,7 @@ class TreeGatedGit extends GitRepos {
 test('a work tree added beside the others makes the next decision look at that tree only: what the others would bring is kept', {
   timeout: 60_000,
 }, async () => {
-  const h = await harness(makeSqliteStore);
-  const gated = new TreeGatedGit(() => h.clock.now());
-  const ctx: Ctx = { ...h.ctx, git: gated };
-  const repo = repoWithWorktrees(2);
-  const [wtA = '', wtB = ''] = repo.linked;
-  writeFileSync(join(wtB, 'src/q.ts'), 'export const q = 1;\n');
-  git(wtB, 'add', '.');
-  git(wtB, 'commit', '-qm', 'q by a person');
-  const edit = (path: string) => invoke(decideEdit, ctx, { agent: 'alice', paths: [path], worktree: wtA });
-  assert.match((await edit('src/q.ts')).warning ?? 'no warning', /^coord warning: src\/q\.ts in worktree/);
+  const { repo, wtA, wtB, edit, gated } = await warnedAboutQ((clock) => new TreeGatedGit(clock));
 
   // A new work tree (as `coord run` makes one per task); the trees that were there are not to be looked at again.
   git(repo.main, 'worktree', 'add', '-q', '-b', 'wt-new', `${repo.main}-new`);
