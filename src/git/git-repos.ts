@@ -3,8 +3,7 @@
  * each with a deadline, cached while nothing they depend on changed.
  *
  * Committed facts (merge base, commits since it, ahead/behind) depend only on
- * the work tree's HEAD and the target's tip, so they are kept per (HEAD,
- * tip). Uncommitted paths can change with no trace git can see cheaply, so a
+ * the commits named, so branch.ts keeps git's answers by commit id. Uncommitted paths can change with no trace git can see cheaply, so a
  * status is kept for a short while only (and dropped when a hook reports an
  * edit in that work tree): `coord changes` is fresh within a second.
  */
@@ -39,7 +38,6 @@ interface Kept<T> {
 export class GitRepos implements GitPort {
   private readonly located = new Map<string, Kept<WorkTreeFacts | null>>();
   private readonly statuses = new Map<string, Kept<string[]>>();
-  private readonly committed = new Map<string, Promise<Pick<PendingFacts, 'base' | 'paths'>>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -106,24 +104,15 @@ export class GitRepos implements GitPort {
   }
 
   /**
-   * Merge base and the paths committed since it: a function of (HEAD, target tip). Only `changes` shows how far
-   * ahead and behind a tree is (aheadBehind): the edit decisions and the holds need the paths alone.
+   * Merge base and the paths committed since it: a function of (HEAD, target tip), whose git answers branch.ts
+   * keeps by commit id. Only `changes` shows how far ahead and behind a tree is (aheadBehind): the edit
+   * decisions and the holds need the paths alone.
    */
-  private committedFacts(tree: string, head: string | null, tip: string | null) {
-    const key = `${head}\0${tip}`;
-    let kept = this.committed.get(key);
-    if (!kept) {
-      kept = (async () => {
-        if (!head || !tip) return { base: null, paths: [] };
-        const base = await mergeBase(tree, tip, head);
-        return { base, paths: base ? await changedPaths(tree, base, head) : [] };
-      })();
-      kept.catch(() => this.committed.delete(key));
-      // Keyed on commit ids, so entries never go stale; the map is bounded only so it cannot grow forever.
-      if (this.committed.size > 1000) this.committed.clear();
-      this.committed.set(key, kept);
-    }
-    return kept;
+  private async committedFacts(tree: string, head: string | null, tip: string | null) {
+    if (!head || !tip) return { base: null, paths: [] };
+    // A tree at the target's tip (a new one, the main tree) needs no git: its own commit is the base.
+    const base = head === tip ? head : await mergeBase(tree, tip, head);
+    return { base, paths: base ? await changedPaths(tree, base, head) : [] };
   }
 
   /** The branch the main work tree has checked out, else main or master; `main` when the repository has none. */

@@ -46,12 +46,11 @@ export interface PendingStamp {
   repo: string;
   target: string;
   shared: string;
-  trees: Map<string, string>;
   /** The stamp of all of it at once: equal on the next decision (the usual case), nothing moved. */
   all: string;
   /** What every tree's pending paths depend on besides its own refs: the target's ref (and packed-refs). */
   refs: string;
-  /** Each tree's own files alone: unchanged by a tree added or removed beside it. */
+  /** Each tree's own files alone (its HEAD, index, branch): unchanged by a tree added or removed beside it. */
   own: Map<string, string>;
 }
 
@@ -60,7 +59,6 @@ export function stampOf(git: GitPort, repo: string, target: string, trees: reado
     repo,
     target,
     shared: git.refsStamp(repo, [], target),
-    trees: new Map(trees.map((t) => [t, git.refsStamp(repo, [t], target)])),
     all: git.refsStamp(repo, trees, target),
     refs: git.refsStamp(repo, [], target, { list: false }),
     own: new Map(trees.map((t) => [t, git.refsStamp(repo, [t], target, { shared: false })])),
@@ -155,11 +153,11 @@ function moved(ctx: Ctx, s: PendingSnapshot, worktree: string): 'stale' | 'own' 
   const stamp = s.stamp;
   if (!git || !stamp) return null;
   // One stamp of everything first (each shared file stated once); only when it moved, what moved.
-  if (git.refsStamp(stamp.repo, [...stamp.trees.keys()], stamp.target) === stamp.all) return null;
+  if (git.refsStamp(stamp.repo, [...stamp.own.keys()], stamp.target) === stamp.all) return null;
   if (git.refsStamp(stamp.repo, [], stamp.target) !== stamp.shared) return 'stale';
   let own = false;
-  for (const [tree, value] of stamp.trees) {
-    if (git.refsStamp(stamp.repo, [tree], stamp.target) === value) continue;
+  for (const [tree, value] of stamp.own) {
+    if (git.refsStamp(stamp.repo, [tree], stamp.target, { shared: false }) === value) continue;
     if (tree !== worktree) return 'stale';
     own = true;
   }
