@@ -35,7 +35,8 @@ describe('integrators beside two daemons on one PostgreSQL database', () => {
   test('two daemons running serve --integrate --window 2 on the board: every task merged exactly once', async () => {
     // Two more daemons on the same database, each with its integrator (and its speculative window).
     const args = ['--store', c.url, '--integrate', '--check', 'true', '--window', '2'];
-    const integrators = [await spawnDaemon({ args }), await spawnDaemon({ args })];
+    const env = { COORD_LOG_LEVEL: 'info' };
+    const integrators = [await spawnDaemon({ args, env }), await spawnDaemon({ args, env })];
     try {
       const [one, two] = integrators as [Cluster['daemons'][number], Cluster['daemons'][number]];
       const r = testRepo();
@@ -54,7 +55,14 @@ describe('integrators beside two daemons on one PostgreSQL database', () => {
         async () => (await exactlyOnce(one, r, all)).every((x) => x.integrated === 1),
         'every task merged',
         120_000,
-      );
+      ).catch(async (err) => {
+        // A hang says where it stood: each task's count, the queue, and what each integrator logged.
+        const queue = await (await one.fetch('/v1/integration/queue?board=pg-window')).text();
+        const logs = integrators.map((d, i) => `daemon ${i}:\n${d.stderr().split('\n').slice(-40).join('\n')}`);
+        throw new Error(
+          `${err.message}\n${JSON.stringify(await exactlyOnce(one, r, all))}\nqueue: ${queue}\n${logs.join('\n')}`,
+        );
+      });
       for (const x of await exactlyOnce(one, r, all)) {
         assert.equal(x.head, 1, `${x.id}: its commit is in the target once`);
         assert.ok(x.merges <= 1, `${x.id}: at most one merge commit`);
