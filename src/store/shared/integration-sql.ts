@@ -20,6 +20,8 @@ export const INTEGRATION_COMMON = {
   fence: `SELECT 1 AS ok FROM integrations AS i JOIN integration_slots AS s ON s.board = i.board
     WHERE i.task_id = @task_id AND s.slot_id = @slot_id AND s.lease_until > @now::bigint FOR SHARE OF s`,
   known: 'SELECT 1 AS ok FROM integrations WHERE task_id = @task_id',
+  // The row a result is about, locked: a merge the background look recorded meanwhile (landed.ts) is final.
+  current: 'SELECT * FROM integrations WHERE task_id = @task_id FOR UPDATE',
   record: `UPDATE integrations SET state = @state, reason = @reason, commit_sha = @commit, tried_head = @head,
       target = @target, followup = COALESCE(@followup, followup), flaky = @flaky, updated_at = @now::bigint
     WHERE task_id = @task_id RETURNING *`,

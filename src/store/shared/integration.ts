@@ -62,6 +62,10 @@ function* recordIntegration(q: W, cmd: RecordIntegrationCommand): Prog<RecordOut
   if (!(yield* get(q.sql.fence, { task_id: cmd.task_id, slot_id: cmd.slot_id, now: q.now }))) {
     return { ok: false, reason: (yield* get(q.sql.known, cmd)) ? 'stale_slot' : 'not_found' };
   }
+  // Merged is final: a merge found in the target by the background look (SPEC §11, landed.ts) between this
+  // integrator's swap and its record is not recorded again — one task.integrated, one message, no follow-up.
+  const current = yield* get<IntegrationRow>(q.sql.current, cmd);
+  if (current?.state === 'merged') return { ok: true, integration: toIntegration(current), followup_id: null };
   let followup: string | null = null;
   if (cmd.followup)
     followup = (yield* insertTask({ sql: q.sql.tasks, now: q.now }, cmd.followup, { blockers: [], parent: null })).id;

@@ -21,7 +21,10 @@ export const LANDED_COMMON = {
   waiting: "SELECT id FROM tasks WHERE board = @board AND state = 'completed' AND landed_at IS NULL ORDER BY id",
   contained: `UPDATE integrations SET state = 'merged', reason = NULL, commit_sha = @head, tried_head = @head,
       target = @target, updated_at = @now::bigint
-    WHERE task_id = @task_id AND state <> 'merged' AND head = @head RETURNING *`,
+    WHERE task_id = @task_id AND state <> 'merged' AND head = @head
+      AND NOT EXISTS (SELECT 1 FROM integration_slots AS s
+        WHERE s.board = integrations.board AND s.lease_until > @now::bigint)
+    RETURNING *`,
   worker: 'SELECT claimed_by, created_by FROM tasks WHERE id = @task_id',
 };
 
@@ -71,7 +74,9 @@ export function* landCompleted(q: W, board: string): Prog<void> {
 
 /**
  * A person merged it (SPEC §11): the task's head was found in the target with no integrator — recorded merged
- * (`how: contained`), its worker told, its dependents counted. Nothing changes if it was merged meanwhile.
+ * (`how: contained`), its worker told, its dependents counted. Nothing changes if it was merged meanwhile, or
+ * while an integrator holds the board's slot: its own turn finds the head in the target and records it (and a
+ * head found there between its swap and its record is its merge, whose commit only it knows).
  */
 export function* recordContained(q: W, c: { task_id: string; head: string; target: string }): Prog<boolean> {
   const r = yield* get<IntegrationRow>(q.sql.contained, { ...c, now: q.now });

@@ -176,6 +176,47 @@ export function landedContract(make: MakeStore): void {
       assert.equal((await b.show(dep.id)).ready, true);
     });
 
+    test('a merge the background look recorded is final: the integrator recording it late adds no second task.integrated and no follow-up', async () => {
+      const b = board();
+      const blocker = await b.post('alice');
+      await completeWithCommits(b, blocker.id);
+      const c = { task_id: blocker.id, head: HEAD, target: 'main' };
+      assert.deepEqual(await b.store.recordContained(c), { recorded: true });
+      // The integrator swapped the target before the look and records after it (as two daemons, or one, can).
+      const late = await record(b, blocker.id);
+      assert.equal(late.integration.state, 'merged');
+      const conflict = await record(b, blocker.id, 'conflict');
+      assert.equal(conflict.integration.state, 'merged', 'a merged task does not go back to conflict');
+      assert.equal(conflict.followup_id, null, 'no follow-up for work already merged');
+      const found = (await b.events()).filter((e) => e.type === 'task.integrated');
+      assert.deepEqual(
+        found.map((e) => [e.task_id, (e.data as { how?: string }).how]),
+        [[blocker.id, 'contained']],
+      );
+    });
+
+    test('a head found in the target while an integrator holds the board’s slot is left to that integrator', async () => {
+      const b = board();
+      const blocker = await b.post('alice');
+      await completeWithCommits(b, blocker.id);
+      const slot = await b.call(op.takeIntegrationSlot, { board: 'default', holder: 'integrator', slot_id: SLOT });
+      assert.equal(slot.ok, true);
+      const c = { task_id: blocker.id, head: HEAD, target: 'main' };
+      assert.deepEqual(await b.store.recordContained(c), { recorded: false }, 'its merge commit is the integrator\'s');
+      await record(b, blocker.id);
+      const found = (await b.events()).filter((e) => e.type === 'task.integrated');
+      assert.deepEqual(
+        found.map((e) => (e.data as { how?: string }).how),
+        ['merge'],
+      );
+      assert.equal((await b.call(op.showTask, { task_id: blocker.id })).task.integration?.commit, 'c'.repeat(40));
+      // Released, the look records a person's merge again.
+      await b.call(op.releaseIntegrationSlot, { board: 'default', slot_id: SLOT });
+      const other = await b.post('alice');
+      await completeWithCommits(b, other.id);
+      assert.deepEqual(await b.store.recordContained({ ...c, task_id: other.id }), { recorded: true });
+    });
+
     test('a board that keeps the old rule (ready-on completed) readies dependents at completion; switching to it lands completed work', async () => {
       const b = board();
       const early = await b.post('alice');
