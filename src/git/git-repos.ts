@@ -22,6 +22,7 @@ import {
   ownWork,
 } from './branch.js';
 import { defaultTarget } from './integrate-target.js';
+import { treeFromFiles } from './read-refs.js';
 import { refsStamp } from './refs-stamp.js';
 import { runGit } from './run-git.js';
 import { headChanges, shellLook, uncommitted } from './status.js';
@@ -53,7 +54,10 @@ export class GitRepos implements GitPort {
 
   locate(dir: string): Promise<WorkTreeFacts | null> {
     return this.fresh(this.located, dir, async () => {
-      // One git process in the usual case (a work tree on a branch with a commit): its top, common dir, HEAD
+      // A work tree's top folder in a plain repository: its files say it all (read-refs.ts).
+      const read = await treeFromFiles(dir);
+      if (read !== undefined) return read;
+      // Else one git process in the usual case (a work tree on a branch with a commit): its top, common dir, HEAD
       // and HEAD's ref — the first thing a new work tree's first hook (or a supervisor's claim) waits for.
       const run = await runGit(
         dir,

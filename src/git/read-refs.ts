@@ -23,6 +23,8 @@ export interface RefTip {
 /** How a repository directory's refs are read: its common git dir, and the file whose presence says it is still one. */
 interface Layout {
   common: string;
+  /** This directory's own git dir: the common dir (main work tree, bare), or `worktrees/<id>` in it. */
+  gitDir: string;
   /** The common dir (main work tree, bare repository), or a linked work tree's `.git` file. */
   marker: string;
   /** What the marker was when the layout was read: a folder's identity, or the `.git` file's text. */
@@ -31,8 +33,9 @@ interface Layout {
   mainTree: string | null;
 }
 
-/** Per repository directory; null: not the plain files layout, always ask git. */
+/** Per repository directory; null: not the plain files layout, always ask git. At most LAYOUTS_KEPT. */
 const layouts = new Map<string, Layout | null>();
+const LAYOUTS_KEPT = 2000;
 
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
@@ -61,6 +64,7 @@ async function layoutOf(repo: string): Promise<Layout | null> {
   ]);
   const [commonDir = '', gitDir = '', bare = ''] = run.stdout.trim().split('\n');
   const common = realpathSync(commonDir);
+  const ownGitDir = realpathSync(gitDir);
   const config = readText(join(common, 'config')) ?? '';
   let layout: Layout | null = null;
   const plain =
@@ -69,15 +73,17 @@ async function layoutOf(repo: string): Promise<Layout | null> {
     (bare === 'true' || basename(common) === '.git');
   if (plain) {
     // A linked work tree's git dir names the `.git` file in its folder: gone with the folder.
-    const linked = realpathSync(gitDir) !== common ? readText(join(gitDir, 'gitdir'))?.trim() : common;
+    const linked = ownGitDir !== common ? readText(join(gitDir, 'gitdir'))?.trim() : common;
     if (linked !== undefined && isAbsolute(linked))
       layout = {
         common,
+        gitDir: ownGitDir,
         marker: linked,
         seen: markerNow(linked) ?? '',
         mainTree: bare === 'true' ? null : dirname(common),
       };
   }
+  if (layouts.size >= LAYOUTS_KEPT) layouts.delete(layouts.keys().next().value as string);
   layouts.set(repo, layout);
   return layout;
 }
@@ -227,4 +233,42 @@ export async function readRefs(repo: string, names: string[]): Promise<Map<strin
     }
   }
   return fromGit(repo, names);
+}
+
+/** What `git rev-parse --show-toplevel --git-common-dir HEAD` and HEAD's branch say of a work tree's top folder. */
+export interface TreeHead {
+  root: string;
+  commonDir: string;
+  head: string;
+  branch: string | null;
+}
+
+/**
+ * A work tree's top folder, common dir, HEAD and branch read from its files (its git dir's `HEAD`, then the
+ * branch's loose ref or packed-refs), with no git process: a submit, an edit's look at the other work trees
+ * and a claim told its tree each ask, and a linked tree's HEAD moves with every commit in it. undefined —
+ * ask git — for anything else: a folder inside a work tree, a bare or non-plain repository, an unborn
+ * branch, HEAD naming something other than a branch or a commit, a file that does not parse. git writes
+ * HEAD and a ref whole (a lock file renamed over it), so a read sees the old commit or the new one, as
+ * `git rev-parse` racing the same commit would.
+ */
+export async function treeFromFiles(dir: string): Promise<TreeHead | undefined> {
+  if (!statSync(join(dir, '.git'), { throwIfNoEntry: false })) return undefined;
+  const layout = await liveLayout(dir);
+  if (layout === null || layout.mainTree === null) return undefined;
+  try {
+    // The main work tree's marker is the common dir; a linked one's is its `.git` file.
+    const root = layout.marker === layout.common ? layout.mainTree : dirname(layout.marker);
+    if (root !== realpathSync(dir)) return undefined;
+    const head = readText(join(layout.gitDir, 'HEAD'))?.trim() ?? '';
+    if (SHA.test(head)) return { root, commonDir: layout.common, head, branch: null };
+    if (!head.startsWith('ref: refs/heads/')) return undefined;
+    const ref = head.slice('ref: '.length);
+    const sha = fromFiles(layout, [ref], false).get(ref)?.sha;
+    return sha === undefined
+      ? undefined
+      : { root, commonDir: layout.common, head: sha, branch: ref.slice('refs/heads/'.length) };
+  } catch {
+    return undefined;
+  }
 }
