@@ -92,7 +92,12 @@ const claudeHeadless: HeadlessProfile = {
         : command(event, SHELL.join('|'));
     const settings = {
       hooks: {
-        PreToolUse: [{ matcher: EDIT.join('|'), hooks: [nativePreEdit(s.mark('pre-edit'))] }, shell('pre-shell')],
+        // No look before a Bash call when the daemon takes them: it looked at the work tree when coord run started
+        // this agent and looks after each command (server/shell-check.ts), so a command is compared with the latest.
+        PreToolUse: [
+          { matcher: EDIT.join('|'), hooks: [nativePreEdit(s.mark('pre-edit'))] },
+          ...(site ? [] : [shell('pre-shell')]),
+        ],
         PostToolUse: [shell('post-shell')],
         // The first prompt already says what prime would at start-up (the task, its work tree, port and contract;
         // a fresh agent has no mail yet): prime runs when the session resumes (after a pause), clears or compacts.

@@ -11,6 +11,11 @@ export interface Ctx {
   presence: Presence;
   /** SPEC §14: git, where the daemon runs next to the repositories; absent in stores-only tests. */
   git?: GitPort;
+  /**
+   * SPEC §10, §18: the daemon's looks at work trees for shell edits (server/shell-check.ts), told of each agent a
+   * supervisor starts in a work tree; absent in stores-only tests.
+   */
+  shell?: { launched(ctx: Ctx, worktree: string): void };
   /** SPEC §14: what the machine says about its ports; absent in stores-only tests. */
   machine?: { listening(port: number): Promise<boolean> };
   /** The MCP session (or other owner) this call belongs to; claims and locks die with it. */

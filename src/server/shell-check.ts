@@ -7,9 +7,21 @@
  * another agent holds one. Looks are kept in memory, bounded in number and age: a pre hook whose post hook
  * never comes (the client was killed) is forgotten. The looks are the daemon's state, so they live here in the
  * server; the rules (which changes are edits, what to tell the model) are core's (shell-edits.ts, edit-request.ts).
+ *
+ * A work tree a supervisor starts an agent in (SPEC §18, `coord run`: report_run says `starting`) is looked at
+ * then, and again after each of its commands: a command with no look of its own before it (coord run starts
+ * Claude Code with no pre hook — one hook fewer the agent waits for on every shell call) is compared with the
+ * tree's latest look. What changed since that look is the command's or the agent's own edits (decided already:
+ * its locks); only such trees are compared this way, never a person's session whose pre hook did not come.
  */
 
-import { decideShellLooks, headMove, type ShellLook, type TreeLooks } from '../core/edits/shell-edits.js';
+import {
+  CTIME_SLACK_MS,
+  decideShellLooks,
+  headMove,
+  type ShellLook,
+  type TreeLooks,
+} from '../core/edits/shell-edits.js';
 import { CoordError } from '../core/errors.js';
 import type { Ctx } from '../core/operation.js';
 import { invokeDecide } from './edit-decide.js';
@@ -42,6 +54,8 @@ interface Before {
 
 export class ShellLooks {
   private readonly looks = new Map<string, Before>();
+  /** Work trees a supervisor started an agent in: their latest look (at the start, then after each command). */
+  private readonly latest = new Map<string, Promise<ShellLook | null>>();
 
   private key(c: ShellCall): string {
     return `${c.agent}\0${c.worktree}\0${c.callId}`;
@@ -72,13 +86,45 @@ export class ShellLooks {
     this.looks.set(this.key(call), { look, others });
   }
 
+  /** SPEC §18: a supervisor starts an agent in `tree` (it has run nothing yet): the tree's look now. */
+  launched(ctx: Ctx, tree: string): void {
+    if (!ctx.git) return;
+    this.latest.delete(tree);
+    while (this.latest.size >= MAX_LOOKS) {
+      const oldest = this.latest.keys().next().value;
+      if (oldest === undefined) break;
+      this.latest.delete(oldest);
+    }
+    this.latest.set(
+      tree,
+      ctx.git.shellLook(tree, true).catch(() => null),
+    );
+  }
+
+  /**
+   * A command with no look of its own before it, in a tree a supervisor started its agent in: the latest looks. Each
+   * is older than the command by a model turn at least, so a file time within the clock's slack of it (a look before
+   * a command counts those as the command's: shell-edits.ts) is the last command's write, not this one's.
+   */
+  private async fromLatest(call: ShellCall): Promise<Before | undefined> {
+    const settled = (l: ShellLook): ShellLook => ({ ...l, takenAt: l.takenAt + CTIME_SLACK_MS });
+    const look = await this.latest.get(call.worktree);
+    if (!look) return undefined;
+    const others: [string, ShellLook][] = [];
+    for (const tree of call.others ?? []) {
+      const other = await this.latest.get(tree);
+      if (other) others.push([tree, settled(other)]);
+    }
+    return { look: settled(look), others };
+  }
+
   /**
    * After it: the reason to tell the model (`lock_conflict: your command changed …`), or a null reason when every
    * path it changed was free (now auto-locked); null when there was no look before to compare with.
    */
   async after(ctx: Ctx, call: ShellCall): Promise<{ reason: string | null } | null> {
     const key = this.key(call);
-    const kept = this.looks.get(key);
+    const kept = this.looks.get(key) ?? (await this.fromLatest(call));
     if (!kept) return null;
     this.looks.delete(key);
     const git = requireGit(ctx);
@@ -86,6 +132,7 @@ export class ShellLooks {
     for (const [tree, before] of [[call.worktree, kept.look] as const, ...kept.others]) {
       const after = await git.shellLook(tree, true).catch(() => null);
       if (!after) continue;
+      if (this.latest.has(tree)) this.latest.set(tree, Promise.resolve(after));
       // A command that moved HEAD or committed changed the paths HEAD's tree changed too (SPEC §10).
       const moved = headMove(before, after);
       looks.push({

@@ -25,6 +25,7 @@ import { McpHttp } from './mcp/http.js';
 import { parsePublicUrl } from './oauth/public-site.js';
 import { openStore } from './open-store.js';
 import { machinePorts } from './ports.js';
+import { ShellLooks } from './shell-check.js';
 
 export interface RunningDaemon {
   url: string;
@@ -75,6 +76,7 @@ export async function startDaemon(
       presence: new Presence(),
       public_url: site?.url ?? null,
       git: new GitRepos(),
+      shell: new ShellLooks(),
       machine: machinePorts,
       idle_after_ms: config.idleAfterMs,
     };

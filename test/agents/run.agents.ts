@@ -166,6 +166,42 @@ describe('coord run with the real Claude Code', () => {
       await fake.close();
     }
   });
+  it("an agent's shell command that changes a file another agent holds is told so, with no hook before the command: the daemon compares it with its look at the agent's start", async (t) => {
+    const repo = makeRepo('coord-run-shell-');
+    const env = cleanEnv(isolatedHome('coord-run-shell-'), { COORD_STATE: daemon.stateDir });
+    const held = await coord(['lock', 'src/a.ts', '--agent', 'alice', '--lease', '600', '--json'], { cwd: repo, env });
+    assert.equal(held.code, 0, describeRun(held));
+    const id = await postTask(repo, env, 'Touch a and b');
+    const fake = await startFakeAnthropic([
+      { tool: 'Bash', args: { command: 'echo x >> src/a.ts && echo y >> src/b.ts', description: 'append' } },
+      {
+        tool: 'Bash',
+        args: { command: 'git restore src/a.ts && git add -A && git commit -q -m b', description: 'fix' },
+      },
+      { tool: 'mcp__coord__submit_result', args: { task_id: id, status: 'completed' } },
+      { say: 'done' },
+    ]);
+    try {
+      const r = await run(process.execPath, coordRunArgs(['--agents', 'claude:1', '--once', '--retries', '0']), {
+        cwd: repo,
+        env: { ...env, ...modelEnv('claude', fake) },
+        timeoutMs: 240_000,
+      });
+      assert.equal(r.code, 0, describeRun(r));
+      const told = JSON.stringify(fake.turns().map((x) => x.body));
+      const m =
+        /lock_conflict: your command changed src\/a\.ts, which alice holds — restore it \(git restore src\/a\.ts\)/.exec(
+          told,
+        );
+      t.diagnostic(`claude (coord run): ${m ? m[0] : told.slice(-2000)}`);
+      assert.ok(m, 'the model was told of the held file its command changed');
+      // src/b.ts was free: the command's change to it is the agent's (no conflict named for it).
+      assert.doesNotMatch(told, /your command changed src\/b\.ts/);
+      assert.equal((await showTask(repo, env, id)).state, 'completed');
+    } finally {
+      await fake.close();
+    }
+  });
   it('an agent that exits without submitting: its task is noted (with the calls its permission mode refused), tried once more by a new agent, then failed with its last lines', async () => {
     const repo = makeRepo('coord-run-exit-');
     const env = cleanEnv(isolatedHome('coord-run-exit-'), { COORD_STATE: daemon.stateDir });

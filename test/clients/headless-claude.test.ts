@@ -54,7 +54,7 @@ describe("Claude Code's headless launch", () => {
   };
   const site = { url: (event: string) => `http://127.0.0.1:7777/v1/hooks/claude/${event}`, key: 'sekrit-hook-key' };
 
-  it("with the daemon's hook site the shell hooks post to it, and the hook key is in a file of the launch only, never an argument", () => {
+  it("with the daemon's hook site the shell hook after a command posts to it (none before), and the hook key is in a file of the launch only, never an argument", () => {
     const launch = h.launch({ ...spec, configDir: '/tmp/coord-run-x', httpHook: site });
     assert.ok(!launch.args.some((a) => a.includes(site.key)), 'the hook key is in the arguments');
     const at = launch.args.indexOf('--settings');
@@ -62,15 +62,16 @@ describe("Claude Code's headless launch", () => {
     const file = launch.files?.find((f) => f.path === '/tmp/coord-run-x/settings.json');
     assert.ok(file, 'the settings file is written');
     const settings = JSON.parse(file.content);
-    for (const [event, name] of [
-      ['PreToolUse', 'pre-shell'],
-      ['PostToolUse', 'post-shell'],
-    ] as const) {
-      const bash = settings.hooks[event].find((g: { matcher?: string }) => g.matcher === 'Bash');
-      assert.equal(bash.hooks[0].type, 'http');
-      assert.equal(bash.hooks[0].url, site.url(name));
-      assert.equal(bash.hooks[0].headers.Authorization, `Bearer ${site.key}`);
-    }
+    const bash = settings.hooks.PostToolUse.find((g: { matcher?: string }) => g.matcher === 'Bash');
+    assert.equal(bash.hooks[0].type, 'http');
+    assert.equal(bash.hooks[0].url, site.url('post-shell'));
+    assert.equal(bash.hooks[0].headers.Authorization, `Bearer ${site.key}`);
+    // No hook before a Bash call: the daemon compares each command with its latest look at the work tree
+    // (taken when coord run reports the agent starting, then after each command: server/shell-check.ts).
+    assert.deepEqual(
+      settings.hooks.PreToolUse.map((g: { matcher?: string }) => g.matcher),
+      ['Edit|Write|MultiEdit|NotebookEdit'],
+    );
     // The edit hook stays the session's own MCP server's; the stop hook posts too; session start stays a command.
     assert.equal(settings.hooks.PreToolUse[0].hooks[0].type, 'mcp_tool');
     assert.equal(settings.hooks.Stop[0].hooks[0].type, 'http');
@@ -84,6 +85,7 @@ describe("Claude Code's headless launch", () => {
       assert.ok(!launch.args.some((a) => a.includes(site.key)));
       const settings = JSON.parse(launch.args[launch.args.indexOf('--settings') + 1] ?? '');
       assert.equal(settings.hooks.PostToolUse[0].hooks[0].type, 'command');
+      assert.equal(settings.hooks.PreToolUse[1].hooks[0].type, 'command', 'the look before a command is a hook');
       assert.deepEqual(launch.files ?? [], []);
     }
   });

@@ -62,6 +62,9 @@ export const reportRun = defineOperation({
     const before = runs.get(input.agent);
     const now = ctx.clock.now();
     runs.set(input.agent, { ...input, at: now });
+    // SPEC §10: an agent about to start in its work tree — the daemon looks at the tree now, so a shell command whose
+    // client sends no look before it (coord run's Claude Code) is compared with this look, or the last command's.
+    if (input.state === 'starting') ctx.shell?.launched(ctx, input.worktree);
     for (const [name, r] of runs) if (r.state === 'exited' && now - r.at > EXITED_KEPT_MS) runs.delete(name);
     for (const e of runEvents(before, input)) await ctx.store.recordAgentEvent(e);
     // SPEC §18 "Budgets": an exit's usage counts on the task, once per agent and try (the store keys it, so a

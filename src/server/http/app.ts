@@ -12,6 +12,7 @@ import { McpHttp } from '../mcp/http.js';
 import { connectorAuth } from '../oauth/bearer.js';
 import { defaultLimits, type OAuthEdge, registerOAuth } from '../oauth/edge.js';
 import type { PublicSite } from '../oauth/public-site.js';
+import { ShellLooks } from '../shell-check.js';
 import { registerDashboard } from '../web/dashboard-route.js';
 import { registerArtifactRoutes } from './artifacts.js';
 import { clientErrorHandler } from './client-error.js';
@@ -162,7 +163,9 @@ export function buildHttpApp(opts: HttpOptions): FastifyInstance {
     });
   }
   registerArtifactRoutes(app, opts.ctx);
-  registerHookRoutes(app, opts.ctx, { stateDir: opts.stateDir });
+  // The daemon's shell looks, which a supervisor's launch reaches through ctx.shell (report_run), or the routes' own.
+  const looks = opts.ctx.shell instanceof ShellLooks ? opts.ctx.shell : undefined;
+  registerHookRoutes(app, opts.ctx, { stateDir: opts.stateDir }, looks);
   registerInboxRoute(app, opts.ctx);
   registerEventsRoute(app, opts.ctx);
   registerDashboard(app);
