@@ -39,11 +39,15 @@ function once<T extends object>(repo: string, what: string, ids: (string | null)
   let answer = kept.get(key) as Promise<T> | undefined;
   if (!answer) {
     answer = ask();
-    kept.set(key, answer);
-    answer.catch(() => kept.delete(key));
-    if (kept.size > KEPT_AT_MOST) kept.delete(kept.keys().next().value as string);
+    keep(key, answer);
   }
-  return answer.then((a) => (Array.isArray(a) ? (a.slice() as T) : { ...a }));
+  return answer.then((a) => structuredClone(a));
+}
+
+function keep(key: string, answer: Promise<unknown>): void {
+  kept.set(key, answer);
+  answer.catch(() => kept.delete(key));
+  if (kept.size > KEPT_AT_MOST) kept.delete(kept.keys().next().value as string);
 }
 
 export async function mergeBase(repo: string, a: string, b: string): Promise<string | null> {
@@ -75,23 +79,31 @@ export async function changedPaths(repo: string, from: string, to: string): Prom
   );
 }
 
-/** Lines added and removed between two commits (binary files count 0). */
-export async function lineCounts(
+/**
+ * The paths that differ between two commits with the lines added and removed (binary files count 0), from one
+ * `git diff --numstat` (a change record wants both: one git process, not two).
+ */
+export async function diffStat(
   repo: string,
   from: string,
   to: string,
-): Promise<{ insertions: number; deletions: number }> {
-  if (from === to) return { insertions: 0, deletions: 0 };
-  return once(repo, 'lines', [from, to], async () => {
+): Promise<{ paths: string[]; insertions: number; deletions: number }> {
+  if (from === to) return { paths: [], insertions: 0, deletions: 0 };
+  return once(repo, 'stat', [from, to], async () => {
     const run = await runGit(repo, ['diff', '--numstat', '-z', '--no-renames', from, to]);
+    const paths: string[] = [];
     let insertions = 0;
     let deletions = 0;
     for (const rec of splitZ(run.stdout)) {
-      const [add, del] = rec.split('\t');
+      const [add = '', del = '', ...path] = rec.split('\t');
+      paths.push(path.join('\t'));
       insertions += Number(add) || 0;
       deletions += Number(del) || 0;
     }
-    return { insertions, deletions };
+    // The same paths answer changedPaths for these ids (another work tree's look asks it next).
+    if (COMMIT_ID.test(from) && COMMIT_ID.test(to))
+      keep(`paths\0${repo}\0${from}\0${to}`, Promise.resolve(paths.slice()));
+    return { paths, insertions, deletions };
   });
 }
 

@@ -16,8 +16,8 @@ import {
   branchTip,
   changedPaths,
   commitsBetween,
+  diffStat,
   headOf,
-  lineCounts,
   mergeBase,
   ownWork,
 } from './branch.js';
@@ -150,16 +150,16 @@ export class GitRepos implements GitPort {
     sinceClaim?.catch(() => {});
     // The task's own work: since the claim began, else since the merge base.
     const from = claimHead ?? (await baseLook);
-    let [commits, paths, lines, dirty, base] = await Promise.all([
+    const [listed, stat, dirty, base] = await Promise.all([
       from === head ? Promise.resolve([]) : commitsBetween(tree, from, head),
-      from ? changedPaths(tree, from, head) : Promise.resolve([]),
-      from ? lineCounts(tree, from, head) : Promise.resolve({ insertions: 0, deletions: 0 }),
+      from ? diffStat(tree, from, head) : Promise.resolve({ paths: [], insertions: 0, deletions: 0 }),
       // Kept like any status: the submit's settling of its ended locks that follows asks the same (settle-holds.ts).
       this.uncommitted(tree),
       baseLook,
     ]);
     // SPEC §15: a claim that merged the target meanwhile (a follow-up resolving a conflict) counts only
     // the commits since its claim that are not in the target — not the other agents' work it brought in.
+    let [commits, paths, lines] = [listed, stat.paths, { insertions: stat.insertions, deletions: stat.deletions }];
     if (sinceClaim && claimHead && tip && commits.length > 0) {
       const inTarget = new Set((await sinceClaim).map((c) => c.sha));
       if (commits.some((c) => inTarget.has(c.sha))) {

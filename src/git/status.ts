@@ -6,6 +6,7 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { headOf, porcelainPath, type ShellLook } from '../core/edits/shell-edits.js';
+import { changedPaths } from './branch.js';
 import { lookOptions, withLookIndex } from './look-index.js';
 import { runGit, splitZ } from './run-git.js';
 
@@ -90,9 +91,7 @@ export async function shellLook(tree: string, untracked: boolean): Promise<Shell
  */
 export async function headChanges(tree: string, from: string, to: string): Promise<string[]> {
   if (from === to || to === '(initial)') return [];
-  const args =
-    from === '(initial)'
-      ? ['ls-tree', '-r', '--name-only', '-z', to]
-      : ['diff', '--name-only', '-z', '--no-renames', from, to];
-  return splitZ((await runGit(tree, args)).stdout);
+  if (from === '(initial)') return splitZ((await runGit(tree, ['ls-tree', '-r', '--name-only', '-z', to])).stdout);
+  // The same question by ids as the change record's and the other work trees' looks ask next: asked once.
+  return changedPaths(tree, from, to);
 }

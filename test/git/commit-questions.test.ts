@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { changedPaths, commitsBetween, lineCounts, mergeBase } from '../../src/git/branch.js';
+import { changedPaths, commitsBetween, diffStat, mergeBase } from '../../src/git/branch.js';
 import { tempDir } from '../support/ctx.js';
 
 const git = (cwd: string, ...args: string[]) =>
@@ -37,10 +37,15 @@ test('a question about commits named by their ids is answered once: the same que
   const ask = async () => ({
     base: await mergeBase(r.dir, r.base, r.feat),
     paths: await changedPaths(r.dir, r.base, r.feat),
-    lines: await lineCounts(r.dir, r.base, r.feat),
+    stat: await diffStat(r.dir, r.base, r.feat),
     commits: (await commitsBetween(r.dir, r.base, r.feat)).map((c) => c.subject),
   });
-  const answers = { base: r.base, paths: ['b.ts'], lines: { insertions: 2, deletions: 0 }, commits: ['b'] };
+  const answers = {
+    base: r.base,
+    paths: ['b.ts'],
+    stat: { paths: ['b.ts'], insertions: 2, deletions: 0 },
+    commits: ['b'],
+  };
   assert.deepEqual(await ask(), answers);
   renameSync(r.dir, `${r.dir}-gone`);
   assert.deepEqual(await ask(), answers);
@@ -62,8 +67,9 @@ test('each caller gets its own copy of a kept answer', async () => {
   const r = repo();
   const first = await changedPaths(r.dir, r.base, r.feat);
   first.push('not git.ts');
-  const lines = await lineCounts(r.dir, r.base, r.feat);
-  lines.insertions = 99;
+  const stat = await diffStat(r.dir, r.base, r.feat);
+  stat.insertions = 99;
+  stat.paths.push('not git either.ts');
   assert.deepEqual(await changedPaths(r.dir, r.base, r.feat), ['b.ts']);
-  assert.deepEqual(await lineCounts(r.dir, r.base, r.feat), { insertions: 2, deletions: 0 });
+  assert.deepEqual(await diffStat(r.dir, r.base, r.feat), { paths: ['b.ts'], insertions: 2, deletions: 0 });
 });
