@@ -97,7 +97,8 @@ export class ShellLooks {
     }
     this.latest.set(
       tree,
-      ctx.git.shellLook(tree, true).catch(() => null),
+      // Tracked files only, as a look before a command: an untracked file then counts as changed by its times.
+      ctx.git.shellLook(tree, false).catch(() => null),
     );
   }
 

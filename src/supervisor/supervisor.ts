@@ -25,6 +25,9 @@ export { defaultWorktrees, realDir } from './options.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** How long an agent stays idle before the board hears of it (an exit right after says it instead). */
+const IDLE_REPORT_MS = 500;
+
 export class Supervisor {
   private readonly live = new Map<string, Live>();
   private readonly retries: Retry[] = [];
@@ -262,9 +265,23 @@ export class Supervisor {
     this.report(l);
   }
 
+  /**
+   * Tells the board the run's state now. `idle` waits IDLE_REPORT_MS first: a headless client's last answer is
+   * followed by its exit within ~0.1 s, and the exit's report says both (one synced write fewer a task).
+   */
   private report(l: Live): void {
-    const snapshot = { ...l.run };
-    this.reporting = this.reporting.then(() => this.board.reportRun(snapshot)).catch(() => 0);
+    clearTimeout(l.idleReport);
+    l.idleReport = undefined;
+    const send = () => {
+      const snapshot = { ...l.run };
+      this.reporting = this.reporting.then(() => this.board.reportRun(snapshot)).catch(() => 0);
+    };
+    if (l.run.state !== 'idle') return send();
+    l.idleReport = setTimeout(() => {
+      l.idleReport = undefined;
+      send();
+    }, IDLE_REPORT_MS);
+    l.idleReport.unref();
   }
 
   /** SPEC §18 "Endings": recorded, then settled (endings.ts); the slot is free once it is. */

@@ -142,7 +142,8 @@ describe('coord run: bad input', () => {
  * then `coord submit` with the claim it was started holding — and the prompt's words pick a variation: `LINGERS`
  * stays 2 s after submitting (the integrator may merge meanwhile), `SCRATCHES` leaves an uncommitted file after
  * submitting, `WAITS` commits half its work and waits to be asked to stop (recording that it was asked),
- * `RETRIED` commits a first part on its first try and exits without submitting (its retry does the rest).
+ * `RETRIED` commits a first part on its first try and exits without submitting (its retry does the rest). Each
+ * ends with Claude Code's final `result` line on stdout (the supervisor reads it as idle); `IDLES` then waits 1.5 s.
  */
 function scriptedClaude(): string {
   const bin = tempDir('coord-run-agent-');
@@ -171,6 +172,8 @@ git add "t-$COORD_TASK.txt" && git commit -q -m "task $COORD_TASK" || exit 8
 ${submit} >> "${bin}/submits" 2>&1 || exit 7
 case "$2" in *LINGERS*) sleep 2;; esac
 case "$2" in *SCRATCHES*) echo notes > scratch.txt;; esac
+echo '{"type":"result","subtype":"success","is_error":false,"result":"done","usage":{"input_tokens":1,"output_tokens":1}}'
+case "$2" in *IDLES*) sleep 1.5;; esac
 exit 0
 `,
   );
@@ -272,6 +275,28 @@ describe('coord run: work trees and stopping, with scripted agents', () => {
     assert.ok(change.merged_as, JSON.stringify(change));
     assert.equal(git(dir, 'show', 'main:first.txt'), 'first', "the first try's work is merged");
     assert.equal(git(dir, 'show', `main:t-${task}.txt`), task, "the second try's work is merged");
+  });
+
+  test('an agent idle only as its process ends is reported exited with no idle state before it; one that stays idle is reported idle', async () => {
+    const dir = repo();
+    const board = 'idle-reports';
+    const id = await postPlan(dir, board, [
+      { ref: 'q', title: 'Step QUICK' },
+      { ref: 'i', title: 'Step IDLES' },
+    ]);
+    const env = { PATH: `${scriptedClaude()}:${process.env.PATH}` };
+    const out = await json(dir, ['run', '--agents', 'claude:2', '--once', '--board', board, '--retries', '0'], env);
+    assert.equal(out.runs.length, 2, JSON.stringify(out.runs));
+    const res = await d.fetch(`/v1/events?format=json&limit=1000&since=0&board=${board}`);
+    const { events } = (await res.json()) as {
+      events: { type: string; task_id: string | null; data: { state?: string } }[];
+    };
+    const states = (title: string) =>
+      events
+        .filter((e) => e.task_id === id(title) && (e.type === 'agent.state' || e.type === 'agent.exited'))
+        .map((e) => (e.type === 'agent.exited' ? 'exited' : e.data.state));
+    assert.deepEqual(states('Step QUICK'), ['exited']);
+    assert.deepEqual(states('Step IDLES'), ['idle', 'exited']);
   });
 
   test("--keep-worktrees keeps a merged task's work tree", async () => {
