@@ -24,6 +24,7 @@ import {
 } from '../core/edits/shell-edits.js';
 import { CoordError } from '../core/errors.js';
 import type { Ctx } from '../core/operation.js';
+import { findWorkTree } from '../state-dir/board-name.js';
 import { invokeDecide } from './edit-decide.js';
 
 /** Looks kept at once, and for how long: a shell call longer than this is checked against no look (allowed). */
@@ -87,8 +88,10 @@ export class ShellLooks {
   }
 
   /** SPEC §18: a supervisor starts an agent in `tree` (it has run nothing yet): the tree's look now. */
-  launched(ctx: Ctx, tree: string): void {
+  launched(ctx: Ctx, given: string): void {
     if (!ctx.git) return;
+    // Kept under the name its hooks will give it: the physical top folder, as for any hook's work tree.
+    const tree = findWorkTree(given)?.root ?? given;
     this.latest.delete(tree);
     while (this.latest.size >= MAX_LOOKS) {
       const oldest = this.latest.keys().next().value;

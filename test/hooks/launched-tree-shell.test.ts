@@ -4,7 +4,7 @@
  * its own before it is compared with the tree's latest look. Real git, a real daemon, the client's http hooks.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hookPath, PATHS } from '../../src/api/paths.js';
@@ -94,6 +94,19 @@ describe('shell commands of an agent a supervisor started, with no look before t
     const second = await post(repo, 'claude#run1', 'call-2');
     assert.deepEqual(second.body, {});
     assert.equal((await holdersOn(d, board))['src/later.ts'], 'claude#run1');
+  });
+
+  test('a work tree reported through a symbolic link is the one its hooks name: its commands are compared too', async () => {
+    const repo = committedRepo(['src/held.ts']);
+    const board = boardForDir(repo) ?? '';
+    const link = `${repo}-link`;
+    symlinkSync(repo, link);
+    assert.equal((await lockOn(d, board, 'alice', 'src/held.ts')).status, 201);
+    await starting(link, board, 'claude#run2');
+    await new Promise((r) => setTimeout(r, 300));
+    appendFileSync(join(repo, 'src/held.ts'), 'mine\n');
+    const told = await post(repo, 'claude#run2', 'call-1');
+    assert.match(String(told.body.reason), /your command changed src\/held\.ts, which alice holds/);
   });
 
   test('in a work tree no supervisor started an agent in, a command with no look before it is not compared', async () => {
