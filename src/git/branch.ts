@@ -39,15 +39,11 @@ function once<T extends object>(repo: string, what: string, ids: (string | null)
   let answer = kept.get(key) as Promise<T> | undefined;
   if (!answer) {
     answer = ask();
-    keep(key, answer);
+    kept.set(key, answer);
+    answer.catch(() => kept.delete(key));
+    if (kept.size > KEPT_AT_MOST) kept.delete(kept.keys().next().value as string);
   }
   return answer.then((a) => structuredClone(a));
-}
-
-function keep(key: string, answer: Promise<unknown>): void {
-  kept.set(key, answer);
-  answer.catch(() => kept.delete(key));
-  if (kept.size > KEPT_AT_MOST) kept.delete(kept.keys().next().value as string);
 }
 
 export async function mergeBase(repo: string, a: string, b: string): Promise<string | null> {
@@ -100,9 +96,6 @@ export async function diffStat(
       insertions += Number(add) || 0;
       deletions += Number(del) || 0;
     }
-    // The same paths answer changedPaths for these ids (another work tree's look asks it next).
-    if (COMMIT_ID.test(from) && COMMIT_ID.test(to))
-      keep(`paths\0${repo}\0${from}\0${to}`, Promise.resolve(paths.slice()));
     return { paths, insertions, deletions };
   });
 }

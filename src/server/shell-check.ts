@@ -79,11 +79,7 @@ export class ShellLooks {
     // Looks carry the wall clock's time (file times are compared with it), so their age does too.
     const now = Date.now();
     for (const [k, v] of this.looks) if (now - v.look.takenAt > LOOK_TTL_MS) this.looks.delete(k);
-    while (this.looks.size >= MAX_LOOKS) {
-      const oldest = this.looks.keys().next().value;
-      if (oldest === undefined) break;
-      this.looks.delete(oldest);
-    }
+    makeRoom(this.looks);
     this.looks.set(this.key(call), { look, others });
   }
 
@@ -93,11 +89,7 @@ export class ShellLooks {
     // Kept under the name its hooks will give it: the physical top folder, as for any hook's work tree.
     const tree = findWorkTree(given)?.root ?? given;
     this.latest.delete(tree);
-    while (this.latest.size >= MAX_LOOKS) {
-      const oldest = this.latest.keys().next().value;
-      if (oldest === undefined) break;
-      this.latest.delete(oldest);
-    }
+    makeRoom(this.latest);
     this.latest.set(
       tree,
       // Tracked files only, as a look before a command: an untracked file then counts as changed by its times.
@@ -152,6 +144,15 @@ export class ShellLooks {
 
   get size(): number {
     return this.looks.size;
+  }
+}
+
+/** Room for one more look: the oldest go first once MAX_LOOKS are kept. */
+function makeRoom(map: Map<string, unknown>): void {
+  while (map.size >= MAX_LOOKS) {
+    const oldest = map.keys().next().value;
+    if (oldest === undefined) break;
+    map.delete(oldest);
   }
 }
 

@@ -76,8 +76,6 @@ export interface Live {
   told: Promise<unknown>;
   /** Its submit has been logged (when the integrator merged it before the process ended). */
   announced: boolean;
-  /** An `idle` report held back until the state lasts (supervisor.ts report). */
-  idleReport?: NodeJS.Timeout | undefined;
 }
 
 /** A task released for another try, by a new agent, once its backoff has passed. */

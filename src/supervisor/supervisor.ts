@@ -16,6 +16,7 @@ import { type Ending, removeMerged, settle } from './endings.js';
 import { launchAgent } from './launch.js';
 import { keepLeaseOf, type Live, newLive, type Retry, type SupervisorOptions } from './options.js';
 import { prepare } from './prepare.js';
+import { RunReports } from './run-reports.js';
 import { applySignal, type SignalTarget } from './signals.js';
 import { Waker } from './waker.js';
 import { warmTaskTrees } from './worktree.js';
@@ -24,9 +25,6 @@ export type { CoordLaunch, SupervisorOptions } from './options.js';
 export { defaultWorktrees, realDir } from './options.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** How long an agent stays idle before the board hears of it (an exit right after says it instead). */
-const IDLE_REPORT_MS = 500;
 
 export class Supervisor {
   private readonly live = new Map<string, Live>();
@@ -38,7 +36,7 @@ export class Supervisor {
   private spentWhy: string | null = null;
   private readonly waker = new Waker();
   /** Reports go one after another, so the daemon never sees an older state after a newer one. */
-  private reporting: Promise<unknown> = Promise.resolve();
+  private readonly reports: RunReports;
   /** Every agent process started, by client: what the acceptance test reads beside the process table. */
   readonly launched: { agent: string; client: string; task_id: string; pid: number | null }[] = [];
   private readonly signals: SignalTarget;
@@ -47,6 +45,7 @@ export class Supervisor {
     private readonly board: SupervisorBoard,
     private readonly o: SupervisorOptions,
   ) {
+    this.reports = new RunReports(board);
     this.signals = {
       pauseAfterS: o.pauseAfterS,
       graceMs: o.graceMs,
@@ -96,7 +95,7 @@ export class Supervisor {
     // Wait for each agent's ending to be recorded (released, noted).
     while (this.live.size > 0) await sleep(50);
     await removeMerged(this.board, this.o, this.toRemove);
-    await this.reporting;
+    await this.reports.settled();
     return { runs: this.finished, spent: this.spentWhy };
   }
 
@@ -265,23 +264,8 @@ export class Supervisor {
     this.report(l);
   }
 
-  /**
-   * Tells the board the run's state now. `idle` waits IDLE_REPORT_MS first: a headless client's last answer is
-   * followed by its exit within ~0.1 s, and the exit's report says both (one synced write fewer a task).
-   */
   private report(l: Live): void {
-    clearTimeout(l.idleReport);
-    l.idleReport = undefined;
-    const send = () => {
-      const snapshot = { ...l.run };
-      this.reporting = this.reporting.then(() => this.board.reportRun(snapshot)).catch(() => 0);
-    };
-    if (l.run.state !== 'idle') return send();
-    l.idleReport = setTimeout(() => {
-      l.idleReport = undefined;
-      send();
-    }, IDLE_REPORT_MS);
-    l.idleReport.unref();
+    this.reports.report(l);
   }
 
   /** SPEC §18 "Endings": recorded, then settled (endings.ts); the slot is free once it is. */
