@@ -133,7 +133,9 @@ const claudeHeadless: HeadlessProfile = {
         ...(s.maxTurns === undefined ? [] : ['--max-turns', String(s.maxTurns)]),
         ...(s.resume === undefined ? [] : ['--resume', s.resume]),
       ],
-      env: {},
+      // Claude Code keeps a folder per working directory under its temporary folder (/tmp/claude-<uid> by default),
+      // never removed: one more for each task's work tree. This launch's own folder goes with the launch.
+      env: s.configDir ? { CLAUDE_CODE_TMPDIR: s.configDir } : {},
       files: settingsFile ? [{ path: settingsFile, content: JSON.stringify(settings) }] : [],
     };
   },

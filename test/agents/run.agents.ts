@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { COORD, type SpawnedDaemon } from '../support/daemon.js';
@@ -158,6 +159,10 @@ describe('coord run with the real Claude Code', () => {
       const submitted = fake.results().find((x) => x.tool === 'mcp__coord__submit_result');
       assert.ok(submitted && !submitted.isError, JSON.stringify(fake.results()));
       assert.deepEqual(snapshot(userFiles(home, repo)), before, "the user's own Claude Code files are unchanged");
+      // Claude Code's folder for the work tree went with the launch: none is left in the shared temporary folder.
+      const shared = join(tmpdir(), `claude-${process.getuid?.() ?? 0}`);
+      const left = existsSync(shared) ? readdirSync(shared).filter((f) => f.endsWith(id)) : [];
+      assert.deepEqual(left, [], `Claude Code's temporary folders left for the work tree in ${shared}`);
       assert.deepEqual(
         readdirSync(join(home, '.claude')).filter((f) => f === 'settings.json'),
         ['settings.json'],
