@@ -109,7 +109,12 @@ childMain<Args>(FILE, async (a) => {
   const home = join(a.dir, 'home');
   mkdirSync(join(home, '.config'), { recursive: true });
   const fake = await startFakeAnthropic([]);
+  // Claude Code's temporary folder is the round's own on every side (coord run gives each launch its own anyway):
+  // one left in /tmp/claude-<uid> per task would slow every later round of the contenders that leave them.
+  const claudeTmp = join(a.dir, 'claude-tmp');
+  mkdirSync(claudeTmp, { mode: 0o700 });
   const env = cleanEnv(home, {
+    CLAUDE_CODE_TMPDIR: claudeTmp,
     ANTHROPIC_BASE_URL: fake.url,
     ANTHROPIC_API_KEY: 'sk-ant-fake-key',
     ENABLE_TOOL_SEARCH: 'false',
