@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { invoke } from '../../src/core/invoke.js';
@@ -8,7 +8,23 @@ import { Presence } from '../../src/core/presence.js';
 import { ManualClock } from '../../src/core/shared/clock.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
-export const tempDir = (prefix = 'coord-test-'): string => mkdtempSync(join(tmpdir(), prefix));
+/** Folders tempDir made in this process: removed when it exits (a full `npm test` made ~800 and left them all). */
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // A folder still in use (a mount, a file held open elsewhere) stays: it is the system's to clean.
+    }
+  }
+});
+
+export const tempDir = (prefix = 'coord-test-'): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
 
 export type MakeStore = (clock: ManualClock) => Promise<Store>;
 
