@@ -253,7 +253,7 @@ export class Supervisor {
     l.run.pid = proc.pid;
     this.launched.push({ agent: l.run.agent, client: l.run.client, task_id: l.run.task_id, pid: proc.pid });
     this.o.log(`#${l.run.task_id} ${l.run.agent} started (pid ${proc.pid ?? '?'}) in ${l.run.worktree}`);
-    this.report(l);
+    this.reports.report(l);
     return proc;
   }
 
@@ -261,10 +261,6 @@ export class Supervisor {
     if (l.run.state === state) return;
     l.run.state = state;
     l.run.since = new Date().toISOString();
-    this.report(l);
-  }
-
-  private report(l: Live): void {
     this.reports.report(l);
   }
 
@@ -275,7 +271,7 @@ export class Supervisor {
     run.state = 'exited';
     run.since = new Date().toISOString();
     run.exit_code = e.code;
-    this.report(l);
+    this.reports.report(l);
     try {
       const settled = await settle(this.board, this.o, l, e, this.stopping);
       if (settled.retry) this.retries.push(settled.retry);
